@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: MIT
+# Warnings for our own code only (third-party headers come in as SYSTEM).
+add_library(hermes_warnings INTERFACE)
+target_compile_options(hermes_warnings INTERFACE
+  -Wall -Wextra -Werror -Wshadow -Wnon-virtual-dtor -Wimplicit-fallthrough
+  -Werror=unused-result
+  # Designated initialisers that leave fields at their defaults are the style.
+  -Wno-missing-field-initializers)

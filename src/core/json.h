@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// The project's JSON type. Insertion-ordered so results read in the contract's
+// key order. Only edge code (mcp/, registry/, each tool's *_json.cc) uses it.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace hermes {
+
+using Json = nlohmann::ordered_json;
+
+// Serialises compactly with non-ASCII kept as UTF-8; invalid UTF-8 becomes
+// U+FFFD instead of throwing.
+inline std::string dump_json(const Json& value) {
+  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace hermes

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "core/paths.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "core/strings.h"
+
+namespace hermes {
+namespace {
+
+std::string process_cwd() {
+  char buf[PATH_MAX];
+  if (::getcwd(buf, sizeof buf)) return buf;
+  return "/";
+}
+
+bool is_unset_marker(std::string_view value) {
+  return value.empty() || value == "." || value == "./" || value == "auto" ||
+         value == "cwd";
+}
+
+}  // namespace
+
+PathResolver::PathResolver(std::string root) {
+  if (!root.empty()) root_ = real_path(normalize(expand_user(root)));
+}
+
+std::string PathResolver::workspace(const std::string& session_cwd) {
+  if (!session_cwd.empty()) return session_cwd;
+  const char* env = std::getenv("TERMINAL_CWD");
+  if (env && !is_unset_marker(env) && env[0] == '/') return env;
+  return process_cwd();
+}
+
+std::string PathResolver::expand_user(std::string_view path) {
+  if (path.empty() || path[0] != '~') return std::string(path);
+  if (path.size() > 1 && path[1] != '/') return std::string(path);  // ~user: leave
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "/") + std::string(path.substr(1));
+}
+
+std::string PathResolver::normalize(std::string_view absolute_path) {
+  std::vector<std::string_view> parts;
+  size_t i = 0;
+  while (i < absolute_path.size()) {
+    size_t next = absolute_path.find('/', i);
+    if (next == std::string_view::npos) next = absolute_path.size();
+    std::string_view part = absolute_path.substr(i, next - i);
+    if (part == "..") {
+      if (!parts.empty()) parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    i = next + 1;
+  }
+  std::string out;
+  for (auto part : parts) {
+    out += '/';
+    out += part;
+  }
+  return out.empty() ? "/" : out;
+}
+
+std::string PathResolver::real_path(const std::string& absolute_path) {
+  // Walk up until a prefix exists, realpath it, re-append the missing tail.
+  std::string head = absolute_path;
+  std::string tail;
+  while (true) {
+    char buf[PATH_MAX];
+    if (::realpath(head.c_str(), buf)) {
+      std::string real = buf;
+      if (tail.empty()) return real;
+      return normalize(real + "/" + tail);
+    }
+    size_t slash = head.find_last_of('/');
+    if (slash == std::string::npos || head == "/") return absolute_path;
+    std::string leaf = head.substr(slash + 1);
+    tail = tail.empty() ? leaf : leaf + "/" + tail;
+    head = slash == 0 ? "/" : head.substr(0, slash);
+  }
+}
+
+Result<ResolvedPath> PathResolver::resolve(std::string_view given,
+                                           const std::string& session_cwd) const {
+  if (given.empty()) return Error::InvalidArgument("path is empty");
+  std::string expanded = expand_user(given);
+  if (expanded[0] != '/') expanded = workspace(session_cwd) + "/" + expanded;
+  ResolvedPath out{std::string(given), normalize(expanded), ""};
+  out.real = real_path(out.absolute);
+  HERMES_TRY(check_contained(out.real));
+  return out;
+}
+
+Status PathResolver::check_contained(const std::string& real) const {
+  if (root_.empty() || is_within(real, root_)) return {};
+  return Error::OutsideRoot("Path '" + real + "' is outside the workspace root '" +
+                            root_ + "'");
+}
+
+bool is_within(std::string_view path, std::string_view dir) {
+  if (dir == "/") return !path.empty() && path[0] == '/';
+  if (!starts_with(path, dir)) return false;
+  return path.size() == dir.size() || path[dir.size()] == '/';
+}
+
+}  // namespace hermes

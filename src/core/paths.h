@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// The one path resolver every tool uses: `~` expansion, relative paths against
+// the session workspace, full symlink resolution, and the opt-in workspace
+// root (`--root` / `security.workspace_root`). Thread-safe (immutable).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/result.h"
+
+namespace hermes {
+
+struct ResolvedPath {
+  std::string given;     // the argument as the model wrote it
+  std::string absolute;  // `~` expanded, joined to the workspace, `..` folded
+  std::string real;      // every existing symlink hop resolved
+};
+
+class PathResolver {
+ public:
+  // `root` empty means no containment (the upstream default).
+  explicit PathResolver(std::string root = "");
+
+  // The workspace for relative paths: the session's recorded cwd, else an
+  // absolute `$TERMINAL_CWD` (``, `.`, `./`, `auto`, `cwd` mean unset), else
+  // the process cwd.
+  static std::string workspace(const std::string& session_cwd);
+  // `~` and `~/x` against $HOME; other text unchanged.
+  static std::string expand_user(std::string_view path);
+  // Folds `.`, `..` and repeated slashes without touching the disk.
+  static std::string normalize(std::string_view absolute_path);
+  // Resolves every symlink of the longest existing prefix (realpath), then
+  // appends the missing tail, so a not-yet-existing file still resolves
+  // through its parent's links.
+  static std::string real_path(const std::string& absolute_path);
+
+  // Resolves `given`; fails with kOutsideRoot when a root is set and the real
+  // path leaves it (symlinks included), kInvalidArgument for an empty path.
+  Result<ResolvedPath> resolve(std::string_view given,
+                               const std::string& session_cwd) const;
+  // kOutsideRoot unless `real` is the root or below it (component-wise).
+  Status check_contained(const std::string& real) const;
+
+  const std::string& root() const { return root_; }
+
+ private:
+  std::string root_;  // real path of the workspace root, or empty
+};
+
+// True when `path` equals `dir` or lies below it, comparing whole components.
+bool is_within(std::string_view path, std::string_view dir);
+
+}  // namespace hermes

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+#include "core/strings.h"
+
+#include <cctype>
+#include <charconv>
+
+namespace hermes {
+
+std::vector<std::string> split(std::string_view text, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(sep, start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string piece = trim(text.substr(start, end - start));
+    if (!piece.empty()) out.push_back(std::move(piece));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string trim(std::string_view text) {
+  size_t begin = 0, end = text.size();
+  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+  return std::string(text.substr(begin, end - begin));
+}
+
+std::string to_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         text.substr(text.size() - suffix.size()) == suffix;
+}
+
+std::optional<int64_t> parse_int(std::string_view text) {
+  std::string t = trim(text);
+  if (!t.empty() && t[0] == '+') t.erase(0, 1);
+  int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+  if (t.empty() || ec != std::errc() || ptr != t.data() + t.size()) return std::nullopt;
+  return value;
+}
+
+std::string with_commas(uint64_t value) {
+  std::string digits = std::to_string(value);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+namespace {
+// Length of the valid UTF-8 sequence at `s[i]`, or 0 when invalid.
+size_t utf8_seq_len(std::string_view s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (len == 0 || i + len > s.size()) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  if (len == 2 && c < 0xC2) return 0;  // overlong
+  if (len == 3) {
+    unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+    if (c == 0xE0 && c1 < 0xA0) return 0;              // overlong
+    if (c == 0xED && c1 >= 0xA0) return 0;             // surrogate
+  }
+  if (len == 4) {
+    unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+    if ((c == 0xF0 && c1 < 0x90) || c > 0xF4 || (c == 0xF4 && c1 >= 0x90)) return 0;
+  }
+  return len;
+}
+}  // namespace
+
+std::string sanitize_utf8(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  for (size_t i = 0; i < bytes.size();) {
+    size_t len = utf8_seq_len(bytes, i);
+    if (len == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+      continue;
+    }
+    out.append(bytes.substr(i, len));
+    i += len;
+  }
+  return out;
+}
+
+size_t utf8_length(std::string_view text) {
+  size_t count = 0;
+  for (size_t i = 0; i < text.size();) {
+    size_t len = utf8_seq_len(text, i);
+    i += len ? len : 1;
+    ++count;
+  }
+  return count;
+}
+
+std::string_view utf8_prefix(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
+}
+
+}  // namespace hermes

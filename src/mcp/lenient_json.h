@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// JSON parsing that, unlike a strict parser, accepts lone UTF-16 surrogate
+// escapes (`\udXXX`) and decodes them to their 3-byte (WTF-8) form, so the
+// tool — not the parser — decides what to do with such text (write_file
+// refuses it with its own message).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/json.h"
+#include "core/result.h"
+
+namespace hermes::mcp {
+
+// Parses one JSON text; kInvalidArgument with the parser's message on error.
+Result<Json> parse_lenient(std::string_view text);
+
+}  // namespace hermes::mcp

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// What a running tool may ask of the connected client: send a notification
+// (logging, progress), or ask the user (elicitation). The MCP server
+// implements it; tests and the `call` subcommand use NullClientChannel.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <stop_token>
+#include <string>
+
+#include "core/json.h"
+
+namespace hermes {
+
+class ClientChannel {
+ public:
+  virtual ~ClientChannel() = default;
+  // Sends a JSON-RPC notification; dropped when the client is gone.
+  virtual void notify(const std::string& method, const Json& params) = 0;
+  // True when the client declared the `elicitation` capability.
+  virtual bool supports_elicitation() const = 0;
+  // Sends a request to the client and waits for its result. nullopt on an
+  // error response, timeout, stop request or disconnect.
+  virtual std::optional<Json> request(const std::string& method,
+                                      const Json& params,
+                                      std::chrono::milliseconds timeout,
+                                      std::stop_token stop) = 0;
+};
+
+class NullClientChannel final : public ClientChannel {
+ public:
+  void notify(const std::string&, const Json&) override {}
+  bool supports_elicitation() const override { return false; }
+  std::optional<Json> request(const std::string&, const Json&,
+                              std::chrono::milliseconds,
+                              std::stop_token) override {
+    return std::nullopt;
+  }
+};
+
+}  // namespace hermes

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "registry/dispatcher.h"
+
+#include <exception>
+
+#include "core/log.h"
+#include "registry/session.h"
+
+namespace hermes {
+
+Json error_json(const std::string& message) {
+  Json out = Json::object();
+  out["error"] = message;
+  return out;
+}
+
+bool is_error_result(const Json& value) {
+  if (!value.is_object()) return false;
+  if (auto it = value.find("error"); it != value.end()) {
+    if (it->is_string() && !it->get_ref<const std::string&>().empty()) return true;
+  }
+  if (auto it = value.find("success"); it != value.end()) {
+    if (it->is_boolean() && !it->get<bool>()) return true;
+  }
+  if (auto it = value.find("status"); it != value.end() && it->is_string()) {
+    const auto& status = it->get_ref<const std::string&>();
+    return status == "blocked" || status == "pending_approval" ||
+           status == "error" || status == "timeout" || status == "interrupted";
+  }
+  return false;
+}
+
+ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args,
+                                CallContext& ctx) {
+  if (spec.name != "read_file" && spec.name != "search_files") {
+    ctx.session.notify_other_tool_call();
+  }
+  ToolCallResult result;
+  try {
+    result.value = spec.handler(args.is_null() ? Json::object() : args, ctx);
+  } catch (const std::exception& e) {
+    log::error("tool " + spec.name + " failed: " + e.what());
+    result.value = error_json("Internal error in " + spec.name + ": " + e.what());
+  }
+  result.text = dump_json(result.value);
+  result.is_error = is_error_result(result.value);
+  return result;
+}
+
+}  // namespace hermes

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Runs one tool call: finds the tool, does the session bookkeeping (loop
+// counter resets), calls the handler and turns any escaped exception into the
+// contract's error JSON. Thread-safe: calls may run concurrently.
+#pragma once
+
+#include <string>
+
+#include "core/json.h"
+#include "registry/registry.h"
+
+namespace hermes {
+
+struct ToolCallResult {
+  Json value;             // the tool's JSON object
+  std::string text;       // `value` serialised: the text the client sees
+  bool is_error = false;  // see is_error_result()
+};
+
+class Dispatcher {
+ public:
+  Dispatcher(const Registry& registry, const Services& services)
+      : registry_(registry), services_(services) {}
+
+  const Registry& registry() const { return registry_; }
+  const Services& services() const { return services_; }
+
+  // nullptr when `name` is not an enabled, available tool.
+  const ToolSpec* find(const std::string& name) const {
+    return registry_.find(name, services_);
+  }
+  // Calls `spec` with `args` in `ctx` (whose session and channel it uses).
+  ToolCallResult call(const ToolSpec& spec, const Json& args, CallContext& ctx);
+
+ private:
+  const Registry& registry_;
+  const Services& services_;
+};
+
+// The decisions page's rule: an `error` that is a non-empty string,
+// `success: false`, or `status` of blocked / pending_approval / error /
+// timeout / interrupted. `error: null` is not an error.
+bool is_error_result(const Json& value);
+
+// `{"error": message}` — the generic failure shape.
+Json error_json(const std::string& message);
+
+}  // namespace hermes

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#include "registry/registry.h"
+
+#include <stdexcept>
+
+namespace hermes {
+
+void Registry::add(ToolSpec spec) {
+  for (const auto& tool : tools_) {
+    if (tool.name == spec.name) throw std::logic_error("duplicate tool " + spec.name);
+  }
+  tools_.push_back(std::move(spec));
+}
+
+void Registry::enable_toolsets(std::set<std::string> toolsets) {
+  toolsets_ = std::move(toolsets);
+}
+
+const std::set<std::string>& Registry::known_toolsets() {
+  static const std::set<std::string> kToolsets = {"file", "terminal", "code", "task"};
+  return kToolsets;
+}
+
+bool Registry::is_enabled(const ToolSpec& spec) const {
+  return toolsets_.empty() || toolsets_.count(spec.toolset) > 0;
+}
+
+std::vector<const ToolSpec*> Registry::list(const Services& services) const {
+  std::vector<const ToolSpec*> out;
+  for (const auto& tool : tools_) {
+    if (is_enabled(tool) && tool.is_available(services)) out.push_back(&tool);
+  }
+  return out;
+}
+
+const ToolSpec* Registry::find(const std::string& name,
+                               const Services& services) const {
+  for (const auto& tool : tools_) {
+    if (tool.name == name) {
+      return is_enabled(tool) && tool.is_available(services) ? &tool : nullptr;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace hermes

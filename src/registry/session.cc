@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#include "registry/session.h"
+
+namespace hermes {
+
+Session::~Session() {
+  std::lock_guard lock(mu_);
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it) states_.erase(*it);
+}
+
+std::string Session::cwd() const {
+  std::lock_guard lock(mu_);
+  return cwd_;
+}
+
+void Session::set_cwd(std::string cwd) {
+  std::lock_guard lock(mu_);
+  cwd_ = std::move(cwd);
+}
+
+void Session::notify_other_tool_call() {
+  std::vector<SessionState*> states;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [type, state] : states_) states.push_back(state.get());
+  }
+  for (SessionState* state : states) state->on_other_tool_call();
+}
+
+}  // namespace hermes

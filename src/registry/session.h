@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// One MCP connection is one session. It owns the per-session state of every
+// tool (read stamps, loop counters, negative caches, background processes…)
+// as typed slots, so a tool adds its own state without touching this file.
+// Thread-safe: slot creation and cwd are mutex-guarded; each state type
+// guards its own fields.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <typeindex>
+#include <vector>
+
+namespace hermes {
+
+// Base of every per-session tool state.
+class SessionState {
+ public:
+  virtual ~SessionState() = default;
+  // Called by the dispatcher before any call other than read_file and
+  // search_files: loop counters and negative caches reset here.
+  virtual void on_other_tool_call() {}
+};
+
+class Session {
+ public:
+  explicit Session(std::string id) : id_(std::move(id)) {}
+  // Destroys the states in reverse creation order (their destructors stop
+  // what the session started: background processes, scripts).
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const std::string& id() const { return id_; }
+
+  // The state of type `T`, created (default-constructed) on first use. The
+  // reference stays valid for the session's lifetime.
+  template <class T>
+  T& state() {
+    std::lock_guard lock(mu_);
+    auto it = states_.find(std::type_index(typeid(T)));
+    if (it != states_.end()) return static_cast<T&>(*it->second);
+    auto created = std::make_unique<T>();
+    T& ref = *created;
+    order_.push_back(std::type_index(typeid(T)));
+    states_.emplace(std::type_index(typeid(T)), std::move(created));
+    return ref;
+  }
+
+  // The working directory recorded by the terminal tool (empty until set).
+  std::string cwd() const;
+  void set_cwd(std::string cwd);
+
+  // Dispatcher hook: a call to a tool other than read_file/search_files.
+  void notify_other_tool_call();
+
+ private:
+  const std::string id_;
+  mutable std::mutex mu_;
+  std::map<std::type_index, std::unique_ptr<SessionState>> states_;  // mu_
+  std::vector<std::type_index> order_;                               // mu_
+  std::string cwd_;                                                  // mu_
+};
+
+}  // namespace hermes

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+// The tool table of the binary, in tools/list order.
+#include "registry/registry.h"
+
+namespace hermes {
+
+void register_read_file(Registry& registry);
+
+void register_all_tools(Registry& registry) {
+  register_read_file(registry);
+}
+
+}  // namespace hermes
