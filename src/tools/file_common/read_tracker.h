@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// What this session has read and written, per real path: the read stamps
+// behind write_file's stale-overwrite blocker (file-tools.md §2.2 item 7) and
+// the invalidation hook write_file/patch call after changing a file.
+// Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "registry/session.h"
+
+namespace hermes {
+
+// Identity of one version of a file (stat fields).
+struct FileVersion {
+  uint64_t dev = 0;
+  uint64_t ino = 0;
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+  int64_t ctime_ns = 0;
+  bool operator==(const FileVersion&) const = default;
+};
+
+// The current version of `real_path`, or false when it cannot be stat'ed.
+bool stat_version(const std::string& real_path, FileVersion& out);
+
+class ReadTracker : public SessionState {
+ public:
+  // read_file served `real_path` at `version`; `whole_file` is true when the
+  // model saw every line unredacted (a redacted or partial read is not).
+  void record_read(const std::string& real_path, const FileVersion& version,
+                   bool whole_file);
+  // write_file/patch wrote `real_path`; the session now knows its content
+  // (its own write is its baseline) and every per-path read cache of the
+  // path is dropped through the listeners.
+  void record_write(const std::string& real_path, const FileVersion& version);
+  // True when the session has seen the whole file at exactly `current`.
+  bool has_seen_whole(const std::string& real_path, const FileVersion& current) const;
+  // True when the session has read any part of the file at any version.
+  bool has_read(const std::string& real_path) const;
+
+  // Per-path caches (dedup stubs, negative cache) register here to be told
+  // when a path is written. Listeners must not call back into the tracker.
+  void add_write_listener(std::function<void(const std::string&)> listener);
+
+ private:
+  struct Stamp {
+    FileVersion version;
+    bool whole_file = false;
+  };
+  mutable std::mutex mu_;
+  std::map<std::string, Stamp> stamps_;                           // mu_
+  std::vector<std::function<void(const std::string&)>> listeners_;  // mu_
+};
+
+}  // namespace hermes
