@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#include "cli/commands.h"
+
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli/exit_codes.h"
+#include "core/json.h"
+#include "core/log.h"
+#include "mcp/lenient_json.h"
+#include "mcp/server.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/session.h"
+
+#ifndef HERMES_VERSION
+#define HERMES_VERSION "0.0.0"
+#endif
+
+namespace hermes::cli {
+namespace {
+
+constexpr const char* kInstructions =
+    "hermes-tools: file, shell, code and task tools. Every tool returns one "
+    "JSON object. Prefer read_file/search_files/patch/write_file over cat, "
+    "grep, sed and heredocs in terminal; use terminal for builds, git, "
+    "package managers and processes (background=true for long jobs, then "
+    "process to poll). Relative paths resolve against the terminal's "
+    "current directory.";
+
+// Runs one call in `session`; prints the tool's JSON text.
+int call_one(const Runtime& runtime, Session& session, const std::string& tool,
+             const Json& args) {
+  Dispatcher dispatcher(runtime.registry(), runtime.services());
+  const ToolSpec* spec = dispatcher.find(tool);
+  if (!spec) {
+    std::cerr << "hermes-tools: unknown tool '" << tool << "' (see `hermes-tools tools`)\n";
+    return kExitUsage;
+  }
+  NullClientChannel client;
+  std::stop_source stop;
+  CallContext ctx{session, runtime.services(), client, dispatcher, stop.get_token(), Json()};
+  ToolCallResult result = dispatcher.call(*spec, args, ctx);
+  std::cout << result.text << std::endl;
+  return result.is_error ? kExitToolError : kExitSuccess;
+}
+
+int call_batch(const Runtime& runtime) {
+  Session session("cli");
+  int worst = kExitSuccess;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    auto request = mcp::parse_lenient(line);
+    if (!request || !request->is_object() || !(*request)["tool"].is_string()) {
+      std::cerr << "hermes-tools: each line must be {\"tool\": NAME, \"arguments\": {...}}\n";
+      return kExitUsage;
+    }
+    Json args = request->value("arguments", Json::object());
+    int code = call_one(runtime, session, (*request)["tool"].get<std::string>(), args);
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
+}  // namespace
+
+int run_mcp(const Runtime& runtime) {
+  mcp::ServerOptions options;
+  options.identity.version = HERMES_VERSION;
+  options.identity.instructions = kInstructions;
+  log::info(std::string("MCP server ") + HERMES_VERSION + " on stdio, " +
+            std::to_string(runtime.registry().list(runtime.services()).size()) + " tools");
+  mcp::Server server(runtime.registry(), runtime.services(), options);
+  return server.run(STDIN_FILENO, STDOUT_FILENO);
+}
+
+int run_call(const Runtime& runtime, const std::string& tool, const std::string& json_args) {
+  if (tool == "-") return call_batch(runtime);
+  auto args = mcp::parse_lenient(json_args.empty() ? "{}" : json_args);
+  if (!args || !args->is_object()) {
+    std::cerr << "hermes-tools: arguments must be a JSON object"
+              << (args ? "" : ": " + args.error().message) << "\n";
+    return kExitUsage;
+  }
+  Session session("cli");
+  return call_one(runtime, session, tool, *args);
+}
+
+int run_tools(const Runtime& runtime, bool as_json) {
+  Json tools = Json::array();
+  for (const ToolSpec* spec : runtime.registry().list(runtime.services())) {
+    std::string description = spec->describe
+                                  ? spec->describe(runtime.services(), spec->description)
+                                  : spec->description;
+    if (as_json) {
+      tools.push_back({{"name", spec->name}, {"toolset", spec->toolset},
+                       {"description", description}, {"inputSchema", spec->input_schema}});
+    } else {
+      std::cout << spec->name << " [" << spec->toolset << "]\n  " << description << "\n  "
+                << dump_json(spec->input_schema) << "\n\n";
+    }
+  }
+  if (as_json) std::cout << tools.dump(2) << std::endl;
+  return kExitSuccess;
+}
+
+}  // namespace hermes::cli

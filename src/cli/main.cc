@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// hermes-tools: the command-line entry point.
+#include <csignal>
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/runtime.h"
+
+int main(int argc, char** argv) {
+  // A vanished client must not kill us mid-write: EPIPE is handled instead.
+  std::signal(SIGPIPE, SIG_IGN);
+  using namespace hermes::cli;
+  CLI::App app{"hermes-tools: the Hermes Agent tool runtime, served over MCP"};
+  app.set_version_flag("--version", std::string(HERMES_VERSION));
+  app.require_subcommand(1);
+  GlobalOptions options;
+  app.add_option("--toolsets", options.toolsets,
+                 "Toolsets to enable: file, terminal, code, task (default: all)")
+      ->delimiter(',');
+  app.add_option("--root", options.root, "Confine file tools and workdir to this tree");
+  app.add_flag("--yolo", options.yolo, "Run dangerous commands without approval");
+
+  auto* mcp = app.add_subcommand("mcp", "Serve MCP over stdio (newline-delimited JSON-RPC)");
+  auto* call = app.add_subcommand("call", "Call one tool and print its JSON result");
+  std::string tool, args;
+  call->add_option("tool", tool, "Tool name, or - to read JSON lines from stdin")->required();
+  call->add_option("arguments", args, "Arguments as a JSON object");
+  auto* tools = app.add_subcommand("tools", "List the tools with descriptions and schemas");
+  bool as_json = false;
+  tools->add_flag("--json", as_json, "Print as JSON");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : kExitUsage;
+  }
+  try {
+    Runtime runtime(options);
+    if (*mcp) return run_mcp(runtime);
+    if (*call) return run_call(runtime, tool, args);
+    return run_tools(runtime, as_json);
+  } catch (const std::exception& e) {
+    std::cerr << "hermes-tools: fatal: " << e.what() << "\n";
+    return kExitToolError;
+  }
+}

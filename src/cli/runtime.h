@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// The services a command runs with, built once from the global options:
+// configuration, path resolver, and the tool table with its toolsets.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/paths.h"
+#include "registry/registry.h"
+#include "registry/tool.h"
+
+namespace hermes::cli {
+
+struct GlobalOptions {
+  std::vector<std::string> toolsets;  // empty: config `toolsets`, else all
+  std::string root;                   // --root: workspace containment
+  bool yolo = false;                  // --yolo: approvals off
+};
+
+// Owns everything a tool call needs. Not copyable.
+class Runtime {
+ public:
+  explicit Runtime(const GlobalOptions& options);
+  const Registry& registry() const { return registry_; }
+  const Services& services() const { return services_; }
+
+ private:
+  std::unique_ptr<Config> config_;
+  PathResolver paths_;
+  Registry registry_;
+  Services services_;
+};
+
+}  // namespace hermes::cli

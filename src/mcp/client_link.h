@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// The server's ClientChannel: notifications and server-to-client requests
+// (elicitation) over the same stdout, with responses routed back by id from
+// the reader thread. Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "mcp/output_writer.h"
+#include "registry/client_channel.h"
+
+namespace hermes::mcp {
+
+class ClientLink final : public ClientChannel {
+ public:
+  explicit ClientLink(OutputWriter& writer) : writer_(writer) {}
+
+  // From initialize: what the client declared.
+  void set_capabilities(const Json& capabilities);
+  // logging/setLevel: notifications/message below `level` are dropped.
+  // False for an unknown level name.
+  bool set_log_level(const std::string& level);
+  // Reader thread: a response (result or error) to one of our requests.
+  // False when the id is not ours.
+  bool deliver_response(const Json& message);
+  // Reader thread at EOF: wakes every waiting request with nullopt.
+  void close();
+
+  void notify(const std::string& method, const Json& params) override;
+  bool supports_elicitation() const override { return elicitation_; }
+  std::optional<Json> request(const std::string& method, const Json& params,
+                              std::chrono::milliseconds timeout,
+                              std::stop_token stop) override;
+
+ private:
+  struct Pending {
+    bool done = false;
+    std::optional<Json> result;
+  };
+  OutputWriter& writer_;
+  std::atomic<bool> elicitation_{false};
+  std::atomic<int> min_log_level_{0};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, Pending> pending_;  // mu_
+  uint64_t next_id_ = 1;                    // mu_
+  bool closed_ = false;                     // mu_
+};
+
+}  // namespace hermes::mcp

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include "mcp/protocol.h"
+
+namespace hermes::mcp {
+
+const std::vector<std::string>& supported_versions() {
+  static const std::vector<std::string> kVersions = {
+      "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+  return kVersions;
+}
+
+std::string negotiate_version(const Json& requested) {
+  if (requested.is_string()) {
+    for (const auto& version : supported_versions()) {
+      if (requested.get_ref<const std::string&>() == version) return version;
+    }
+  }
+  return supported_versions().back();
+}
+
+Json make_result(const Json& id, Json result) {
+  Json out;
+  out["jsonrpc"] = "2.0";
+  out["id"] = id;
+  out["result"] = std::move(result);
+  return out;
+}
+
+Json make_error(const Json& id, RpcError code, const std::string& message) {
+  Json out;
+  out["jsonrpc"] = "2.0";
+  out["id"] = id;
+  out["error"] = {{"code", static_cast<int>(code)}, {"message", message}};
+  return out;
+}
+
+Json make_notification(const std::string& method, Json params) {
+  Json out;
+  out["jsonrpc"] = "2.0";
+  out["method"] = method;
+  out["params"] = std::move(params);
+  return out;
+}
+
+Json initialize_result(const ServerIdentity& identity, const std::string& version) {
+  Json out;
+  out["protocolVersion"] = version;
+  out["capabilities"] = {{"tools", {{"listChanged", false}}}, {"logging", Json::object()}};
+  out["serverInfo"] = {{"name", identity.name}, {"version", identity.version}};
+  if (!identity.instructions.empty()) out["instructions"] = identity.instructions;
+  return out;
+}
+
+Json tool_to_json(const ToolSpec& spec, const std::string& description) {
+  Json out;
+  out["name"] = spec.name;
+  out["description"] = description;
+  out["inputSchema"] = spec.input_schema;
+  const ToolAnnotations& a = spec.annotations;
+  out["annotations"] = {{"readOnlyHint", a.read_only},
+                        {"destructiveHint", a.destructive},
+                        {"idempotentHint", a.idempotent},
+                        {"openWorldHint", a.open_world}};
+  return out;
+}
+
+Json call_result(const std::string& text, bool is_error) {
+  Json block = {{"type", "text"}, {"text", text}};
+  Json out;
+  out["content"] = Json::array({std::move(block)});
+  out["isError"] = is_error;
+  return out;
+}
+
+bool is_valid_id(const Json& id) {
+  return id.is_string() || id.is_number_integer() || id.is_number_unsigned();
+}
+
+}  // namespace hermes::mcp

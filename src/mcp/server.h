@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// The MCP server over newline-delimited JSON-RPC: protocol methods answered on
+// the reader thread, each tools/call on its own thread (responses may come out
+// of order), notifications/cancelled stopping the call it names. One server
+// is one session. Not copyable; run() is called once.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mcp/client_link.h"
+#include "mcp/output_writer.h"
+#include "mcp/protocol.h"
+#include "registry/dispatcher.h"
+#include "registry/session.h"
+
+namespace hermes::mcp {
+
+struct ServerOptions {
+  ServerIdentity identity;
+  size_t max_line_bytes = 64u << 20;
+};
+
+class Server {
+ public:
+  Server(const Registry& registry, const Services& services, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Serves until EOF on `in_fd`, then stops every running call, waits for
+  // them and ends the session (killing what it started). Returns 0.
+  int run(int in_fd, int out_fd);
+
+ private:
+  struct InFlight {
+    std::stop_source stop;
+    std::atomic<bool> cancelled{false};
+    std::thread thread;
+    std::atomic<bool> finished{false};
+  };
+
+  void handle_line(const std::string& line);
+  void handle_message(const Json& message);
+  void handle_request(const Json& id, const std::string& method, const Json& params);
+  void handle_notification(const std::string& method, const Json& params);
+  void handle_initialize(const Json& id, const Json& params);
+  void handle_tools_list(const Json& id);
+  void handle_tools_call(const Json& id, const Json& params);
+  void run_call(const Json& id, const ToolSpec& spec, Json args, Json progress_token,
+                std::shared_ptr<InFlight> flight);
+  void cancel(const Json& request_id);
+  void reap_finished();
+  void stop_all_and_join();
+  void send(const Json& message);
+
+  const Registry& registry_;
+  const Services& services_;
+  ServerOptions options_;
+  Dispatcher dispatcher_;
+  std::unique_ptr<Session> session_;
+  std::unique_ptr<OutputWriter> writer_;
+  std::unique_ptr<ClientLink> client_;
+  std::mutex flights_mu_;
+  std::map<std::string, std::shared_ptr<InFlight>> flights_;  // flights_mu_; by id
+  std::vector<std::shared_ptr<InFlight>> done_;              // flights_mu_
+};
+
+}  // namespace hermes::mcp
