@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#include "core/paths.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "testutil/temp_dir.h"
+
+namespace hermes {
+namespace {
+
+TEST(PathResolver, NormalizeFoldsDotsAndSlashes) {
+  EXPECT_EQ(PathResolver::normalize("/a//b/./c/../d"), "/a/b/d");
+  EXPECT_EQ(PathResolver::normalize("/../.."), "/");
+}
+
+TEST(PathResolver, ExpandsHome) {
+  ::setenv("HOME", "/home/tester", 1);
+  EXPECT_EQ(PathResolver::expand_user("~/x"), "/home/tester/x");
+  EXPECT_EQ(PathResolver::expand_user("~"), "/home/tester");
+  EXPECT_EQ(PathResolver::expand_user("~other/x"), "~other/x");
+}
+
+TEST(PathResolver, RelativeJoinsSessionCwdThenTerminalCwd) {
+  testing::TempDir dir;
+  PathResolver resolver;
+  auto r = resolver.resolve("sub/f.txt", dir.path());
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->absolute, dir.path() + "/sub/f.txt");
+  ::setenv("TERMINAL_CWD", dir.path().c_str(), 1);
+  auto from_env = resolver.resolve("g.txt", "");
+  ASSERT_TRUE(from_env);
+  EXPECT_EQ(from_env->absolute, dir.path() + "/g.txt");
+  ::setenv("TERMINAL_CWD", "auto", 1);
+  auto unset = resolver.resolve("g.txt", "");
+  ASSERT_TRUE(unset);
+  EXPECT_NE(unset->absolute, dir.path() + "/g.txt");
+  ::unsetenv("TERMINAL_CWD");
+}
+
+TEST(PathResolver, RealPathFollowsLinksOfMissingFiles) {
+  testing::TempDir dir;
+  dir.write("real/keep", "");
+  ASSERT_EQ(::symlink((dir.path() + "/real").c_str(), dir.file("link").c_str()), 0);
+  EXPECT_EQ(PathResolver::real_path(dir.file("link/new.txt")), dir.path() + "/real/new.txt");
+}
+
+TEST(PathResolver, RootRefusesDotDotAndSymlinkEscapes) {
+  testing::TempDir dir;
+  dir.write("ws/a.txt", "x");
+  dir.write("outside/secret", "s");
+  ASSERT_EQ(::symlink(dir.file("outside").c_str(), dir.file("ws/escape").c_str()), 0);
+  PathResolver resolver(dir.file("ws"));
+  EXPECT_TRUE(resolver.resolve("a.txt", dir.file("ws")));
+  auto dotdot = resolver.resolve("../outside/secret", dir.file("ws"));
+  ASSERT_FALSE(dotdot);
+  EXPECT_EQ(dotdot.error().code, ErrorCode::kOutsideRoot);
+  EXPECT_FALSE(resolver.resolve("escape/secret", dir.file("ws")));
+  EXPECT_FALSE(resolver.resolve("escape/new-file", dir.file("ws")));
+  EXPECT_FALSE(resolver.resolve("/etc/passwd", dir.file("ws")));
+}
+
+TEST(IsWithin, ComparesWholeComponents) {
+  EXPECT_TRUE(is_within("/a/b", "/a"));
+  EXPECT_TRUE(is_within("/a", "/a"));
+  EXPECT_FALSE(is_within("/ab", "/a"));
+  EXPECT_TRUE(is_within("/x", "/"));
+}
+
+}  // namespace
+}  // namespace hermes

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#include "mcp/line_reader.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+
+namespace hermes::mcp {
+namespace {
+
+// Feeds `input` through a pipe from another thread and collects the results.
+std::vector<std::pair<LineReader::Status, std::string>> read_all(const std::string& input,
+                                                                 size_t max) {
+  int fds[2];
+  EXPECT_EQ(::pipe(fds), 0);
+  std::thread writer([&] {
+    size_t done = 0;
+    while (done < input.size()) {
+      ssize_t n = ::write(fds[1], input.data() + done, input.size() - done);
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  LineReader reader(fds[0], max);
+  std::vector<std::pair<LineReader::Status, std::string>> out;
+  std::string line;
+  LineReader::Status status;
+  while ((status = reader.next(line)) != LineReader::Status::kEof) {
+    out.emplace_back(status, status == LineReader::Status::kLine ? line : "");
+  }
+  writer.join();
+  ::close(fds[0]);
+  return out;
+}
+
+TEST(LineReader, SplitsLinesAndDropsCr) {
+  auto out = read_all("a\r\nbb\nlast", 100);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].second, "a");
+  EXPECT_EQ(out[1].second, "bb");
+  EXPECT_EQ(out[2].second, "last");
+}
+
+TEST(LineReader, OversizedLineIsSkippedNotBuffered) {
+  std::string big(300000, 'x');
+  auto out = read_all("ok\n" + big + "\nafter\n", 1000);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].second, "ok");
+  EXPECT_EQ(out[1].first, LineReader::Status::kTooLong);
+  EXPECT_EQ(out[2].second, "after");
+}
+
+}  // namespace
+}  // namespace hermes::mcp
