@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// Driving a spawned child to completion: output streamed to a callback,
+// a deadline, cancellation by stop_token, and a bounded drain after exit.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <stop_token>
+#include <string_view>
+
+#include "proc/spawn.h"
+
+namespace hermes::proc {
+
+struct RunLimits {
+  // Wall-clock limit from the call; zero or negative means none.
+  std::chrono::milliseconds timeout{0};
+  // How long output is still read after the child exits: a grandchild that
+  // inherited the pipe must not hold the call open.
+  std::chrono::milliseconds drain_grace{300};
+  // Between SIGTERM and SIGKILL when the run is cut short.
+  std::chrono::milliseconds kill_grace{200};
+};
+
+enum class RunEnd {
+  kExited,     // the child exited on its own
+  kTimedOut,   // the deadline passed; the group was killed
+  kCancelled,  // the stop_token fired; the group was killed
+};
+
+struct RunOutcome {
+  RunEnd end = RunEnd::kExited;
+  ExitStatus status;
+};
+
+using OutputCallback = std::function<void(std::string_view bytes)>;
+
+// Reads `child`'s output into `on_output` until the child exits (plus the
+// drain grace), the deadline passes or `stop` is requested, and reaps it.
+// On timeout or cancel the whole process group gets SIGTERM, then SIGKILL.
+// Blocks the calling thread; `on_output` runs on it.
+RunOutcome run_bounded(ChildProcess& child, const RunLimits& limits,
+                       std::stop_token stop, const OutputCallback& on_output);
+
+// Sends the group SIGTERM, waits up to `grace` for the child to exit, then
+// SIGKILL; reaps it. Output is not read meanwhile.
+ExitStatus terminate_group(ChildProcess& child, std::chrono::milliseconds grace);
+
+}  // namespace hermes::proc

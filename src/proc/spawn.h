@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// Spawning child processes in their own session/process group, with merged
+// stdout+stderr on a pipe or a pty, and the RAII owner that kills and reaps.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "proc/unique_fd.h"
+
+namespace hermes::proc {
+
+enum class StdinMode {
+  kNull,  // /dev/null
+  kPipe,  // a pipe whose write end the parent keeps (write/close)
+};
+
+enum class TerminalMode {
+  kPipe,  // stdout and stderr merged into one pipe
+  kPty,   // stdin, stdout and stderr on a new pseudo-terminal (forkpty)
+};
+
+struct SpawnOptions {
+  // argv[0] is looked up in PATH when it has no slash.
+  std::vector<std::string> argv;
+  // `NAME=value` entries; nullopt inherits the server's environment.
+  std::optional<std::vector<std::string>> env;
+  // Working directory of the child; empty inherits the server's.
+  std::string cwd;
+  StdinMode stdin_mode = StdinMode::kNull;
+  TerminalMode terminal = TerminalMode::kPipe;
+  unsigned short pty_rows = 30;
+  unsigned short pty_cols = 120;
+};
+
+// A child's end: `code` is the exit status, or minus the signal number when
+// a signal killed it (so SIGKILL is -9).
+struct ExitStatus {
+  int code = 0;
+  bool signaled() const { return code < 0; }
+};
+
+// Owns one spawned child. The child leads its own session and process group
+// (pgid == pid), so signalling the group reaches grandchildren too. The
+// destructor SIGKILLs the whole group and reaps the child if nobody did.
+// Not thread-safe, except that `signal_group`, `write_stdin` and
+// `close_stdin` may be called from another thread while one thread reads
+// output and reaps.
+class ChildProcess {
+ public:
+  ChildProcess() = default;
+  ChildProcess(pid_t pid, UniqueFd output, UniqueFd stdin_fd, UniqueFd pid_fd,
+               TerminalMode mode);
+  ~ChildProcess();
+  ChildProcess(ChildProcess&& other) noexcept;
+  ChildProcess& operator=(ChildProcess&& other) noexcept;
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+  bool is_pty() const { return mode_ == TerminalMode::kPty; }
+  // Merged stdout+stderr (or the pty master), non-blocking, close-on-exec.
+  int output_fd() const { return output_.get(); }
+  // Readable (POLLIN) once the child has exited; -1 if pidfds are missing.
+  int pid_fd() const { return pid_fd_.get(); }
+  bool has_stdin() const { return stdin_.valid(); }
+
+  // Writes all of `data` to the child's stdin. kUnavailable when there is
+  // no stdin (closed or never opened), kIo when the child stopped reading.
+  Status write_stdin(std::string_view data);
+  // Closes our end of the stdin pipe (EOF for the child).
+  void close_stdin();
+  // Sends `sig` to the child's process group; harmless once it is gone.
+  void signal_group(int sig) const;
+  // Reaps the child if it has exited; nullopt while it runs.
+  std::optional<ExitStatus> try_reap();
+  // Blocks until the child exits and reaps it.
+  ExitStatus wait();
+  // The status once reaped.
+  std::optional<ExitStatus> exit_status() const { return status_; }
+
+ private:
+  void destroy();
+
+  pid_t pid_ = -1;
+  UniqueFd output_;
+  UniqueFd stdin_;
+  UniqueFd pid_fd_;
+  TerminalMode mode_ = TerminalMode::kPipe;
+  std::optional<ExitStatus> status_;
+};
+
+// Starts a child as described. Errors: kInvalidArgument for an empty argv,
+// kNotFound when the program or cwd does not exist, kIo otherwise.
+Result<ChildProcess> spawn(const SpawnOptions& options);
+
+// Makes the calling process the subreaper of its descendants
+// (PR_SET_CHILD_SUBREAPER): a daemon that double-forks out of its group is
+// reparented to us instead of init. Meant for a dedicated supervisor child
+// (execute_code's sandbox launcher), which must then reap what it inherits;
+// the server itself does not call it because orphans would stay zombies.
+Status become_child_subreaper();
+
+}  // namespace hermes::proc

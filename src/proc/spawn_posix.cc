@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+// The raw system calls behind spawn.h: posix_spawn for pipes, forkpty for
+// terminals, pidfds for exit notification, process-group signals.
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "proc/spawn.h"
+
+extern char** environ;
+
+namespace hermes::proc {
+namespace {
+
+// NUL-terminated pointer arrays built before the spawn, because nothing may
+// allocate between fork and exec.
+class CStringArray {
+ public:
+  explicit CStringArray(const std::vector<std::string>& items) {
+    for (const std::string& s : items) ptrs_.push_back(const_cast<char*>(s.c_str()));
+    ptrs_.push_back(nullptr);
+  }
+  char** get() { return ptrs_.data(); }
+
+ private:
+  std::vector<char*> ptrs_;
+};
+
+// Through syscall(): glibc 2.36's <sys/pidfd.h> lacks C++ linkage.
+int open_pidfd(pid_t pid) {
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+}
+
+ExitStatus decode_status(int status) {
+  if (WIFSIGNALED(status)) return ExitStatus{-WTERMSIG(status)};
+  return ExitStatus{WEXITSTATUS(status)};
+}
+
+// Every signal back to its default action in the child: the server may
+// ignore SIGPIPE, and ignored dispositions survive exec.
+void default_signal_set(sigset_t* set) {
+  sigfillset(set);
+  sigdelset(set, SIGKILL);
+  sigdelset(set, SIGSTOP);
+}
+
+void set_nonblocking(int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+// PATH lookup done in the parent so the forkpty child only calls execve.
+std::string find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    std::string dir = dirs.substr(start, end - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return {};
+}
+
+struct SpawnAttrs {
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_t actions;
+  SpawnAttrs() {
+    posix_spawnattr_init(&attr);
+    posix_spawn_file_actions_init(&actions);
+  }
+  ~SpawnAttrs() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+  }
+};
+
+Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe");
+  UniqueFd out_read(out[0]), out_write(out[1]);
+  UniqueFd in_read, in_write;
+  if (options.stdin_mode == StdinMode::kPipe) {
+    int in[2];
+    if (::pipe2(in, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe");
+    in_read.reset(in[0]);
+    in_write.reset(in[1]);
+  }
+  SpawnAttrs sa;
+  sigset_t defaults, empty;
+  default_signal_set(&defaults);
+  sigemptyset(&empty);
+  posix_spawnattr_setsigdefault(&sa.attr, &defaults);
+  posix_spawnattr_setsigmask(&sa.attr, &empty);
+  posix_spawnattr_setflags(&sa.attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF |
+                                         POSIX_SPAWN_SETSIGMASK);
+  if (in_read.valid()) {
+    posix_spawn_file_actions_adddup2(&sa.actions, in_read.get(), 0);
+  } else {
+    posix_spawn_file_actions_addopen(&sa.actions, 0, "/dev/null", O_RDONLY, 0);
+  }
+  posix_spawn_file_actions_adddup2(&sa.actions, out_write.get(), 1);
+  posix_spawn_file_actions_adddup2(&sa.actions, out_write.get(), 2);
+  // Belt and braces: fds another thread opened without O_CLOEXEC never leak.
+  posix_spawn_file_actions_addclosefrom_np(&sa.actions, 3);
+  if (!options.cwd.empty()) {
+    posix_spawn_file_actions_addchdir_np(&sa.actions, options.cwd.c_str());
+  }
+  CStringArray argv(options.argv);
+  CStringArray envp(options.env.value_or(std::vector<std::string>{}));
+  pid_t pid = -1;
+  int rc = ::posix_spawnp(&pid, options.argv[0].c_str(), &sa.actions, &sa.attr,
+                          argv.get(), options.env ? envp.get() : environ);
+  if (rc != 0) return Error::FromErrno(rc, "spawn \"" + options.argv[0] + "\"");
+  set_nonblocking(out_read.get());
+  // A bigger pipe means fewer wake-ups for chatty commands; failure is fine.
+  ::fcntl(out_read.get(), F_SETPIPE_SZ, 1 << 20);
+  UniqueFd pid_fd(open_pidfd(pid));
+  return ChildProcess(pid, std::move(out_read), std::move(in_write),
+                      std::move(pid_fd), TerminalMode::kPipe);
+}
+
+// Runs in the forked child: async-signal-safe calls only.
+[[noreturn]] void exec_in_pty_child(const char* program, char** argv, char** envp,
+                                    const char* cwd) {
+  sigset_t defaults, empty;
+  default_signal_set(&defaults);
+  sigemptyset(&empty);
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (sigismember(&defaults, sig) == 1) ::sigaction(sig, &sa, nullptr);
+  }
+  ::sigprocmask(SIG_SETMASK, &empty, nullptr);
+  ::syscall(SYS_close_range, 3U, ~0U, 0U);
+  if (cwd[0] != '\0' && ::chdir(cwd) != 0) ::_exit(126);
+  ::execve(program, argv, envp);
+  ::_exit(127);
+}
+
+Result<ChildProcess> spawn_pty(const SpawnOptions& options) {
+  std::string program = find_program(options.argv[0]);
+  if (program.empty()) return Error::NotFound("spawn \"" + options.argv[0] + "\": not found");
+  std::vector<std::string> env_copy;
+  if (!options.env) {
+    for (char** e = environ; *e; ++e) env_copy.emplace_back(*e);
+  }
+  CStringArray argv(options.argv);
+  CStringArray envp(options.env ? *options.env : env_copy);
+  struct winsize ws {};
+  ws.ws_row = options.pty_rows;
+  ws.ws_col = options.pty_cols;
+  int master = -1;
+  pid_t pid = ::forkpty(&master, nullptr, nullptr, &ws);
+  if (pid < 0) return Error::FromErrno(errno, "forkpty");
+  if (pid == 0) exec_in_pty_child(program.c_str(), argv.get(), envp.get(), options.cwd.c_str());
+  ::fcntl(master, F_SETFD, FD_CLOEXEC);
+  set_nonblocking(master);
+  UniqueFd output(master);
+  // Input goes to the same master; a dup lets close_stdin drop it alone.
+  UniqueFd input(::fcntl(master, F_DUPFD_CLOEXEC, 0));
+  UniqueFd pid_fd(open_pidfd(pid));
+  return ChildProcess(pid, std::move(output), std::move(input), std::move(pid_fd),
+                      TerminalMode::kPty);
+}
+
+}  // namespace
+
+ChildProcess::ChildProcess(pid_t pid, UniqueFd output, UniqueFd stdin_fd,
+                           UniqueFd pid_fd, TerminalMode mode)
+    : pid_(pid), output_(std::move(output)), stdin_(std::move(stdin_fd)),
+      pid_fd_(std::move(pid_fd)), mode_(mode) {}
+
+ChildProcess::~ChildProcess() { destroy(); }
+
+ChildProcess::ChildProcess(ChildProcess&& other) noexcept
+    : pid_(std::exchange(other.pid_, -1)), output_(std::move(other.output_)),
+      stdin_(std::move(other.stdin_)), pid_fd_(std::move(other.pid_fd_)),
+      mode_(other.mode_), status_(std::exchange(other.status_, std::nullopt)) {}
+
+ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
+  if (this == &other) return *this;
+  destroy();
+  pid_ = std::exchange(other.pid_, -1);
+  output_ = std::move(other.output_);
+  stdin_ = std::move(other.stdin_);
+  pid_fd_ = std::move(other.pid_fd_);
+  mode_ = other.mode_;
+  status_ = std::exchange(other.status_, std::nullopt);
+  return *this;
+}
+
+void ChildProcess::destroy() {
+  if (pid_ <= 0) return;
+  // Leftover grandchildren in the group die with their owner.
+  signal_group(SIGKILL);
+  if (!status_) wait();
+  pid_ = -1;
+}
+
+Status ChildProcess::write_stdin(std::string_view data) {
+  if (!stdin_.valid()) return Error::Unavailable("stdin is closed");
+  while (!data.empty()) {
+    ssize_t n = ::write(stdin_.get(), data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error::FromErrno(errno, "write stdin");
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return {};
+}
+
+void ChildProcess::close_stdin() { stdin_.reset(); }
+
+void ChildProcess::signal_group(int sig) const {
+  if (pid_ > 0) ::kill(-pid_, sig);
+}
+
+std::optional<ExitStatus> ChildProcess::try_reap() {
+  if (status_ || pid_ <= 0) return status_;
+  int status = 0;
+  pid_t r = ::waitpid(pid_, &status, WNOHANG);
+  if (r == pid_) status_ = decode_status(status);
+  return status_;
+}
+
+ExitStatus ChildProcess::wait() {
+  if (status_) return *status_;
+  int status = 0;
+  pid_t r;
+  do {
+    r = ::waitpid(pid_, &status, 0);
+  } while (r < 0 && errno == EINTR);
+  status_ = r == pid_ ? decode_status(status) : ExitStatus{-SIGKILL};
+  return *status_;
+}
+
+Result<ChildProcess> spawn(const SpawnOptions& options) {
+  if (options.argv.empty() || options.argv[0].empty()) {
+    return Error::InvalidArgument("spawn: empty argv");
+  }
+  if (options.terminal == TerminalMode::kPty) return spawn_pty(options);
+  return spawn_pipe(options);
+}
+
+Status become_child_subreaper() {
+  if (::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
+    return Error::FromErrno(errno, "prctl(PR_SET_CHILD_SUBREAPER)");
+  }
+  return {};
+}
+
+}  // namespace hermes::proc
