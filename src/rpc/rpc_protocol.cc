@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "rpc/rpc_protocol.h"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <stdexcept>
+#include <vector>
+
+namespace hermes::rpc {
+
+Result<RpcRequest> parse_request(std::string_view line) {
+  Json parsed;
+  try {
+    parsed = Json::parse(line);
+  } catch (const Json::exception& e) {
+    return Error::InvalidArgument(e.what());
+  }
+  if (!parsed.is_object()) return Error::InvalidArgument("request is not a JSON object");
+  RpcRequest request;
+  auto tool = parsed.find("tool");
+  if (tool == parsed.end() || !tool->is_string()) {
+    return Error::InvalidArgument("'tool' must be a string");
+  }
+  request.tool = tool->get<std::string>();
+  if (auto args = parsed.find("args"); args != parsed.end() && !args->is_null()) {
+    if (!args->is_object()) return Error::InvalidArgument("'args' must be an object");
+    request.args = std::move(*args);
+  }
+  if (auto token = parsed.find("token"); token != parsed.end() && !token->is_null()) {
+    if (!token->is_string()) return Error::InvalidArgument("'token' must be a string");
+    request.token = token->get<std::string>();
+  }
+  return request;
+}
+
+bool tokens_equal(std::string_view given, std::string_view expected) {
+  if (expected.empty() || given.size() != expected.size()) return false;
+  // Accumulate every difference so the loop's duration does not depend on
+  // the first mismatching byte.
+  volatile unsigned char diff = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    diff = diff | static_cast<unsigned char>(given[i] ^ expected[i]);
+  }
+  return diff == 0;
+}
+
+std::string random_hex(size_t bytes) {
+  std::vector<unsigned char> raw(bytes);
+  size_t filled = 0;
+  while (filled < bytes) {
+    ssize_t n = ::getrandom(raw.data() + filled, bytes - filled, 0);
+    if (n < 0 && errno == EINTR) continue;
+    // getrandom only fails on a kernel without it: a fault, not input.
+    if (n < 0) throw std::runtime_error("getrandom failed");
+    filled += static_cast<size_t>(n);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes * 2);
+  for (unsigned char b : raw) {
+    out += kHex[b >> 4];
+    out += kHex[b & 0xF];
+  }
+  return out;
+}
+
+std::string frame_response(const Json& response) {
+  std::string line = dump_json(response);
+  line += '\n';
+  return line;
+}
+
+Json rpc_error(const std::string& message) {
+  Json out = Json::object();
+  out["error"] = message;
+  return out;
+}
+
+}  // namespace hermes::rpc

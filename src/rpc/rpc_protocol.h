@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// The execute_code RPC wire format (shell-and-exec.md §6.3): one JSON request
+// per line, `{"tool":…,"args":{…},"token":…}`, answered by one JSON line.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/json.h"
+#include "core/result.h"
+
+namespace hermes::rpc {
+
+struct RpcRequest {
+  std::string tool;
+  Json args = Json::object();  // always an object
+  std::string token;           // empty when the request carried none
+};
+
+// Parses one request line (without its newline). kInvalidArgument with the
+// parser's or the validator's message when the line is not a JSON object
+// with a string `tool`, an object (or absent/null) `args` and a string (or
+// absent) `token`.
+Result<RpcRequest> parse_request(std::string_view line);
+
+// Compares two tokens in time independent of where they differ (the length
+// may leak; the content does not). Empty `expected` never matches.
+bool tokens_equal(std::string_view given, std::string_view expected);
+
+// A random token of `bytes` random bytes, hex-encoded (getrandom).
+std::string random_hex(size_t bytes);
+
+// The line sent back for `response`: compact JSON (invalid UTF-8 replaced)
+// plus `\n`.
+std::string frame_response(const Json& response);
+
+// `{"error": message}`.
+Json rpc_error(const std::string& message);
+
+}  // namespace hermes::rpc
