@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+// The secret-redaction engine: vendor-prefixed tokens (also when split by
+// control/zero-width characters), headers, Telegram, PEM, URL credentials,
+// JWTs and phone numbers. Every pattern is an RE2 compiled once.
+#include "core/redact.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+
+#include "core/config.h"
+#include "core/paths.h"
+#include "core/redact_internal.h"
+#include "core/strings.h"
+
+namespace hermes {
+namespace {
+
+using redact_detail::is_token_char;
+using redact_detail::Match;
+using redact_detail::mask_token;
+using redact_detail::sentinel;
+using redact_detail::substitute;
+
+// Vendor families: the literal prefix (also the sentinel's label) and the
+// body that must follow it. Longer prefixes sharing a start come first,
+// because RE2 alternation prefers the earliest alternative.
+struct Family {
+  std::string_view label;
+  std::string_view body;
+};
+constexpr std::array kFamilies = {
+    Family{"sk_live_", "[A-Za-z0-9]{10,}"},     Family{"sk_test_", "[A-Za-z0-9]{10,}"},
+    Family{"sk-", "[A-Za-z0-9_-](?:\\.?[A-Za-z0-9_-]){9,}"},
+    Family{"sk_", "[A-Za-z0-9_]{10,}"},          Family{"ghp_", "[A-Za-z0-9]{10,}"},
+    Family{"github_pat_", "[A-Za-z0-9_]{10,}"},  Family{"gho_", "[A-Za-z0-9]{10,}"},
+    Family{"ghu_", "[A-Za-z0-9]{10,}"},          Family{"ghs_", "[A-Za-z0-9]{10,}"},
+    Family{"ghr_", "[A-Za-z0-9]{10,}"},          Family{"xapp-", "[0-9]+-[A-Za-z0-9-]{10,}"},
+    Family{"xox", "[baprs]-[A-Za-z0-9-]{10,}"},  Family{"AIza", "[A-Za-z0-9_-]{30,}"},
+    Family{"pplx-", "[A-Za-z0-9]{10,}"},         Family{"fal_", "[A-Za-z0-9_-]{10,}"},
+    Family{"fc-", "[A-Za-z0-9]{10,}"},           Family{"bb_live_", "[A-Za-z0-9_-]{10,}"},
+    Family{"gAAAA", "[A-Za-z0-9_=-]{20,}"},      Family{"AKIA", "[A-Z0-9]{16}"},
+    Family{"rk_live_", "[A-Za-z0-9]{10,}"},      Family{"SG.", "[A-Za-z0-9_-]{10,}"},
+    Family{"hf_", "[A-Za-z0-9]{10,}"},           Family{"r8_", "[A-Za-z0-9]{10,}"},
+    Family{"npm_", "[A-Za-z0-9]{10,}"},          Family{"pypi-", "[A-Za-z0-9_-]{10,}"},
+    Family{"dop_v1_", "[A-Za-z0-9]{10,}"},       Family{"doo_v1_", "[A-Za-z0-9]{10,}"},
+    Family{"am_", "(?:org_)?[A-Za-z0-9]{20,}"},  Family{"tvly-", "[A-Za-z0-9]{10,}"},
+    Family{"exa_", "[A-Za-z0-9]{10,}"},          Family{"gsk_", "[A-Za-z0-9]{10,}"},
+    Family{"syt_", "[A-Za-z0-9]{10,}"},          Family{"retaindb_", "[A-Za-z0-9]{10,}"},
+    Family{"hsk-", "[A-Za-z0-9]{10,}"},          Family{"mem0_", "[A-Za-z0-9]{10,}"},
+    Family{"brv_", "[A-Za-z0-9]{10,}"},          Family{"xai-", "[A-Za-z0-9]{30,}"},
+    Family{"ntn_", "[A-Za-z0-9]{10,}"},          Family{"fw-", "[A-Za-z0-9]{30,}"},
+    Family{"fw_", "[A-Za-z0-9]{30,}"},           Family{"fpk_", "[A-Za-z0-9]{30,}"},
+    Family{"glpat-", "[A-Za-z0-9_-]{10,}"},      Family{"gloas-", "[A-Za-z0-9_-]{10,}"},
+    Family{"gldt-", "[A-Za-z0-9_-]{10,}"},       Family{"glrtr-", "[A-Za-z0-9_.-]{10,}"},
+    Family{"glrt-", "[A-Za-z0-9_.-]{10,}"},      Family{"glcbt-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glptt-", "[A-Za-z0-9_-]{10,}"},      Family{"glft-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glimt-", "[A-Za-z0-9_-]{10,}"},      Family{"glagent-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glsoat-", "[A-Za-z0-9_-]{10,}"},     Family{"glffct-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glwt-", "[A-Za-z0-9_-]{10,}"},       Family{"GR1348941", "[A-Za-z0-9_-]{10,}"},
+    Family{"pk-lf-", "[A-Za-z0-9-]{8,}"},
+};
+
+std::string build_prefix_pattern() {
+  std::string pattern = "(?:";
+  for (size_t i = 0; i < kFamilies.size(); ++i) {
+    if (i) pattern += '|';
+    pattern += RE2::QuoteMeta(std::string(kFamilies[i].label));
+    pattern += kFamilies[i].body;
+  }
+  return pattern + ")";
+}
+
+RE2::Options re_options(bool case_insensitive = false) {
+  RE2::Options options;
+  options.set_case_sensitive(!case_insensitive);
+  options.set_max_mem(64 << 20);
+  options.set_log_errors(false);
+  return options;
+}
+
+// Every pattern of the engine, compiled once on first use.
+struct Patterns {
+  RE2 prefix{build_prefix_pattern(), re_options()};
+  RE2 zhipu{"[0-9a-f]{32}\\.[A-Za-z0-9]{16,}", re_options()};
+  RE2 auth_header{"((?:proxy-)?authorization:[ \\t]*)([A-Za-z][A-Za-z0-9_.+-]*[ \\t]+)?([^\\s\"']+)",
+                  re_options(true)};
+  RE2 secret_header{"((?:x-api-key|x-goog-api-key|api-key|apikey|x-api-token|x-auth-token|"
+                    "x-access-token)[ \\t]*:[ \\t]*)([^\\s\"']+)",
+                    re_options(true)};
+  RE2 telegram{"(bot)?([0-9]{8,}):([A-Za-z0-9_-]{30,})", re_options()};
+  RE2 private_key{"-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)-----END[A-Z ]*PRIVATE KEY-----",
+                  re_options()};
+  RE2 db_url{"((?:postgres(?:ql)?|mysql|mongodb(?:\\+srv)?|redis|amqp)://[^:\\s]+:)([^@\\s]+)@",
+             re_options(true)};
+  RE2 url_token{"((?:https?|wss?|git|ssh|ftp|ftps|sftp)://)([^\\s:@/]{8,})@", re_options(true)};
+  RE2 jwt{"eyJ[A-Za-z0-9_-]{10,}(?:\\.[A-Za-z0-9_=-]{4,}){0,2}", re_options()};
+  RE2 phone{"\\+[1-9][0-9]{6,14}", re_options()};
+  RE2 form_body{"[A-Za-z_][A-Za-z0-9_.-]*=[^&\\s]*(?:&[A-Za-z_][A-Za-z0-9_.-]*=[^&\\s]*)+",
+                re_options()};
+};
+
+const Patterns& patterns() {
+  static const Patterns compiled;
+  return compiled;
+}
+
+bool is_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// Prefix tokens at a token boundary on both sides.
+std::optional<std::string> replace_prefix_token(const Match& m, bool sentinels) {
+  if (m.begin > 0 && is_token_char(m.text[m.begin - 1])) return std::nullopt;
+  if (m.end < m.text.size() && is_token_char(m.text[m.end])) return std::nullopt;
+  return sentinels ? sentinel(m.groups[0]) : mask_token(m.groups[0]);
+}
+
+// Length in bytes of a control or zero-width character at `i`, else 0:
+// C0 controls, DEL, U+200B–U+200F, U+2028–U+202F, U+2060, U+FEFF.
+size_t control_len(std::string_view s, size_t i) {
+  auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x20 || c == 0x7f) return 1;
+  if (i + 2 >= s.size()) return 0;
+  auto c1 = static_cast<unsigned char>(s[i + 1]);
+  auto c2 = static_cast<unsigned char>(s[i + 2]);
+  if (c == 0xE2 && c1 == 0x80 && ((c2 >= 0x8B && c2 <= 0x8F) || (c2 >= 0xA8 && c2 <= 0xAF)))
+    return 3;
+  if (c == 0xE2 && c1 == 0x81 && c2 == 0xA0) return 3;
+  if (c == 0xEF && c1 == 0xBB && c2 == 0xBF) return 3;
+  return 0;
+}
+
+bool is_body_char(char c) { return is_token_char(c) || c == '.'; }
+
+struct Splice {
+  size_t begin, end;
+  std::string replacement;
+};
+
+// Tokens split by control characters inside one window (a run of token and
+// control characters): match on the stripped copy, then mask the original
+// span unless it crosses a line break around a self-matching fragment or
+// runs into a `KEY=` name.
+void scan_split_window(std::string_view text, size_t begin, size_t end, bool sentinels,
+                       std::vector<Splice>& out) {
+  std::string stripped;
+  std::vector<size_t> origin;
+  bool has_control = false;
+  for (size_t i = begin; i < end;) {
+    size_t n = control_len(text, i);
+    if (n) { has_control = true; i += n; continue; }
+    stripped += text[i];
+    origin.push_back(i++);
+  }
+  if (!has_control) return;
+  const RE2& re = patterns().prefix;
+  re2::StringPiece g;
+  for (size_t pos = 0; pos < stripped.size();) {
+    if (!re.Match(stripped, pos, stripped.size(), RE2::UNANCHORED, &g, 1)) break;
+    size_t s = static_cast<size_t>(g.data() - stripped.data()), e = s + g.size();
+    pos = e;
+    if ((s > 0 && is_token_char(stripped[s - 1])) ||
+        (e < stripped.size() && is_token_char(stripped[e])))
+      continue;
+    size_t os = origin[s], oe = origin[e - 1] + 1;
+    std::string_view span = text.substr(os, oe - os);
+    if (span.size() == g.size()) continue;  // contiguous: the main pass handles it
+    bool crosses_line = span.find_first_of("\r\n") != std::string_view::npos;
+    if (crosses_line && RE2::PartialMatch(span, re)) continue;
+    if (oe < text.size() && text[oe] == '=') continue;
+    std::string token(g.data(), g.size());
+    out.push_back({os, oe, sentinels ? sentinel(token) : mask_token(token)});
+  }
+}
+
+std::string redact_split_tokens(std::string_view text, bool sentinels) {
+  std::vector<Splice> splices;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (!is_body_char(text[i]) && !control_len(text, i)) { ++i; continue; }
+    size_t start = i;
+    while (i < text.size()) {
+      size_t n = control_len(text, i);
+      if (n) { i += n; continue; }
+      if (!is_body_char(text[i])) break;
+      ++i;
+    }
+    scan_split_window(text, start, i, sentinels, splices);
+  }
+  if (splices.empty()) return std::string(text);
+  std::string out;
+  size_t copied = 0;
+  for (const Splice& s : splices) {
+    out.append(text.substr(copied, s.begin - copied));
+    out += s.replacement;
+    copied = s.end;
+  }
+  out.append(text.substr(copied));
+  return out;
+}
+
+std::string redact_prefix_tokens(std::string_view text, bool sentinels) {
+  std::string split = redact_split_tokens(text, sentinels);
+  return substitute(split, patterns().prefix,
+                    [&](const Match& m) { return replace_prefix_token(m, sentinels); });
+}
+
+std::string redact_zhipu(std::string_view text, bool sentinels) {
+  auto edge = [](char c) { return is_token_char(c) || c == '.'; };
+  return substitute(text, patterns().zhipu, [&](const Match& m) -> std::optional<std::string> {
+    if (m.begin > 0 && edge(m.text[m.begin - 1])) return std::nullopt;
+    if (m.end < m.text.size() && edge(m.text[m.end])) return std::nullopt;
+    return sentinels ? std::string("«redacted-secret»") : mask_token(m.groups[0]);
+  });
+}
+
+bool already_masked(std::string_view value) {
+  return value == "***" || starts_with(value, "«redacted");
+}
+
+std::string redact_headers(std::string_view text) {
+  auto keep_name = [](const Match& m, size_t value_group) -> std::optional<std::string> {
+    std::string_view value = m.groups[value_group];
+    if (already_masked(value)) return std::nullopt;
+    std::string out(m.text.substr(m.begin, m.offset(value_group) - m.begin));
+    return out + mask_token(value);
+  };
+  std::string out = substitute(text, patterns().auth_header,
+                               [&](const Match& m) { return keep_name(m, 3); });
+  return substitute(out, patterns().secret_header, [&](const Match& m) { return keep_name(m, 2); });
+}
+
+std::string redact_telegram(std::string_view text) {
+  return substitute(text, patterns().telegram, [](const Match& m) -> std::optional<std::string> {
+    return std::string(m.groups[1]) + std::string(m.groups[2]) + ":***";
+  });
+}
+
+std::string redact_urls(std::string_view text) {
+  std::string out = substitute(text, patterns().db_url, [](const Match& m) -> std::optional<std::string> {
+    std::string_view pw = m.groups[2];
+    // An f-string/template placeholder names a variable, not a password.
+    if (pw.size() >= 2 && pw.front() == '{' && pw.back() == '}') return std::nullopt;
+    return std::string(m.groups[1]) + "***@";
+  });
+  return substitute(out, patterns().url_token, [](const Match& m) -> std::optional<std::string> {
+    if (already_masked(m.groups[2])) return std::nullopt;
+    return std::string(m.groups[1]) + mask_token(m.groups[2]) + "@";
+  });
+}
+
+std::string redact_phones(std::string_view text) {
+  return substitute(text, patterns().phone, [](const Match& m) -> std::optional<std::string> {
+    if (m.end < m.text.size() && is_alnum(m.text[m.end])) return std::nullopt;
+    if (m.begin > 0 && is_alnum(m.text[m.begin - 1])) return std::nullopt;
+    std::string_view phone = m.groups[0];
+    size_t keep = phone.size() <= 8 ? 2 : 4;
+    return std::string(phone.substr(0, keep)) + "****" + std::string(phone.substr(phone.size() - keep));
+  });
+}
+
+constexpr std::array<std::string_view, 16> kSensitiveParams = {
+    "access_token", "refresh_token", "id_token", "token", "api_key", "apikey",
+    "client_secret", "password", "auth", "jwt", "session", "secret", "key",
+    "code", "signature", "sig"};
+
+// A whole text that is one `k=v&k=v` form body: sensitive values → `***`.
+std::string redact_form_body(std::string_view text) {
+  std::string body = trim(text);
+  if (body.find('\n') != std::string::npos || !RE2::FullMatch(body, patterns().form_body))
+    return std::string(text);
+  std::string out;
+  for (const std::string& pair : split(body, '&')) {
+    size_t eq = pair.find('=');
+    std::string key = to_lower(pair.substr(0, eq));
+    bool hide = std::find(kSensitiveParams.begin(), kSensitiveParams.end(), key) != kSensitiveParams.end();
+    if (!out.empty()) out += '&';
+    out += hide ? pair.substr(0, eq) + "=***" : pair;
+  }
+  return out;
+}
+
+bool contains(std::string_view text, std::string_view needle) {
+  return text.find(needle) != std::string_view::npos;
+}
+
+}  // namespace
+
+namespace redact_detail {
+
+std::string_view vendor_label(std::string_view token) {
+  std::string_view best;
+  for (const Family& f : kFamilies) {
+    if (f.label.size() > best.size() && starts_with(token, f.label)) best = f.label;
+  }
+  return best;
+}
+
+std::string sentinel(std::string_view token) {
+  std::string_view label = vendor_label(token);
+  if (label.empty()) return "«redacted-secret»";
+  return "«redacted:" + std::string(label) + "…»";
+}
+
+}  // namespace redact_detail
+
+bool redaction_enabled(const Config& config) {
+  return config.get_bool("security.redact_secrets", true, "HERMES_REDACT_SECRETS");
+}
+
+bool is_secret_bearing_file(std::string_view path) {
+  static constexpr std::array<std::string_view, 15> kNames = {
+      ".env", ".env.local", ".env.development", ".env.production", ".env.test",
+      ".env.staging", ".envrc", ".bashrc", ".bash_profile", ".bash_login", ".profile",
+      ".zshrc", ".zprofile", ".zlogin", ".zshenv"};
+  size_t slash = path.find_last_of('/');
+  std::string dir(slash == std::string_view::npos ? std::string_view{} : path.substr(0, slash));
+  std::string base = to_lower(slash == std::string_view::npos ? path : path.substr(slash + 1));
+  if (std::find(kNames.begin(), kNames.end(), base) != kNames.end()) return true;
+  if (base != "config.yaml" && !starts_with(base, "config.yaml.good.") &&
+      !starts_with(base, "config.yaml.corrupt."))
+    return false;
+  if (contains("/" + dir + "/", "/.hermes/")) return true;
+  std::string home = PathResolver::real_path(Config::default_home());
+  return is_within(PathResolver::real_path(dir), home);
+}
+
+std::string redact_secrets(std::string_view text, const RedactOptions& options) {
+  if (text.empty()) return std::string(text);
+  const bool sentinels = options.mode == RedactMode::kFileRead;
+  std::string out(text);
+  if (contains(out, "PRIVATE KEY-----"))
+    out = substitute(out, patterns().private_key,
+                     [](const Match&) { return std::optional<std::string>("[REDACTED PRIVATE KEY]"); });
+  out = redact_prefix_tokens(out, sentinels);
+  if (contains(out, ".")) out = redact_zhipu(out, sentinels);
+  if (options.assignments) out = redact_detail::redact_assignments(out, sentinels);
+  else if (options.mode == RedactMode::kOutput) out = redact_detail::redact_diagnostic_repr_fields(out);
+  if (contains(out, ":")) {
+    out = redact_headers(out);
+    out = redact_telegram(out);
+  }
+  if (contains(out, "://")) out = redact_urls(out);
+  if (contains(out, "eyJ"))
+    out = substitute(out, patterns().jwt,
+                     [](const Match& m) { return std::optional<std::string>(mask_token(m.groups[0])); });
+  if (contains(out, "&") && contains(out, "=")) out = redact_form_body(out);
+  if (contains(out, "+")) out = redact_phones(out);
+  return out;
+}
+
+}  // namespace hermes
