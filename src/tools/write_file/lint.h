@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// The post-write lint object of file-tools.md §2.5: a syntax check per file
+// type and the delta that hides errors the file already had.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace hermes {
+
+struct LintReport {
+  std::string status;   // "ok", "error" or "skipped"
+  std::string output;   // ok/error: the linter's text ("" when clean)
+  std::string message;  // skipped, or the pre-existing note on an error
+};
+
+// Lints `new_content` (already written at `path`). When it fails and the
+// previous content is known and failed too, only the lines that are new are
+// reported. Linters run from argv with the text on stdin (python3, node) or
+// on the written file (tsc, go vet, rustfmt); a missing tool means skipped.
+LintReport lint_delta(const std::string& path, std::string_view new_content,
+                      const std::optional<std::string>& old_content);
+
+}  // namespace hermes

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// The lint object as it appears in write_file and patch results (§2.5).
+#pragma once
+
+#include "core/json.h"
+#include "tools/write_file/lint.h"
+
+namespace hermes {
+
+inline Json lint_json(const LintReport& lint) {
+  Json out = {{"status", lint.status}};
+  if (lint.status != "skipped") out["output"] = lint.output;
+  if (!lint.message.empty()) out["message"] = lint.message;
+  return out;
+}
+
+}  // namespace hermes

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// atomic_write: links, parents, modes, an injected write failure, and a child
+// killed mid-write never leaving a torn file.
+#include "fs/atomic_write.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <random>
+
+#include "fs/path_lock.h"
+#include "testutil/temp_dir.h"
+
+namespace hermes {
+namespace {
+
+using testing::TempDir;
+
+size_t count_entries(const std::string& dir) {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+TEST(AtomicWrite, CreatesParentsAndReportsThem) {
+  TempDir dir;
+  auto out = atomic_write(dir.file("a/b/c.txt"), "x");
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_TRUE(out->created);
+  EXPECT_EQ(out->created_dirs, (std::vector<std::string>{dir.file("a"), dir.file("a/b")}));
+  EXPECT_EQ(dir.read("a/b/c.txt"), "x");
+}
+
+TEST(AtomicWrite, DanglingLinkCreatesItsTarget) {
+  TempDir dir;
+  ASSERT_EQ(::symlink("target.txt", dir.file("link").c_str()), 0);
+  auto out = atomic_write(dir.file("link"), "via link");
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(out->written_path, dir.file("target.txt"));
+  EXPECT_EQ(dir.read("target.txt"), "via link");
+  struct stat st;
+  ASSERT_EQ(::lstat(dir.file("link").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+}
+
+TEST(AtomicWrite, InjectedWriteFailureKeepsOldFileAndLeavesNoTemp) {
+  TempDir dir;
+  std::string path = dir.write("f.txt", "original");
+  AtomicWriteOptions faulty;
+  int calls = 0;
+  faulty.write_fn = [&](int fd, const void* data, size_t size) -> ssize_t {
+    if (++calls == 1) return ::write(fd, data, size / 2);  // a partial write first
+    errno = ENOSPC;
+    return -1;
+  };
+  auto out = atomic_write(path, std::string(100000, 'n'), faulty);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().message.find("No space left on device"), std::string::npos);
+  EXPECT_EQ(dir.read("f.txt"), "original");
+  EXPECT_EQ(count_entries(dir.path()), 1u);
+}
+
+TEST(AtomicWrite, UnwritableDirectoryFailsCleanly) {
+  TempDir dir;
+  std::string path = dir.write("f.txt", "original");
+  auto out = atomic_write(path + "/child", "x");  // parent is a regular file
+  ASSERT_FALSE(out);
+  EXPECT_EQ(dir.read("f.txt"), "original");
+  EXPECT_EQ(count_entries(dir.path()), 1u);
+}
+
+// A child rewrites the file in a loop with two large contents; it is killed
+// at a random moment. The file must always hold one of the two, whole.
+TEST(AtomicWrite, KilledWriterNeverLeavesATornFile) {
+  TempDir dir;
+  const std::string a(300000, 'a'), b(200000, 'b');
+  std::string path = dir.write("f.txt", a);
+  std::mt19937 rng(12345);
+  for (int round = 0; round < 12; ++round) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      for (int i = 0;; ++i) (void)atomic_write(path, i % 2 ? a : b);
+    }
+    ::usleep(1000 + rng() % 20000);
+    ::kill(pid, SIGKILL);
+    int status;
+    ::waitpid(pid, &status, 0);
+    std::string now = dir.read("f.txt");
+    ASSERT_TRUE(now == a || now == b) << "torn file of " << now.size() << " bytes";
+  }
+}
+
+TEST(AtomicWrite, VerifyComparesHashes) {
+  TempDir dir;
+  std::string path = dir.write("f.txt", "abc");
+  EXPECT_TRUE(*verify_file_hash(path, "abc"));
+  EXPECT_FALSE(*verify_file_hash(path, "abd"));
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(PathLocks, SerialisesHoldersOfOnePath) {
+  int inside = 0, max_inside = 0;
+  std::vector<std::thread> threads;
+  std::mutex mu;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 200; ++i) {
+        PathLocks lock({"/x/b", "/x/a", "/x/b"});
+        {
+          std::lock_guard g(mu);
+          max_inside = std::max(max_inside, ++inside);
+        }
+        std::this_thread::yield();
+        std::lock_guard g(mu);
+        --inside;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(max_inside, 1);
+}
+
+}  // namespace
+}  // namespace hermes

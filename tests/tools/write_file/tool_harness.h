@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// A session, services and registry for calling the file tools' handlers
+// directly, as the dispatcher would. Shared by the write_file and patch tests.
+#pragma once
+
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/config.h"
+#include "core/json.h"
+#include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "testutil/temp_dir.h"
+#include "tools/file_common/read_tracker.h"
+
+namespace hermes {
+
+void register_write_file(Registry& registry);
+void register_patch(Registry& registry);
+
+namespace testing {
+
+// A client that answers every elicitation with `action`.
+class ApprovingClient final : public ClientChannel {
+ public:
+  explicit ApprovingClient(std::string action) : action_(std::move(action)) {}
+  void notify(const std::string&, const Json&) override {}
+  bool supports_elicitation() const override { return true; }
+  std::optional<Json> request(const std::string&, const Json&, std::chrono::milliseconds,
+                              std::stop_token) override {
+    ++requests;
+    return Json{{"action", action_}};
+  }
+  int requests = 0;
+
+ private:
+  std::string action_;
+};
+
+class ToolHarness {
+ public:
+  using Registration = void (*)(Registry&);
+  explicit ToolHarness(std::initializer_list<Registration> tools, ClientChannel* client = nullptr)
+      : config_(Config::from_yaml("", home_.path())),
+        services_{*config_, paths_},
+        dispatcher_(registry_, services_),
+        ctx_{session_, services_, client ? *client : null_client_, dispatcher_, {}, Json()} {
+    for (auto add : tools) add(registry_);
+  }
+
+  Json call(const std::string& tool, const Json& args) {
+    for (const auto& spec : registry_.all()) {
+      if (spec.name == tool) return spec.handler(args, ctx_);
+    }
+    return Json{{"error", "no tool " + tool}};
+  }
+  // Records a whole-file read of `path` at its current version.
+  void mark_read(const std::string& path) {
+    std::string real = PathResolver::real_path(path);
+    FileVersion version;
+    if (stat_version(real, version)) session_.state<ReadTracker>().record_read(real, version, true);
+  }
+  Session& session() { return session_; }
+
+ private:
+  TempDir home_;
+  std::unique_ptr<Config> config_;
+  PathResolver paths_;
+  Services services_;
+  Registry registry_;
+  Dispatcher dispatcher_;
+  Session session_{"test"};
+  NullClientChannel null_client_;
+  CallContext ctx_;
+};
+
+}  // namespace testing
+}  // namespace hermes
