@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+// Content search engines. Both run with NUL after each path (`--null` / `-Z`)
+// so a `:` or `-<digits>-` inside a file name can never be misparsed.
+#include "tools/search_files/content_engine.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/strings.h"
+#include "tools/search_files/engine_common.h"
+#include "tools/search_files/zero_probes.h"
+
+namespace hermes::search {
+namespace {
+
+constexpr const char* kNoEngine =
+    "Content search requires ripgrep (rg) or grep. Install ripgrep: "
+    "https://github.com/BurntSushi/ripgrep#installation";
+constexpr const char* kMultilineNote =
+    "Pattern contains \\n — multiline mode (-U) was enabled automatically so the "
+    "regex can match across line boundaries.";
+constexpr const char* kLineOrientedNote =
+    "0 results found. Note: search_files content search is line-oriented and does "
+    "not run ripgrep with -U/--multiline, so `\\n` in the regex does not match line "
+    "breaks. Use context=N to inspect neighboring lines, or escape as `\\\\n` when "
+    "searching for a literal backslash+n.";
+
+// Splits `digits<sep>rest`; false when the record has another shape.
+bool split_line_number(std::string_view rest, int64_t& line, std::string_view& content) {
+  auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), line);
+  if (ec != std::errc() || end == rest.data() || end == rest.data() + rest.size()) return false;
+  if (*end != ':' && *end != '-') return false;
+  content = std::string_view(end + 1, rest.data() + rest.size() - end - 1);
+  return true;
+}
+
+// Parses engine records for one output mode into a page and true totals.
+class ContentCollector {
+ public:
+  ContentCollector(const SearchRequest& req, const EngineEnv& env)
+      : mode_(req.output_mode), window_(req.offset, req.limit), filter_(env) {}
+
+  bool on_record(std::string_view record) {
+    if (mode_ == OutputMode::kFilesOnly) {
+      if (!record.empty() && !filter_.drop(record) && window_.admit()) {
+        out_.files.emplace_back(record);
+      }
+      return !window_.full();
+    }
+    size_t nul = record.find('\0');
+    if (nul == std::string_view::npos) return true;  // `--` context separator
+    std::string_view path = record.substr(0, nul), rest = record.substr(nul + 1);
+    if (mode_ == OutputMode::kCount) return on_count(path, rest);
+    int64_t line = 0;
+    std::string_view content;
+    if (!split_line_number(rest, line, content) || filter_.drop(path)) return true;
+    if (window_.admit()) {
+      out_.matches.push_back({std::string(path), line, cut_chars(content, kMatchContentChars)});
+    }
+    return !window_.full();
+  }
+
+  // True when the engine printed any result, even one the denylist dropped.
+  bool saw_results() const { return window_.seen() > 0 || filter_.dropped() > 0; }
+
+  SearchOutcome take() {
+    out_.total_count = mode_ == OutputMode::kCount ? count_sum_ : window_.seen();
+    out_.truncated = window_.beyond_page();
+    out_.total_is_lower_bound = window_.full();
+    out_.omitted = filter_.dropped();
+    return std::move(out_);
+  }
+
+ private:
+  bool on_count(std::string_view path, std::string_view rest) {
+    int64_t n = 0;
+    auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), n);
+    if (ec != std::errc() || n == 0 || filter_.drop(path)) return true;  // grep -c prints zeros
+    count_sum_ += n;
+    if (window_.admit()) out_.counts.emplace_back(std::string(path), n);
+    return !window_.full();
+  }
+
+  OutputMode mode_;
+  PageWindow window_;
+  PathFilter filter_;
+  SearchOutcome out_;
+  int64_t count_sum_ = 0;
+};
+
+void add_mode_flag(OutputMode mode, std::vector<std::string>& argv) {
+  if (mode == OutputMode::kFilesOnly) argv.emplace_back("-l");
+  if (mode == OutputMode::kCount) argv.emplace_back("-c");
+}
+
+// The non-hidden directories and regular files directly in `dir`, as
+// `<root>/<name>`: grep's --exclude-dir='.*' would otherwise drop a root
+// named `.` or `.hidden` itself, and non-regular entries (FIFOs) given on
+// its command line would be opened and block.
+std::vector<std::string> grep_operands(const std::string& root, const std::string& dir) {
+  std::vector<std::string> out;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return {root};
+  std::string prefix = root.ends_with('/') ? root : root + "/";
+  while (const dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    struct stat st;
+    if (::lstat((dir + "/" + name).c_str(), &st) != 0) continue;
+    bool is_dir = S_ISDIR(st.st_mode);
+    if ((is_dir && name.starts_with('.')) || (!is_dir && !S_ISREG(st.st_mode))) continue;
+    out.push_back(prefix + name);
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> grep_argv(const SearchRequest& req, const std::string& grep,
+                                   std::vector<std::string> operands) {
+  std::vector<std::string> argv = {grep, "-rnHE", "-Z", "--exclude-dir=.*"};
+  if (req.context > 0) argv.insert(argv.end(), {"-C", std::to_string(req.context)});
+  if (req.file_glob) argv.insert(argv.end(), {"--include", *req.file_glob});
+  add_mode_flag(req.output_mode, argv);
+  argv.insert(argv.end(), {"-e", req.pattern, "--"});
+  argv.insert(argv.end(), operands.begin(), operands.end());
+  return argv;
+}
+
+SearchOutcome run_collect(const SearchRequest& req, const EngineEnv& env,
+                          std::vector<std::string> argv) {
+  ContentCollector collector(req, env);
+  char delimiter = req.output_mode == OutputMode::kFilesOnly ? '\0' : '\n';
+  auto run = run_engine(env, std::move(argv), delimiter,
+                        [&](std::string_view r) { return collector.on_record(r); });
+  SearchOutcome out = collector.take();
+  if (!run) {
+    out = SearchOutcome{.error = "Search failed: " + run.error().message};
+  } else if (run->end == RunEnd::kTimedOut) {
+    out.limit_reason = "search_timeout";
+    out.truncated = out.total_is_lower_bound = true;
+  } else if (run->end == RunEnd::kCancelled) {
+    out = SearchOutcome{.error = "Search interrupted"};
+  } else if (run->end == RunEnd::kExited && run->exit_code == 2 && !collector.saw_results()) {
+    std::string diagnostics = trim(run->stderr_text);
+    out = SearchOutcome{.error = "Search failed: " + (diagnostics.empty() ? "Search error" : diagnostics)};
+  }
+  return out;
+}
+
+std::string join_path(const std::string& cwd, const std::string& path) {
+  return path.starts_with('/') ? path : cwd + "/" + path;
+}
+
+SearchOutcome search_with_grep(const SearchRequest& req, const std::vector<std::string>& roots,
+                               const EngineEnv& env) {
+  std::vector<std::string> operands;
+  for (const auto& root : roots) {
+    std::string absolute = join_path(env.cwd, root);
+    struct stat st;
+    if (::stat(absolute.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      auto children = grep_operands(root, absolute);
+      operands.insert(operands.end(), children.begin(), children.end());
+    } else {
+      operands.push_back(root);
+    }
+  }
+  if (operands.empty()) return SearchOutcome{};  // grep would read stdin
+  SearchOutcome out = run_collect(req, env, grep_argv(req, env.engines.grep, operands));
+  if (out.error.empty() && out.total_count == 0 && pattern_has_newline(req.pattern)) {
+    out.warning = kLineOrientedNote;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> rg_content_argv(const SearchRequest& req,
+                                         const std::vector<std::string>& roots,
+                                         const std::string& rg) {
+  std::vector<std::string> argv = {rg, "--no-config", "--line-number", "--no-heading",
+                                   "--with-filename", "--null"};
+  if (req.output_mode == OutputMode::kContent) {
+    argv.insert(argv.end(), {"--max-columns", std::to_string(kMaxColumns), "--max-columns-preview"});
+  }
+  if (pattern_has_newline(req.pattern)) argv.emplace_back("--multiline");
+  if (req.context > 0) argv.insert(argv.end(), {"-C", std::to_string(req.context)});
+  if (req.file_glob) {
+    auto glob = rg_glob_args(*req.file_glob);
+    argv.insert(argv.end(), glob.begin(), glob.end());
+  }
+  add_mode_flag(req.output_mode, argv);
+  argv.insert(argv.end(), {"-e", req.pattern, "--"});
+  argv.insert(argv.end(), roots.begin(), roots.end());
+  return argv;
+}
+
+SearchOutcome search_content(const SearchRequest& req, const std::vector<std::string>& roots,
+                             const EngineEnv& env) {
+  if (env.engines.rg.empty()) {
+    if (env.engines.grep.empty()) return SearchOutcome{.error = kNoEngine};
+    return search_with_grep(req, roots, env);
+  }
+  SearchOutcome out = run_collect(req, env, rg_content_argv(req, roots, env.engines.rg));
+  if (!out.error.empty()) return out;
+  if (pattern_has_newline(req.pattern)) out.warning = kMultilineNote;
+  if (out.total_count == 0 && out.omitted == 0) {
+    std::string hint = zero_result_hint(req, roots, env);
+    if (!hint.empty()) out.warning = out.warning.empty() ? hint : out.warning + " " + hint;
+  }
+  return out;
+}
+
+}  // namespace hermes::search

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// Pieces both search engines share: the page window that keeps one page while
+// counting the true total, the denylist filter over engine paths, the glob
+// arguments for rg, and the one place that runs an engine command.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tools/search_files/search_process.h"
+#include "tools/search_files/search_types.h"
+
+namespace hermes::search {
+
+// Counts results and says which fall in [offset, offset+limit). Counting
+// stops at offset+limit+kCountSlack; past that the total is a lower bound.
+class PageWindow {
+ public:
+  PageWindow(int64_t offset, int64_t limit)
+      : offset_(offset), limit_(limit), cap_(offset + limit + kCountSlack) {}
+  // Accounts one more result; true when it belongs on the page.
+  bool admit() {
+    int64_t index = seen_++;
+    return index >= offset_ && index < offset_ + limit_;
+  }
+  bool full() const { return seen_ >= cap_; }
+  int64_t seen() const { return seen_; }
+  bool beyond_page() const { return seen_ > offset_ + limit_; }
+
+ private:
+  int64_t offset_;
+  int64_t limit_;
+  int64_t cap_;
+  int64_t seen_ = 0;
+};
+
+// env.blocked with a one-entry cache (an engine prints a file's results
+// together) and a count of what it dropped.
+class PathFilter {
+ public:
+  explicit PathFilter(const EngineEnv& env) : env_(env) {}
+  // True when results under `path` are dropped; counts each drop.
+  bool drop(std::string_view path);
+  int64_t dropped() const { return dropped_; }
+
+ private:
+  const EngineEnv& env_;
+  std::string last_path_;
+  bool last_blocked_ = false;
+  bool has_last_ = false;
+  int64_t dropped_ = 0;
+};
+
+// rg arguments selecting files by `glob`. A bare name glob goes through a
+// file type, because rg's --glob whitelists past .gitignore; globs with a
+// `/` or a leading `!` use --glob.
+std::vector<std::string> rg_glob_args(const std::string& glob);
+
+// True when a content pattern wants to match a newline: a literal newline or
+// `\n` preceded by an even number of further backslashes.
+bool pattern_has_newline(std::string_view pattern);
+
+// The first `max_chars` code points of `text` (invalid bytes count as one).
+std::string cut_chars(std::string_view text, size_t max_chars);
+
+// Runs `argv` in env.cwd with env's deadline and stop token.
+Result<RunOutcome> run_engine(const EngineEnv& env, std::vector<std::string> argv,
+                              char delimiter, const RecordSink& sink);
+
+// `a, b, c, d, e (+k more)` from the first five of `items`.
+std::string list_with_more(const std::vector<std::string>& items, size_t shown);
+
+}  // namespace hermes::search

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+// search_files: registration, argument parsing, the loop guard, redaction of
+// match content and the result JSON (file-tools.md §4.1, §4.2 step 1, §4.6).
+#include <cstdlib>
+#include <string>
+
+#include "core/config.h"
+#include "core/json.h"
+#include "core/paths.h"
+#include "core/redact.h"
+#include "core/strings.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "tools/search_files/search_service.h"
+
+namespace hermes {
+namespace {
+
+using search::FileOrder;
+using search::OutputMode;
+using search::SearchOutcome;
+using search::SearchRequest;
+using search::Target;
+
+constexpr const char* kDescription =
+    "Search file contents or find files by name. Use this instead of grep/rg/find/ls in "
+    "terminal. Ripgrep-backed, faster than shell equivalents.\n\n"
+    "Content search (target='content'): Regex search inside files. Output modes: full "
+    "matches with line numbers, file paths only, or match counts.\n\n"
+    "File search (target='files'): Find files by glob pattern (e.g., '*.py', '*config*'). "
+    "Also use this instead of ls — results sorted by modification time.";
+
+constexpr const char* kMatchesFormat =
+    "path-grouped: each file path on its own line, followed by indented '<line>: <content>' "
+    "rows for matches in that file";
+
+int64_t coerce_int(const Json& args, const char* key, int64_t fallback) {
+  auto it = args.find(key);
+  if (it == args.end()) return fallback;
+  if (it->is_number_integer()) return it->get<int64_t>();
+  if (it->is_number_float()) return static_cast<int64_t>(it->get<double>());
+  if (it->is_string()) return parse_int(it->get<std::string>()).value_or(fallback);
+  return fallback;
+}
+
+std::string string_arg(const Json& args, const char* key) {
+  auto it = args.find(key);
+  return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+Result<FileOrder> parse_order(const Json& args) {
+  auto it = args.find("order");
+  if (it == args.end() || it->is_null()) return FileOrder::kModified;
+  std::string value = it->is_string() ? it->get<std::string>() : dump_json(*it);
+  if (value == "modified") return FileOrder::kModified;
+  if (value == "discovery") return FileOrder::kDiscovery;
+  return Error::InvalidArgument("Invalid file search order '" + value +
+                                "'; expected 'discovery' or 'modified'.");
+}
+
+Result<SearchRequest> parse_args(const Json& args) {
+  SearchRequest req;
+  req.pattern = string_arg(args, "pattern");
+  std::string target = string_arg(args, "target");
+  req.target = target == "files" || target == "find" ? Target::kFiles : Target::kContent;
+  req.path = trim(string_arg(args, "path")).empty() ? "." : string_arg(args, "path");
+  if (std::string glob = string_arg(args, "file_glob"); !glob.empty()) req.file_glob = glob;
+  req.limit = std::max<int64_t>(1, coerce_int(args, "limit", 50));
+  req.offset = std::max<int64_t>(0, coerce_int(args, "offset", 0));
+  std::string mode = string_arg(args, "output_mode");
+  req.output_mode = mode == "files_only" ? OutputMode::kFilesOnly
+                    : mode == "count"    ? OutputMode::kCount
+                                         : OutputMode::kContent;
+  req.context = std::max<int64_t>(0, coerce_int(args, "context", 0));
+  HERMES_ASSIGN_OR_RETURN(req.order, parse_order(args));
+  return req;
+}
+
+// Output mode and context are not part of the key: reshaping one search is
+// not a repeat. Paging arguments are, so paging never trips the guard.
+std::string loop_key(const SearchRequest& req) {
+  std::string key = req.pattern;
+  for (const std::string& part :
+       {std::string(req.target == Target::kFiles ? "files" : "content"), req.path,
+        req.file_glob.value_or(""), std::to_string(req.limit), std::to_string(req.offset),
+        std::string(req.order == FileOrder::kModified ? "modified" : "discovery")}) {
+    key += '\0' + part;
+  }
+  return key;
+}
+
+void redact_matches(SearchOutcome& out, const Config& config) {
+  if (!redaction_enabled(config)) return;
+  for (auto& match : out.matches) {
+    RedactOptions options{.mode = RedactMode::kFileRead,
+                          .assignments = is_secret_bearing_file(match.path)};
+    match.content = redact_secrets(match.content, options);
+  }
+}
+
+std::string rstrip(const std::string& text) {
+  size_t end = text.find_last_not_of(" \t\r\n\f\v");
+  return end == std::string::npos ? std::string() : text.substr(0, end + 1);
+}
+
+// Per file its path, then `  <line>: <content>` rows; relies on the engine
+// printing a file's results together.
+std::string matches_text(const std::vector<search::Match>& matches) {
+  std::string text;
+  const std::string* current = nullptr;
+  for (const auto& match : matches) {
+    if (current == nullptr || *current != match.path) {
+      if (current != nullptr) text += '\n';
+      text += match.path;
+      current = &match.path;
+    }
+    text += "\n  " + std::to_string(match.line) + ": " + rstrip(match.content);
+  }
+  return text;
+}
+
+Json render_matches(const std::vector<search::Match>& matches, Json& out) {
+  if (matches.size() >= search::kMatchesTextThreshold) {
+    out["matches_format"] = kMatchesFormat;
+    out["matches_text"] = matches_text(matches);
+    return out;
+  }
+  Json list = Json::array();
+  for (const auto& m : matches) list.push_back({{"path", m.path}, {"line", m.line}, {"content", m.content}});
+  out["matches"] = std::move(list);
+  return out;
+}
+
+Json render(const SearchOutcome& outcome, const SearchRequest& req, int repeats) {
+  Json out = Json::object();
+  out["total_count"] = outcome.total_count;
+  if (!outcome.matches.empty()) render_matches(outcome.matches, out);
+  if (!outcome.files.empty()) out["files"] = outcome.files;
+  if (!outcome.counts.empty()) {
+    Json counts = Json::object();
+    for (const auto& [path, n] : outcome.counts) counts[path] = n;
+    out["counts"] = std::move(counts);
+  }
+  if (outcome.truncated) out["truncated"] = true;
+  if (outcome.total_is_lower_bound) out["total_count_is_lower_bound"] = true;
+  if (!outcome.limit_reason.empty()) out["limit_reason"] = outcome.limit_reason;
+  if (!outcome.warning.empty()) out["warning"] = outcome.warning;
+  if (!outcome.error.empty()) out["error"] = outcome.error;
+  if (outcome.omitted > 0) {
+    out["_omitted"] = std::to_string(outcome.omitted) +
+                      " result(s) omitted because they target credential, token, cache, or "
+                      "secret-bearing environment files.";
+  }
+  if (repeats == 3) {
+    out["_warning"] = "You have run this exact search 3 times consecutively. The results have "
+                      "not changed. Use the information you already have.";
+  }
+  if (outcome.truncated) {
+    out["_hint"] = "Results truncated. Use offset=" + std::to_string(req.offset + req.limit) +
+                   " to see more, or narrow with a more specific pattern or file_glob.";
+  }
+  return out;
+}
+
+Json blocked_result(const SearchRequest& req, int repeats) {
+  Json out = error_json("BLOCKED: You have run this exact search " + std::to_string(repeats) +
+                        " times in a row. The results have NOT changed. You already have this "
+                        "information. STOP re-searching and proceed with your task.");
+  out["pattern"] = req.pattern;
+  out["already_searched"] = repeats;
+  return out;
+}
+
+Json search_files_handler(const Json& args, CallContext& ctx) {
+  auto req = parse_args(args);
+  if (!req) return error_json(req.error().message);
+  auto& state = ctx.session.state<search::SearchSessionState>();
+  int repeats = state.record_search(loop_key(*req));
+  if (repeats >= 4) return blocked_result(*req, repeats);
+  const char* home = std::getenv("HOME");
+  search::SearchDeps deps{.paths = ctx.services.paths,
+                          .session_cwd = ctx.session.cwd(),
+                          .hermes_home = ctx.services.config.home(),
+                          .state = state,
+                          .env = {.home = home ? home : "",
+                                  .engines = search::Engines::from_path(),
+                                  .stop = ctx.stop}};
+  auto outcome = search::run_search(*req, deps);
+  if (!outcome) return error_json(outcome.error().message);
+  redact_matches(*outcome, ctx.services.config);
+  return render(*outcome, *req, repeats);
+}
+
+Json schema() {
+  return Json::parse(R"json({
+    "type": "object",
+    "properties": {
+      "pattern": {"type": "string", "description": "Regex pattern for content search, or glob pattern (e.g., '*.py') for file search"},
+      "target": {"type": "string", "enum": ["content", "files"], "description": "'content' searches inside file contents, 'files' searches for files by name", "default": "content"},
+      "path": {"type": "string", "description": "Directory or file to search in (default: current working directory)", "default": "."},
+      "file_glob": {"type": "string", "description": "Filter files by pattern in grep mode (e.g., '*.py' to only search Python files)"},
+      "limit": {"type": "integer", "description": "Maximum number of results to return (default: 50)", "default": 50},
+      "offset": {"type": "integer", "description": "Skip first N results for pagination (default: 0)", "default": 0},
+      "output_mode": {"type": "string", "enum": ["content", "files_only", "count"], "description": "Output format for grep mode: 'content' shows matching lines with line numbers, 'files_only' lists file paths, 'count' shows match counts per file", "default": "content"},
+      "context": {"type": "integer", "description": "Number of context lines before and after each match (grep mode only)", "default": 0},
+      "order": {"type": "string", "enum": ["modified", "discovery"], "description": "File search order: 'modified' (newest first, default) or 'discovery' (traversal order, fastest)", "default": "modified"}
+    },
+    "required": ["pattern"]
+  })json");
+}
+
+}  // namespace
+
+void register_search_files(Registry& registry) {
+  registry.add(ToolSpec{
+      .name = "search_files",
+      .toolset = "file",
+      .description = kDescription,
+      .input_schema = schema(),
+      .annotations = {.read_only = true, .destructive = false, .idempotent = true},
+      .handler = search_files_handler,
+      .is_available =
+          [](const Services&) {
+            auto engines = search::Engines::from_path();
+            return !engines.rg.empty() || !engines.grep.empty() || !engines.find.empty();
+          },
+  });
+}
+
+}  // namespace hermes

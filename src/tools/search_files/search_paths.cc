@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "tools/search_files/search_paths.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <array>
+
+#include "core/paths.h"
+#include "core/strings.h"
+
+namespace hermes::search {
+namespace {
+
+constexpr size_t kListedEntries = 20;
+constexpr size_t kSuggestions = 5;
+
+// Visible entries of `dir`, sorted as `ls -1` would list them.
+std::vector<std::string> visible_entries(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return names;
+  while (const dirent* e = ::readdir(d)) {
+    if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+  }
+  ::closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool resembles(const std::string& entry, const std::string& wanted) {
+  std::string e = to_lower(entry);
+  return e.find(wanted) != std::string::npos || wanted.find(e) != std::string::npos ||
+         e.starts_with(wanted.substr(0, 3));
+}
+
+}  // namespace
+
+std::optional<std::string> nt_namespace_error(std::string_view given) {
+  static constexpr std::array<std::string_view, 6> kPrefixes = {
+      R"(\\?\)", R"(\??\)", R"(\\.\)", "//?/", R"(/??/)", "//./"};
+  for (std::string_view prefix : kPrefixes) {
+    if (given.starts_with(prefix)) {
+      return "Access denied: '" + std::string(given) +
+             "' is a Windows device or NT-namespace path and cannot be searched.";
+    }
+  }
+  return std::nullopt;
+}
+
+std::string path_not_found_message(const std::string& given, const std::string& cwd) {
+  std::string message = "Path not found: " + given;
+  size_t slash = given.find_last_of('/');
+  std::string parent = slash == std::string::npos ? "." : given.substr(0, slash);
+  if (parent.empty()) parent = "/";
+  std::string base = to_lower(slash == std::string::npos ? given : given.substr(slash + 1));
+  std::string disk = PathResolver::expand_user(parent);
+  if (!disk.starts_with('/')) disk = cwd + "/" + disk;
+  struct stat st;
+  if (base.empty() || ::stat(disk.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return message;
+  std::vector<std::string> entries = visible_entries(disk);
+  if (entries.size() > kListedEntries) entries.resize(kListedEntries);
+  std::vector<std::string> similar;
+  for (const auto& entry : entries) {
+    if (similar.size() < kSuggestions && resembles(entry, base)) {
+      similar.push_back(parent.ends_with('/') ? parent + entry : parent + "/" + entry);
+    }
+  }
+  if (similar.empty()) return message;
+  message += ". Similar paths: " + similar[0];
+  for (size_t i = 1; i < similar.size(); ++i) message += ", " + similar[i];
+  return message;
+}
+
+std::vector<std::string> split_multi_path(const std::string& path) {
+  if (path.find(',') != std::string::npos) return split(path, ',');
+  std::vector<std::string> parts;
+  size_t i = 0;
+  while (i < path.size()) {
+    while (i < path.size() && std::isspace(static_cast<unsigned char>(path[i]))) ++i;
+    size_t start = i;
+    while (i < path.size() && !std::isspace(static_cast<unsigned char>(path[i]))) ++i;
+    if (i > start) parts.push_back(path.substr(start, i - start));
+  }
+  return parts;
+}
+
+std::optional<std::string> special_root_error(const std::string& given, const std::string& real) {
+  struct stat st;
+  if (::stat(real.c_str(), &st) != 0 || S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
+    return std::nullopt;
+  }
+  const char* kind = S_ISFIFO(st.st_mode)   ? "a FIFO (named pipe)"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                     : S_ISCHR(st.st_mode)  ? "a character device"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                                            : "a special file";
+  return "Cannot search '" + given + "': it is " + kind +
+         ", not a regular file or directory.";
+}
+
+}  // namespace hermes::search

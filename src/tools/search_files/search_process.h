@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// A minimal child-process runner for the search engines (rg, grep, find):
+// posix_spawn with an argument vector, stdout streamed as records to a sink,
+// stderr captured with a bound, a deadline and cancellation via stop_token.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace hermes::search {
+
+struct SpawnSpec {
+  std::vector<std::string> argv;  // argv[0] is an absolute executable path
+  std::string cwd;                // empty: inherit
+  std::chrono::milliseconds timeout{60'000};
+  char delimiter = '\n';          // record separator on stdout
+  size_t max_record_bytes = 8192; // longer records are cut (rest discarded)
+  size_t max_stderr_bytes = 16384;
+  std::stop_token stop;
+};
+
+enum class RunEnd {
+  kExited,     // the child exited on its own
+  kSinkDone,   // the sink asked for no more records; the child was killed
+  kTimedOut,   // the deadline passed; the child was killed
+  kCancelled,  // `stop` was requested; the child was killed
+};
+
+struct RunOutcome {
+  RunEnd end = RunEnd::kExited;
+  int exit_code = -1;  // valid for kExited (128+signal when killed by one)
+  std::string stderr_text;
+};
+
+// Receives each stdout record without its delimiter (a final unterminated
+// record too); returns false to stop reading and kill the child.
+using RecordSink = std::function<bool(std::string_view record)>;
+
+// Runs `spec` to completion, a sink stop, the deadline or cancellation. The
+// child gets its own process group (killed as a group), stdin from
+// /dev/null, default signal dispositions. Fails only when it cannot start.
+Result<RunOutcome> run_records(const SpawnSpec& spec, const RecordSink& sink);
+
+// The absolute path of `name` found on $PATH (read at each call, so a test
+// can hide a tool), or empty.
+std::string find_executable(std::string_view name);
+
+}  // namespace hermes::search

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// Root checks, multi-path recovery and the result denylist around the engines.
+#include "tools/search_files/search_service.h"
+
+#include <sys/stat.h>
+
+#include <memory>
+#include <optional>
+
+#include "tools/file_common/file_safety.h"
+#include "tools/search_files/content_engine.h"
+#include "tools/search_files/file_engine.h"
+#include "tools/search_files/search_paths.h"
+
+namespace hermes::search {
+namespace {
+
+struct Root {
+  std::string given;   // as the model wrote it (messages)
+  std::string engine;  // what the engine gets: `~` expanded, else unchanged
+  std::string real;    // fully resolved
+};
+
+bool exists(const std::string& real) {
+  struct stat st;
+  return ::stat(real.c_str(), &st) == 0;
+}
+
+std::string basename_of(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The read denylist over engine result paths. Engines do not follow links
+// below a root, so a result's real path is its root's real path plus the
+// rest; only paths that can be denied (a `.env`-style name, or anything
+// under the Hermes home or its root, the scope of file_safety.h) pay for
+// the full check.
+class ResultDenylist {
+ public:
+  ResultDenylist(std::vector<Root> roots, std::string cwd, std::string home)
+      : roots_(std::move(roots)), cwd_(std::move(cwd)), home_(std::move(home)) {
+    if (home_.empty()) return;
+    std::string real = PathResolver::real_path(PathResolver::normalize(home_));
+    hermes_dirs_.push_back(real);
+    std::string parent = real.substr(0, real.find_last_of('/'));
+    if (basename_of(parent) == "profiles") {
+      hermes_dirs_.push_back(parent.substr(0, parent.find_last_of('/')));
+    }
+  }
+
+  bool blocked(const std::string& engine_path) const {
+    std::string real = real_of(engine_path);
+    if (!may_be_blocked(real)) return false;
+    return read_block_error(real, home_).has_value();
+  }
+
+ private:
+  std::string real_of(const std::string& path) const {
+    const Root* best = nullptr;
+    for (const Root& root : roots_) {
+      const std::string& r = root.engine;
+      bool under = path.starts_with(r) &&
+                   (path.size() == r.size() || path[r.size()] == '/' || r.ends_with('/'));
+      if (under && (best == nullptr || r.size() > best->engine.size())) best = &root;
+    }
+    if (best != nullptr) {
+      return PathResolver::normalize(best->real + "/" + path.substr(best->engine.size()));
+    }
+    std::string absolute = path.starts_with('/') ? path : cwd_ + "/" + path;
+    return PathResolver::real_path(PathResolver::normalize(absolute));
+  }
+
+  bool may_be_blocked(const std::string& real) const {
+    if (is_blocked_env_basename(basename_of(real))) return true;
+    for (const std::string& dir : hermes_dirs_) {
+      if (is_within(real, dir)) return true;
+    }
+    return false;
+  }
+
+  std::vector<Root> roots_;
+  std::string cwd_;
+  std::string home_;
+  std::vector<std::string> hermes_dirs_;
+};
+
+SearchOutcome search_roots(const SearchRequest& req, SearchDeps& deps, std::vector<Root> roots) {
+  std::vector<std::string> engine_roots;
+  for (const Root& root : roots) {
+    if (auto error = special_root_error(root.given, root.real)) return SearchOutcome{.error = *error};
+    engine_roots.push_back(root.engine);
+  }
+  auto denylist = std::make_shared<ResultDenylist>(std::move(roots), deps.env.cwd, deps.hermes_home);
+  deps.env.blocked = [denylist](const std::string& path) { return denylist->blocked(path); };
+  if (req.target == Target::kFiles) return search_files(req, engine_roots, deps.env);
+  return search_content(req, engine_roots, deps.env);
+}
+
+std::string multi_path_note(size_t parts, size_t searched, const std::vector<std::string>& missing) {
+  std::string note = "path contained " + std::to_string(parts) + " entries; searched " +
+                     std::to_string(searched) + " that exist";
+  if (missing.empty()) return note;
+  note += "; skipped missing: ";
+  for (size_t i = 0; i < missing.size() && i < 3; ++i) note += (i ? ", " : "") + missing[i];
+  if (missing.size() > 3) note += " (+" + std::to_string(missing.size() - 3) + " more)";
+  return note;
+}
+
+// A missing root that is really several paths: searches the existing ones.
+// nullopt when it does not split into 2+ parts with at least one existing.
+std::optional<Result<SearchOutcome>> try_multi_path(const SearchRequest& req, SearchDeps& deps) {
+  std::vector<std::string> parts = split_multi_path(req.path);
+  if (parts.size() < 2) return std::nullopt;
+  std::vector<Root> existing;
+  std::vector<std::string> missing;
+  for (const std::string& part : parts) {
+    auto resolved = deps.paths.resolve(part, deps.session_cwd);
+    if (nt_namespace_error(part) || !resolved || !exists(resolved->real)) {
+      missing.push_back(part);
+      continue;
+    }
+    if (auto denied = read_block_error(resolved->real, deps.hermes_home, resolved->absolute)) {
+      return Result<SearchOutcome>(Error::PermissionDenied(*denied));
+    }
+    existing.push_back(Root{part, PathResolver::expand_user(part), resolved->real});
+  }
+  if (existing.empty()) return std::nullopt;
+  size_t searched = existing.size();
+  SearchOutcome out = search_roots(req, deps, std::move(existing));
+  std::string note = multi_path_note(parts.size(), searched, missing);
+  out.warning = out.warning.empty() ? note : note + " " + out.warning;
+  return Result<SearchOutcome>(std::move(out));
+}
+
+}  // namespace
+
+Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps) {
+  if (auto error = nt_namespace_error(req.path)) return Error::PermissionDenied(*error);
+  deps.env.cwd = PathResolver::workspace(deps.session_cwd);
+  HERMES_ASSIGN_OR_RETURN(ResolvedPath root, deps.paths.resolve(req.path, deps.session_cwd));
+  if (auto denied = read_block_error(root.real, deps.hermes_home, root.absolute)) {
+    return Error::PermissionDenied(*denied);
+  }
+  const auto now = SearchSessionState::Clock::now();
+  if (!exists(root.real)) {
+    if (auto cached = deps.state.cached_not_found(root.real, now)) {
+      return SearchOutcome{.error = *cached};
+    }
+    if (auto multi = try_multi_path(req, deps)) return std::move(*multi);
+    std::string message = path_not_found_message(req.path, deps.env.cwd);
+    deps.state.remember_not_found(root.real, message, now);
+    return SearchOutcome{.error = message};
+  }
+  deps.state.forget_not_found(root.real);
+  return search_roots(req, deps, {Root{req.path, PathResolver::expand_user(req.path), root.real}});
+}
+
+}  // namespace hermes::search

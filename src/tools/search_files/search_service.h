@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// One search_files call after the loop guard (file-tools.md §4.2 steps 2–4,
+// §4.5, §4.7): root checks, the negative cache, multi-path recovery, the
+// engines, and the read-denylist filter over results.
+#pragma once
+
+#include <string>
+
+#include "core/paths.h"
+#include "core/result.h"
+#include "tools/search_files/search_state.h"
+#include "tools/search_files/search_types.h"
+
+namespace hermes::search {
+
+struct SearchDeps {
+  const PathResolver& paths;
+  std::string session_cwd;  // as recorded by the terminal tool (may be empty)
+  std::string hermes_home;
+  SearchSessionState& state;
+  EngineEnv env;            // cwd, blocked are filled by run_search
+};
+
+// A refusal (NT namespace, denylisted or out-of-root root) is an Error and
+// renders as `{"error": …}`; everything else, failures of the search itself
+// included, is an outcome.
+Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps);
+
+}  // namespace hermes::search

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// Zero-result probes (file-tools.md §4.5): when a content search finds
+// nothing, bounded count-only rg runs look for a case, hidden/ignored or
+// literal reading of the pattern and explain the first that hits.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tools/search_files/search_types.h"
+
+namespace hermes::search {
+
+// The steering warning for a zero-result search of `roots`, or empty. Needs
+// rg (env.engines.rg); at most three runs of at most 50 result lines each.
+std::string zero_result_hint(const SearchRequest& req, const std::vector<std::string>& roots,
+                             const EngineEnv& env);
+
+}  // namespace hermes::search
