@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Running one foreground terminal command: workdir checks, the shell run,
+// the output pipeline and the session cwd update.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stop_token>
+#include <string>
+
+#include "core/result.h"
+#include "tools/terminal/output_pipeline.h"
+
+namespace hermes {
+
+struct CallContext;
+
+struct ForegroundRequest {
+  std::string command;
+  int64_t timeout_seconds = 180;
+  std::optional<std::string> workdir;
+};
+
+struct ForegroundResult {
+  std::string output;
+  int exit_code = 0;
+  // The new session cwd when this command changed it.
+  std::optional<std::string> cwd;
+  FormattedOutput formatted;
+};
+
+// The first character outside the workdir allow-list, if any.
+std::optional<char> workdir_disallowed_char(std::string_view workdir);
+
+// Python-repr quoting of one character (`'a'`, `"'"`, `'\n'`, `'\x00'`).
+std::string py_repr_char(char c);
+
+// The directory a command starts in: `workdir` resolved (containment
+// enforced when a workspace root is set), else the session cwd, else the
+// workspace; a deleted session cwd falls back to its nearest existing
+// ancestor. kOutsideRoot for a workdir outside the root.
+Result<std::string> start_directory(const ForegroundRequest& request, CallContext& ctx);
+
+// Runs the command and formats its output. kUnavailable when bash cannot be
+// spawned.
+Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallContext& ctx);
+
+}  // namespace hermes

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// terminal: registration, argument parsing and the contract's result JSON.
+// The work happens in foreground.cc, background.cc and tools/approval.
+#include <string>
+
+#include "core/config.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "tools/terminal/exit_meaning.h"
+#include "tools/terminal/foreground.h"
+#include "tools/terminal/guardrails.h"
+
+namespace hermes {
+namespace {
+
+constexpr const char* kDescription =
+    "Execute shell commands on a Linux environment. Filesystem, current "
+    "working directory, and exported environment variables persist between "
+    "calls.\n"
+    "\n"
+    "Do NOT use cat/head/tail (use read_file), grep/rg/find/ls (use search_files), "
+    "sed/awk (use patch), or echo/heredoc file creation (use write_file). "
+    "Reserve terminal for: builds, installs, git, processes, scripts, "
+    "network, package managers, and anything that needs a shell.\n"
+    "NEVER pipe a build/test command through tail/head/cat to shorten "
+    "output (e.g. `cargo build | tail -20`): output is auto-truncated "
+    "with the full text saved to a file, and the pipe makes exit_code "
+    "report the LAST pipeline command's status (tail's 0), masking real "
+    "failures. Run the command bare; the same applies to `cmd || echo "
+    "failed`, which also masks the exit code.\n"
+    "Environment state persists: activate a virtualenv or export variables "
+    "once per session, not before every command.\n"
+    "\n"
+    "Foreground (default): returns INSTANTLY when the command finishes, "
+    "even with a high timeout — set timeout generously for long builds.\n"
+    "Background: set background=true (returns a session_id). Pair with "
+    "notify_on_complete=true for bounded tasks; leave silent only for "
+    "servers/daemons that never exit. Never use nohup/setsid/trailing "
+    "'&' — use background=true so Hermes tracks the process. After starting "
+    "a server, verify readiness with a health check, then act in a separate "
+    "call; no blind sleep loops. Manage with process(action=\"poll\"/\"wait\").\n"
+    "Working directory: use 'workdir' for per-command cwd. When a command "
+    "changes the session cwd (cd, pushd), the result includes a \"cwd\" "
+    "field — trust it instead of prefixing every command with 'cd'.\n"
+    "PTY: set pty=true for interactive CLIs (they hang without it). Pipe "
+    "git output to cat if it might page.";
+
+struct TerminalArgs {
+  std::string command;
+  bool background = false;
+  int64_t timeout = 0;
+  std::optional<std::string> workdir;
+  bool pty = false;
+  bool notify_on_complete = false;
+  std::vector<std::string> watch_patterns;
+};
+
+// Python's type names, as upstream's message shows them.
+std::string py_type_name(const Json& value) {
+  if (value.is_null()) return "NoneType";
+  if (value.is_boolean()) return "bool";
+  if (value.is_number_integer()) return "int";
+  if (value.is_number()) return "float";
+  if (value.is_array()) return "list";
+  if (value.is_object()) return "dict";
+  return "str";
+}
+
+Json status_result(const std::string& error, const std::string& status) {
+  return Json{{"output", ""}, {"exit_code", -1}, {"error", error}, {"status", status}};
+}
+
+bool truthy(const Json& args, const char* key) {
+  auto it = args.find(key);
+  if (it == args.end()) return false;
+  if (it->is_boolean()) return it->get<bool>();
+  if (it->is_string()) return it->get<std::string>() == "true";
+  return it->is_number() && it->get<double>() != 0;
+}
+
+// Non-integers count as "not given" (the default), like a schema-less client.
+int64_t int_arg(const Json& args, const char* key) {
+  auto it = args.find(key);
+  if (it == args.end()) return 0;
+  if (it->is_number()) return static_cast<int64_t>(it->get<double>());
+  if (it->is_string()) return parse_int(it->get<std::string>()).value_or(0);
+  return 0;
+}
+
+Result<TerminalArgs> parse_args(const Json& args) {
+  auto command = args.find("command");
+  if (command == args.end() || !command->is_string()) {
+    return Error::InvalidArgument("Invalid command: expected string, got " +
+                                  py_type_name(command == args.end() ? Json() : *command));
+  }
+  TerminalArgs out;
+  out.command = command->get<std::string>();
+  out.background = truthy(args, "background");
+  out.timeout = int_arg(args, "timeout");
+  out.pty = truthy(args, "pty");
+  out.notify_on_complete = truthy(args, "notify_on_complete");
+  if (auto it = args.find("workdir"); it != args.end() && it->is_string() &&
+                                      !it->get<std::string>().empty()) {
+    out.workdir = it->get<std::string>();
+  }
+  if (auto it = args.find("watch_patterns"); it != args.end() && it->is_array()) {
+    for (const Json& p : *it) {
+      if (p.is_string() && !p.get<std::string>().empty()) out.watch_patterns.push_back(p.get<std::string>());
+    }
+  }
+  return out;
+}
+
+Json foreground_json(const ForegroundResult& r, const std::string& command) {
+  Json out{{"output", r.output}, {"exit_code", r.exit_code}, {"error", nullptr}};
+  if (r.cwd) out["cwd"] = *r.cwd;
+  if (r.formatted.truncated) {
+    out["output_total_chars"] = r.formatted.total_chars;
+    if (!r.formatted.full_output_path.empty()) {
+      out["full_output_path"] = r.formatted.full_output_path;
+      out["truncation_note"] = "Output was truncated; the full output (ANSI-stripped and "
+                               "redacted) is saved at full_output_path. Read it with "
+                               "read_file using offset/limit.";
+    }
+  }
+  if (auto meaning = exit_code_meaning(command, r.exit_code)) out["exit_code_meaning"] = *meaning;
+  return out;
+}
+
+Json terminal(const Json& raw, CallContext& ctx) {
+  auto args = parse_args(raw);
+  if (!args) return status_result(args.error().message, "error");
+  const Config& config = ctx.services.config;
+  int64_t default_timeout = config.get_int("terminal.timeout", 180, "TERMINAL_TIMEOUT");
+  int64_t max_fg = config.get_int("terminal.max_foreground_timeout", 600,
+                                  "TERMINAL_MAX_FOREGROUND_TIMEOUT");
+  if (args->timeout < 0) {
+    return status_result("timeout must be a positive integer (got " +
+                             std::to_string(args->timeout) + ")", "error");
+  }
+  int64_t timeout = args->timeout == 0 ? default_timeout : args->timeout;
+  if (!args->background && timeout > max_fg) {
+    return Json{{"error", "Foreground timeout " + std::to_string(timeout) +
+                              "s exceeds the maximum of " + std::to_string(max_fg) +
+                              "s. Use background=true with notify_on_complete=true for "
+                              "long-running commands."}};
+  }
+  if (!args->background) {
+    if (auto refusal = foreground_guardrail(args->command)) return status_result(*refusal, "error");
+  }
+  if (args->workdir) {
+    if (auto bad = workdir_disallowed_char(*args->workdir)) {
+      return status_result("Blocked: workdir contains disallowed character " + py_repr_char(*bad) +
+                               ". Use a simple filesystem path without shell metacharacters.",
+                           "blocked");
+    }
+  }
+  auto result = run_foreground(
+      {.command = args->command, .timeout_seconds = timeout, .workdir = args->workdir}, ctx);
+  if (!result) {
+    if (result.error().code == ErrorCode::kOutsideRoot) {
+      return status_result("Blocked: " + result.error().message, "blocked");
+    }
+    return status_result("Failed to execute command: " + result.error().message, "error");
+  }
+  return foreground_json(*result, args->command);
+}
+
+Json schema() {
+  return Json::parse(R"json({
+    "type": "object",
+    "properties": {
+      "command": {"type": "string", "description": "The command to execute on the VM"},
+      "background": {"type": "boolean", "description": "Run the command in the background and return a session_id at once (manage it with the process tool).", "default": false},
+      "timeout": {"type": "integer", "description": "Max seconds to wait (default: 180, foreground max: 600). Returns instantly when the command finishes.", "minimum": 1},
+      "workdir": {"type": "string", "description": "Working directory for this command (absolute path). Defaults to the session working directory."},
+      "pty": {"type": "boolean", "description": "Run in a pseudo-terminal for interactive CLI tools (background mode).", "default": false},
+      "notify_on_complete": {"type": "boolean", "description": "Background only: notify when the process exits.", "default": false},
+      "watch_patterns": {"type": "array", "items": {"type": "string"}, "description": "Background only: notify when an output line contains one of these strings. Mutually exclusive with notify_on_complete."}
+    },
+    "required": ["command"]
+  })json");
+}
+
+}  // namespace
+
+void register_terminal(Registry& registry) {
+  registry.add(ToolSpec{
+      .name = "terminal",
+      .toolset = "terminal",
+      .description = kDescription,
+      .input_schema = schema(),
+      .annotations = {.read_only = false, .destructive = true, .open_world = true},
+      .handler = terminal,
+  });
+}
+
+}  // namespace hermes

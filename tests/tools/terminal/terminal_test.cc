@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+// The terminal tool end to end in one session: results, persistence,
+// timeouts, cancellation, truncation and hostile output.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "tools/terminal/terminal_harness.h"
+
+namespace hermes {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using testing::TerminalHarness;
+
+TEST(Terminal, EchoRoundTrip) {
+  TerminalHarness h;
+  Json r = h.run("echo hi");
+  EXPECT_EQ(r, Json::parse(R"({"output":"hi","exit_code":0,"error":null})")) << r.dump();
+}
+
+TEST(Terminal, NonZeroExitIsData) {
+  TerminalHarness h;
+  Json r = h.run("grep nothing-here /dev/null");
+  EXPECT_EQ(r["exit_code"], 1);
+  EXPECT_TRUE(r["error"].is_null());
+  EXPECT_EQ(r["exit_code_meaning"], "No matches found (not an error)");
+}
+
+TEST(Terminal, InvalidCommandType) {
+  TerminalHarness h;
+  Json r = h.call("terminal", {{"command", 5}});
+  EXPECT_EQ(r["error"], "Invalid command: expected string, got int");
+  EXPECT_EQ(r["status"], "error");
+}
+
+TEST(Terminal, ForegroundTimeoutCap) {
+  TerminalHarness h;
+  Json r = h.call("terminal", {{"command", "true"}, {"timeout", 601}});
+  EXPECT_EQ(r, Json({{"error", "Foreground timeout 601s exceeds the maximum of 600s. Use "
+                               "background=true with notify_on_complete=true for "
+                               "long-running commands."}}));
+}
+
+TEST(Terminal, CwdPersists) {
+  TerminalHarness h;
+  ::mkdir(h.work().file("sub").c_str(), 0755);
+  Json r = h.run("cd sub");
+  std::string sub = PathResolver::real_path(h.work().file("sub"));
+  EXPECT_EQ(r["cwd"], sub) << r.dump();
+  EXPECT_EQ(h.run("pwd")["output"], sub);
+  EXPECT_FALSE(h.run("pwd").contains("cwd"));
+  EXPECT_EQ(h.session().cwd(), sub);
+}
+
+TEST(Terminal, EnvFunctionsAndAliasesPersist) {
+  TerminalHarness h;
+  h.run("export FOO=bar; greet() { echo hello \"$1\"; }; alias ll='echo aliased'");
+  EXPECT_EQ(h.run("echo $FOO")["output"], "bar");
+  EXPECT_EQ(h.run("greet you")["output"], "hello you");
+  EXPECT_EQ(h.run("ll")["output"], "aliased");
+  EXPECT_EQ(h.run("UNEXPORTED=1; true; echo ${UNEXPORTED:-none}")["output"], "1");
+  EXPECT_EQ(h.run("echo ${UNEXPORTED:-none}")["output"], "none");
+}
+
+TEST(Terminal, ExitSkipsTheSnapshot) {
+  TerminalHarness h;
+  Json r = h.run("export LOST=1; exit 3");
+  EXPECT_EQ(r["exit_code"], 3);
+  EXPECT_EQ(h.run("echo ${LOST:-unset}")["output"], "unset");
+}
+
+TEST(Terminal, TimeoutKillsAndReports) {
+  TerminalHarness h;
+  auto start = Clock::now();
+  Json r = h.call("terminal", {{"command", "echo started; sleep 20 & sleep 20"}, {"timeout", 1}});
+  // Guardrails refuse `&`; use a subshell instead.
+  r = h.call("terminal", {{"command", "echo started; (sleep 20 | cat); sleep 20"}, {"timeout", 1}});
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(r["exit_code"], 124);
+  EXPECT_EQ(r["output"], "started\n[Command timed out after 1s]");
+}
+
+TEST(Terminal, TimeoutWithoutOutputHasNoLeadingNewline) {
+  TerminalHarness h;
+  Json r = h.call("terminal", {{"command", "sleep 20"}, {"timeout", 1}});
+  EXPECT_EQ(r["output"], "[Command timed out after 1s]");
+}
+
+TEST(Terminal, StopTokenInterrupts) {
+  TerminalHarness h;
+  std::stop_source source;
+  std::jthread cancel([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    source.request_stop();
+  });
+  auto start = Clock::now();
+  Json r = h.call("terminal", {{"command", "sleep 30"}}, source.get_token());
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(r["exit_code"], 130);
+  EXPECT_EQ(r["output"], "[Command interrupted]");
+}
+
+TEST(Terminal, DaemonDoesNotHoldTheCall) {
+  TerminalHarness h;
+  auto start = Clock::now();
+  Json r = h.run("(setsid sleep 30 >/dev/null 2>&1 <&- &) ; (sleep 30 &) ; echo done");
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(3));
+  EXPECT_EQ(r["output"], "done");
+  EXPECT_EQ(r["exit_code"], 0);
+}
+
+TEST(Terminal, ClosedStdout) {
+  TerminalHarness h;
+  Json r = h.run("exec 1>&- 2>&-; sleep 0.1; exit 5");
+  EXPECT_EQ(r["exit_code"], 5);
+  EXPECT_EQ(r["output"], "");
+}
+
+TEST(Terminal, LargeOutputIsTruncatedAndSpilled) {
+  TerminalHarness h;
+  Json r = h.run("seq 1 200000");
+  std::string out = r["output"];
+  EXPECT_LT(out.size(), 60'000u);
+  EXPECT_EQ(out.rfind("1\n2\n3\n", 0), 0u);
+  EXPECT_NE(out.find("... [OUTPUT TRUNCATED - "), std::string::npos);
+  EXPECT_NE(out.find(" chars omitted out of 1,288,895 total] ..."), std::string::npos) << out.substr(0, 100);
+  EXPECT_TRUE(out.ends_with("199999\n200000"));
+  EXPECT_EQ(r["output_total_chars"], 1288895);
+  std::string spill = r["full_output_path"];
+  struct stat st;
+  ASSERT_EQ(::stat(spill.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_EQ(static_cast<uint64_t>(st.st_size), 1288895u - 1);  // trailing newline trimmed
+  if (::getenv("KEEP_SPILL") == nullptr) ::unlink(spill.c_str());
+}
+
+TEST(Terminal, HugeOutputStaysBounded) {
+  TerminalHarness h;
+  Json r = h.call("terminal", {{"command", "head -c 300000000 /dev/zero | tr '\\0' a"},
+                               {"timeout", 60}});
+  EXPECT_EQ(r["exit_code"], 0);
+  EXPECT_EQ(r["output_total_chars"], 300000000);
+  EXPECT_LT(r["output"].get<std::string>().size(), 60'000u);
+  if (r.contains("full_output_path")) ::unlink(r["full_output_path"].get<std::string>().c_str());
+}
+
+TEST(Terminal, InvalidUtf8AndBinaryBecomeValidJson) {
+  TerminalHarness h;
+  Json r = h.run("printf 'ok \\xff\\xfe\\x00\\x01 caf\\xc3\\xa9'");
+  std::string dumped = r.dump();  // throws on invalid UTF-8
+  EXPECT_EQ(r["output"], "ok \xEF\xBF\xBD\xEF\xBF\xBD" + std::string("\0\x01", 2) + " caf\xc3\xa9");
+}
+
+TEST(Terminal, AnsiIsStripped) {
+  TerminalHarness h;
+  EXPECT_EQ(h.run("printf '\\033[31mred\\033[0m \\342\\202\\254'")["output"], "red \xe2\x82\xac");
+}
+
+TEST(Terminal, DeletedCwdFallsBackToAncestor) {
+  TerminalHarness h;
+  std::string gone = h.work().file("gone");
+  ::mkdir(gone.c_str(), 0755);
+  h.session().set_cwd(gone);
+  ::rmdir(gone.c_str());
+  Json r = h.run("pwd");
+  EXPECT_EQ(r["exit_code"], 0);
+  EXPECT_EQ(r["output"], PathResolver::real_path(h.work().path()));
+}
+
+TEST(Terminal, WorkdirValidation) {
+  TerminalHarness h;
+  Json r = h.call("terminal", {{"command", "pwd"}, {"workdir", "/tmp;rm"}});
+  EXPECT_EQ(r, Json::parse(R"({"output":"","exit_code":-1,"error":"Blocked: workdir contains disallowed character ';'. Use a simple filesystem path without shell metacharacters.","status":"blocked"})"));
+  r = h.call("terminal", {{"command", "pwd"}, {"workdir", "/no/such/dir"}});
+  EXPECT_EQ(r["exit_code"], 126);
+  r = h.call("terminal", {{"command", "pwd"}, {"workdir", "/"}});
+  EXPECT_EQ(r["output"], "/");
+  EXPECT_FALSE(r.contains("cwd"));
+}
+
+TEST(Terminal, GuardrailRefusal) {
+  TerminalHarness h;
+  Json r = h.run("nohup sleep 1");
+  EXPECT_EQ(r["status"], "error");
+  EXPECT_EQ(r["exit_code"], -1);
+}
+
+TEST(Terminal, EnvDumpIsRedactedWithAssignments) {
+  TerminalHarness h;
+  Json r = h.run("export MY_API_KEY=supersecretvalue123456789; env | grep MY_API_KEY");
+  EXPECT_EQ(r["output"].get<std::string>().find("supersecretvalue123456789"), std::string::npos)
+      << r.dump();
+  r = h.run("echo MAX_TOKENS=100");
+  EXPECT_EQ(r["output"], "MAX_TOKENS=100");
+}
+
+}  // namespace
+}  // namespace hermes
