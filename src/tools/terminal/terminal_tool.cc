@@ -9,6 +9,7 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "tools/approval/approval_gate.h"
 #include "tools/terminal/exit_meaning.h"
 #include "tools/terminal/foreground.h"
 #include "tools/terminal/guardrails.h"
@@ -73,6 +74,15 @@ Json status_result(const std::string& error, const std::string& status) {
   return Json{{"output", ""}, {"exit_code", -1}, {"error", error}, {"status", status}};
 }
 
+// Decision 9: over MCP a dangerous command never runs unattended.
+Json pending_result(const std::string& command, const approval::GateResult& gate) {
+  return Json{{"output", ""},          {"exit_code", -1},
+              {"error", ""},           {"status", "pending_approval"},
+              {"approval_pending", true}, {"command", command},
+              {"description", gate.description}, {"pattern_key", gate.description},
+              {"smart_denied", false}, {"allow_permanent", true}};
+}
+
 bool truthy(const Json& args, const char* key) {
   auto it = args.find(key);
   if (it == args.end()) return false;
@@ -114,7 +124,8 @@ Result<TerminalArgs> parse_args(const Json& args) {
   return out;
 }
 
-Json foreground_json(const ForegroundResult& r, const std::string& command) {
+Json foreground_json(const ForegroundResult& r, const std::string& command,
+                     const std::string& approval) {
   Json out{{"output", r.output}, {"exit_code", r.exit_code}, {"error", nullptr}};
   if (r.cwd) out["cwd"] = *r.cwd;
   if (r.formatted.truncated) {
@@ -126,6 +137,7 @@ Json foreground_json(const ForegroundResult& r, const std::string& command) {
                                "read_file using offset/limit.";
     }
   }
+  if (!approval.empty()) out["approval"] = approval;
   if (auto meaning = exit_code_meaning(command, r.exit_code)) out["exit_code_meaning"] = *meaning;
   return out;
 }
@@ -151,6 +163,9 @@ Json terminal(const Json& raw, CallContext& ctx) {
   if (!args->background) {
     if (auto refusal = foreground_guardrail(args->command)) return status_result(*refusal, "error");
   }
+  approval::GateResult gate = approval::check_command(args->command, ctx);
+  if (gate.verdict == approval::Verdict::kBlocked) return status_result(gate.message, "blocked");
+  if (gate.verdict == approval::Verdict::kPending) return pending_result(args->command, gate);
   if (args->workdir) {
     if (auto bad = workdir_disallowed_char(*args->workdir)) {
       return status_result("Blocked: workdir contains disallowed character " + py_repr_char(*bad) +
@@ -166,7 +181,12 @@ Json terminal(const Json& raw, CallContext& ctx) {
     }
     return status_result("Failed to execute command: " + result.error().message, "error");
   }
-  return foreground_json(*result, args->command);
+  std::string note;
+  if (gate.verdict == approval::Verdict::kApproved) {
+    note = approval::approval_note(gate.description);
+    if (result->exit_code == 130) note.insert(note.size() - 1, ", then interrupted");
+  }
+  return foreground_json(*result, args->command, note);
 }
 
 Json schema() {

@@ -200,3 +200,37 @@ TEST(Terminal, EnvDumpIsRedactedWithAssignments) {
 
 }  // namespace
 }  // namespace hermes
+
+namespace hermes {
+namespace {
+
+TEST(TerminalApproval, DangerousCommandIsPendingAndDoesNotRun) {
+  TerminalHarness h;
+  h.work().write("keep/file", "x");
+  Json r = h.run("rm -rf keep");
+  EXPECT_EQ(r, Json::parse(R"({"output":"","exit_code":-1,"error":"","status":"pending_approval",
+    "approval_pending":true,"command":"rm -rf keep","description":"recursive delete",
+    "pattern_key":"recursive delete","smart_denied":false,"allow_permanent":true})"));
+  EXPECT_EQ(h.work().read("keep/file"), "x");
+}
+
+TEST(TerminalApproval, ClientArgumentsCannotSkipApproval) {
+  TerminalHarness h;
+  Json r = h.call("terminal", {{"command", "python3 -c 'print(1)'"}, {"force", true}});
+  EXPECT_EQ(r["status"], "pending_approval");
+}
+
+TEST(TerminalApproval, HardlineBlockedEvenWithYolo) {
+  TerminalHarness h("approvals:\n  yolo: true\n");
+  Json r = h.run("rm -rf /");
+  EXPECT_EQ(r["status"], "blocked");
+  EXPECT_EQ(r["error"].get<std::string>().rfind("BLOCKED (hardline): ", 0), 0u);
+}
+
+TEST(TerminalApproval, YoloRuns) {
+  TerminalHarness h("approvals:\n  yolo: true\n");
+  EXPECT_EQ(h.run("python3 -c 'print(6*7)'")["output"], "42");
+}
+
+}  // namespace
+}  // namespace hermes

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// check_command: the guard order of shell-and-exec §3.1 as it applies to an
+// MCP server, where no human sits at the server (decision 9).
+#include "tools/approval/approval_gate.h"
+
+#include <fnmatch.h>
+#include <re2/re2.h>
+
+#include <cstdlib>
+
+#include "core/config.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "registry/client_channel.h"
+#include "registry/tool.h"
+#include "tools/approval/command_normalize.h"
+#include "tools/approval/dangerous_command.h"
+
+namespace hermes::approval {
+namespace {
+
+constexpr const char* kDenied =
+    "BLOCKED: User denied this command. Respect the decision: do not try to reach the "
+    "same result another way without asking. Do NOT retry";
+constexpr const char* kSilence =
+    "BLOCKED: Command timed out without user response. The user did not approve it, "
+    "so it did not run. Silence is not consent.";
+
+GateResult blocked(std::string description, std::string message) {
+  return {Verdict::kBlocked, std::move(description), std::move(message)};
+}
+
+std::string hardline_message(const std::string& description) {
+  return "BLOCKED (hardline): " + description +
+         ". This command is on the unconditional blocklist and cannot run through the "
+         "agent, not even with approvals off or --yolo. If it is really needed, the user "
+         "must run it themselves outside the agent.";
+}
+
+bool approvals_off(const Config& config) {
+  if (config.get_bool("approvals.yolo", false, "HERMES_YOLO_MODE")) return true;
+  return to_lower(config.get_string("approvals.mode", "manual")) == "off";
+}
+
+// A model-written `sudo -S` cannot be fed a password we do not have.
+bool is_sudo_stdin_guess(const std::string& command) {
+  static const RE2 kSudoS(R"((?:^|[\s;&|(])sudo\s+(?:-\S+\s+)*-[a-zA-Z]*S)");
+  const char* pw = std::getenv("SUDO_PASSWORD");
+  return (pw == nullptr || *pw == '\0') && RE2::PartialMatch(command, kSudoS);
+}
+
+bool glob_matches(const std::string& glob, const std::string& text) {
+  return ::fnmatch(glob.c_str(), text.c_str(), FNM_CASEFOLD) == 0;
+}
+
+bool denied_by_user_rule(const Config& config, const std::string& command) {
+  std::vector<std::string> globs = config.get_string_list("approvals.deny");
+  if (globs.empty()) return false;
+  std::vector<std::string> texts = {command, normalize_command(command)};
+  for (const CommandTexts& v : command_variants(command)) texts.push_back(v.plain);
+  for (const std::string& glob : globs) {
+    for (const std::string& text : texts) {
+      if (glob_matches(glob, text)) return true;
+    }
+  }
+  return false;
+}
+
+// Allowlist entries are approval keys, or globs over simple commands.
+bool allowlisted(const Config& config, const std::string& command, const std::string& key) {
+  static const RE2 kCompound(R"([;&|<>`]|\$\()");
+  bool simple = !RE2::PartialMatch(command, kCompound);
+  for (const std::string& entry : config.get_string_list("command_allowlist")) {
+    if (entry == key) return true;
+    if (simple && glob_matches(entry, trim(command))) return true;
+  }
+  return false;
+}
+
+Json elicitation_params(const std::string& command, const std::string& description) {
+  return Json{
+      {"message", "The agent wants to run a command that needs approval (" + description +
+                      "):\n\n" + command + "\n\nAllow it?"},
+      {"requestedSchema",
+       {{"type", "object"},
+        {"properties",
+         {{"decision",
+           {{"type", "string"},
+            {"title", "Decision"},
+            {"enum", {"once", "session", "always", "deny"}},
+            {"enumNames",
+             {"Allow once", "Allow for this session", "Always allow", "Deny"}}}}}},
+        {"required", {"decision"}}}}};
+}
+
+GateResult ask_user(const std::string& command, const std::string& description,
+                    CallContext& ctx) {
+  int64_t timeout_s = ctx.services.config.get_int("approvals.timeout", 300);
+  auto reply = ctx.client.request("elicitation/create", elicitation_params(command, description),
+                                  std::chrono::seconds(std::max<int64_t>(1, timeout_s)), ctx.stop);
+  if (!reply || !reply->is_object()) return blocked(description, kSilence);
+  std::string action = reply->value("action", "");
+  std::string decision;
+  if (auto c = reply->find("content"); c != reply->end() && c->is_object()) {
+    decision = c->value("decision", "");
+  }
+  if (action != "accept" || decision.empty() || decision == "deny") {
+    return blocked(description, kDenied);
+  }
+  // "always" would also persist to the config's command_allowlist upstream;
+  // here it lasts for the session (the server does not rewrite config.yaml).
+  if (decision == "session" || decision == "always") {
+    ctx.session.state<ApprovalState>().approve(description);
+  }
+  return {Verdict::kApproved, description, ""};
+}
+
+}  // namespace
+
+bool ApprovalState::is_approved(const std::string& key) const {
+  std::lock_guard lock(mu_);
+  return keys_.count(key) > 0;
+}
+
+void ApprovalState::approve(const std::string& key) {
+  std::lock_guard lock(mu_);
+  keys_.insert(key);
+}
+
+std::string approval_note(const std::string& description) {
+  return "Command required approval (" + description + ") and was approved by the user.";
+}
+
+GateResult check_command(const std::string& command, CallContext& ctx) {
+  const Config& config = ctx.services.config;
+  std::optional<Detection> found = detect_dangerous(command);
+  if (found && found->hardline) {
+    return blocked(found->description, hardline_message(found->description));
+  }
+  if (is_sudo_stdin_guess(command)) {
+    const std::string desc = "sudo password guessing via stdin (sudo -S)";
+    return blocked(desc, "BLOCKED: " + desc + ". SUDO_PASSWORD is not set, so sudo -S "
+                                              "cannot be answered; do not guess passwords.");
+  }
+  if (denied_by_user_rule(config, command)) {
+    return blocked("user deny rule", "BLOCKED: This command matches an approvals.deny rule "
+                                     "in the user's configuration. Do NOT retry");
+  }
+  if (!found || approvals_off(config)) return {};
+  if (allowlisted(config, command, found->description)) return {};
+  if (ctx.session.state<ApprovalState>().is_approved(found->description)) return {};
+  if (ctx.client.supports_elicitation()) return ask_user(command, found->description, ctx);
+  return {Verdict::kPending, found->description, ""};
+}
+
+}  // namespace hermes::approval

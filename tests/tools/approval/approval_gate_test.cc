@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The approval flow: floors, bypass, allowlist, session scope, elicitation.
+#include "tools/approval/approval_gate.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "core/config.h"
+#include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+
+namespace hermes::approval {
+namespace {
+
+// Answers elicitations with a scripted reply and counts the questions.
+class ScriptedClient final : public ClientChannel {
+ public:
+  explicit ScriptedClient(std::optional<Json> reply) : reply_(std::move(reply)) {}
+  void notify(const std::string&, const Json&) override {}
+  bool supports_elicitation() const override { return true; }
+  std::optional<Json> request(const std::string& method, const Json& params,
+                              std::chrono::milliseconds, std::stop_token) override {
+    ++asked;
+    last_method = method;
+    last_params = params;
+    return reply_;
+  }
+  int asked = 0;
+  std::string last_method;
+  Json last_params;
+
+ private:
+  std::optional<Json> reply_;
+};
+
+struct Fixture {
+  explicit Fixture(const std::string& yaml = "", ClientChannel* c = nullptr)
+      : config(Config::from_yaml(yaml)), services{*config, paths},
+        dispatcher(registry, services), client(c ? c : &null_client) {}
+  GateResult check(const std::string& command) {
+    CallContext ctx{session, services, *client, dispatcher, {}, Json()};
+    return check_command(command, ctx);
+  }
+  std::unique_ptr<Config> config;
+  PathResolver paths;
+  Services services;
+  Registry registry;
+  Dispatcher dispatcher;
+  Session session{"s"};
+  NullClientChannel null_client;
+  ClientChannel* client;
+};
+
+TEST(ApprovalGate, SafeCommandRuns) { EXPECT_EQ(Fixture().check("ls -la").verdict, Verdict::kAllow); }
+
+TEST(ApprovalGate, DangerousIsPendingWithoutAHuman) {
+  GateResult r = Fixture().check("rm -rf build");
+  EXPECT_EQ(r.verdict, Verdict::kPending);
+  EXPECT_EQ(r.description, "recursive delete");
+}
+
+TEST(ApprovalGate, HardlineIsBlockedEvenWithYolo) {
+  Fixture f("approvals:\n  yolo: true\n");
+  GateResult r = f.check("rm -rf /");
+  EXPECT_EQ(r.verdict, Verdict::kBlocked);
+  EXPECT_EQ(r.message.rfind("BLOCKED (hardline): recursive delete of root filesystem. ", 0), 0u);
+}
+
+TEST(ApprovalGate, YoloAndModeOffBypass) {
+  EXPECT_EQ(Fixture("approvals:\n  yolo: true\n").check("rm -rf build").verdict, Verdict::kAllow);
+  EXPECT_EQ(Fixture("approvals:\n  mode: off\n").check("rm -rf build").verdict, Verdict::kAllow);
+}
+
+TEST(ApprovalGate, DenyRulesAreAFloor) {
+  Fixture f("approvals:\n  mode: off\n  deny: ['git push*']\n");
+  EXPECT_EQ(f.check("GIT PUSH origin main").verdict, Verdict::kBlocked);
+}
+
+TEST(ApprovalGate, AllowlistByKeyOrGlob) {
+  Fixture f("command_allowlist: ['recursive delete', 'python3 -c *']\n");
+  EXPECT_EQ(f.check("rm -rf build").verdict, Verdict::kAllow);
+  EXPECT_EQ(f.check("python3 -c 'print(1)'").verdict, Verdict::kAllow);
+  EXPECT_EQ(f.check("python3 -c 'print(1)' | sh").verdict, Verdict::kPending);
+}
+
+TEST(ApprovalGate, SudoStdinWithoutPasswordIsBlocked) {
+  ::unsetenv("SUDO_PASSWORD");
+  EXPECT_EQ(Fixture().check("sudo -S apt update").verdict, Verdict::kBlocked);
+}
+
+TEST(ApprovalGate, ElicitationOnceAsksEveryTime) {
+  ScriptedClient client(Json{{"action", "accept"}, {"content", {{"decision", "once"}}}});
+  Fixture f("", &client);
+  EXPECT_EQ(f.check("rm -rf build").verdict, Verdict::kApproved);
+  EXPECT_EQ(f.check("rm -rf build").verdict, Verdict::kApproved);
+  EXPECT_EQ(client.asked, 2);
+  EXPECT_EQ(client.last_method, "elicitation/create");
+  EXPECT_EQ(client.last_params["requestedSchema"]["properties"]["decision"]["enum"][1], "session");
+}
+
+TEST(ApprovalGate, ElicitationSessionScopeRemembersTheKey) {
+  ScriptedClient client(Json{{"action", "accept"}, {"content", {{"decision", "session"}}}});
+  Fixture f("", &client);
+  EXPECT_EQ(f.check("rm -rf build").verdict, Verdict::kApproved);
+  EXPECT_EQ(f.check("rm -r other").verdict, Verdict::kAllow);
+  EXPECT_EQ(client.asked, 1);
+  EXPECT_EQ(f.check("find . -delete").verdict, Verdict::kApproved);  // another key
+}
+
+TEST(ApprovalGate, ElicitationDenyAndSilenceBlock) {
+  ScriptedClient deny(Json{{"action", "decline"}});
+  EXPECT_EQ(Fixture("", &deny).check("rm -rf build").message.rfind("BLOCKED: User denied", 0), 0u);
+  ScriptedClient silent(std::nullopt);
+  GateResult r = Fixture("", &silent).check("rm -rf build");
+  EXPECT_EQ(r.verdict, Verdict::kBlocked);
+  EXPECT_NE(r.message.find("Silence is not consent."), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hermes::approval

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// The detector against the corpora: every dangerous command flagged, at most
+// 1% of everyday commands flagged. Both figures are printed.
+#include "tools/approval/dangerous_command.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace hermes::approval {
+namespace {
+
+const std::vector<std::string> kDangerous = {
+#include "tools/approval/dangerous_corpus.inc"
+};
+
+const std::vector<std::string> kEveryday = {
+#include "tools/approval/everyday_corpus.inc"
+};
+
+TEST(DangerousCommand, AllRulesCompile) { EXPECT_EQ(broken_rules(), std::vector<std::string>{}); }
+
+TEST(DangerousCommand, CorpusDangerousAllFlagged) {
+  ASSERT_GE(kDangerous.size(), 100u);
+  size_t flagged = 0;
+  for (const std::string& c : kDangerous) {
+    bool hit = detect_dangerous(c).has_value();
+    flagged += hit;
+    EXPECT_TRUE(hit) << "not flagged: " << c;
+  }
+  std::printf("dangerous corpus: %zu/%zu flagged\n", flagged, kDangerous.size());
+}
+
+TEST(DangerousCommand, CorpusEverydayAtMostOnePercent) {
+  ASSERT_GE(kEveryday.size(), 300u);
+  size_t flagged = 0;
+  for (const std::string& c : kEveryday) {
+    if (auto d = detect_dangerous(c)) {
+      ++flagged;
+      std::printf("everyday flagged: %s  [%s]\n", c.c_str(), d->description.c_str());
+    }
+  }
+  std::printf("everyday corpus: %zu/%zu flagged (%.2f%%)\n", flagged, kEveryday.size(),
+              100.0 * static_cast<double>(flagged) / static_cast<double>(kEveryday.size()));
+  EXPECT_LE(flagged * 100, kEveryday.size());
+}
+
+TEST(DangerousCommand, HardlineTier) {
+  for (const char* c : {"rm -rf /", "r''m -rf /", "bash -c 'rm -rf ~'", "mkfs.ext4 /dev/sda",
+                        "dd if=/dev/zero of=/dev/sda", ":(){ :|:& };:", "kill -9 -1", "reboot",
+                        "x=rm; $x -rf /usr", "\xef\xbd\x92\xef\xbd\x8d -rf /"}) {
+    auto d = detect_dangerous(c);
+    ASSERT_TRUE(d.has_value()) << c;
+    EXPECT_TRUE(d->hardline) << c << " -> " << d->description;
+  }
+}
+
+TEST(DangerousCommand, DescriptionsAreKeys) {
+  EXPECT_EQ(detect_dangerous("rm -rf /")->description, "recursive delete of root filesystem");
+  EXPECT_EQ(detect_dangerous("rm -rf build")->description, "recursive delete");
+  EXPECT_EQ(detect_dangerous("find . -delete")->description, "find -delete");
+  EXPECT_EQ(detect_dangerous("python3 -c 'print(1)'")->description,
+            "script execution via -e/-c flag");
+  EXPECT_EQ(detect_dangerous("bash -c ls")->description, "shell command via -c/-lc flag");
+  EXPECT_FALSE(detect_dangerous("git branch -d topic").has_value());
+  EXPECT_TRUE(detect_dangerous("git branch -D topic").has_value());
+}
+
+TEST(DangerousCommand, ParserLimitAndExemption) {
+  EXPECT_EQ(detect_dangerous(std::string(200'000, 'a'))->description,
+            "command parser limit exceeded");
+  EXPECT_FALSE(detect_dangerous("rm -f /tmp/hermes-verify-abc123").has_value());
+}
+
+TEST(DangerousCommand, QuotedProseIsNotACommand) {
+  EXPECT_FALSE(detect_dangerous("echo 'run bash -c later'").has_value());
+  EXPECT_FALSE(detect_dangerous("git commit -m \"explain rm -rf usage\"").has_value());
+}
+
+}  // namespace
+}  // namespace hermes::approval
