@@ -1,31 +1,41 @@
 // SPDX-License-Identifier: MIT
-// read_file: the tool's registration, argument parsing and result JSON.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+// read_file: registration, argument parsing, and the guard order of
+// file-tools.md §1.2 from the NT-namespace check to the real read.
 #include <string>
 
+#include "core/config.h"
 #include "core/json.h"
 #include "core/paths.h"
-#include "core/config.h"
+#include "core/redact.h"
 #include "core/strings.h"
+#include "fs/file_system.h"
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "tools/file_common/file_safety.h"
+#include "tools/file_common/read_tracker.h"
+#include "tools/read_file/content_kind.h"
+#include "tools/read_file/documents.h"
+#include "tools/read_file/read_guards.h"
+#include "tools/read_file/read_result.h"
+#include "tools/read_file/read_state.h"
+#include "tools/read_file/text_read.h"
 
 namespace hermes {
 namespace {
 
 constexpr const char* kDescription =
-    "Read a text file with line numbers and pagination. Use this instead of "
-    "cat/head/tail in terminal. Output format: 'LINE_NUM|CONTENT'. Suggests "
-    "similar filenames if not found. Use offset and limit for large files. "
-    "Reads exceeding ~100K characters are truncated on a line boundary and "
-    "return a next_offset; continue with offset to read the rest. Jupyter "
-    "notebooks (.ipynb), Word documents (.docx), and Excel workbooks (.xlsx) "
-    "are auto-extracted to readable text. NOTE: Cannot read images or other "
-    "binary files — use vision_analyze for images.";
+    "Read a text file with line numbers and pagination. Use this instead of cat/head/tail in "
+    "terminal. Output format: 'LINE_NUM|CONTENT'. Suggests similar filenames if not found. Use "
+    "offset and limit for large files. Reads exceeding ~100K characters are truncated on a line "
+    "boundary and return a next_offset; continue with offset to read the rest. Jupyter notebooks "
+    "(.ipynb), Word documents (.docx), and Excel workbooks (.xlsx) are auto-extracted to readable "
+    "text; PDF converts too when pdftotext is installed. PDF conversion reads the text layer only: "
+    "scanned/image pages yield no text, and when many pages come back empty the output ends with "
+    "an EXTRACTION COVERAGE WARNING listing the affected pages — follow its instructions (render "
+    "pages with pdftoppm and inspect via vision_analyze, or OCR) instead of treating the "
+    "extraction as complete. NOTE: Cannot read images or other binary files — use vision_analyze "
+    "for images.";
 
 struct ReadFileArgs {
   std::string path;
@@ -33,7 +43,8 @@ struct ReadFileArgs {
   int64_t limit = 2000;
 };
 
-// Non-numeric values fall back to the default; out-of-range values clamp.
+// int() semantics: numbers truncate, numeric strings parse, anything else
+// takes the default.
 int64_t coerce_int(const Json& value, int64_t fallback) {
   if (value.is_number_integer()) return value.get<int64_t>();
   if (value.is_number_float()) return static_cast<int64_t>(value.get<double>());
@@ -51,66 +62,86 @@ Result<ReadFileArgs> parse_args(const Json& args, int64_t max_lines) {
   if (auto it = args.find("offset"); it != args.end()) out.offset = coerce_int(*it, 1);
   if (auto it = args.find("limit"); it != args.end()) out.limit = coerce_int(*it, 2000);
   out.offset = std::max<int64_t>(out.offset, 1);
-  out.limit = std::clamp<int64_t>(out.limit, 1, max_lines);
+  out.limit = std::clamp<int64_t>(out.limit, 1, std::max<int64_t>(max_lines, 1));
   return out;
 }
 
-Result<std::string> slurp(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error::FromErrno(errno, "open \"" + path + "\"");
-  std::string data;
-  char buf[65536];
-  ssize_t n;
-  while ((n = ::read(fd, buf, sizeof buf)) > 0) data.append(buf, static_cast<size_t>(n));
-  ::close(fd);
-  return data;
+int64_t positive_or(int64_t value, int64_t fallback) { return value > 0 ? value : fallback; }
+
+ReadSettings settings_from(const Config& config, const ReadFileArgs& args) {
+  ReadSettings s;
+  s.page.offset = args.offset;
+  s.page.limit = args.limit;
+  s.page.max_line_length = positive_or(config.get_int("tool_output.max_line_length", 2000), 2000);
+  s.page.max_chars = positive_or(config.get_int("file_read_max_chars", 100000), 100000);
+  static const bool redact = redaction_enabled(config);  // read once, at first use
+  s.redact = redact;
+  return s;
+}
+
+Json note_json(const std::string& given, const std::string& kind) {
+  Json out;
+  out["success"] = false;
+  out["note"] = "'" + given + "' is " + kind +
+                ", not a regular file — reading it could block indefinitely. Use terminal if you "
+                "really need to inspect it.";
+  return out;
+}
+
+// Steps 6–7: documents, then binary extensions (even for a missing file).
+std::optional<Json> document_or_extension(const ResolvedPath& path, const std::optional<FileInfo>& info,
+                                          const ReadSettings& s, CallContext& ctx) {
+  const std::string ext = extension_of(path.real);
+  std::optional<DocumentKind> kind = document_kind(ext);
+  if (kind && info && info->type == FileType::kRegular) {
+    if (*kind == DocumentKind::kNotebook) {
+      if (auto text = read_notebook(native_file_system(), path.real)) return serve_document(*text, *info, path, s);
+    } else {
+      auto text = extract_document(path.real, *kind, ctx.stop);
+      if (!text) {
+        return error_json("Cannot read '" + path.given + "' (" + ext + "): document extraction failed — " +
+                          text.error().message + ". The file may be damaged or not a real " + ext + " file.");
+      }
+      return serve_document(*text, *info, path, s);
+    }
+  }
+  if (is_binary_extension(ext)) {
+    return error_json("Cannot read binary file '" + path.given + "' (" + ext +
+                      "). Use vision_analyze for images, or terminal to inspect binary files.");
+  }
+  return std::nullopt;
 }
 
 Json read_file(const Json& raw, CallContext& ctx) {
   const Config& config = ctx.services.config;
   auto args = parse_args(raw, config.get_int("tool_output.max_lines", 2000));
   if (!args) return error_json(args.error().message);
+  if (is_nt_namespace(args->path)) {
+    return error_json("Cannot read '" + args->path +
+                      "': NT device-namespace paths (\\\\?\\, \\??\\, \\\\.\\) are not supported.");
+  }
   auto resolved = ctx.services.paths.resolve(args->path, ctx.session.cwd());
   if (!resolved) return error_json(resolved.error().message);
-  auto data = slurp(resolved->real);
-  if (!data) {
-    if (data.error().code == ErrorCode::kNotFound) {
-      return error_json("File not found: " + resolved->absolute);
-    }
-    return error_json(data.error().message);
+  resolved->given = args->path;
+  const FileSystem& fs = native_file_system();
+  if (hits_device_blocklist(fs, resolved->absolute, resolved->real)) {
+    return error_json("Cannot read '" + args->path +
+                      "': this is a device file that would block or produce infinite output.");
   }
-  // cat -n semantics: one terminating newline is dropped before numbering.
-  std::string_view text = *data;
-  int64_t total = 0;
-  for (char c : text) total += c == '\n';
-  if (!text.empty() && text.back() != '\n') ++total;
-  std::string content;
-  int64_t line_no = 0;
-  size_t pos = 0;
-  int64_t last = args->offset + args->limit - 1;
-  while (pos < text.size() && line_no < last) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    ++line_no;
-    if (line_no >= args->offset) {
-      if (!content.empty()) content += '\n';
-      content += std::to_string(line_no) + "|" + std::string(text.substr(pos, end - pos));
-    }
-    pos = end + 1;
+  auto stat = fs.stat(resolved->real);
+  std::optional<FileInfo> info = stat ? std::optional<FileInfo>(*stat) : std::nullopt;
+  if (info) {
+    if (auto kind = special_file_kind(info->type)) return note_json(args->path, *kind);
   }
-  Json out;
-  out["content"] = content;
-  out["total_lines"] = total;
-  out["file_size"] = data->size();
-  out["truncated"] = total > last;
-  out["is_binary"] = false;
-  out["is_image"] = false;
-  if (total > last) {
-    out["hint"] = "Use offset=" + std::to_string(last + 1) +
-                  " to continue reading (showing " + std::to_string(args->offset) +
-                  "-" + std::to_string(last) + " of " + std::to_string(total) + " lines)";
+  if (auto denied = read_block_error(resolved->real, config.home(), resolved->absolute)) {
+    return error_json(*denied);
   }
-  return out;
+  const ReadSettings settings = settings_from(config, *args);
+  if (auto early = document_or_extension(*resolved, info, settings, ctx)) return *early;
+  ReadState& state = ctx.session.state<ReadState>();
+  ReadTracker& tracker = ctx.session.state<ReadTracker>();
+  state.attach(tracker);
+  return read_text_file(fs, *resolved, info, settings, state, tracker);
 }
 
 Json schema() {

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "tools/read_file/read_guards.h"
+
+#include <array>
+
+#include "core/paths.h"
+#include "core/strings.h"
+
+namespace hermes {
+namespace {
+
+constexpr std::array<std::string_view, 12> kBlockedDevices = {
+    "/dev/zero",    "/dev/random", "/dev/urandom", "/dev/full",   "/dev/stdin", "/dev/tty",
+    "/dev/console", "/dev/stdout", "/dev/stderr",  "/dev/fd/0",   "/dev/fd/1",  "/dev/fd/2"};
+
+constexpr std::array<std::string_view, 12> kBlockedProcSuffixes = {
+    "/fd/0", "/fd/1", "/fd/2", "/environ", "/cmdline", "/maps", "/smaps", "/smaps_rollup",
+    "/numa_maps", "/mem", "/auxv", "/pagemap"};
+
+constexpr int kMaxHops = 40;
+
+std::string parent_of(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+}
+
+}  // namespace
+
+bool is_nt_namespace(std::string_view raw) {
+  return starts_with(raw, "\\\\?\\") || starts_with(raw, "\\??\\") || starts_with(raw, "\\\\.\\") ||
+         starts_with(raw, "//?/") || starts_with(raw, "//./");
+}
+
+bool is_blocked_device(std::string_view path) {
+  for (std::string_view dev : kBlockedDevices)
+    if (path == dev) return true;
+  if (!starts_with(path, "/proc/")) return false;
+  for (std::string_view suffix : kBlockedProcSuffixes)
+    if (ends_with(path, suffix)) return true;
+  return false;
+}
+
+bool hits_device_blocklist(const FileSystem& fs, const std::string& absolute,
+                           const std::string& real) {
+  std::string hop = absolute;
+  for (int i = 0; i < kMaxHops; ++i) {
+    if (is_blocked_device(hop)) return true;
+    auto info = fs.lstat(hop);
+    if (!info || info->type != FileType::kSymlink) break;
+    auto target = fs.read_link(hop);
+    if (!target) break;
+    hop = PathResolver::normalize(starts_with(*target, "/") ? *target : parent_of(hop) + "/" + *target);
+  }
+  return is_blocked_device(real);
+}
+
+std::optional<std::string> special_file_kind(FileType type) {
+  switch (type) {
+    case FileType::kFifo: return "a FIFO (named pipe)";
+    case FileType::kSocket: return "a socket";
+    case FileType::kCharDevice: return "a character device";
+    case FileType::kBlockDevice: return "a block device";
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace hermes

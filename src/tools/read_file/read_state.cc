@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "tools/read_file/read_state.h"
+
+#include "tools/file_common/read_tracker.h"
+
+namespace hermes {
+namespace {
+constexpr auto kNegativeTtl = std::chrono::seconds(60);
+}  // namespace
+
+void ReadState::attach(ReadTracker& tracker) {
+  {
+    std::lock_guard lock(mu_);
+    if (attached_) return;
+    attached_ = true;
+  }
+  tracker.add_write_listener([this](const std::string& path) { drop_path(path); });
+}
+
+std::optional<Json> ReadState::cached_not_found(const std::string& real_path, Clock::time_point now) {
+  std::lock_guard lock(mu_);
+  auto it = misses_.find(real_path);
+  if (it == misses_.end()) return std::nullopt;
+  if (now - it->second.second >= kNegativeTtl) {
+    misses_.erase(it);
+    return std::nullopt;
+  }
+  return it->second.first;
+}
+
+void ReadState::cache_not_found(const std::string& real_path, Json result, Clock::time_point now) {
+  std::lock_guard lock(mu_);
+  misses_[real_path] = {std::move(result), now};
+}
+
+void ReadState::forget_not_found(const std::string& real_path) {
+  std::lock_guard lock(mu_);
+  misses_.erase(real_path);
+}
+
+DedupVerdict ReadState::check(const ReadKey& key, const FileInfo& current) {
+  std::lock_guard lock(mu_);
+  consecutive_ = last_key_ == key ? consecutive_ + 1 : 1;
+  last_key_ = key;
+  auto it = entries_.find(key);
+  if (it == entries_.end() || !(it->second.version == current)) return {DedupVerdict::kRead, consecutive_};
+  ++it->second.stub_hits;
+  int count = it->second.stub_hits + 1;
+  return {it->second.stub_hits >= 2 ? DedupVerdict::kBlocked : DedupVerdict::kStub, count};
+}
+
+int ReadState::record_served(const ReadKey& key, const FileInfo& served) {
+  std::lock_guard lock(mu_);
+  entries_[key] = Entry{served, 0};
+  return consecutive_;
+}
+
+void ReadState::on_other_tool_call() {
+  std::lock_guard lock(mu_);
+  for (auto& [key, entry] : entries_) entry.stub_hits = 0;
+  last_key_.reset();
+  consecutive_ = 0;
+  misses_.clear();
+}
+
+void ReadState::drop_path(const std::string& real_path) {
+  std::lock_guard lock(mu_);
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    it = it->first.real_path == real_path ? entries_.erase(it) : std::next(it);
+  }
+  if (last_key_ && last_key_->real_path == real_path) {
+    last_key_.reset();
+    consecutive_ = 0;
+  }
+  misses_.erase(real_path);
+}
+
+}  // namespace hermes

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// read_file's per-session memory (file-tools.md §1.8, §1.12): the dedup
+// stamps and repeat-read counters per (real path, offset, limit), and the
+// 60-second negative cache of not-found results. Thread-safe.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include "core/json.h"
+#include "fs/file_system.h"
+#include "registry/session.h"
+
+namespace hermes {
+
+class ReadTracker;
+
+struct ReadKey {
+  std::string real_path;
+  int64_t offset = 1;
+  int64_t limit = 2000;
+  auto operator<=>(const ReadKey&) const = default;
+};
+
+// What the dedup guard decides before a read.
+struct DedupVerdict {
+  enum Kind { kRead, kStub, kBlocked } kind = kRead;
+  int count = 0;  // reads of this region so far, this one included
+};
+
+class ReadState : public SessionState {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Subscribes to `tracker` so a write/patch of a path drops its entries.
+  void attach(ReadTracker& tracker);
+
+  // The cached not-found result for `real_path`, if younger than 60 s.
+  std::optional<Json> cached_not_found(const std::string& real_path, Clock::time_point now);
+  void cache_not_found(const std::string& real_path, Json result, Clock::time_point now);
+  void forget_not_found(const std::string& real_path);
+
+  // Before a read of `key` at `current` (the file's metadata now).
+  DedupVerdict check(const ReadKey& key, const FileInfo& current);
+  // After a served read: returns how many times in a row the region was read.
+  int record_served(const ReadKey& key, const FileInfo& served);
+
+  void on_other_tool_call() override;
+
+ private:
+  struct Entry {
+    FileInfo version;
+    int stub_hits = 0;
+  };
+  void drop_path(const std::string& real_path);
+
+  std::mutex mu_;
+  bool attached_ = false;                                           // mu_
+  std::map<ReadKey, Entry> entries_;                                // mu_
+  std::optional<ReadKey> last_key_;                                 // mu_
+  int consecutive_ = 0;                                             // mu_
+  std::map<std::string, std::pair<Json, Clock::time_point>> misses_;  // mu_
+};
+
+}  // namespace hermes

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+#include "tools/read_file/text_page.h"
+
+#include <cstring>
+#include <vector>
+
+#include "core/strings.h"
+
+namespace hermes {
+namespace {
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+// Collects the raw bytes of the requested lines while counting every line.
+class LineCollector {
+ public:
+  explicit LineCollector(const PageRequest& r)
+      : first_(r.offset),
+        last_(r.offset + r.limit - 1),
+        keep_bytes_(static_cast<size_t>(r.max_line_length) * 4 + 4) {}
+
+  void feed(std::string_view chunk) {
+    size_t pos = 0;
+    while (pos < chunk.size()) {
+      const void* hit = std::memchr(chunk.data() + pos, '\n', chunk.size() - pos);
+      size_t end = hit ? static_cast<size_t>(static_cast<const char*>(hit) - chunk.data()) : chunk.size();
+      append(chunk.substr(pos, end - pos));
+      if (!hit) { pos = end; break; }
+      finish_line();
+      pos = end + 1;
+    }
+  }
+
+  // Returns the total line count; an unterminated last line counts.
+  int64_t finish() {
+    if (open_line_) finish_line();
+    return line_no_;
+  }
+
+  std::vector<std::string>& lines() { return lines_; }
+
+ private:
+  void append(std::string_view bytes) {
+    if (bytes.empty()) return;
+    open_line_ = true;
+    int64_t n = line_no_ + 1;
+    if (n < first_ || n > last_ || current_.size() >= keep_bytes_) return;
+    current_.append(bytes.substr(0, keep_bytes_ - current_.size()));
+  }
+
+  void finish_line() {
+    ++line_no_;
+    if (line_no_ >= first_ && line_no_ <= last_) {
+      if (line_no_ == 1 && starts_with(current_, kBom)) current_.erase(0, kBom.size());
+      lines_.push_back(std::move(current_));
+    }
+    current_.clear();
+    open_line_ = false;
+  }
+
+  const int64_t first_, last_;
+  const size_t keep_bytes_;
+  int64_t line_no_ = 0;
+  bool open_line_ = false;
+  std::string current_;
+  std::vector<std::string> lines_;
+};
+
+// `text` clamped to `max_chars` code points plus the truncation marker.
+std::string clamp_line(const std::string& raw, int64_t max_chars) {
+  std::string text = sanitize_utf8(raw);
+  size_t count = 0, i = 0;
+  for (; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+    if (count == static_cast<size_t>(max_chars)) return text.substr(0, i) + "... [truncated]";
+    ++count;
+  }
+  return text;
+}
+
+// The first `n` code points of `s`.
+std::string take_chars(const std::string& s, size_t n) {
+  size_t count = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) continue;
+    if (count++ == n) return s.substr(0, i);
+  }
+  return s;
+}
+
+int count_conflicts(const std::vector<std::string>& lines, size_t shown) {
+  int blocks = 0;
+  bool open = false;
+  for (size_t i = 0; i < shown; ++i) {
+    if (starts_with(lines[i], "<<<<<<< ")) open = true;
+    else if (open && starts_with(lines[i], ">>>>>>> ")) { ++blocks; open = false; }
+  }
+  return blocks;
+}
+
+}  // namespace
+
+Page render_page(const ChunkSource& source, const PageRequest& request) {
+  LineCollector collector(request);
+  std::string chunk;
+  while (source(chunk)) collector.feed(chunk);
+  Page page;
+  page.total_lines = collector.finish();
+  page.first_line = request.offset;
+  std::vector<std::string>& lines = collector.lines();
+  size_t used = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string rendered = std::to_string(request.offset + static_cast<int64_t>(i)) + "|" +
+                           clamp_line(lines[i], request.max_line_length);
+    size_t cost = utf8_length(rendered) + (i ? 1 : 0);
+    if (used + cost > static_cast<size_t>(request.max_chars)) {
+      page.budget_hit = true;
+      if (i == 0) {
+        page.content = take_chars(rendered, static_cast<size_t>(request.max_chars));
+        page.line_cut = true;
+        page.lines_shown = 1;
+      }
+      break;
+    }
+    if (i) page.content += '\n';
+    page.content += rendered;
+    used += cost;
+    page.lines_shown = static_cast<int64_t>(i) + 1;
+  }
+  page.conflict_blocks = count_conflicts(lines, static_cast<size_t>(page.lines_shown));
+  return page;
+}
+
+Page render_page(std::string_view text, const PageRequest& request) {
+  bool fed = false;
+  return render_page(
+      [&](std::string& chunk) {
+        if (fed) return false;
+        chunk.assign(text);
+        fed = true;
+        return true;
+      },
+      request);
+}
+
+}  // namespace hermes

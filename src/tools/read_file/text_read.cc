@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+#include "tools/read_file/text_read.h"
+
+#include <cerrno>
+
+#include "core/redact.h"
+#include "registry/dispatcher.h"
+#include "tools/file_common/read_tracker.h"
+#include "tools/read_file/content_kind.h"
+#include "tools/read_file/documents.h"
+#include "tools/read_file/not_found.h"
+#include "tools/read_file/read_result.h"
+#include "tools/read_file/read_state.h"
+
+namespace hermes {
+namespace {
+
+constexpr size_t kChunk = 256 * 1024;
+constexpr uint64_t kUtf16Cap = 10ull << 20;
+constexpr int kStableAttempts = 3;
+
+std::string parent_of(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+}
+
+std::string basename_of(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+Result<std::string> read_all(ReadableFile& file, uint64_t cap) {
+  std::string data;
+  std::string buf(kChunk, '\0');
+  for (;;) {
+    HERMES_ASSIGN_OR_RETURN(size_t n, file.pread(buf.data(), buf.size(), data.size()));
+    if (n == 0 || data.size() >= cap) return data;
+    data.append(buf.data(), n);
+  }
+}
+
+// Content after the char budget is redacted; returns whether it changed.
+bool redact_page(Page& page, const ResolvedPath& path, const ReadSettings& s) {
+  if (!s.redact) return false;
+  RedactOptions options{RedactMode::kFileRead, is_secret_bearing_file(path.real)};
+  std::string redacted = redact_secrets(page.content, options);
+  if (redacted == page.content) return false;
+  page.content = std::move(redacted);
+  return true;
+}
+
+FileVersion version_of(const FileInfo& info) {
+  return FileVersion{info.dev, info.ino, info.size, info.mtime_ns, info.ctime_ns};
+}
+
+struct Served {
+  Json result;
+  bool whole_file = false;
+};
+
+Served serve_page(Page page, const FileInfo& info, const ResolvedPath& path, const ReadSettings& s,
+                  PageContext ctx) {
+  bool redacted = redact_page(page, path, s);
+  ctx.given = path.given;
+  ctx.file_size = info.size;
+  ctx.limit = s.page.limit;
+  ctx.max_chars = s.page.max_chars;
+  Served out{page_json(page, ctx), false};
+  out.whole_file = s.page.offset == 1 && !page_truncated(page, s.page.limit) && !redacted;
+  return out;
+}
+
+// One consistent page: re-read when the file changed while we read it.
+Result<Served> read_page(ReadableFile& file, FileInfo& info, const ResolvedPath& path,
+                         const ReadSettings& s, std::string hint_prefix) {
+  for (int attempt = 1;; ++attempt) {
+    std::string head(1024, '\0');
+    HERMES_ASSIGN_OR_RETURN(size_t n, file.pread(head.data(), head.size(), 0));
+    head.resize(n);
+    PageContext ctx;
+    ctx.hint_prefix = hint_prefix;
+    Page page;
+    if (looks_binary(head)) {
+      auto utf16 = info.size <= kUtf16Cap ? detect_utf16(head) : std::nullopt;
+      if (!utf16) return Served{binary_json(info.size, binary_kind(head)), false};
+      HERMES_ASSIGN_OR_RETURN(std::string bytes, read_all(file, kUtf16Cap));
+      page = render_page(transcode_utf16(bytes, *utf16), s.page);
+      ctx.hint_prefix = (hint_prefix.empty() ? "" : hint_prefix + " ") + "Transcoded from " +
+                        (*utf16 == Utf16::kLittleEndian ? "UTF-16-LE" : "UTF-16-BE") +
+                        " to UTF-8 for display.";
+    } else {
+      uint64_t at = 0;
+      Status failed;
+      std::string buf(kChunk, '\0');
+      page = render_page([&](std::string& chunk) {
+        auto got = file.pread(buf.data(), buf.size(), at);
+        if (!got) { failed = got.error(); return false; }
+        if (*got == 0) return false;
+        at += *got;
+        chunk.assign(buf.data(), *got);
+        return true;
+      }, s.page);
+      if (!failed) return failed.error();
+    }
+    HERMES_ASSIGN_OR_RETURN(FileInfo after, file.info());
+    if (after == info || attempt == kStableAttempts) {
+      info = after;
+      return serve_page(std::move(page), info, path, s, ctx);
+    }
+    info = after;
+  }
+}
+
+Json open_error(const ResolvedPath& path, const Error& error) {
+  if (error.message.find("symbolic links") != std::string::npos || errno == ELOOP) {
+    return error_json("Cannot read '" + path.given + "': symlink loop (too many levels of symbolic links).");
+  }
+  return error_json("Cannot read '" + path.absolute + "': " + error.message);
+}
+
+Json not_found(const FileSystem& fs, const ResolvedPath& path, ReadState& state) {
+  std::string dir = parent_of(path.real);
+  Json result = not_found_json(path.absolute, similar_files(fs, dir, basename_of(path.real)));
+  state.cache_not_found(path.real, result, ReadState::Clock::now());
+  return result;
+}
+
+Json dedup_result(const DedupVerdict& verdict, const ResolvedPath& path) {
+  if (verdict.kind == DedupVerdict::kStub) return stub_json(path.given);
+  return stub_blocked_json(path.given, verdict.count);
+}
+
+}  // namespace
+
+std::optional<std::string> read_notebook(const FileSystem& fs, const std::string& real_path) {
+  auto file = fs.open_read(real_path);
+  if (!file) return std::nullopt;
+  auto bytes = read_all(**file, 64ull << 20);
+  if (!bytes) return std::nullopt;
+  auto text = notebook_text(*bytes);
+  return text ? std::optional<std::string>(*text) : std::nullopt;
+}
+
+Json serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
+                    const ReadSettings& settings) {
+  PageContext ctx;
+  ctx.extracted_document = true;
+  return serve_page(render_page(text, settings.page), info, path, settings, ctx).result;
+}
+
+Json read_text_file(const FileSystem& fs, const ResolvedPath& path, const std::optional<FileInfo>& info,
+                    const ReadSettings& s, ReadState& state, ReadTracker& tracker) {
+  if (!info) {
+    if (auto cached = state.cached_not_found(path.real, ReadState::Clock::now())) return *cached;
+  } else {
+    state.forget_not_found(path.real);
+  }
+  const ReadKey key{path.real, s.page.offset, s.page.limit};
+  int consecutive = 0;
+  if (info && info->type == FileType::kRegular) {
+    DedupVerdict verdict = state.check(key, *info);
+    if (verdict.kind != DedupVerdict::kRead) return dedup_result(verdict, path);
+    consecutive = verdict.count;
+    if (consecutive >= 4) return repeat_blocked_json(path.given, consecutive);
+  }
+  ResolvedPath target = path;
+  std::string hint_prefix;
+  auto file = fs.open_read(path.real);
+  if (!file && file.error().code == ErrorCode::kNotFound) {
+    std::string dir = parent_of(path.real);
+    auto variant = unicode_variant(fs, dir, basename_of(path.real));
+    if (!variant) return not_found(fs, path, state);
+    target.real = dir + "/" + *variant;
+    hint_prefix = "Note: '" + path.given + "' not found byte-for-byte; resolved to the unicode-equivalent file '" +
+                  target.real + "' (invisible encoding difference: NFC/NFD or special space/quote characters).";
+    file = fs.open_read(target.real);
+  }
+  if (!file) return open_error(path, file.error());
+  auto opened = (*file)->info();
+  if (!opened) return open_error(path, opened.error());
+  FileInfo current = *opened;
+  if (current.type != FileType::kRegular) {
+    return error_json("Cannot read '" + path.absolute +
+                      "': not a regular file (directory, FIFO, socket, or device). Reading it could block indefinitely.");
+  }
+  auto served = read_page(**file, current, target, s, hint_prefix);
+  if (!served) return open_error(path, served.error());
+  if (served->result.contains("is_binary") && served->result["is_binary"] == true) return served->result;
+  tracker.record_read(target.real, version_of(current), served->whole_file);
+  if (target.real == path.real) state.record_served(key, current);
+  if (consecutive == 3) served->result["_warning"] = repeat_warning();
+  return served->result;
+}
+
+}  // namespace hermes

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// The content half of read_file (file-tools.md §1.2 steps 8–10): negative
+// cache, dedup, the real read through the FileSystem interface, not-found
+// handling, binary/UTF-16 detection, pagination and redaction.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/json.h"
+#include "core/paths.h"
+#include "fs/file_system.h"
+#include "tools/read_file/text_page.h"
+
+namespace hermes {
+
+class ReadState;
+class ReadTracker;
+
+struct ReadSettings {
+  PageRequest page;
+  bool redact = true;
+};
+
+// Steps 8–10 for `path` (`info` is its stat, nullopt when missing).
+Json read_text_file(const FileSystem& fs, const ResolvedPath& path, const std::optional<FileInfo>& info,
+                    const ReadSettings& settings, ReadState& state, ReadTracker& tracker);
+// A notebook's extracted text, or nullopt when it is not a valid notebook.
+std::optional<std::string> read_notebook(const FileSystem& fs, const std::string& real_path);
+// The page result for extracted document text.
+Json serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
+                    const ReadSettings& settings);
+
+}  // namespace hermes

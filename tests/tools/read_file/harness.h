@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// A read_file call in-process: a registry with just read_file, one session,
+// a configuration from YAML text and a temporary directory as workspace.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/config.h"
+#include "core/json.h"
+#include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "testutil/temp_dir.h"
+
+namespace hermes {
+
+void register_read_file(Registry& registry);
+
+namespace testing {
+
+class ReadFileHarness {
+ public:
+  explicit ReadFileHarness(const std::string& yaml = "")
+      : config_(Config::from_yaml(yaml, dir_.file("home"))),
+        services_{*config_, paths_},
+        dispatcher_(registry_, services_),
+        session_("test"),
+        ctx_{session_, services_, client_, dispatcher_, {}, Json()} {
+    register_read_file(registry_);
+    registry_.enable_toolsets({"file"});
+    session_.set_cwd(dir_.path());
+  }
+
+  const TempDir& dir() const { return dir_; }
+  Session& session() { return session_; }
+
+  Json call(const Json& args) {
+    return dispatcher_.call(*dispatcher_.find("read_file"), args, ctx_).value;
+  }
+  Json read(const std::string& path) { return call(Json{{"path", path}}); }
+
+ private:
+  TempDir dir_;
+  std::unique_ptr<Config> config_;
+  PathResolver paths_;
+  Services services_;
+  Registry registry_;
+  Dispatcher dispatcher_;
+  Session session_;
+  NullClientChannel client_;
+  CallContext ctx_;
+};
+
+}  // namespace testing
+}  // namespace hermes

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// The read_file building blocks on their own: content detection, sizes,
+// similarity scores, device paths, the denylist and the session state.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tools/file_common/file_safety.h"
+#include "tools/read_file/content_kind.h"
+#include "tools/read_file/not_found.h"
+#include "tools/read_file/read_guards.h"
+#include "tools/read_file/read_state.h"
+
+namespace hermes {
+namespace {
+
+TEST(ContentKind, BinaryAndSizes) {
+  EXPECT_FALSE(looks_binary("plain text\n"));
+  EXPECT_TRUE(looks_binary(std::string("a\0b", 3)));
+  EXPECT_FALSE(looks_binary("ends mid char \xE2\x82"));  // cut at the very end
+  EXPECT_TRUE(looks_binary("bad \xE2\x82 middle"));
+  EXPECT_EQ(binary_kind("\x7F" "ELF...."), "ELF executable");
+  EXPECT_EQ(binary_kind(std::string("\0\0\0\x18" "ftypmp42", 12)), "ISO Media (MP4/MOV)");
+  EXPECT_EQ(binary_kind("SQLite format 3\0"), "SQLite database");
+  EXPECT_EQ(binary_kind("??"), "unknown binary");
+  EXPECT_EQ(format_size(1023), "1023 bytes");
+  EXPECT_EQ(format_size(1536), "1.5 KB");
+  EXPECT_EQ(format_size(3 * 1024 * 1024), "3.0 MB");
+  EXPECT_EQ(extension_of("/a/b.tar.GZ"), ".gz");
+  EXPECT_EQ(extension_of("/a/.bashrc"), "");
+  EXPECT_TRUE(is_binary_extension(".woff2"));
+  EXPECT_FALSE(is_binary_extension(".pdf"));
+}
+
+TEST(ContentKind, Utf16) {
+  EXPECT_EQ(detect_utf16(std::string("a\0b\0", 4)), Utf16::kLittleEndian);
+  EXPECT_EQ(detect_utf16(std::string("\0a\0b", 4)), Utf16::kBigEndian);
+  EXPECT_EQ(detect_utf16("abc"), std::nullopt);
+  // U+1F600 as a surrogate pair, LE.
+  EXPECT_EQ(transcode_utf16(std::string("\x3D\xD8\x00\xDE", 4), Utf16::kLittleEndian), "\xF0\x9F\x98\x80");
+}
+
+TEST(NotFound, ScoresAndRatio) {
+  EXPECT_NEAR(similarity_ratio("abcd", "abce"), 0.75, 1e-9);
+  EXPECT_EQ(canonical_name("a\u00A0b\u2019c"), "a b'c");
+  EXPECT_EQ(canonical_name("e\xCC\x81"), "\xC3\xA9");
+}
+
+TEST(ReadGuards, DeviceList) {
+  EXPECT_TRUE(is_blocked_device("/dev/stdin"));
+  EXPECT_TRUE(is_blocked_device("/proc/123/task/7/maps"));
+  EXPECT_FALSE(is_blocked_device("/dev/null"));
+  EXPECT_FALSE(is_blocked_device("/proc/cpuinfo"));
+  EXPECT_TRUE(is_nt_namespace("\\??\\C:\\x"));
+  EXPECT_FALSE(is_nt_namespace("C:\\x"));
+}
+
+TEST(FileSafety, Denylist) {
+  EXPECT_EQ(read_block_error("/p/main.py", "/h/.hermes"), std::nullopt);
+  EXPECT_EQ(*read_block_error("/p/.env.production", "/h/.hermes"),
+            "Access denied: /p/.env.production is a secret-bearing environment file and cannot be read to "
+            "prevent credential leakage. If you need to check the file structure, read .env.example instead. "
+            "(Defense-in-depth — not a security boundary; the terminal tool can still bypass.)");
+  EXPECT_THAT(*read_block_error("/r/.hermes/auth/google_oauth.json", "/r/.hermes/profiles/work"),
+              ::testing::HasSubstr("Hermes credential store"));  // the root, from a profile home
+  EXPECT_THAT(*read_block_error("/r/.hermes/mcp-tokens", "/r/.hermes"),
+              ::testing::HasSubstr("is the Hermes MCP token directory"));
+  EXPECT_EQ(read_block_error("/r/.hermes/config.yaml", "/r/.hermes"), std::nullopt);
+}
+
+TEST(ReadState, NegativeCacheExpires) {
+  ReadState state;
+  auto t0 = ReadState::Clock::now();
+  state.cache_not_found("/x", Json{{"error", "File not found: /x"}}, t0);
+  EXPECT_TRUE(state.cached_not_found("/x", t0 + std::chrono::seconds(59)));
+  EXPECT_FALSE(state.cached_not_found("/x", t0 + std::chrono::seconds(61)));
+  state.cache_not_found("/y", Json::object(), t0);
+  state.on_other_tool_call();
+  EXPECT_FALSE(state.cached_not_found("/y", t0));
+}
+
+}  // namespace
+}  // namespace hermes
