@@ -7,11 +7,13 @@ namespace hermes {
 void register_read_file(Registry& registry);
 void register_terminal(Registry& registry);
 void register_write_file(Registry& registry);
+void register_patch(Registry& registry);
 
 void register_all_tools(Registry& registry) {
   register_read_file(registry);
   register_terminal(registry);
   register_write_file(registry);
+  register_patch(registry);
 }
 
 }  // namespace hermes

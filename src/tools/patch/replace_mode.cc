@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "tools/patch/replace_mode.h"
+
+#include "fs/atomic_write.h"
+#include "tools/file_common/write_safety.h"
+#include "tools/patch/match/replace.h"
+#include "tools/patch/unified_diff.h"
+#include "tools/write_file/content_gate.h"
+#include "tools/write_file/file_writer.h"
+
+namespace hermes {
+namespace {
+
+std::string already_applied_note(const std::string& path) {
+  return "File already contains the target text — the edit appears to be already applied to " + path +
+         ". No write performed; do not re-send this patch.";
+}
+
+PatchSuccess no_change(const std::string& path) {
+  PatchSuccess out;
+  out.no_change = true;
+  out.note = already_applied_note(path);
+  out.files_modified = {path};
+  return out;
+}
+
+}  // namespace
+
+std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
+                                                     const std::string& hermes_home) {
+  if (auto denied = write_denied_error(path.real, hermes_home)) return PatchFailure{*denied};
+  auto raw = read_whole_file(path.real);
+  if (!raw) return PatchFailure{"Failed to read file: " + path.absolute};
+  const bool bom = std::string_view(*raw).starts_with(kUtf8Bom);
+  std::string_view content = std::string_view(*raw).substr(bom ? kUtf8Bom.size() : 0);
+  if (auto bad = match::check_replace_input(args.old_text, args.new_text)) {
+    if (args.old_text == args.new_text && match::is_already_applied(content, args.old_text, args.new_text)) {
+      return no_change(path.absolute);
+    }
+    return PatchFailure{bad->message};
+  }
+  auto replaced = match::fuzzy_replace({content, args.old_text, args.new_text, args.replace_all, {}});
+  if (auto* error = std::get_if<match::ReplaceError>(&replaced)) {
+    if (match::is_already_applied(content, args.old_text, args.new_text)) return no_change(path.absolute);
+    return PatchFailure{error->message};
+  }
+  auto& done = std::get<match::ReplaceOutcome>(replaced);
+  std::string bytes = bom ? std::string(kUtf8Bom) + done.content : done.content;
+  auto prepared = prepare_write(path.real, bytes, hermes_home, WriteShims{.crlf = false, .bom = true}, *raw);
+  if (!prepared) return PatchFailure{"Failed to write changes: " + prepared.error().message};
+  auto committed = commit_write(*prepared);
+  if (!committed) return PatchFailure{"Failed to write changes: " + committed.error().message};
+  PatchSuccess out;
+  out.diff = unified_diff(content, done.content, "a/" + path.given, "b/" + path.given);
+  out.files_modified = {path.absolute};
+  out.lint.emplace_back(path.absolute, lint_delta(path.real, prepared->bytes, *raw));
+  if (done.strategy != match::Strategy::kExact) out.strategy = done.strategy;
+  return out;
+}
+
+}  // namespace hermes

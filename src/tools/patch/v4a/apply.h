@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// V4A validation and transactional apply (file-tools.md §3.7, decision 1):
+// every operation is dry-run over an overlay first, every problem is listed,
+// and only a fully valid patch is written; if a write then fails, every file
+// already changed, created or deleted is put back.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "fs/atomic_write.h"
+#include "tools/patch/patch_result.h"
+#include "tools/patch/v4a/parser.h"
+
+namespace hermes::v4a {
+
+// Operations whose paths are already resolved (absolute, real) by the tool.
+struct ApplyRequest {
+  std::vector<FileOp> ops;
+  std::string hermes_home;
+  AtomicWriteOptions write_options;  // tests inject write failures here
+};
+
+std::variant<PatchSuccess, PatchFailure> apply_patch(const ApplyRequest& request);
+
+}  // namespace hermes::v4a

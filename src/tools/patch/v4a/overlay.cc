@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#include "tools/patch/v4a/overlay.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+
+#include "fs/atomic_write.h"
+
+namespace hermes::v4a {
+
+void Overlay::load(const std::string& path) {
+  if (disk_.count(path)) return;
+  FileState state;
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    state.exists = true;
+    state.regular = S_ISREG(st.st_mode);
+    state.mode = st.st_mode & 07777;
+    if (state.regular) {
+      auto data = read_whole_file(path);
+      if (data) state.content = std::move(data).value();
+      else state.regular = false;  // unreadable: treated like a non-file
+    }
+  }
+  disk_[path] = state;
+  now_[path] = state;
+  order_.push_back(path);
+}
+
+const FileState& Overlay::get(const std::string& path) {
+  load(path);
+  return now_[path];
+}
+
+const FileState& Overlay::original(const std::string& path) {
+  load(path);
+  return disk_[path];
+}
+
+void Overlay::put(const std::string& path, std::string content) {
+  load(path);
+  FileState& s = now_[path];
+  s.exists = true;
+  s.regular = true;
+  s.content = std::move(content);
+}
+
+void Overlay::remove(const std::string& path) {
+  load(path);
+  now_[path] = FileState{};
+}
+
+std::vector<std::string> Overlay::changed() const {
+  std::vector<std::string> out;
+  for (const auto& path : order_) {
+    const FileState& a = disk_.at(path);
+    const FileState& b = now_.at(path);
+    if (a.exists != b.exists || (b.exists && a.content != b.content)) out.push_back(path);
+  }
+  return out;
+}
+
+}  // namespace hermes::v4a

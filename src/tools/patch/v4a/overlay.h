@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// The in-memory view of the files a V4A patch touches: read once from disk,
+// then changed by the dry run. Nothing here writes.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace hermes::v4a {
+
+struct FileState {
+  bool exists = false;
+  bool regular = true;  // false for a directory or other non-file
+  std::string content;
+  unsigned mode = 0;    // permission bits of an existing file
+};
+
+class Overlay {
+ public:
+  // The current (possibly dry-run-changed) state of `path`.
+  const FileState& get(const std::string& path);
+  // The state on disk before the patch.
+  const FileState& original(const std::string& path);
+  void put(const std::string& path, std::string content);
+  void remove(const std::string& path);
+  // Paths whose final state differs from disk, in first-touch order.
+  std::vector<std::string> changed() const;
+
+ private:
+  void load(const std::string& path);
+  std::map<std::string, FileState> disk_;
+  std::map<std::string, FileState> now_;
+  std::vector<std::string> order_;
+};
+
+}  // namespace hermes::v4a

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// The fuzzy replace engine on its own: tiers, precision, re-indentation,
+// byte preservation, diagnostics.
+#include "tools/patch/match/replace.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "tools/patch/match/diagnostics.h"
+
+namespace hermes::match {
+namespace {
+
+struct Result {
+  bool ok = false;
+  std::string content;   // on success
+  std::string error;     // on failure
+  std::string strategy;
+};
+
+Result run(std::string_view content, std::string_view old_text, std::string_view new_text,
+           bool replace_all = false) {
+  auto r = fuzzy_replace({content, old_text, new_text, replace_all, {}});
+  if (auto* e = std::get_if<ReplaceError>(&r)) return {false, "", e->message, ""};
+  auto& ok = std::get<ReplaceOutcome>(r);
+  return {true, ok.content, "", std::string(strategy_name(ok.strategy))};
+}
+
+TEST(FuzzyReplace, ExactUniqueMatch) {
+  Result r = run("a\nb\nc\n", "b\n", "B\n");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.content, "a\nB\nc\n");
+  EXPECT_EQ(r.strategy, "exact");
+}
+
+TEST(FuzzyReplace, ExactDuplicatesListEveryCandidate) {
+  Result r = run("x = 1\ny = 2\nx = 1\n", "x = 1", "x = 3");
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error,
+            "Found 2 matches for old_string. Provide more context to make it unique, or use "
+            "replace_all=True. Matches:\n  L1: x = 1\n  L3: x = 1");
+  Result all = run("x = 1\ny = 2\nx = 1\n", "x = 1", "x = 3", true);
+  EXPECT_EQ(all.content, "x = 3\ny = 2\nx = 3\n");
+}
+
+std::string block(const std::string& indent, int tag) {
+  std::string out;
+  for (int i = 0; i < 20; ++i) out += indent + "value_" + std::to_string(i) + " = compute(" + std::to_string(tag) + ")\n";
+  return out;
+}
+
+TEST(FuzzyReplace, DriftedDuplicateBlockIsRefused) {
+  std::string file = "def a():\n" + block("    ", 1) + "def b():\n" + block("    ", 1);
+  Result r = run(file, block("  ", 1), block("  ", 2));
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(r.error.starts_with("Found 2 matches for old_string.")) << r.error;
+  EXPECT_NE(r.error.find("L2-21: value_0 = compute(1)"), std::string::npos) << r.error;
+}
+
+TEST(FuzzyReplace, IndentDriftIsReBasedToTheFile) {
+  std::string file = "class A:\n        def f(self):\n            return 1\n";
+  Result r = run(file, "def f(self):\n    return 1\n", "def f(self):\n    if x:\n        return 2\n");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.content, "class A:\n        def f(self):\n            if x:\n                return 2\n");
+  EXPECT_EQ(r.strategy, "line_trimmed");
+}
+
+TEST(FuzzyReplace, TabsStayTabs) {
+  std::string file = "func main() {\n\tif ok {\n\t\trun()\n\t}\n}\n";
+  Result r = run(file, "    if ok {\n        run()\n    }", "    if ok {\n        run()\n        stop()\n    }");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.content, "func main() {\n\tif ok {\n\t\trun()\n\t\tstop()\n\t}\n}\n");
+}
+
+TEST(FuzzyReplace, UnchangedLinesKeepTrailingSpacesAndUnicode) {
+  std::string file = "say(“hi”)   \nx = 1\nend\n";
+  Result r = run(file, "say(\"hi\")\nx = 1", "say(\"hi\")\nx = 2");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.content, "say(“hi”)   \nx = 2\nend\n");
+  EXPECT_EQ(r.strategy, "unicode_normalized");
+}
+
+TEST(FuzzyReplace, NoFinalNewlineAndFinalBlankLineArePreserved) {
+  EXPECT_EQ(run("a\n  b", "b", "c").content, "a\n  c");
+  EXPECT_EQ(run("a\n    b\n\n", "  b", "  c").content, "a\n    c\n\n");
+}
+
+TEST(FuzzyReplace, CrlfAndMixedEndingsArePerLine) {
+  EXPECT_EQ(run("a\r\nb\r\nc\r\n", "a\nb\n", "x\ny\nz\n").content, "x\r\ny\r\nz\r\nc\r\n");
+  // Mixed: the CRLF line stays CRLF, the LF line being edited stays LF.
+  EXPECT_EQ(run("one\r\ntwo\nthree\n", "two", "2\n2b").content, "one\r\n2\n2b\nthree\n");
+}
+
+TEST(FuzzyReplace, BlockEndingInBlankLine) {
+  std::string file = "a\n    b\n\n    c\n";
+  Result r = run(file, "  b\n\n", "  B\n\n");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.content, "a\n    B\n\n    c\n");
+}
+
+TEST(FuzzyReplace, AbsentRemovedLinesRefuse) {
+  std::string file = "start()\nkeep_this_line()\nfinish()\n";
+  Result r = run(file, "start()\ncompletely_different_text_here()\nfinish()", "start()\nfinish()");
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.error.starts_with(kNoMatchPrefix)) << r.error;
+}
+
+TEST(FuzzyReplace, RelativeStructureMustMatch) {
+  std::string file = "if a:\n    if b:\n        x()\n";
+  EXPECT_FALSE(run(file, "if b:\nx()", "if b:\ny()").ok);  // flattened pattern
+}
+
+TEST(FuzzyReplace, OtherTiers) {
+  EXPECT_EQ(run("call(a,   b)\n", "call(a, b)", "call(b, a)").strategy, "whitespace_normalized");
+  Result esc = run("line1\nline2\n", "line1\\nline2", "joined");
+  EXPECT_EQ(esc.strategy, "escape_normalized");
+  EXPECT_EQ(esc.content, "joined\n");
+  Result anchor = run("begin\n  alpha = 1\n  beta  = 22\nend\n", "begin\n  alpha = 1\n  beta = 2\nend",
+                      "begin\n  alpha = 1\n  gamma = 3\nend");
+  EXPECT_TRUE(anchor.ok) << anchor.error;
+  EXPECT_EQ(anchor.strategy, "block_anchor");
+  EXPECT_EQ(anchor.content, "begin\n  alpha = 1\n  gamma = 3\nend\n");
+}
+
+TEST(FuzzyReplace, ReplaceAllNeverUsesSimilarityTiers) {
+  std::string file = "begin\n  v = 10\nend\nbegin\n  v = 11\nend\n";
+  Result r = run(file, "begin\n  v = 1\nend", "begin\n  v = 0\nend", true);
+  ASSERT_FALSE(r.ok);
+  EXPECT_TRUE(r.error.starts_with("Found 2 approximate matches via the 'block_anchor' strategy; "
+                                  "replace_all only applies to exact matches."))
+      << r.error;
+}
+
+TEST(FuzzyReplace, Guards) {
+  Result drift = run("s = 'it's'\n", "s = \\'it\\'s\\'", "s = \\'its\\'");
+  EXPECT_TRUE(drift.error.starts_with("Escape-drift detected:")) << drift.error;
+  Result rogue = run("  a = 1\n  b = 2\n", "a = 1\nb = 2", "a = 1\n        b = 3");
+  EXPECT_TRUE(rogue.error.starts_with("Suspicious indentation in new_string:")) << rogue.error;
+}
+
+TEST(FuzzyReplace, InputChecksAndAlreadyApplied) {
+  EXPECT_EQ(check_replace_input("", "x")->message, "old_string cannot be empty");
+  EXPECT_EQ(check_replace_input(" \n\t", "x")->message,
+            "old_string is only whitespace — provide non-blank text to match");
+  EXPECT_EQ(check_replace_input("a", "a")->message, "old_string and new_string are identical");
+  EXPECT_TRUE(is_already_applied("x = compute(2)\n", "x = compute(1)", "x = compute(2)"));
+  EXPECT_FALSE(is_already_applied("x = 2\n", "x = 1", "x = 2"));  // under 8 chars
+}
+
+TEST(FuzzyReplace, DidYouMeanShowsTheClosestRealLines) {
+  std::string file = "def alpha():\n    return compute_total(items)\n\ndef beta():\n    pass\n";
+  Result r = run(file, "return summarize(item_list)", "return 0");
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.error,
+            "Could not find a match for old_string in the file\n\nDid you mean one of these "
+            "sections?\n   1| def alpha():\n   2|     return compute_total(items)\n   3| \n   4| def beta():");
+}
+
+TEST(FuzzyReplace, WhitespaceDiagnosis) {
+  // Trailing text differs, so no tier matches, but the first line differs only in whitespace.
+  std::string file = "\tconfig = load()\n\tstart(config, 1)\n";
+  Result r = run(file, "  config = load()\n  start(config, 2)\n  extra_line_not_there()", "x");
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("Whitespace differs on line 1 (→ tab, · space):\n  file:       →config·=·load()\n"
+                         "  old_string: ··config·=·load()"),
+            std::string::npos)
+      << r.error;
+}
+
+TEST(FuzzyReplace, TenThousandLineFileStaysFast) {
+  std::string file;
+  for (int i = 0; i < 10000; ++i) file += "    line_" + std::to_string(i) + " = value(" + std::to_string(i % 97) + ")\n";
+  std::string old_text, new_text;
+  for (int i = 9000; i < 9020; ++i) {
+    old_text += "  line_" + std::to_string(i) + " = value(" + std::to_string(i % 97) + ")  \n";
+    new_text += "  line_" + std::to_string(i) + " = value(0)\n";
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  Result r = run(file, old_text, new_text);
+  Result miss = run(file, "no_such_line = 1\nanother_missing_line = 2", "x");
+  auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_NE(r.content.find("    line_9005 = value(0)\n"), std::string::npos);
+  EXPECT_FALSE(miss.ok);
+  EXPECT_LT(ms, 1000.0);  // generous for Debug + sanitizers; the benchmark holds the real figure
+}
+
+}  // namespace
+}  // namespace hermes::match
