@@ -6,12 +6,14 @@ namespace hermes {
 
 void register_read_file(Registry& registry);
 void register_terminal(Registry& registry);
+void register_process(Registry& registry);
 void register_write_file(Registry& registry);
 void register_patch(Registry& registry);
 
 void register_all_tools(Registry& registry) {
   register_read_file(registry);
   register_terminal(registry);
+  register_process(registry);
   register_write_file(registry);
   register_patch(registry);
 }

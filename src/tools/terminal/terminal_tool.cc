@@ -10,6 +10,7 @@
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "tools/approval/approval_gate.h"
+#include "tools/terminal/background.h"
 #include "tools/terminal/exit_meaning.h"
 #include "tools/terminal/foreground.h"
 #include "tools/terminal/guardrails.h"
@@ -142,6 +143,39 @@ Json foreground_json(const ForegroundResult& r, const std::string& command,
   return out;
 }
 
+Json background(const TerminalArgs& args, CallContext& ctx, const approval::GateResult& gate) {
+  auto cwd = start_directory({.command = args.command, .workdir = args.workdir}, ctx);
+  if (!cwd) return status_result("Blocked: " + cwd.error().message, "blocked");
+  bool notify = args.notify_on_complete;
+  // Mutually exclusive: notify_on_complete wins and the patterns are dropped.
+  bool watch = !notify && !args.watch_patterns.empty();
+  auto started = start_background({.command = args.command,
+                                    .cwd = *cwd,
+                                    .pty = args.pty,
+                                    .notify_on_complete = notify,
+                                    .watch_patterns = watch ? args.watch_patterns
+                                                            : std::vector<std::string>{}},
+                                   ctx);
+  if (!started) return status_result("Failed to start background process: " +
+                                         started.error().message, "error");
+  Json out{{"output", "Background process started"},
+           {"session_id", started->session_id},
+           {"pid", started->pid},
+           {"exit_code", 0},
+           {"error", nullptr}};
+  if (gate.verdict == approval::Verdict::kApproved) {
+    out["approval"] = approval::approval_note(gate.description);
+  }
+  if (!notify && !watch) {
+    out["hint"] = "Running silently. Use process(action=\"poll\") to check on it, or "
+                  "notify_on_complete=true next time for bounded jobs.";
+  }
+  if (notify) out["notify_on_complete"] = true;
+  if (notify && !args.watch_patterns.empty()) out["watch_patterns_ignored"] = true;
+  if (watch) out["watch_patterns"] = args.watch_patterns;
+  return out;
+}
+
 Json terminal(const Json& raw, CallContext& ctx) {
   auto args = parse_args(raw);
   if (!args) return status_result(args.error().message, "error");
@@ -173,6 +207,7 @@ Json terminal(const Json& raw, CallContext& ctx) {
                            "blocked");
     }
   }
+  if (args->background) return background(*args, ctx, gate);
   auto result = run_foreground(
       {.command = args->command, .timeout_seconds = timeout, .workdir = args->workdir}, ctx);
   if (!result) {

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+// ProcessRegistry: one reader thread per job drives run_bounded; the job's
+// mutex guards its buffer and status; the condition variable wakes waiters.
+#include "proc/process_registry.h"
+
+#include <signal.h>
+
+#include <condition_variable>
+#include <random>
+#include <thread>
+
+#include "proc/run.h"
+
+namespace hermes::proc {
+
+using SteadyClock = std::chrono::steady_clock;
+
+struct ProcessRegistry::Job {
+  std::string id;
+  StartRequest request;
+  ChildProcess child;
+  std::jthread reader;
+  mutable std::mutex mu;
+  std::condition_variable_any cv;
+  std::chrono::system_clock::time_point started_at, exited_at;
+  bool running = true;             // mu
+  bool killed = false;             // mu
+  bool output_read = false;        // mu
+  int exit_code = 0;               // mu
+  std::string reason, source;      // mu
+  std::string buffer;              // mu
+  std::string partial_line;        // reader thread only
+  // Watch-pattern rate limiting (reader thread only).
+  SteadyClock::time_point last_notice{};
+  int dropped = 0, strikes = 0, matches = 0;
+  bool watch_disabled = false;
+};
+
+namespace {
+
+std::string new_id() {
+  std::random_device rd;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id = "proc_";
+  for (int i = 0; i < 12; ++i) id += kHex[rd() & 15];
+  return id;
+}
+
+// Keeps about the last `cap` bytes, cutting at a code-point start.
+void trim_front(std::string& buffer, size_t cap) {
+  if (buffer.size() <= 2 * cap) return;
+  size_t cut = buffer.size() - cap;
+  while (cut < buffer.size() && (static_cast<unsigned char>(buffer[cut]) & 0xC0) == 0x80) ++cut;
+  buffer.erase(0, cut);
+}
+
+bool is_hex(std::string_view s) {
+  return s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+}  // namespace
+
+namespace {
+
+using Job = ProcessRegistry::Job;
+
+void check_watch(Job& job, const std::string& line, const RegistryLimits& limits) {
+  if (job.watch_disabled || !job.request.on_event) return;
+  const std::string* hit = nullptr;
+  for (const std::string& p : job.request.watch_patterns) {
+    if (line.find(p) != std::string::npos) hit = &p;
+  }
+  if (!hit) return;
+  auto now = SteadyClock::now();
+  if (job.matches > 0 && now - job.last_notice < limits.watch_cooldown) {
+    ++job.dropped;
+    return;
+  }
+  // A window that had to drop matches is a strike; enough in a row and the
+  // job is too chatty to watch: fall back to one completion notice.
+  job.strikes = job.dropped > 0 ? job.strikes + 1 : 0;
+  if (job.strikes >= limits.watch_strikes || job.matches >= limits.watch_lifetime_matches) {
+    job.watch_disabled = true;
+    job.request.notify_on_complete = true;
+    job.request.on_event({ProcessEvent::Kind::kWatchDisabled, job.id, job.request.command});
+    return;
+  }
+  ProcessEvent e{ProcessEvent::Kind::kWatchMatch, job.id, job.request.command};
+  e.pattern = *hit;
+  e.output = line.substr(0, 2000);
+  e.suppressed = job.dropped;
+  job.dropped = 0;
+  ++job.matches;
+  job.last_notice = now;
+  job.request.on_event(e);
+}
+
+void on_output(Job& job, std::string_view bytes, const RegistryLimits& limits) {
+  {
+    std::lock_guard lock(job.mu);
+    job.buffer.append(bytes);
+    trim_front(job.buffer, limits.buffer_chars);
+  }
+  if (job.request.watch_patterns.empty()) return;
+  job.partial_line.append(bytes);
+  size_t start = 0;
+  for (size_t nl; (nl = job.partial_line.find('\n', start)) != std::string::npos; start = nl + 1) {
+    check_watch(job, job.partial_line.substr(start, nl - start), limits);
+  }
+  job.partial_line.erase(0, start);
+  if (job.partial_line.size() > 64 * 1024) job.partial_line.clear();
+}
+
+void finish(Job& job, const RunOutcome& outcome) {
+  ProcessEvent event{ProcessEvent::Kind::kCompletion, job.id, job.request.command};
+  bool notify;
+  {
+    std::lock_guard lock(job.mu);
+    job.running = false;
+    job.exited_at = std::chrono::system_clock::now();
+    if (job.killed) {
+      job.exit_code = -SIGTERM;
+      job.reason = "killed";
+      job.source = "process.kill";
+    } else if (outcome.end == RunEnd::kCancelled) {
+      job.exit_code = outcome.status.code;
+      job.reason = "session_closed";
+      job.source = "session_end";
+    } else {
+      job.exit_code = outcome.status.code;
+      job.reason = "exited";
+      job.source = "exit";
+    }
+    event.exit_code = job.exit_code;
+    event.completion_reason = job.reason;
+    event.output = job.buffer.substr(job.buffer.size() - std::min<size_t>(job.buffer.size(), 8000));
+    notify = job.request.notify_on_complete && !job.output_read &&
+             outcome.end != RunEnd::kCancelled && job.request.on_event;
+  }
+  job.cv.notify_all();
+  if (notify) job.request.on_event(event);
+}
+
+ProcessSnapshot take_snapshot(const Job& job) {
+  std::lock_guard lock(job.mu);
+  ProcessSnapshot s;
+  s.id = job.id;
+  s.command = job.request.command;
+  s.cwd = job.request.cwd;
+  s.pid = job.child.pid();
+  s.started_at = job.started_at;
+  s.exited_at = job.exited_at;
+  s.running = job.running;
+  s.pty = job.child.is_pty();
+  s.has_stdin = job.child.has_stdin();
+  s.exit_code = job.exit_code;
+  s.completion_reason = job.reason;
+  s.termination_source = job.source;
+  s.output = job.buffer;
+  return s;
+}
+
+}  // namespace
+
+ProcessRegistry::ProcessRegistry(RegistryLimits limits) : limits_(limits) {}
+
+ProcessRegistry::~ProcessRegistry() {
+  std::map<std::string, std::shared_ptr<Job>> jobs;
+  {
+    std::lock_guard lock(mu_);
+    jobs.swap(jobs_);
+  }
+  // Stop all first so the groups die in parallel, then join.
+  for (auto& [id, job] : jobs) job->reader.request_stop();
+  for (auto& [id, job] : jobs) {
+    if (job->reader.joinable()) job->reader.join();
+  }
+}
+
+void ProcessRegistry::prune_locked() {
+  auto now = std::chrono::system_clock::now();
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    std::lock_guard lock(it->second->mu);
+    bool expired = !it->second->running && now - it->second->exited_at > limits_.keep_finished;
+    it = expired ? jobs_.erase(it) : std::next(it);
+  }
+  while (jobs_.size() >= limits_.max_tracked) {
+    auto oldest = jobs_.end();
+    for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
+      std::lock_guard lock(it->second->mu);
+      if (!it->second->running &&
+          (oldest == jobs_.end() || it->second->exited_at < oldest->second->exited_at)) {
+        oldest = it;
+      }
+    }
+    if (oldest == jobs_.end()) return;
+    jobs_.erase(oldest);
+  }
+}
+
+Result<std::string> ProcessRegistry::start(StartRequest request) {
+  std::lock_guard lock(mu_);
+  prune_locked();
+  if (jobs_.size() >= limits_.max_tracked) {
+    return Error::Unavailable("Too many background processes are running (limit " +
+                              std::to_string(limits_.max_tracked) + ")");
+  }
+  HERMES_ASSIGN_OR_RETURN(ChildProcess child, spawn(request.spawn));
+  auto job = std::make_shared<Job>();
+  job->id = new_id();
+  job->request = std::move(request);
+  job->child = std::move(child);
+  job->started_at = std::chrono::system_clock::now();
+  Job* raw = job.get();
+  RegistryLimits limits = limits_;
+  job->reader = std::jthread([raw, limits](std::stop_token stop) {
+    RunOutcome outcome = run_bounded(raw->child, {.drain_grace = std::chrono::milliseconds(300)},
+                                     stop, [&](std::string_view b) { on_output(*raw, b, limits); });
+    finish(*raw, outcome);
+  });
+  jobs_[job->id] = job;
+  return job->id;
+}
+
+std::shared_ptr<ProcessRegistry::Job> ProcessRegistry::find(const std::string& id) const {
+  std::lock_guard lock(mu_);
+  auto it = jobs_.find(id);
+  return it == jobs_.end() ? nullptr : it->second;
+}
+
+Result<std::string> ProcessRegistry::resolve(std::string_view given) const {
+  std::string key(given);
+  if (is_hex(key) && key.size() >= 4) key = "proc_" + key;
+  std::lock_guard lock(mu_);
+  if (jobs_.count(key)) return key;
+  std::vector<std::string> hits;
+  for (const auto& [id, job] : jobs_) {
+    if (!key.empty() && id.compare(0, key.size(), key) == 0) hits.push_back(id);
+  }
+  if (hits.size() == 1 && key.size() > 5) return hits[0];
+  return Error::NotFound("No process with ID " + std::string(given));
+}
+
+std::vector<ProcessSnapshot> ProcessRegistry::list() const {
+  std::vector<std::shared_ptr<Job>> jobs;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [id, job] : jobs_) jobs.push_back(job);
+  }
+  std::vector<ProcessSnapshot> out;
+  for (const auto& job : jobs) out.push_back(take_snapshot(*job));
+  return out;
+}
+
+std::optional<ProcessSnapshot> ProcessRegistry::snapshot(const std::string& id) const {
+  auto job = find(id);
+  if (!job) return std::nullopt;
+  return take_snapshot(*job);
+}
+
+bool ProcessRegistry::wait(const std::string& id, std::chrono::milliseconds timeout,
+                           std::stop_token stop) {
+  auto job = find(id);
+  if (!job) return true;
+  std::unique_lock lock(job->mu);
+  job->cv.wait_for(lock, stop, timeout, [&] { return !job->running; });
+  return !job->running;
+}
+
+KillOutcome ProcessRegistry::kill(const std::string& id, std::chrono::milliseconds grace) {
+  auto job = find(id);
+  if (!job) return KillOutcome::kAlreadyExited;
+  std::unique_lock lock(job->mu);
+  if (!job->running) return KillOutcome::kAlreadyExited;
+  job->killed = true;
+  job->child.signal_group(SIGTERM);
+  if (!job->cv.wait_for(lock, grace, [&] { return !job->running; })) {
+    job->child.signal_group(SIGKILL);
+    job->cv.wait_for(lock, std::chrono::seconds(5), [&] { return !job->running; });
+  }
+  return KillOutcome::kKilled;
+}
+
+Status ProcessRegistry::write(const std::string& id, std::string_view data) {
+  auto job = find(id);
+  if (!job) return Error::NotFound("No process with ID " + id);
+  std::lock_guard lock(job->mu);
+  if (!job->running) return Error{ErrorCode::kConflict, "Process has already finished"};
+  return job->child.write_stdin(data);
+}
+
+Status ProcessRegistry::close_stdin(const std::string& id) {
+  auto job = find(id);
+  if (!job) return Error::NotFound("No process with ID " + id);
+  std::lock_guard lock(job->mu);
+  if (!job->running) return Error{ErrorCode::kConflict, "Process has already finished"};
+  if (job->child.is_pty()) return job->child.write_stdin("\x04");
+  if (!job->child.has_stdin()) return Error::Unavailable("stdin closed");
+  job->child.close_stdin();
+  return {};
+}
+
+void ProcessRegistry::mark_read(const std::string& id) {
+  if (auto job = find(id)) {
+    std::lock_guard lock(job->mu);
+    job->output_read = true;
+  }
+}
+
+}  // namespace hermes::proc

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// Background jobs: each runs in its own process group with a reader thread
+// feeding a rolling output buffer, watch patterns and completion events.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "proc/spawn.h"
+
+namespace hermes::proc {
+
+struct ProcessEvent {
+  enum class Kind { kCompletion, kWatchMatch, kWatchDisabled };
+  Kind kind = Kind::kCompletion;
+  std::string id;
+  std::string command;
+  int exit_code = 0;
+  std::string completion_reason;
+  std::string pattern;     // kWatchMatch
+  std::string output;      // raw bytes: the matching lines, or the tail
+  int suppressed = 0;      // kWatchMatch: matches dropped by the cooldown
+};
+
+// Called on the job's reader thread; must not block for long.
+using EventSink = std::function<void(const ProcessEvent&)>;
+
+struct StartRequest {
+  SpawnOptions spawn;
+  std::string command;
+  std::string cwd;
+  bool notify_on_complete = false;
+  std::vector<std::string> watch_patterns;
+  EventSink on_event;
+};
+
+// A copy of one job's state (output included) taken under its lock.
+struct ProcessSnapshot {
+  std::string id, command, cwd;
+  pid_t pid = -1;
+  std::chrono::system_clock::time_point started_at, exited_at;
+  bool running = true;
+  bool pty = false;
+  bool has_stdin = false;
+  int exit_code = 0;
+  std::string completion_reason;   // exited, killed, session_closed
+  std::string termination_source;  // exit, process.kill, session_end
+  std::string output;              // the rolling buffer (raw bytes)
+};
+
+enum class KillOutcome { kKilled, kAlreadyExited };
+
+// Limits from shell-and-exec §2.
+struct RegistryLimits {
+  size_t buffer_chars = 200'000;
+  size_t max_tracked = 64;
+  std::chrono::seconds keep_finished{1800};
+  std::chrono::seconds watch_cooldown{15};
+  int watch_strikes = 3;
+  int watch_lifetime_matches = 8;
+};
+
+// Owns every job of one session; the destructor kills them all (group
+// SIGTERM, then SIGKILL) and joins their threads. Thread-safe.
+class ProcessRegistry {
+ public:
+  explicit ProcessRegistry(RegistryLimits limits = {});
+  ~ProcessRegistry();
+  ProcessRegistry(const ProcessRegistry&) = delete;
+  ProcessRegistry& operator=(const ProcessRegistry&) = delete;
+
+  // Spawns and tracks a job; returns its id `proc_<12 hex>`. kUnavailable
+  // when `max_tracked` jobs are all still running; spawn errors pass through.
+  Result<std::string> start(StartRequest request);
+  // An exact id, else a unique prefix (a bare hex string of 4+ characters
+  // means `proc_<hex>`). kNotFound otherwise.
+  Result<std::string> resolve(std::string_view given) const;
+  std::vector<ProcessSnapshot> list() const;
+  std::optional<ProcessSnapshot> snapshot(const std::string& id) const;
+  // Blocks until the job exits (true), `timeout` passes or `stop` fires.
+  bool wait(const std::string& id, std::chrono::milliseconds timeout, std::stop_token stop);
+  // Group SIGTERM, SIGKILL after `grace`; waits for the reader to record it.
+  KillOutcome kill(const std::string& id, std::chrono::milliseconds grace);
+  // stdin: kUnavailable when closed/absent, kConflict once exited.
+  Status write(const std::string& id, std::string_view data);
+  // Closes a stdin pipe; on a pty sends EOF (Ctrl-D).
+  Status close_stdin(const std::string& id);
+  // Marks the output as read (wait/log): the completion event is skipped.
+  void mark_read(const std::string& id);
+
+  // Opaque per-job state (defined in the .cc).
+  struct Job;
+
+ private:
+  std::shared_ptr<Job> find(const std::string& id) const;
+  void prune_locked();
+
+  RegistryLimits limits_;
+  mutable std::mutex mu_;
+  std::map<std::string, std::shared_ptr<Job>> jobs_;  // mu_
+};
+
+}  // namespace hermes::proc

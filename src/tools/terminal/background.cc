@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// start_background and the event → MCP notification mapping.
+#include "tools/terminal/background.h"
+
+#include "core/config.h"
+#include "core/strings.h"
+#include "registry/client_channel.h"
+#include "registry/session.h"
+#include "registry/tool.h"
+#include "tools/terminal/ansi.h"
+#include "tools/terminal/output_pipeline.h"
+#include "tools/terminal/terminal_state.h"
+
+namespace hermes {
+namespace {
+
+std::string kind_name(proc::ProcessEvent::Kind kind) {
+  switch (kind) {
+    case proc::ProcessEvent::Kind::kCompletion: return "completion";
+    case proc::ProcessEvent::Kind::kWatchMatch: return "watch_match";
+    case proc::ProcessEvent::Kind::kWatchDisabled: return "watch_disabled";
+  }
+  return "event";
+}
+
+Json event_json(const proc::ProcessEvent& e, const OutputOptions& options) {
+  Json data{{"type", kind_name(e.kind)},
+            {"session_id", e.id},
+            {"command", redact_output(e.command, options)}};
+  std::string text = redact_output(trim(strip_ansi(sanitize_utf8(e.output))), options);
+  if (e.kind == proc::ProcessEvent::Kind::kCompletion) {
+    data["exit_code"] = e.exit_code;
+    data["completion_reason"] = e.completion_reason;
+    bool cut = utf8_length(text) > 2000;
+    data["output"] = cut ? std::string(text.substr(text.size() - 2000)) : text;
+    if (cut) data["output_cut"] = true;
+  } else if (e.kind == proc::ProcessEvent::Kind::kWatchMatch) {
+    data["pattern"] = e.pattern;
+    data["output"] = text;
+    data["suppressed"] = e.suppressed;
+  }
+  return data;
+}
+
+}  // namespace
+
+std::string clean_process_output(std::string_view raw, CallContext& ctx) {
+  OutputOptions options = output_options(ctx.services.config, "");
+  return redact_output(strip_ansi(sanitize_utf8(raw)), options);
+}
+
+Result<BackgroundStarted> start_background(const BackgroundRequest& request, CallContext& ctx) {
+  TerminalState& state = ctx.session.state<TerminalState>();
+  OutputOptions options = output_options(ctx.services.config, request.command);
+  ClientChannel* client = &ctx.client;
+  proc::StartRequest start{
+      .spawn = {.argv = state.shell().background_argv(request.command, request.cwd),
+                .cwd = "/",
+                .stdin_mode = proc::StdinMode::kPipe,
+                .terminal = request.pty ? proc::TerminalMode::kPty : proc::TerminalMode::kPipe},
+      .command = request.command,
+      .cwd = request.cwd,
+      .notify_on_complete = request.notify_on_complete,
+      .watch_patterns = request.watch_patterns,
+      .on_event = [client, options](const proc::ProcessEvent& e) {
+        client->notify("notifications/message",
+                       Json{{"level", "info"}, {"logger", "process"}, {"data", event_json(e, options)}});
+      },
+  };
+  auto id = state.processes().start(std::move(start));
+  if (!id && request.pty) {
+    // No pty available: fall back to pipe mode, as upstream does.
+    return start_background({request.command, request.cwd, false, request.notify_on_complete,
+                             request.watch_patterns},
+                            ctx);
+  }
+  if (!id) return id.error();
+  auto snap = state.processes().snapshot(*id);
+  return BackgroundStarted{*id, snap ? snap->pid : -1};
+}
+
+}  // namespace hermes

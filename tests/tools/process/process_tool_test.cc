@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// terminal(background=true) + the process tool, and session teardown.
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <thread>
+
+#include "proc/proc_test_util.h"
+#include "tools/terminal/terminal_harness.h"
+
+namespace hermes {
+
+void register_process(Registry& registry);
+
+namespace {
+
+using testing::TerminalHarness;
+
+class ProcessHarness : public TerminalHarness {
+ public:
+  explicit ProcessHarness(const std::string& yaml = "") : TerminalHarness(yaml) {
+    register_process(registry());
+  }
+  std::string start(const std::string& command, Json extra = Json::object()) {
+    extra["command"] = command;
+    extra["background"] = true;
+    Json r = call("terminal", extra);
+    EXPECT_EQ(r["output"], "Background process started") << r.dump();
+    return r.value("session_id", "");
+  }
+  Json process(const std::string& action, const std::string& id, Json extra = Json::object()) {
+    extra["action"] = action;
+    if (!id.empty()) extra["session_id"] = id;
+    return call("process", extra);
+  }
+};
+
+class RecordingClient final : public ClientChannel {
+ public:
+  void notify(const std::string& method, const Json& params) override {
+    std::lock_guard lock(mu);
+    events.push_back({{"method", method}, {"params", params}});
+  }
+  bool supports_elicitation() const override { return false; }
+  std::optional<Json> request(const std::string&, const Json&, std::chrono::milliseconds,
+                              std::stop_token) override {
+    return std::nullopt;
+  }
+  std::vector<Json> snapshot() {
+    std::lock_guard lock(mu);
+    return events;
+  }
+  std::mutex mu;
+  std::vector<Json> events;
+};
+
+TEST(Background, StartPollWait) {
+  ProcessHarness h;
+  std::string id = h.start("echo out; sleep 0.2; echo more; exit 3");
+  EXPECT_EQ(id.rfind("proc_", 0), 0u);
+  EXPECT_EQ(id.size(), 17u);
+  Json w = h.process("wait", id, {{"timeout", 10}});
+  EXPECT_EQ(w["status"], "exited");
+  EXPECT_EQ(w["exit_code"], 3);
+  EXPECT_EQ(w["output"], "out\nmore\n");
+  Json p = h.process("poll", id);
+  EXPECT_EQ(p["status"], "exited");
+  EXPECT_EQ(p["completion_reason"], "exited");
+}
+
+TEST(Background, KillTheGroup) {
+  ProcessHarness h;
+  std::string id = h.start("sleep 60 | cat");
+  Json k = h.process("kill", id);
+  EXPECT_EQ(k["status"], "killed");
+  EXPECT_EQ(k["termination_source"], "process.kill");
+  Json p = h.process("poll", id);
+  EXPECT_EQ(p["status"], "exited");
+  EXPECT_EQ(p["exit_code"], -15);
+  EXPECT_FALSE(proc::testing::group_running(p["pid"].get<int>()));
+  EXPECT_EQ(h.process("kill", id)["status"], "already_exited");
+}
+
+TEST(Background, StdinWriteSubmitClose) {
+  ProcessHarness h;
+  std::string id = h.start("cat");
+  EXPECT_EQ(h.process("write", id, {{"data", "ab"}}),
+            Json::parse(R"({"status":"ok","bytes_written":2})"));
+  EXPECT_EQ(h.process("submit", id, {{"data", "c"}})["status"], "ok");
+  EXPECT_EQ(h.process("close", id), Json::parse(R"({"status":"ok","message":"stdin closed"})"));
+  Json w = h.process("wait", id, {{"timeout", 10}});
+  EXPECT_EQ(w["output"], "abc\n");
+  EXPECT_EQ(h.process("write", id, {{"data", "x"}}),
+            Json::parse(R"({"status":"already_exited","error":"Process has already finished"})"));
+}
+
+TEST(Background, LogPagination) {
+  ProcessHarness h;
+  std::string id = h.start("seq 1 10");
+  h.process("wait", id, {{"timeout", 10}});
+  Json head = h.process("log", id, {{"offset", 0}, {"limit", 3}});
+  EXPECT_EQ(head["output"], "1\n2\n3");
+  EXPECT_EQ(head["total_lines"], 10);
+  EXPECT_EQ(head["showing"], "3 lines");
+  EXPECT_EQ(h.process("log", id, {{"limit", 2}})["output"], "9\n10");
+}
+
+TEST(Background, LookupAndErrors) {
+  ProcessHarness h;
+  std::string id = h.start("true");
+  EXPECT_EQ(h.process("poll", id.substr(5, 6))["session_id"], id);  // bare hex prefix
+  EXPECT_EQ(h.process("poll", "proc_zzzz"),
+            Json::parse(R"({"status":"not_found","error":"No process with ID proc_zzzz"})"));
+  EXPECT_EQ(h.process("poll", ""), Json::parse(R"({"error":"session_id is required for poll"})"));
+  EXPECT_EQ(h.process("dance", id)["error"],
+            "Unknown process action: dance. Use: list, poll, log, wait, kill, write, submit, close");
+  EXPECT_EQ(h.process("wait", id, {{"timeout", -1}}),
+            Json::parse(R"j({"status":"error","error":"timeout must be positive (got -1)"})j"));
+  Json list = h.process("list", "");
+  ASSERT_EQ(list["processes"].size(), 1u);
+  EXPECT_EQ(list["processes"][0]["session_id"], id);
+}
+
+TEST(Background, WaitTimeoutIsNotAnError) {
+  ProcessHarness h;
+  std::string id = h.start("echo hi; sleep 30");
+  Json w = h.process("wait", id, {{"timeout", 1}});
+  EXPECT_EQ(w["status"], "timeout");
+  EXPECT_EQ(w["process_running"], true);
+  EXPECT_NE(w["timeout_note"].get<std::string>().find("not an error"), std::string::npos);
+}
+
+TEST(Background, SessionEndKillsEverything) {
+  int pid = 0;
+  {
+    ProcessHarness h;
+    std::string id = h.start("sleep 60");
+    pid = h.process("poll", id)["pid"];
+    EXPECT_TRUE(proc::testing::is_running(pid));
+  }
+  for (int i = 0; i < 100 && proc::testing::is_running(pid); ++i) ::usleep(10'000);
+  EXPECT_FALSE(proc::testing::is_running(pid));
+}
+
+TEST(Background, NotifyOnCompleteSendsALoggingNotification) {
+  ProcessHarness h;
+  RecordingClient client;
+  h.set_client(&client);
+  std::string id = h.start("echo finished", {{"notify_on_complete", true}});
+  h.process("poll", id);
+  for (int i = 0; i < 200 && client.snapshot().empty(); ++i) ::usleep(10'000);
+  auto events = client.snapshot();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0]["method"], "notifications/message");
+  EXPECT_EQ(events[0]["params"]["logger"], "process");
+  EXPECT_EQ(events[0]["params"]["data"]["type"], "completion");
+  EXPECT_EQ(events[0]["params"]["data"]["session_id"], id);
+  EXPECT_EQ(events[0]["params"]["data"]["output"], "finished");
+}
+
+TEST(Background, WatchPatternNotifies) {
+  ProcessHarness h;
+  RecordingClient client;
+  h.set_client(&client);
+  Json r = h.call("terminal", {{"command", "echo starting; echo READY on 8080; sleep 30"},
+                               {"background", true},
+                               {"watch_patterns", {"READY"}}});
+  EXPECT_EQ(r["watch_patterns"], Json::array({"READY"}));
+  for (int i = 0; i < 200 && client.snapshot().empty(); ++i) ::usleep(10'000);
+  auto events = client.snapshot();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0]["params"]["data"]["type"], "watch_match");
+  EXPECT_EQ(events[0]["params"]["data"]["output"], "READY on 8080");
+}
+
+TEST(Background, PtyMode) {
+  ProcessHarness h;
+  std::string id = h.start("test -t 1 && echo is-a-tty", {{"pty", true}});
+  Json w = h.process("wait", id, {{"timeout", 10}});
+  EXPECT_NE(w["output"].get<std::string>().find("is-a-tty"), std::string::npos) << w.dump();
+}
+
+TEST(Background, DangerousBackgroundIsPending) {
+  ProcessHarness h;
+  Json r = h.call("terminal", {{"command", "rm -rf build"}, {"background", true}});
+  EXPECT_EQ(r["status"], "pending_approval");
+}
+
+}  // namespace
+}  // namespace hermes
