@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The patch tool's edge: argument errors, result shape, no_change, the miss
+// hints, BOM/CRLF through the write pipeline, guards, read-stamp refresh.
+#include <gtest/gtest.h>
+
+#include "tools/write_file/tool_harness.h"
+
+namespace hermes::testing {
+namespace {
+
+class PatchToolTest : public ::testing::Test {
+ protected:
+  Json replace(const std::string& path, const std::string& old_text, const std::string& new_text) {
+    return tools.call("patch", {{"path", path}, {"old_string", old_text}, {"new_string", new_text}});
+  }
+  TempDir dir;
+  ToolHarness tools{{register_write_file, register_patch}};
+};
+
+TEST_F(PatchToolTest, ArgumentErrors) {
+  EXPECT_EQ(tools.call("patch", {{"old_string", "a"}, {"new_string", "b"}})["error"], "path required");
+  EXPECT_EQ(tools.call("patch", {{"path", "x"}, {"old_string", "a"}})["error"],
+            "old_string and new_string required");
+  EXPECT_EQ(tools.call("patch", {{"mode", "patch"}})["error"], "patch content required");
+  Json fourth = tools.call("patch", {{"mode", "zap"}});
+  EXPECT_EQ(fourth["error"], "Unknown mode: zap");
+  EXPECT_EQ(fourth["success"], false);
+  EXPECT_NE(fourth.value("_hint", "").find("malformed patch call #4"), std::string::npos);
+}
+
+TEST_F(PatchToolTest, ReplaceResultShape) {
+  std::string path = dir.write("a.py", "def f():\n    return 1\n");
+  Json out = replace(path, "return 1", "return 2");
+  ASSERT_EQ(out["success"], true) << out.dump();
+  EXPECT_NE(out["diff"].get<std::string>().find("-    return 1\n+    return 2\n"), std::string::npos);
+  EXPECT_EQ(out["files_modified"], Json::array({path}));
+  EXPECT_EQ(out["resolved_path"], path);
+  EXPECT_TRUE(out["lint"].contains("status"));
+  EXPECT_FALSE(out.contains("match_strategy"));  // exact
+  Json fuzzy = replace(path, "def f():\n  return 2", "def f():\n  return 3");
+  EXPECT_EQ(fuzzy["match_strategy"], "line_trimmed");
+  EXPECT_EQ(dir.read("a.py"), "def f():\n    return 3\n");
+}
+
+TEST_F(PatchToolTest, AlreadyAppliedIsNoChange) {
+  std::string path = dir.write("a.txt", "greeting = 'hello world'\n");
+  Json out = replace(path, "greeting = 'hi'", "greeting = 'hello world'");
+  EXPECT_EQ(out["success"], true);
+  EXPECT_EQ(out["no_change"], true);
+  EXPECT_EQ(out["note"], "File already contains the target text — the edit appears to be already applied to " +
+                             path + ". No write performed; do not re-send this patch.");
+}
+
+TEST_F(PatchToolTest, ThirdMissEarnsTheFailureHint) {
+  std::string path = dir.write("a.txt", "alpha\n");
+  Json first = replace(path, "zzzzzzzz qqqq", "x");
+  EXPECT_EQ(first["success"], false);
+  EXPECT_EQ(first["_hint"], "old_string not found. Use read_file to verify the current content, or search_files to locate the text.");
+  replace(path, "zzzzzzzz qqqq", "x");
+  Json third = replace(path, "zzzzzzzz qqqq", "x");
+  EXPECT_TRUE(third["_hint"].get<std::string>().starts_with("This is failure #3 patching '" + path + "'."));
+  replace(path, "alpha", "beta");  // a success resets the count
+  EXPECT_FALSE(replace(path, "zzzzzzzz qqqq", "x")["_hint"].get<std::string>().starts_with("This is failure"));
+}
+
+TEST_F(PatchToolTest, BomAndCrlfSurviveAnEdit) {
+  std::string path = dir.write("w.txt", "\xEF\xBB\xBFone\r\ntwo\r\nthree");
+  Json out = replace(path, "two\n", "2\n2b\n");
+  ASSERT_EQ(out["success"], true) << out.dump();
+  EXPECT_EQ(dir.read("w.txt"), "\xEF\xBB\xBFone\r\n2\r\n2b\r\nthree");
+}
+
+TEST_F(PatchToolTest, SyntaxGateRefusalIsReported) {
+  std::string path = dir.write("c.json", "{\"a\": 1}\n");
+  Json out = replace(path, "\"a\": 1", "\"a\": ");
+  EXPECT_TRUE(out["error"].get<std::string>().starts_with("Failed to write changes: Refusing to write '")) << out.dump();
+  EXPECT_EQ(dir.read("c.json"), "{\"a\": 1}\n");
+}
+
+TEST_F(PatchToolTest, GuardsApplyToPatches) {
+  EXPECT_TRUE(replace("/etc/hostname", "a", "b")["error"].get<std::string>().starts_with(
+      "Refusing to write to sensitive system path"));
+  std::string agents = dir.write("AGENTS.md", "rules\n");
+  EXPECT_TRUE(replace(agents, "rules", "no rules")["error"].get<std::string>().starts_with("BLOCKED:"));
+  Json v4a = tools.call("patch", {{"mode", "patch"},
+                                  {"patch", "*** Begin Patch\n*** Delete File: ../x.txt\n*** End Patch\n"}});
+  EXPECT_TRUE(v4a["error"].get<std::string>().starts_with("V4A patch header contains '..' traversal: '../x.txt'."));
+}
+
+TEST_F(PatchToolTest, WriteAfterPatchUsesThePatchedVersion) {
+  std::string path = dir.write("a.txt", "one\n");
+  tools.mark_read(path);
+  ASSERT_EQ(replace(path, "one", "two")["success"], true);
+  Json out = tools.call("write_file", {{"path", path}, {"content", "three\n"}});
+  EXPECT_FALSE(out.contains("error")) << out.dump();
+}
+
+TEST_F(PatchToolTest, NotAPatchIsAParseErrorWithTheLine) {
+  Json out = tools.call("patch", {{"mode", "patch"}, {"patch", "diff --git a/x b/x\n--- a/x\n"}});
+  EXPECT_TRUE(out["error"].get<std::string>().starts_with(
+      "Failed to parse patch: Parse error: line 1: 'diff --git a/x b/x'"))
+      << out.dump();
+}
+
+}  // namespace
+}  // namespace hermes::testing

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// V4A beyond the fixtures: both dialects, validation lists every problem,
+// out-of-order hunks, anchors, and the transactional rollback on an injected
+// write failure.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <filesystem>
+
+#include "tools/patch/v4a/apply.h"
+#include "tools/patch/v4a/parser.h"
+#include "tools/write_file/tool_harness.h"
+
+namespace hermes::testing {
+namespace {
+
+class V4aTest : public ::testing::Test {
+ protected:
+  Json patch(const std::string& text) {
+    tools.session().set_cwd(dir.path());
+    return tools.call("patch", {{"mode", "patch"}, {"patch", text}});
+  }
+  TempDir dir;
+  ToolHarness tools{{register_patch}};
+};
+
+TEST_F(V4aTest, HermesMoveDialectAndOutOfOrderHunks) {
+  dir.write("a.txt", "one\ntwo\nthree\nfour\nfive\n");
+  Json out = patch(
+      "*** Begin Patch\n*** Update File: a.txt\n@@\n-four\n+FOUR\n@@\n-two\n+TWO\n"
+      "*** Move File: a.txt -> b/c.txt\n*** End Patch\n");
+  ASSERT_EQ(out["success"], true) << out.dump(2);
+  EXPECT_EQ(dir.read("b/c.txt"), "one\nTWO\nthree\nFOUR\nfive\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("a.txt")));
+  EXPECT_EQ(out["files_modified"], Json::array({dir.file("a.txt"), dir.file("b/c.txt")}));
+}
+
+TEST_F(V4aTest, ValidationListsEveryProblemAndWritesNothing) {
+  dir.write("keep.txt", "keep\n");
+  Json out = patch(
+      "*** Begin Patch\n*** Add File: keep.txt\n+x\n*** Delete File: gone.txt\n"
+      "*** Update File: keep.txt\n@@ anchor @@\n-absent line here\n+y\n*** Add File: new.txt\n+n\n*** End Patch\n");
+  ASSERT_EQ(out["success"], false);
+  std::string e = out["error"];
+  EXPECT_TRUE(e.starts_with("Patch validation failed (no files were modified):\n  • " + dir.file("keep.txt") +
+                            ": file already exists — use Update File, not Add File\n  • " + dir.file("gone.txt") +
+                            ": file not found for deletion\n  • " + dir.file("keep.txt") + ": hunk 1 'anchor' not found — "))
+      << e;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("new.txt")));
+}
+
+TEST_F(V4aTest, AnchorPicksBetweenEqualCandidates) {
+  dir.write("a.py", "def one():\n    return 0\n\ndef two():\n    return 0\n");
+  Json ambiguous = patch("*** Begin Patch\n*** Update File: a.py\n@@\n-    return 0\n+    return 9\n*** End Patch\n");
+  EXPECT_NE(ambiguous.value("error", "").find("Found 2 matches"), std::string::npos) << ambiguous.dump(2);
+  Json out = patch("*** Begin Patch\n*** Update File: a.py\n@@ def two():\n-    return 0\n+    return 2\n*** End Patch\n");
+  ASSERT_EQ(out["success"], true) << out.dump(2);
+  EXPECT_EQ(dir.read("a.py"), "def one():\n    return 0\n\ndef two():\n    return 2\n");
+}
+
+TEST_F(V4aTest, AdditionOnlyHunkGoesAfterItsAnchor) {
+  dir.write("a.txt", "head\nmiddle\ntail\n");
+  Json out = patch("*** Begin Patch\n*** Update File: a.txt\n@@ middle @@\n+inserted\n*** End Patch\n");
+  ASSERT_EQ(out["success"], true) << out.dump(2);
+  EXPECT_EQ(dir.read("a.txt"), "head\nmiddle\ninserted\ntail\n");
+}
+
+TEST_F(V4aTest, ParseErrors) {
+  auto r = v4a::parse_patch("*** Begin Patch\n*** Update File: a\n*** Move File: b\n*** End Patch\n");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "Parse error: UPDATE 'a': no hunks found; MOVE 'b': missing destination path (expected 'src -> dst')");
+}
+
+TEST_F(V4aTest, CrlfPatchBodyAndPreservedEndings) {
+  dir.write("w.txt", "a\r\nb\r\n");
+  Json out = patch("*** Begin Patch\r\n*** Update File: w.txt\r\n@@\r\n-b\r\n+c\r\n*** End Patch\r\n");
+  ASSERT_EQ(out["success"], true) << out.dump(2);
+  EXPECT_EQ(dir.read("w.txt"), "a\r\nc\r\n");
+}
+
+// The third write fails: the two files already written and the one created
+// must be restored, and the result must say nothing changed.
+TEST(V4aTransaction, InjectedFailureRollsBackEverything) {
+  TempDir dir;
+  dir.write("a.txt", "a1\n");
+  dir.write("b.txt", "b1\n");
+  dir.write("del.txt", "bye\n");
+  auto ops = v4a::parse_patch(
+      "*** Begin Patch\n*** Update File: " + dir.file("a.txt") + "\n@@\n-a1\n+a2\n*** Add File: " +
+      dir.file("sub/new.txt") + "\n+new\n*** Delete File: " + dir.file("del.txt") + "\n*** Update File: " +
+      dir.file("b.txt") + "\n@@\n-b1\n+b2\n*** End Patch\n");
+  ASSERT_TRUE(ops);
+  v4a::ApplyRequest request{*ops, dir.file("home"), {}};
+  int writes = 0;
+  request.write_options.write_fn = [&](int fd, const void* data, size_t size) -> ssize_t {
+    if (++writes == 3) {
+      errno = EIO;
+      return -1;
+    }
+    return ::write(fd, data, size);
+  };
+  auto result = v4a::apply_patch(request);
+  ASSERT_TRUE(std::holds_alternative<PatchFailure>(result));
+  std::string e = std::get<PatchFailure>(result).message;
+  EXPECT_TRUE(e.starts_with("Apply phase failed (every change was rolled back; no files were modified):\n  • Failed to update " +
+                            dir.file("b.txt")))
+      << e;
+  EXPECT_EQ(dir.read("a.txt"), "a1\n");
+  EXPECT_EQ(dir.read("b.txt"), "b1\n");
+  EXPECT_EQ(dir.read("del.txt"), "bye\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("sub")));
+  size_t entries = 0;
+  for ([[maybe_unused]] auto& e2 : std::filesystem::directory_iterator(dir.path())) ++entries;
+  EXPECT_EQ(entries, 3u);  // no temp files left
+}
+
+}  // namespace
+}  // namespace hermes::testing
