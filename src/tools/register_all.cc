@@ -9,6 +9,7 @@ void register_terminal(Registry& registry);
 void register_process(Registry& registry);
 void register_write_file(Registry& registry);
 void register_patch(Registry& registry);
+void register_task(Registry& registry);
 
 void register_all_tools(Registry& registry) {
   register_read_file(registry);
@@ -16,6 +17,7 @@ void register_all_tools(Registry& registry) {
   register_process(registry);
   register_write_file(registry);
   register_patch(registry);
+  register_task(registry);
 }
 
 }  // namespace hermes

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// The process runner. proc::spawn merges stderr into stdout, but the agent's
+// session id and errors live on stderr, so this file spawns with two pipes
+// and hands the child to proc's ChildProcess/run_bounded for the rest.
+// TODO(#7): move the two-pipe spawn into proc/ as a SpawnOptions mode.
+#include "tools/task/agent_runner.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <variant>
+#include <thread>
+
+#include "proc/output_capture.h"
+#include "proc/run.h"
+#include "proc/spawn.h"
+
+extern char** environ;
+
+namespace hermes::task {
+namespace {
+
+using proc::UniqueFd;
+constexpr size_t kStderrWindow = 64 * 1024;
+
+struct Pipe {
+  UniqueFd read_end;
+  UniqueFd write_end;
+};
+
+std::optional<Pipe> make_pipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return std::nullopt;
+  return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+struct SpawnAttrs {
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_t actions;
+  SpawnAttrs() {
+    posix_spawnattr_init(&attr);
+    posix_spawn_file_actions_init(&actions);
+  }
+  ~SpawnAttrs() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+  }
+  SpawnAttrs(const SpawnAttrs&) = delete;
+  SpawnAttrs& operator=(const SpawnAttrs&) = delete;
+};
+
+std::vector<char*> c_strings(std::vector<std::string>& items) {
+  std::vector<char*> out;
+  for (std::string& s : items) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+std::vector<std::string> child_env(const std::vector<std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) env.emplace_back(*e);
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
+void configure(SpawnAttrs& sa, int out_fd, int err_fd, const std::string& cwd) {
+  sigset_t defaults, empty;
+  sigfillset(&defaults);
+  sigdelset(&defaults, SIGKILL);
+  sigdelset(&defaults, SIGSTOP);
+  sigemptyset(&empty);
+  posix_spawnattr_setsigdefault(&sa.attr, &defaults);
+  posix_spawnattr_setsigmask(&sa.attr, &empty);
+  posix_spawnattr_setflags(&sa.attr,
+                           POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  posix_spawn_file_actions_addopen(&sa.actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&sa.actions, out_fd, 1);
+  posix_spawn_file_actions_adddup2(&sa.actions, err_fd, 2);
+  posix_spawn_file_actions_addclosefrom_np(&sa.actions, 3);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&sa.actions, cwd.c_str());
+}
+
+struct Spawned {
+  proc::ChildProcess child;
+  UniqueFd stderr_fd;
+};
+
+// errno-style failure code on error (ENOENT for a missing program or cwd).
+std::variant<Spawned, int> spawn_agent(const AgentRun& request) {
+  auto out = make_pipe();
+  auto err = make_pipe();
+  if (!out || !err) return errno;
+  SpawnAttrs sa;
+  configure(sa, out->write_end.get(), err->write_end.get(), request.cwd);
+  std::vector<std::string> argv_copy = request.argv;
+  std::vector<std::string> env = child_env(request.extra_env);
+  std::vector<char*> argv = c_strings(argv_copy);
+  std::vector<char*> envp = c_strings(env);
+  pid_t pid = -1;
+  int rc = ::posix_spawnp(&pid, argv[0], &sa.actions, &sa.attr, argv.data(), envp.data());
+  if (rc != 0) return rc;
+  ::fcntl(out->read_end.get(), F_SETFL, O_NONBLOCK);
+  ::fcntl(err->read_end.get(), F_SETFL, O_NONBLOCK);
+  // glibc's <sys/pidfd.h> lacks C linkage under C++, so the raw syscall.
+  UniqueFd pid_fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+  return Spawned{proc::ChildProcess(pid, std::move(out->read_end), UniqueFd(),
+                                    std::move(pid_fd), proc::TerminalMode::kPipe),
+                 std::move(err->read_end)};
+}
+
+// Drains stderr on its own thread until EOF or until told to stop (a
+// grandchild that escaped the group may keep the pipe open forever).
+class StderrReader {
+ public:
+  explicit StderrReader(int fd) : capture_(kStderrWindow, kStderrWindow),
+                                  thread_([this, fd] { loop(fd); }) {}
+  ~StderrReader() {
+    done_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  StderrReader(const StderrReader&) = delete;
+  StderrReader& operator=(const StderrReader&) = delete;
+  // Reads what is left without blocking, then stops.
+  std::string finish() {
+    done_ = true;
+    thread_.join();
+    return text();
+  }
+
+ private:
+  void loop(int fd) {
+    char buf[16384];
+    for (;;) {
+      pollfd p{fd, POLLIN, 0};
+      int ready = ::poll(&p, 1, done_ ? 0 : 50);
+      if (ready == 0 && done_) return;
+      if (ready <= 0) continue;
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n > 0) capture_.append(std::string_view(buf, static_cast<size_t>(n)));
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) return;
+    }
+  }
+  std::string text() const {
+    if (capture_.complete()) return capture_.prefix();
+    return capture_.prefix() + "\n[... stderr truncated ...]\n" + std::string(capture_.tail());
+  }
+
+  proc::OutputCapture capture_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+class ProcessRunner final : public AgentRunner {
+ public:
+  AgentResult run(const AgentRun& request, std::stop_token stop) override {
+    if (request.argv.empty()) return AgentResult{.spawn_failed = true, .spawn_errno = EINVAL};
+    auto started = std::chrono::steady_clock::now();
+    AgentResult result = run_spawned(request, stop);
+    result.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::steady_clock::now() - started)
+                             .count();
+    return result;
+  }
+
+ private:
+  static AgentResult run_spawned(const AgentRun& request, std::stop_token stop) {
+    AgentResult result;
+    auto spawned = spawn_agent(request);
+    if (auto* failure = std::get_if<int>(&spawned)) {
+      result.spawn_failed = true;
+      result.spawn_errno = *failure;
+      return result;
+    }
+    Spawned& s = std::get<Spawned>(spawned);
+    StderrReader stderr_reader(s.stderr_fd.get());
+    proc::RunLimits limits{.timeout = request.timeout, .kill_grace = request.kill_grace};
+    proc::RunOutcome outcome = proc::run_bounded(s.child, limits, stop, [&](std::string_view bytes) {
+      size_t room = request.max_stdout_bytes - result.stdout_text.size();
+      if (bytes.size() > room) result.stdout_truncated = true;
+      result.stdout_text.append(bytes.substr(0, room));
+    });
+    // The agent is gone; whatever it left running in its group goes too.
+    s.child.signal_group(SIGKILL);
+    result.stderr_text = stderr_reader.finish();
+    result.timed_out = outcome.end == proc::RunEnd::kTimedOut;
+    result.cancelled = outcome.end == proc::RunEnd::kCancelled;
+    if (outcome.status.signaled()) {
+      result.term_signal = -outcome.status.code;
+    } else {
+      result.exit_code = outcome.status.code;
+    }
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<AgentRunner> make_process_runner() {
+  return std::make_unique<ProcessRunner>();
+}
+
+}  // namespace hermes::task

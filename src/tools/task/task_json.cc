@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// Argument coercion and the error payload.
+#include "tools/task/task_json.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "core/strings.h"
+
+namespace hermes::task {
+
+std::optional<std::string> string_arg(const Json& args, const char* key) {
+  if (!args.is_object()) return std::nullopt;
+  auto it = args.find(key);
+  if (it == args.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+
+std::optional<double> number_arg(const Json& args, const char* key) {
+  if (!args.is_object()) return std::nullopt;
+  auto it = args.find(key);
+  if (it == args.end()) return std::nullopt;
+  double value = 0;
+  if (it->is_number()) {
+    value = it->get<double>();
+  } else if (it->is_string()) {
+    std::string text = trim(it->get<std::string>());
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0') return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (!std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+int64_t positive_int_arg(const Json& args, const char* key, int64_t fallback) {
+  auto value = number_arg(args, key);
+  if (!value || *value <= 0) return fallback;
+  return static_cast<int64_t>(std::floor(*value + 0.5));
+}
+
+Json number_json(double value) {
+  if (std::floor(value) == value && std::fabs(value) < 9e15) return static_cast<int64_t>(value);
+  return value;
+}
+
+Json task_error_json(const TaskError& error) {
+  Json out;
+  out["ok"] = false;
+  out["error"] = error.code;
+  out["error_detail"] = error.detail;
+  if (error.prompt_len) out["prompt_len"] = *error.prompt_len;
+  if (error.max_prompt_len) out["max_prompt_len"] = *error.max_prompt_len;
+  if (error.run) {
+    out["exit_code"] = error.run->exit_code ? Json(*error.run->exit_code) : Json();
+    out["duration_ms"] = error.run->duration_ms;
+  }
+  return out;
+}
+
+}  // namespace hermes::task

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Edge helpers shared by the four task tools: lenient argument reading with
+// the reference's coercions, and the `{ok:false, error, error_detail}` shape.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/json.h"
+#include "tools/task/task_service.h"
+
+namespace hermes::task {
+
+// The string at `key`, or nullopt for absent/non-string values.
+std::optional<std::string> string_arg(const Json& args, const char* key);
+
+// A finite number at `key`; numeric strings count (as JavaScript's Number()
+// would read them) but null, booleans, "" and other types are absent.
+std::optional<double> number_arg(const Json& args, const char* key);
+
+// A positive number rounded half up, else `fallback`.
+int64_t positive_int_arg(const Json& args, const char* key, int64_t fallback);
+
+// An integer-valued double as a JSON integer, otherwise as a double, so
+// `1234` is not printed as `1234.0`.
+Json number_json(double value);
+
+// `{ok:false, error, error_detail}` plus exit_code/duration_ms for run
+// failures and prompt_len/max_prompt_len for prompt_too_long.
+Json task_error_json(const TaskError& error);
+
+}  // namespace hermes::task

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// hermes_task's edge: schema, argument parsing, result JSON.
+#include "tools/task/task_tools.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tools/task/task_json.h"
+
+namespace hermes::task {
+namespace {
+
+constexpr const char* kDescription =
+    "Dispatch a one-shot agentic task to the local Hermes Agent CLI using an alive free-tier "
+    "provider. Returns the final response JSON ({ok, provider, model, result, ...}). Never "
+    "hangs on fallback retry.";
+
+Json schema() {
+  return Json::parse(R"json({
+    "type": "object",
+    "properties": {
+      "prompt": {"type": "string", "description": "Task prompt to send to Hermes (required; max ~4000 chars — longer prompts are rejected with prompt_too_long, so keep it concise or split into smaller tasks)"},
+      "provider": {"type": "string", "description": "Provider: \"auto\" (default) or explicit name", "default": "auto"},
+      "model": {"type": "string", "description": "Explicit model id (defaults to capability map)", "default": ""},
+      "timeout_seconds": {"type": "number", "description": "Timeout in seconds (10-1800)", "default": 300},
+      "cwd": {"type": "string", "description": "Working directory (must be in cwdAllowlist)", "default": ""},
+      "toolsets": {"type": "string", "description": "Hermes toolsets to enable", "default": ""},
+      "max_turns": {"type": "number", "description": "Max conversation turns", "default": 500},
+      "output_mode": {"type": "string", "enum": ["digest", "full"], "description": "digest (compact result + stats, default) or full (uncapped result + tool_calls)", "default": "digest"}
+    },
+    "required": ["prompt"]
+  })json");
+}
+
+// Absent, null, booleans, "" and other non-numbers mean the default 300 s
+// (the reference turned null/""/false into 0 → 10 s).
+int64_t timeout_seconds(const Json& args) {
+  auto value = number_arg(args, "timeout_seconds");
+  if (!value) return 300;
+  return std::clamp<int64_t>(static_cast<int64_t>(std::floor(*value + 0.5)), 10, 1800);
+}
+
+std::string toolsets(const Json& args) {
+  if (auto text = string_arg(args, "toolsets")) return *text;
+  auto it = args.is_object() ? args.find("toolsets") : args.end();
+  if (!args.is_object() || it == args.end() || !it->is_array()) return "";
+  std::string joined;
+  for (const Json& item : *it) {
+    if (!item.is_string()) continue;
+    joined += (joined.empty() ? "" : ",") + item.get<std::string>();
+  }
+  return joined;
+}
+
+TaskArgs parse_args(const Json& args) {
+  TaskArgs out;
+  out.prompt = string_arg(args, "prompt").value_or("");
+  out.provider = string_arg(args, "provider").value_or("auto");
+  out.model = string_arg(args, "model").value_or("");
+  out.timeout_seconds = timeout_seconds(args);
+  out.cwd = string_arg(args, "cwd").value_or("");
+  out.toolsets = toolsets(args);
+  out.max_turns = positive_int_arg(args, "max_turns", 500);
+  out.full_output = string_arg(args, "output_mode").value_or("") == "full";
+  return out;
+}
+
+Json success_json(const TaskSuccess& ok) {
+  Json out;
+  out["ok"] = true;
+  out["provider"] = ok.provider;
+  out["model"] = ok.model;
+  out["task_id"] = ok.task_id;
+  out["output_mode"] = ok.mode == OutputMode::kFull ? "full" : "digest";
+  out["result"] = ok.result;
+  out["truncated"] = ok.truncated;
+  out["exit_code"] = ok.exit_code ? Json(*ok.exit_code) : Json();
+  out["duration_ms"] = ok.duration_ms;
+  out["session_id"] = ok.session_id ? Json(*ok.session_id) : Json();
+  if (ok.mode == OutputMode::kDigest) out["digest"] = digest_to_json(ok.digest);
+  if (ok.mode == OutputMode::kFull && !ok.tool_calls.is_null()) out["tool_calls"] = ok.tool_calls;
+  return out;
+}
+
+}  // namespace
+
+ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service) {
+  ToolSpec spec;
+  spec.name = "hermes_task";
+  spec.toolset = "task";
+  spec.description = kDescription;
+  spec.input_schema = schema();
+  spec.annotations = {.read_only = false, .destructive = true, .idempotent = false, .open_world = true};
+  spec.handler = [service](const Json& args, CallContext& ctx) -> Json {
+    TaskConfig config = load_task_config(ctx.services.config);
+    TaskOutcome outcome = service->run_task(parse_args(args), config, ctx.stop);
+    if (auto* error = std::get_if<TaskError>(&outcome)) return task_error_json(*error);
+    return success_json(std::get<TaskSuccess>(outcome));
+  };
+  return spec;
+}
+
+}  // namespace hermes::task

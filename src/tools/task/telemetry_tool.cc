@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// hermes_telemetry's edge: window arguments in, the reference's payload out
+// (which has no `ok` field).
+#include "tools/task/task_json.h"
+#include "tools/task/task_tools.h"
+#include "tools/task/telemetry.h"
+
+namespace hermes::task {
+namespace {
+
+constexpr const char* kDescription =
+    "Aggregate run telemetry from the Hermes task cache: success rate, exit-code/provider/model "
+    "breakdowns, tool/api call totals, duration stats (total/avg/p95) and a ROUGH cost estimate "
+    "(estimate flag set — cache has no token counts, so costs are directional, not billing).";
+
+Json schema() {
+  return Json::parse(R"json({
+    "type": "object",
+    "properties": {
+      "since": {"type": "string", "description": "ISO-8601 lower bound on created_at (e.g. 2026-08-01T00:00:00Z)"},
+      "until": {"type": "string", "description": "ISO-8601 upper bound on created_at"}
+    }
+  })json");
+}
+
+Json breakdown_json(const Breakdown& counts) {
+  Json out = Json::object();
+  for (const auto& [key, n] : counts) out[key] = n;
+  return out;
+}
+
+template <class T>
+Json or_null(const std::optional<T>& value) {
+  return value ? Json(*value) : Json();
+}
+
+Json report_json(const TelemetryReport& r) {
+  Json out;
+  out["window"] = Json{{"since", or_null(r.window.since)}, {"until", or_null(r.window.until)},
+                       {"earliest", or_null(r.earliest)}, {"latest", or_null(r.latest)}};
+  out["runs"] = r.runs;
+  out["success_rate"] = number_json(r.success_rate);
+  out["exit_code_breakdown"] = breakdown_json(r.exit_codes);
+  out["provider_breakdown"] = breakdown_json(r.providers);
+  out["model_breakdown"] = breakdown_json(r.models);
+  out["tool_usage"] = Json{{"tool_calls", r.tool_calls}, {"api_calls", r.api_calls},
+                           {"messages", r.messages}, {"with_digest", r.with_digest},
+                           {"tools", breakdown_json(r.tools)}};
+  out["duration_ms"] = Json{{"total", number_json(r.duration_total)},
+                            {"avg", number_json(r.duration_avg)}, {"p95", r.duration_p95}};
+  out["estimated_cost_usd"] = number_json(r.estimated_cost_usd);
+  out["estimate"] = true;
+  return out;
+}
+
+std::optional<std::string> bound(const Json& args, const char* key) {
+  auto text = string_arg(args, key);
+  if (!text || text->empty()) return std::nullopt;
+  return text;
+}
+
+}  // namespace
+
+ToolSpec hermes_telemetry_spec() {
+  ToolSpec spec;
+  spec.name = "hermes_telemetry";
+  spec.toolset = "task";
+  spec.description = kDescription;
+  spec.input_schema = schema();
+  spec.annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false};
+  spec.handler = [](const Json& args, CallContext& ctx) -> Json {
+    TaskConfig config = load_task_config(ctx.services.config);
+    TelemetryWindow window{bound(args, "since"), bound(args, "until")};
+    return report_json(aggregate_runs(TaskCache(config.cache_dir).load_all(), window));
+  };
+  return spec;
+}
+
+}  // namespace hermes::task
