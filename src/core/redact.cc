@@ -146,14 +146,12 @@ void scan_split_window(std::string_view text, size_t begin, size_t end, bool sen
                        std::vector<Splice>& out) {
   std::string stripped;
   std::vector<size_t> origin;
-  bool has_control = false;
   for (size_t i = begin; i < end;) {
     size_t n = control_len(text, i);
-    if (n) { has_control = true; i += n; continue; }
+    if (n) { i += n; continue; }
     stripped += text[i];
     origin.push_back(i++);
   }
-  if (!has_control) return;
   const RE2& re = patterns().prefix;
   re2::StringPiece g;
   for (size_t pos = 0; pos < stripped.size();) {
@@ -180,13 +178,16 @@ std::string redact_split_tokens(std::string_view text, bool sentinels) {
   while (i < text.size()) {
     if (!is_body_char(text[i]) && !control_len(text, i)) { ++i; continue; }
     size_t start = i;
+    bool seen_body = false, pending = false, split = false;
     while (i < text.size()) {
       size_t n = control_len(text, i);
-      if (n) { i += n; continue; }
+      if (n) { i += n; pending = seen_body; continue; }
       if (!is_body_char(text[i])) break;
+      split = split || pending;  // a control character between body characters
+      seen_body = true;
       ++i;
     }
-    scan_split_window(text, start, i, sentinels, splices);
+    if (split) scan_split_window(text, start, i, sentinels, splices);
   }
   if (splices.empty()) return std::string(text);
   std::string out;

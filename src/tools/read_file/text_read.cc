@@ -2,6 +2,7 @@
 #include "tools/read_file/text_read.h"
 
 #include <cerrno>
+#include <cstring>
 
 #include "core/redact.h"
 #include "registry/dispatcher.h"
@@ -111,11 +112,14 @@ Result<Served> read_page(ReadableFile& file, FileInfo& info, const ResolvedPath&
   }
 }
 
+// The cause without the operation prefix (`open "x": Permission denied`).
 Json open_error(const ResolvedPath& path, const Error& error) {
-  if (error.message.find("symbolic links") != std::string::npos || errno == ELOOP) {
+  size_t colon = error.message.rfind(": ");
+  std::string cause = colon == std::string::npos ? error.message : error.message.substr(colon + 2);
+  if (cause == std::strerror(ELOOP)) {
     return error_json("Cannot read '" + path.given + "': symlink loop (too many levels of symbolic links).");
   }
-  return error_json("Cannot read '" + path.absolute + "': " + error.message);
+  return error_json("Cannot read '" + path.absolute + "': " + cause);
 }
 
 Json not_found(const FileSystem& fs, const ResolvedPath& path, ReadState& state) {

@@ -173,8 +173,7 @@ TEST(ReadFileGuards, SymlinkLoop) {
   std::filesystem::create_symlink(h.dir().file("loop2"), h.dir().file("loop1"));
   std::filesystem::create_symlink(h.dir().file("loop1"), h.dir().file("loop2"));
   Json r = h.read("loop1");
-  ASSERT_TRUE(r.contains("error")) << r.dump();
-  EXPECT_THAT(r["error"].get<std::string>(), HasSubstr("loop1"));
+  EXPECT_EQ(r["error"], "Cannot read 'loop1': symlink loop (too many levels of symbolic links).");
 }
 
 TEST(ReadFileGuards, Denylist) {
