@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// Terminal benchmarks: foreground round trips (`true`, `echo hi`) including
+// the snapshot restore and re-dump, background poll latency, and capture
+// throughput in MB/s.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+
+#include "core/config.h"
+#include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+
+namespace hermes {
+
+void register_terminal(Registry& registry);
+void register_process(Registry& registry);
+
+namespace {
+
+class Env {
+ public:
+  Env() : config_(Config::from_yaml("")), services_{*config_, paths_},
+          dispatcher_(registry_, services_) {
+    register_terminal(registry_);
+    register_process(registry_);
+  }
+  Json call(const char* tool, const Json& args) {
+    CallContext ctx{session_, services_, client_, dispatcher_, {}, Json()};
+    return dispatcher_.call(*dispatcher_.find(tool), args, ctx).value;
+  }
+
+ private:
+  std::unique_ptr<Config> config_;
+  PathResolver paths_;
+  Services services_;
+  Registry registry_;
+  Dispatcher dispatcher_;
+  Session session_{"bench"};
+  NullClientChannel client_;
+};
+
+void run_foreground(benchmark::State& state, const char* command) {
+  Env env;
+  env.call("terminal", {{"command", "true"}});  // bootstrap the snapshot once
+  for (auto _ : state) {
+    Json r = env.call("terminal", {{"command", command}});
+    benchmark::DoNotOptimize(r);
+  }
+}
+
+void BM_ForegroundTrue(benchmark::State& state) { run_foreground(state, "true"); }
+void BM_ForegroundEchoHi(benchmark::State& state) { run_foreground(state, "echo hi"); }
+
+void BM_BackgroundPoll(benchmark::State& state) {
+  Env env;
+  Json started = env.call("terminal", {{"command", "sleep 600"}, {"background", true}});
+  Json poll{{"action", "poll"}, {"session_id", started["session_id"]}};
+  for (auto _ : state) {
+    Json r = env.call("process", poll);
+    benchmark::DoNotOptimize(r);
+  }
+}
+
+void BM_CaptureThroughput(benchmark::State& state) {
+  Env env;
+  env.call("terminal", {{"command", "true"}});
+  const int64_t bytes = 256LL << 20;
+  Json args{{"command", "head -c " + std::to_string(bytes) + " /dev/zero"}, {"timeout", 120}};
+  for (auto _ : state) {
+    Json r = env.call("terminal", args);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+
+BENCHMARK(BM_ForegroundTrue)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(false);
+BENCHMARK(BM_ForegroundEchoHi)->Unit(benchmark::kMillisecond)->Repetitions(5);
+BENCHMARK(BM_BackgroundPoll)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CaptureThroughput)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+}  // namespace hermes
+
+BENCHMARK_MAIN();
