@@ -6,6 +6,7 @@ namespace hermes {
 
 void register_read_file(Registry& registry);
 void register_terminal(Registry& registry);
+void register_search_files(Registry& registry);
 void register_process(Registry& registry);
 void register_write_file(Registry& registry);
 void register_patch(Registry& registry);
@@ -14,6 +15,7 @@ void register_task(Registry& registry);
 void register_all_tools(Registry& registry) {
   register_read_file(registry);
   register_terminal(registry);
+  register_search_files(registry);
   register_process(registry);
   register_write_file(registry);
   register_patch(registry);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 
 #include "core/strings.h"
 #include "tools/search_files/engine_common.h"
@@ -43,20 +44,24 @@ class ContentCollector {
   ContentCollector(const SearchRequest& req, const EngineEnv& env)
       : mode_(req.output_mode), window_(req.offset, req.limit), filter_(env) {}
 
+  // Engine paths are relative to a folder the engine ran in; `prefix`
+  // (`<root>/`) turns them back into paths as rg would print them.
+  void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
+
   bool on_record(std::string_view record) {
     if (mode_ == OutputMode::kFilesOnly) {
-      if (!record.empty() && !filter_.drop(record) && window_.admit()) {
-        out_.files.emplace_back(record);
-      }
+      std::string_view path = with_prefix(record);
+      if (!record.empty() && !filter_.drop(path) && window_.admit()) out_.files.emplace_back(path);
       return !window_.full();
     }
     size_t nul = record.find('\0');
     if (nul == std::string_view::npos) return true;  // `--` context separator
-    std::string_view path = record.substr(0, nul), rest = record.substr(nul + 1);
+    std::string_view path = with_prefix(record.substr(0, nul)), rest = record.substr(nul + 1);
     if (mode_ == OutputMode::kCount) return on_count(path, rest);
     int64_t line = 0;
     std::string_view content;
     if (!split_line_number(rest, line, content) || filter_.drop(path)) return true;
+    if (content.ends_with('\r')) content.remove_suffix(1);  // CRLF files
     if (window_.admit()) {
       out_.matches.push_back({std::string(path), line, cut_chars(content, kMatchContentChars)});
     }
@@ -84,7 +89,15 @@ class ContentCollector {
     return !window_.full();
   }
 
+  std::string_view with_prefix(std::string_view path) {
+    if (prefix_.empty()) return path;
+    joined_.assign(prefix_).append(path);
+    return joined_;
+  }
+
   OutputMode mode_;
+  std::string prefix_;
+  std::string joined_;
   PageWindow window_;
   PathFilter filter_;
   SearchOutcome out_;
@@ -96,15 +109,22 @@ void add_mode_flag(OutputMode mode, std::vector<std::string>& argv) {
   if (mode == OutputMode::kCount) argv.emplace_back("-c");
 }
 
-// The non-hidden directories and regular files directly in `dir`, as
-// `<root>/<name>`: grep's --exclude-dir='.*' would otherwise drop a root
-// named `.` or `.hidden` itself, and non-regular entries (FIFOs) given on
-// its command line would be opened and block.
-std::vector<std::string> grep_operands(const std::string& root, const std::string& dir) {
+// One engine process: its command line, the folder it runs in, and the
+// prefix that turns its paths back into paths under the given root.
+struct EngineRun {
+  std::vector<std::string> argv;
+  std::string cwd;
+  std::string prefix;
+};
+
+// The non-hidden directories and regular files directly in `dir`. grep runs
+// inside each root with these as operands: --exclude-dir='.*' matches
+// operand names too, so `./sub` or a root below a dot-folder would be
+// dropped, and a FIFO given as an operand would be opened and block.
+std::vector<std::string> grep_operands(const std::string& dir) {
   std::vector<std::string> out;
   DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return {root};
-  std::string prefix = root.ends_with('/') ? root : root + "/";
+  if (d == nullptr) return out;
   while (const dirent* e = ::readdir(d)) {
     std::string name = e->d_name;
     if (name == "." || name == "..") continue;
@@ -112,7 +132,7 @@ std::vector<std::string> grep_operands(const std::string& root, const std::strin
     if (::lstat((dir + "/" + name).c_str(), &st) != 0) continue;
     bool is_dir = S_ISDIR(st.st_mode);
     if ((is_dir && name.starts_with('.')) || (!is_dir && !S_ISREG(st.st_mode))) continue;
-    out.push_back(prefix + name);
+    out.push_back(name);
   }
   ::closedir(d);
   std::sort(out.begin(), out.end());
@@ -120,7 +140,7 @@ std::vector<std::string> grep_operands(const std::string& root, const std::strin
 }
 
 std::vector<std::string> grep_argv(const SearchRequest& req, const std::string& grep,
-                                   std::vector<std::string> operands) {
+                                   const std::vector<std::string>& operands) {
   std::vector<std::string> argv = {grep, "-rnHE", "-Z", "--exclude-dir=.*"};
   if (req.context > 0) argv.insert(argv.end(), {"-C", std::to_string(req.context)});
   if (req.file_glob) argv.insert(argv.end(), {"--include", *req.file_glob});
@@ -130,23 +150,38 @@ std::vector<std::string> grep_argv(const SearchRequest& req, const std::string& 
   return argv;
 }
 
+// Runs `runs` in order into one collector, so paging and totals span them,
+// within one overall deadline.
 SearchOutcome run_collect(const SearchRequest& req, const EngineEnv& env,
-                          std::vector<std::string> argv) {
+                          std::vector<EngineRun> runs) {
   ContentCollector collector(req, env);
-  char delimiter = req.output_mode == OutputMode::kFilesOnly ? '\0' : '\n';
-  auto run = run_engine(env, std::move(argv), delimiter,
-                        [&](std::string_view r) { return collector.on_record(r); });
+  const char delimiter = req.output_mode == OutputMode::kFilesOnly ? '\0' : '\n';
+  const auto deadline = std::chrono::steady_clock::now() + env.timeout;
+  std::string diagnostics;
+  bool failed = false, timed_out = false;
+  for (EngineRun& run : runs) {
+    EngineEnv run_env = env;
+    run_env.cwd = run.cwd;
+    run_env.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    collector.set_prefix(run.prefix);
+    auto ran = run_engine(run_env, std::move(run.argv), delimiter,
+                          [&](std::string_view r) { return collector.on_record(r); });
+    if (!ran) return SearchOutcome{.error = "Search failed: " + ran.error().message};
+    if (ran->end == RunEnd::kCancelled) return SearchOutcome{.error = "Search interrupted"};
+    failed |= ran->end == RunEnd::kExited && ran->exit_code == 2;
+    diagnostics += ran->stderr_text;
+    timed_out = ran->end == RunEnd::kTimedOut;
+    if (ran->end != RunEnd::kExited) break;
+  }
+  if (failed && !collector.saw_results()) {
+    diagnostics = trim(diagnostics);
+    return SearchOutcome{.error = "Search failed: " + (diagnostics.empty() ? "Search error" : diagnostics)};
+  }
   SearchOutcome out = collector.take();
-  if (!run) {
-    out = SearchOutcome{.error = "Search failed: " + run.error().message};
-  } else if (run->end == RunEnd::kTimedOut) {
+  if (timed_out) {
     out.limit_reason = "search_timeout";
     out.truncated = out.total_is_lower_bound = true;
-  } else if (run->end == RunEnd::kCancelled) {
-    out = SearchOutcome{.error = "Search interrupted"};
-  } else if (run->end == RunEnd::kExited && run->exit_code == 2 && !collector.saw_results()) {
-    std::string diagnostics = trim(run->stderr_text);
-    out = SearchOutcome{.error = "Search failed: " + (diagnostics.empty() ? "Search error" : diagnostics)};
   }
   return out;
 }
@@ -157,19 +192,19 @@ std::string join_path(const std::string& cwd, const std::string& path) {
 
 SearchOutcome search_with_grep(const SearchRequest& req, const std::vector<std::string>& roots,
                                const EngineEnv& env) {
-  std::vector<std::string> operands;
+  std::vector<EngineRun> runs;
   for (const auto& root : roots) {
     std::string absolute = join_path(env.cwd, root);
     struct stat st;
-    if (::stat(absolute.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-      auto children = grep_operands(root, absolute);
-      operands.insert(operands.end(), children.begin(), children.end());
-    } else {
-      operands.push_back(root);
+    if (::stat(absolute.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      runs.push_back({grep_argv(req, env.engines.grep, {root}), env.cwd, ""});
+      continue;
     }
+    auto operands = grep_operands(absolute);  // none: grep would read stdin
+    std::string prefix = root.ends_with('/') ? root : root + "/";
+    if (!operands.empty()) runs.push_back({grep_argv(req, env.engines.grep, operands), absolute, prefix});
   }
-  if (operands.empty()) return SearchOutcome{};  // grep would read stdin
-  SearchOutcome out = run_collect(req, env, grep_argv(req, env.engines.grep, operands));
+  SearchOutcome out = run_collect(req, env, std::move(runs));
   if (out.error.empty() && out.total_count == 0 && pattern_has_newline(req.pattern)) {
     out.warning = kLineOrientedNote;
   }
@@ -204,7 +239,8 @@ SearchOutcome search_content(const SearchRequest& req, const std::vector<std::st
     if (env.engines.grep.empty()) return SearchOutcome{.error = kNoEngine};
     return search_with_grep(req, roots, env);
   }
-  SearchOutcome out = run_collect(req, env, rg_content_argv(req, roots, env.engines.rg));
+  std::vector<EngineRun> runs = {{rg_content_argv(req, roots, env.engines.rg), env.cwd, ""}};
+  SearchOutcome out = run_collect(req, env, std::move(runs));
   if (!out.error.empty()) return out;
   if (pattern_has_newline(req.pattern)) out.warning = kMultilineNote;
   if (out.total_count == 0 && out.omitted == 0) {

@@ -26,9 +26,10 @@ std::vector<std::string> rg_glob_args(const std::string& glob) {
   if (glob.find('/') != std::string::npos || glob.starts_with('!')) {
     return {"--glob", glob};
   }
-  // A custom type matches the basename like --glob does, but keeps ignore
-  // rules in force.
-  return {"--type-add", "hermesglob:" + glob, "--type", "hermesglob"};
+  // A custom type matches the basename like --glob does but keeps ignore
+  // rules in force. A type match also lifts the hidden-file rule, so hidden
+  // entries are excluded again (a hidden root given explicitly still works).
+  return {"--type-add", "hermesglob:" + glob, "--type", "hermesglob", "--glob", "!.*"};
 }
 
 bool pattern_has_newline(std::string_view pattern) {

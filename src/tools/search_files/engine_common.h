@@ -53,8 +53,8 @@ class PathFilter {
 };
 
 // rg arguments selecting files by `glob`. A bare name glob goes through a
-// file type, because rg's --glob whitelists past .gitignore; globs with a
-// `/` or a leading `!` use --glob.
+// file type (plus `--glob !.*`), because rg's --glob whitelists past
+// .gitignore and hidden rules; globs with a `/` or a leading `!` use --glob.
 std::vector<std::string> rg_glob_args(const std::string& glob);
 
 // True when a content pattern wants to match a newline: a literal newline or

@@ -129,11 +129,14 @@ Result<pid_t> spawn(const SpawnSpec& spec, int out_fd, int err_fd) {
   posix_spawnattr_setpgroup(&attr, 0);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
                                       POSIX_SPAWN_SETPGROUP);
-  std::vector<char*> argv;
-  for (const auto& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  // The child sees its basename as argv[0], so diagnostics read `grep: …`.
+  const std::string& program = spec.argv[0];
+  std::string name = program.substr(program.find_last_of('/') + 1);
+  std::vector<char*> argv = {name.data()};
+  for (size_t i = 1; i < spec.argv.size(); ++i) argv.push_back(const_cast<char*>(spec.argv[i].c_str()));
   argv.push_back(nullptr);
   pid_t pid = -1;
-  int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ);
+  int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) return Error::FromErrno(rc, "spawn \"" + spec.argv[0] + "\"");

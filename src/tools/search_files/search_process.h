@@ -16,7 +16,8 @@
 namespace hermes::search {
 
 struct SpawnSpec {
-  std::vector<std::string> argv;  // argv[0] is an absolute executable path
+  // argv[0] is an absolute executable path; the child gets its basename.
+  std::vector<std::string> argv;
   std::string cwd;                // empty: inherit
   std::chrono::milliseconds timeout{60'000};
   char delimiter = '\n';          // record separator on stdout

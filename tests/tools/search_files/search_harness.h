@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// Calls search_files' handler as the dispatcher would, in a session whose
+// cwd is a temporary tree and whose Hermes home is another temporary folder;
+// plus helpers to build trees and to hide tools from PATH.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/json.h"
+#include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "testutil/temp_dir.h"
+
+namespace hermes {
+
+void register_search_files(Registry& registry);
+
+namespace testing {
+
+class SearchHarness {
+ public:
+  SearchHarness()
+      : config_(Config::from_yaml("", home_.path())),
+        services_{*config_, paths_},
+        dispatcher_(registry_, services_),
+        ctx_{session_, services_, client_, dispatcher_, {}, Json()} {
+    register_search_files(registry_);
+    session_.set_cwd(tree_.path());
+  }
+
+  Json call(Json args) { return registry_.all().front().handler(args, ctx_); }
+  const ToolSpec& spec() const { return registry_.all().front(); }
+  const TempDir& tree() const { return tree_; }
+  const TempDir& home() const { return home_; }
+  Session& session() { return session_; }
+  const Services& services() const { return services_; }
+
+ private:
+  TempDir tree_;
+  TempDir home_;
+  std::unique_ptr<Config> config_;
+  PathResolver paths_;
+  Services services_;
+  Registry registry_;
+  Dispatcher dispatcher_;
+  Session session_{"search-test"};
+  NullClientChannel client_;
+  CallContext ctx_;
+};
+
+// Sets PATH for the scope of one test; restores the old value after.
+class ScopedPath {
+ public:
+  explicit ScopedPath(const std::string& value) {
+    const char* old = std::getenv("PATH");
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    ::setenv("PATH", value.c_str(), 1);
+  }
+  ~ScopedPath() {
+    if (had_) {
+      ::setenv("PATH", old_.c_str(), 1);
+    } else {
+      ::unsetenv("PATH");
+    }
+  }
+  ScopedPath(const ScopedPath&) = delete;
+  ScopedPath& operator=(const ScopedPath&) = delete;
+
+ private:
+  std::string old_;
+  bool had_ = false;
+};
+
+// A bin folder holding links to just the named system tools (so a test can
+// run with rg hidden), or scripts written into it.
+class FakeBin {
+ public:
+  explicit FakeBin(const std::vector<std::string>& tools) {
+    for (const auto& tool : tools) {
+      std::string target = "/usr/bin/" + tool;
+      if (::symlink(target.c_str(), dir_.file(tool).c_str()) != 0) std::abort();
+    }
+  }
+  void script(const std::string& name, const std::string& body) {
+    dir_.write(name, "#!/bin/sh\n" + body + "\n");
+    ::chmod(dir_.file(name).c_str(), 0755);
+  }
+  const std::string& path() const { return dir_.path(); }
+
+ private:
+  TempDir dir_;
+};
+
+// Sets a file's modification time (seconds since the epoch).
+inline void set_mtime(const std::string& path, time_t seconds) {
+  struct timespec times[2] = {{seconds, 0}, {seconds, 0}};
+  ::utimensat(AT_FDCWD, path.c_str(), times, 0);
+}
+
+// `n` lines `<prefix> <i>`.
+inline std::string numbered_lines(const std::string& prefix, int n) {
+  std::string out;
+  for (int i = 1; i <= n; ++i) out += prefix + " " + std::to_string(i) + "\n";
+  return out;
+}
+
+}  // namespace testing
+}  // namespace hermes
