@@ -11,6 +11,7 @@ void register_process(Registry& registry);
 void register_write_file(Registry& registry);
 void register_patch(Registry& registry);
 void register_task(Registry& registry);
+void register_execute_code(Registry& registry);
 
 void register_all_tools(Registry& registry) {
   register_read_file(registry);
@@ -20,6 +21,7 @@ void register_all_tools(Registry& registry) {
   register_write_file(registry);
   register_patch(registry);
   register_task(registry);
+  register_execute_code(registry);
 }
 
 }  // namespace hermes

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// execute_code costs: the RPC round trip per tool call as a script sees it
+// (p50/p99 over 10,000 calls to a cheap tool), a script making 1,000
+// read_file calls, and one whole run of `print(1)` (staging + interpreter).
+#include <benchmark/benchmark.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "core/config.h"
+#include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+
+namespace hermes {
+
+void register_execute_code(Registry& registry);
+void register_read_file(Registry& registry);
+
+namespace {
+
+// A session with read_file, a cheap `web_search` fake and execute_code.
+class Bench {
+ public:
+  Bench()
+      : dir_(make_dir()),
+        config_(Config::from_yaml("code_execution:\n  max_tool_calls: 20000\n", dir_)),
+        services_{*config_, paths_},
+        dispatcher_(registry_, services_) {
+    register_read_file(registry_);
+    registry_.add(ToolSpec{
+        .name = "web_search",
+        .toolset = "web",
+        .description = "Cheap fake.",
+        .input_schema = Json::parse(R"({"properties":{"query":{"type":"string"}},"required":["query"]})"),
+        .handler = [](const Json&, CallContext&) { return Json{{"ok", true}}; }});
+    register_execute_code(registry_);
+    session_.set_cwd(dir_);
+    std::ofstream(dir_ + "/file.txt") << "one\ntwo\nthree\n";
+  }
+  ~Bench() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+
+  Json run(const std::string& code) {
+    CallContext ctx{session_, services_, client_, dispatcher_, {}, Json()};
+    return dispatcher_.call(*dispatcher_.find("execute_code"), {{"code", code}}, ctx).value;
+  }
+
+ private:
+  static std::string make_dir() {
+    std::string dir = "/tmp/hermes-bench-XXXXXX";
+    if (!::mkdtemp(dir.data())) throw std::runtime_error("mkdtemp");
+    return dir;
+  }
+  std::string dir_;
+  std::unique_ptr<Config> config_;
+  PathResolver paths_;
+  Services services_;
+  Registry registry_;
+  Dispatcher dispatcher_;
+  Session session_{"bench"};
+  NullClientChannel client_;
+};
+
+// The script times each call itself and prints `p50 p99` in microseconds.
+constexpr const char* kRoundTrips =
+    "import time\n"
+    "from hermes_tools import web_search\n"
+    "web_search('warm')\n"
+    "samples = []\n"
+    "for i in range(10000):\n"
+    "    t = time.perf_counter_ns()\n"
+    "    web_search('q')\n"
+    "    samples.append(time.perf_counter_ns() - t)\n"
+    "samples.sort()\n"
+    "print(samples[5000] / 1000, samples[9900] / 1000)\n";
+
+void BM_RpcRoundTrip(benchmark::State& state) {
+  Bench bench;
+  double p50 = 0, p99 = 0;
+  for (auto _ : state) {
+    Json result = bench.run(kRoundTrips);
+    std::istringstream(result.value("output", "")) >> p50 >> p99;
+  }
+  state.counters["p50_us"] = p50;
+  state.counters["p99_us"] = p99;
+}
+BENCHMARK(BM_RpcRoundTrip)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+void BM_ThousandReadFileCalls(benchmark::State& state) {
+  Bench bench;
+  for (auto _ : state) {
+    Json result = bench.run(
+        "from hermes_tools import read_file\n"
+        "n = sum(read_file('file.txt')['total_lines'] for _ in range(1000))\n"
+        "print(n)");
+    if (result.value("output", "") != "3000\n") state.SkipWithError("wrong output");
+  }
+}
+BENCHMARK(BM_ThousandReadFileCalls)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+void BM_PrintOne(benchmark::State& state) {
+  Bench bench;
+  for (auto _ : state) {
+    if (bench.run("print(1)").value("output", "") != "1\n") state.SkipWithError("wrong output");
+  }
+}
+BENCHMARK(BM_PrintOne)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+}  // namespace
+}  // namespace hermes
+
+BENCHMARK_MAIN();

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+#include "tools/execute_code/script_run.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <thread>
+
+#include "rpc/rpc_server.h"
+#include "tools/execute_code/child_env.h"
+#include "tools/execute_code/sandbox_process.h"
+
+namespace hermes::execute_code {
+namespace {
+
+// After the tree is gone nothing can still write; this only bounds the wait
+// for a pipe end that somehow outlived it.
+constexpr std::chrono::milliseconds kDrainGrace{500};
+// Room for "/hermes_rpc_<32 hex>.sock" inside sockaddr_un's 108 bytes.
+constexpr size_t kMaxStagingPath = 50;
+
+// A private (0700) temporary directory, removed with its contents.
+class StagingDir {
+ public:
+  static Result<StagingDir> create() {
+    std::error_code ec;
+    std::string base = std::filesystem::temp_directory_path(ec).string();
+    if (ec || base.size() > kMaxStagingPath) base = "/tmp";
+    std::string path = base + "/hermes_sandbox_XXXXXX";
+    if (!::mkdtemp(path.data())) return Error::FromErrno(errno, "mkdtemp \"" + path + "\"");
+    return StagingDir(std::move(path));
+  }
+  StagingDir(StagingDir&& other) noexcept : path_(std::exchange(other.path_, "")) {}
+  StagingDir& operator=(StagingDir&&) = delete;
+  ~StagingDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit StagingDir(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+};
+
+Status write_private_file(const std::string& path, const std::string& content) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+  if (!fd.valid()) return Error::FromErrno(errno, "open \"" + path + "\"");
+  for (size_t done = 0; done < content.size();) {
+    ssize_t n = ::write(fd.get(), content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error::FromErrno(errno, "write \"" + path + "\"");
+    done += static_cast<size_t>(n);
+  }
+  return {};
+}
+
+std::vector<std::string> child_env(const RunRequest& request, const std::string& staging,
+                                   const rpc::RpcServer& server) {
+  std::vector<std::string> env = request.env;
+  set_env(env, "HERMES_RPC_SOCKET", server.socket_path());
+  set_env(env, "HERMES_RPC_TOKEN", server.token());
+  set_env(env, "PYTHONDONTWRITEBYTECODE", "1");
+  set_env(env, "PYTHONIOENCODING", "utf-8");
+  set_env(env, "PYTHONUTF8", "1");
+  std::string inherited = get_env(env, "PYTHONPATH");
+  set_env(env, "PYTHONPATH", inherited.empty() ? staging : staging + ":" + inherited);
+  return env;
+}
+
+// Reads what `fd` has into `capture`; false at EOF or on a hard error.
+bool drain(int fd, proc::OutputCapture& capture) {
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      capture.append(std::string_view(buf, static_cast<size_t>(n)));
+      continue;
+    }
+    return n < 0 && (errno == EAGAIN || errno == EINTR);
+  }
+}
+
+// The poll loop over one running tree. Not thread-safe.
+class RunLoop {
+ public:
+  RunLoop(SandboxProcess& sandbox, int wake_fd, std::chrono::milliseconds timeout)
+      : sandbox_(sandbox),
+        deadline_(std::chrono::steady_clock::now() + timeout),
+        fds_{{{sandbox.stdout_fd(), POLLIN, 0},
+              {sandbox.stderr_fd(), POLLIN, 0},
+              {sandbox.status_fd(), POLLIN, 0},
+              {wake_fd, POLLIN, 0}}} {}
+
+  void run(RunResult& result) {
+    while (fds_[kStatus].fd >= 0 || (has_open_output() && now() < drain_until_)) {
+      ::poll(fds_.data(), fds_.size(), poll_timeout_ms());
+      read_outputs(result.output);
+      if (fds_[kStatus].revents) on_status(result);
+      if (fds_[kWake].revents) begin_end(RunEnd::kInterrupted, result);
+      if (!ending_ && now() >= deadline_) begin_end(RunEnd::kTimedOut, result);
+    }
+  }
+
+ private:
+  enum Slot { kStdout, kStderr, kStatus, kWake };
+  using Clock = std::chrono::steady_clock;
+
+  static Clock::time_point now() { return Clock::now(); }
+  bool has_open_output() const { return fds_[kStdout].fd >= 0 || fds_[kStderr].fd >= 0; }
+
+  int poll_timeout_ms() const {
+    Clock::time_point until = fds_[kStatus].fd < 0 ? drain_until_ : deadline_;
+    if (ending_ && fds_[kStatus].fd >= 0) return -1;  // the supervisor bounds this
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - now());
+    return static_cast<int>(std::max<int64_t>(0, left.count() + 1));
+  }
+
+  void read_outputs(ScriptOutput& output) {
+    for (Slot slot : {kStdout, kStderr}) {
+      if (fds_[slot].fd < 0 || !fds_[slot].revents) continue;
+      auto& capture = slot == kStdout ? output.stdout_capture : output.stderr_capture;
+      if (!drain(fds_[slot].fd, capture)) fds_[slot].fd = -1;
+    }
+  }
+
+  void on_status(RunResult& result) {
+    std::optional<int> code;
+    bool open = sandbox_.read_status(code);
+    if (code) {
+      result.exit_code = *code;
+      // The script is done: whatever it left running goes now.
+      ending_ = true;
+      fds_[kWake].fd = -1;
+      sandbox_.end_tree(EndMode::kKill);
+    }
+    if (!open) {
+      fds_[kStatus].fd = -1;
+      drain_until_ = now() + kDrainGrace;
+    }
+  }
+
+  void begin_end(RunEnd end, RunResult& result) {
+    if (ending_) return;
+    ending_ = true;
+    result.end = end;
+    fds_[kWake].fd = -1;
+    sandbox_.end_tree(EndMode::kTerminate);
+  }
+
+  SandboxProcess& sandbox_;
+  Clock::time_point deadline_;
+  Clock::time_point drain_until_{};
+  std::array<pollfd, 4> fds_;
+  bool ending_ = false;
+};
+
+}  // namespace
+
+Result<RunResult> run_script(const RunRequest& request, rpc::RpcHandler& handler,
+                             std::stop_source& stop) {
+  HERMES_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::create());
+  const std::string script = staging.path() + "/script.py";
+  HERMES_TRY(write_private_file(staging.path() + "/hermes_tools.py", request.module_source));
+  HERMES_TRY(write_private_file(script, request.code));
+  HERMES_ASSIGN_OR_RETURN(std::unique_ptr<rpc::RpcServer> server,
+                          rpc::RpcServer::listen(staging.path()));
+  UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!wake.valid()) return Error::FromErrno(errno, "eventfd");
+  std::jthread rpc_thread([&] { server->serve(handler); });
+  // Whatever happens next, in-flight tool calls are cancelled and the RPC
+  // thread is joined before the staging directory goes.
+  struct Shutdown {
+    std::stop_source& stop;
+    rpc::RpcServer& server;
+    std::jthread& thread;
+    ~Shutdown() {
+      stop.request_stop();
+      server.stop();
+      if (thread.joinable()) thread.join();
+    }
+  } shutdown{stop, *server, rpc_thread};
+  HERMES_ASSIGN_OR_RETURN(
+      SandboxProcess sandbox,
+      SandboxProcess::launch(LaunchSpec{
+          .program = request.interpreter,
+          .argv = {request.interpreter, script},
+          .env = child_env(request, staging.path(), *server),
+          .cwd = request.cwd.empty() ? staging.path() : request.cwd}));
+  std::stop_callback wake_on_stop(stop.get_token(), [fd = wake.get()] {
+    uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
+  });
+  RunResult result;
+  RunLoop(sandbox, wake.get(), request.timeout).run(result);
+  sandbox.reap();
+  return result;
+}
+
+}  // namespace hermes::execute_code

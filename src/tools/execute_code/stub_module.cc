@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+#include "tools/execute_code/stub_module.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace hermes::execute_code {
+namespace {
+
+// The fixed part of the module. The socket path and token come from the
+// environment the server sets for the interpreter.
+constexpr std::string_view kPreamble = R"PY("""Hermes tools for execute_code scripts (generated; calls travel over a Unix socket)."""
+import json
+import os
+import shlex
+import socket
+import threading
+import time
+
+_SOCKET_PATH = os.environ.get("HERMES_RPC_SOCKET", "")
+_TOKEN = os.environ.get("HERMES_RPC_TOKEN", "")
+_sock = None
+_lock = threading.Lock()
+
+
+def _connect():
+    global _sock
+    if _sock is None:
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        conn.settimeout(300)
+        conn.connect(_SOCKET_PATH)
+        _sock = conn
+    return _sock
+
+
+def _call(tool, args):
+    request = (json.dumps({"tool": tool, "args": args, "token": _TOKEN}) + "\n").encode("utf-8")
+    with _lock:
+        conn = _connect()
+        conn.sendall(request)
+        chunks = []
+        while True:
+            chunk = conn.recv(1 << 16)
+            if not chunk:
+                raise RuntimeError("Agent process disconnected")
+            chunks.append(chunk)
+            if chunk.endswith(b"\n"):
+                break
+    result = json.loads(b"".join(chunks).decode("utf-8", "replace"))
+    if isinstance(result, str):
+        try:
+            return json.loads(result)
+        except ValueError:
+            return result
+    return result
+
+
+def json_parse(text):
+    """json.loads that tolerates control characters and a leading BOM."""
+    if isinstance(text, (bytes, bytearray)):
+        text = text.decode("utf-8", "replace")
+    return json.loads(text.lstrip("\ufeff"), strict=False)
+
+
+def shell_quote(s):
+    """shlex.quote(s): safe to interpolate into a shell command."""
+    return shlex.quote(s)
+
+
+def retry(fn, max_attempts=3, delay=2):
+    """Calls fn() until it succeeds, backing off exponentially; re-raises the last error."""
+    last = None
+    for attempt in range(max_attempts):
+        try:
+            return fn()
+        except Exception as exc:
+            last = exc
+            if attempt + 1 < max_attempts:
+                time.sleep(delay * (2 ** attempt))
+    raise last
+)PY";
+
+constexpr std::array<std::string_view, 35> kPythonKeywords = {
+    "False",  "None",   "True",    "and",      "as",       "assert", "async",
+    "await",  "break",  "class",   "continue", "def",      "del",    "elif",
+    "else",   "except", "finally", "for",      "from",     "global", "if",
+    "import", "in",     "is",      "lambda",   "nonlocal", "not",    "or",
+    "pass",   "raise",  "return",  "try",      "while",    "with",   "yield"};
+
+bool is_identifier(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  bool word_chars = std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '_';
+  });
+  return word_chars &&
+         std::find(kPythonKeywords.begin(), kPythonKeywords.end(), name) == kPythonKeywords.end();
+}
+
+std::string python_type(const Json& property) {
+  auto type = property.find("type");
+  if (type == property.end() || !type->is_string()) return "";
+  static const std::array<std::pair<std::string_view, std::string_view>, 6> kTypes = {{
+      {"string", "str"}, {"integer", "int"}, {"number", "float"},
+      {"boolean", "bool"}, {"array", "list"}, {"object", "dict"}}};
+  for (const auto& [json_type, py_type] : kTypes) {
+    if (*type == json_type) return std::string(py_type);
+  }
+  return "";
+}
+
+// A scalar JSON value as a Python literal; None for anything else. JSON
+// string escapes are valid Python string escapes.
+std::string python_literal(const Json& value) {
+  if (value.is_boolean()) return value.get<bool>() ? "True" : "False";
+  if (value.is_number() || value.is_string()) return dump_json(value);
+  return "None";
+}
+
+std::string render_stub(const StubSignature& signature) {
+  std::string out = "\n\ndef " + render_signature(signature) + ":\n";
+  out += "    return _call(" + dump_json(Json(signature.tool)) + ", {";
+  for (size_t i = 0; i < signature.params.size(); ++i) {
+    const std::string& name = signature.params[i].name;
+    out += (i ? ", \"" : "\"") + name + "\": " + name;
+  }
+  out += "})\n";
+  return out;
+}
+
+}  // namespace
+
+StubSignature signature_from_schema(const std::string& tool, const Json& schema,
+                                    const std::set<std::string>& hidden) {
+  StubSignature signature{tool, {}};
+  auto properties = schema.find("properties");
+  if (properties == schema.end() || !properties->is_object()) return signature;
+  std::set<std::string> required;
+  if (auto it = schema.find("required"); it != schema.end() && it->is_array()) {
+    for (const Json& name : *it) {
+      if (name.is_string()) required.insert(name.get<std::string>());
+    }
+  }
+  std::vector<StubParam> optional;
+  for (const auto& [name, property] : properties->items()) {
+    if (hidden.count(name) || !is_identifier(name)) continue;
+    StubParam param{name, python_type(property), ""};
+    if (required.count(name)) {
+      signature.params.push_back(std::move(param));
+      continue;
+    }
+    auto fallback = property.find("default");
+    param.default_value = fallback == property.end() ? "None" : python_literal(*fallback);
+    optional.push_back(std::move(param));
+  }
+  // Python wants parameters with defaults after those without.
+  for (StubParam& param : optional) signature.params.push_back(std::move(param));
+  return signature;
+}
+
+std::string render_signature(const StubSignature& signature) {
+  std::string out = signature.tool + "(";
+  for (size_t i = 0; i < signature.params.size(); ++i) {
+    const StubParam& param = signature.params[i];
+    if (i) out += ", ";
+    out += param.name;
+    if (!param.type.empty()) out += ": " + param.type;
+    if (!param.default_value.empty()) out += " = " + param.default_value;
+  }
+  return out + ")";
+}
+
+std::string generate_module(const std::vector<StubSignature>& tools) {
+  std::string out(kPreamble);
+  for (const StubSignature& signature : tools) out += render_stub(signature);
+  return out;
+}
+
+}  // namespace hermes::execute_code

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// Answers a script's RPC requests by dispatching them through the parent
+// call's dispatcher and session: the allowed-tool check, the call budget
+// and terminal's foreground-only rule live here (shell-and-exec.md §6.3).
+#pragma once
+
+#include <atomic>
+#include <set>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "registry/registry.h"
+#include "registry/tool.h"
+#include "rpc/rpc_handler.h"
+
+namespace hermes::execute_code {
+
+// Arguments terminal() loses inside scripts: scripts run foreground only.
+const std::set<std::string>& terminal_stripped_args();
+
+// The tools scripts may call, sorted by name: the sandbox tools (web_search,
+// web_extract, read_file, write_file, search_files, patch, terminal) that
+// the registry lists for `services`; when none of them is enabled, every
+// registered and available one of the seven (the upstream rule).
+std::vector<const ToolSpec*> sandbox_tools(const Registry& registry, const Services& services);
+
+// Thread-safety: handle() runs on the RPC thread; calls_made() may be read
+// from any thread.
+class ToolBridge : public rpc::RpcHandler {
+ public:
+  // `parent` must outlive the bridge; dispatched calls share its session,
+  // services, client and dispatcher, with `stop` as their stop token.
+  ToolBridge(std::vector<const ToolSpec*> allowed, int max_calls, CallContext& parent,
+             std::stop_token stop);
+
+  // The tool's result JSON, or the contract's error for a tool that is not
+  // allowed (free) or a call over the budget (free, and the script lives on).
+  Json handle(const std::string& tool, const Json& args) override;
+
+  int calls_made() const { return calls_.load(); }
+
+ private:
+  const ToolSpec* find(const std::string& tool) const;
+  std::string available_list() const;
+
+  std::vector<const ToolSpec*> allowed_;
+  int max_calls_;
+  CallContext& parent_;
+  std::stop_token stop_;
+  std::atomic<int> calls_{0};
+};
+
+}  // namespace hermes::execute_code
