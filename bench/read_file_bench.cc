@@ -4,6 +4,10 @@
 // the same run: a 4 KB file, and a 2000-line page of a 1 MB file. Per-call
 // latencies are reported as p50/p99 counters (microseconds).
 #include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/json.h"
 #include "core/paths.h"
 #include "proc/run.h"
 #include "registry/client_channel.h"
@@ -118,6 +123,79 @@ void BM_Page2000Of1MB_UpstreamSedCutWc(benchmark::State& state) {
   timed(state, [&] { benchmark::DoNotOptimize(run_bash(upstream_script(path, 5001, 7000))); });
 }
 BENCHMARK(BM_Page2000Of1MB_UpstreamSedCutWc)->Unit(benchmark::kMicrosecond);
+
+// `hermes-tools mcp` as a child: newline-delimited JSON-RPC over two pipes,
+// stderr to /dev/null. The binary is $HERMES_TOOLS_BIN or the one next to
+// this build's bench folder.
+class McpChild {
+ public:
+  McpChild() {
+    const char* env = std::getenv("HERMES_TOOLS_BIN");
+    std::string bin = env ? env : (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() /
+                                   "src/cli/hermes-tools").string();
+    int in[2], out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    char* argv[] = {bin.data(), const_cast<char*>("mcp"), nullptr};
+    ok_ = ::posix_spawn(&pid_, bin.c_str(), &actions, nullptr, argv, environ) == 0;
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(in[0]);
+    ::close(out[1]);
+    to_ = in[1];
+    from_ = ::fdopen(out[0], "r");
+    send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})");
+    receive();
+    send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  }
+  ~McpChild() {
+    if (to_ >= 0) ::close(to_);
+    if (from_) std::fclose(from_);
+    if (pid_ > 0) ::waitpid(pid_, nullptr, 0);
+  }
+  bool ok() const { return ok_ && from_; }
+  void send(const std::string& line) {
+    std::string framed = line + "\n";
+    benchmark::DoNotOptimize(::write(to_, framed.data(), framed.size()));
+  }
+  std::string receive() {
+    char* line = nullptr;
+    size_t cap = 0;
+    ssize_t n = ::getline(&line, &cap, from_);
+    std::string out = n > 0 ? std::string(line, static_cast<size_t>(n)) : "";
+    std::free(line);
+    return out;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_ = -1;
+  FILE* from_ = nullptr;
+  bool ok_ = false;
+};
+
+void BM_Read4KB_McpStdio(benchmark::State& state) {
+  static const std::string path = make_file("hermes-bench-4k.txt", 4096);
+  McpChild child;
+  if (!child.ok()) {
+    state.SkipWithError("hermes-tools not found (set HERMES_TOOLS_BIN)");
+    return;
+  }
+  int id = 1;
+  timed(state, [&] {
+    // A different limit per call keeps the dedup stub out of the way (the
+    // 4 KB file has under 100 lines, so every page is the whole file).
+    Json args{{"path", path}, {"limit", 100 + id % 1900}};
+    Json call{{"jsonrpc", "2.0"}, {"id", id++}, {"method", "tools/call"},
+              {"params", {{"name", "read_file"}, {"arguments", args}}}};
+    child.send(call.dump());
+    benchmark::DoNotOptimize(child.receive());
+  });
+}
+BENCHMARK(BM_Read4KB_McpStdio)->Unit(benchmark::kMicrosecond)->Iterations(1500);
 
 }  // namespace
 }  // namespace hermes
