@@ -298,3 +298,26 @@ TEST(ReadFileRedaction, SecretsMaskedAndNotSeenWhole) {
 
 }  // namespace
 }  // namespace hermes::testing
+
+namespace hermes::testing {
+namespace {
+
+TEST(ReadFileBadInput, HugeSingleLineStaysBounded) {
+  ReadFileHarness h;
+  h.dir().write("one.txt", std::string(20u << 20, 'a'));
+  Json r = h.read("one.txt");
+  EXPECT_EQ(r["total_lines"], 1);
+  EXPECT_EQ(r["content"], "1|" + std::string(2000, 'a') + "... [truncated]");
+}
+
+TEST(ReadFileBadInput, InvalidUtf8PathAndMissingArgs) {
+  ReadFileHarness h;
+  Json r = h.read("bad\xFF.txt");
+  EXPECT_EQ(r["error"], "File not found: " + h.dir().file("bad\xFF.txt"));
+  EXPECT_NO_THROW(dump_json(r));
+  EXPECT_EQ(h.call(Json::object())["error"], "path is required");
+  EXPECT_EQ(h.call(Json{{"path", 7}})["error"], "path is required");
+}
+
+}  // namespace
+}  // namespace hermes::testing

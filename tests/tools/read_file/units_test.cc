@@ -4,11 +4,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "tools/file_common/file_safety.h"
+#include "tools/file_common/read_tracker.h"
 #include "tools/read_file/content_kind.h"
 #include "tools/read_file/not_found.h"
 #include "tools/read_file/read_guards.h"
 #include "tools/read_file/read_state.h"
+#include "tools/read_file/text_read.h"
 
 namespace hermes {
 namespace {
@@ -76,6 +80,61 @@ TEST(ReadState, NegativeCacheExpires) {
   state.cache_not_found("/y", Json::object(), t0);
   state.on_other_tool_call();
   EXPECT_FALSE(state.cached_not_found("/y", t0));
+}
+
+}  // namespace
+}  // namespace hermes
+
+namespace hermes {
+namespace {
+
+// A file whose metadata changes on every look: the read retries, then serves.
+class ChangingFile final : public ReadableFile {
+ public:
+  explicit ChangingFile(int& looks) : looks_(looks) {}
+  Result<size_t> pread(char* buffer, size_t size, uint64_t offset) override {
+    if (offset >= kText.size()) return size_t{0};
+    size_t n = std::min(size, kText.size() - offset);
+    std::memcpy(buffer, kText.data() + offset, n);
+    return n;
+  }
+  Result<FileInfo> info() override {
+    FileInfo info;
+    info.type = FileType::kRegular;
+    info.size = kText.size();
+    info.mtime_ns = ++looks_;
+    return info;
+  }
+  static constexpr std::string_view kText = "one\ntwo\n";
+
+ private:
+  int& looks_;
+};
+
+class ChangingFs final : public FileSystem {
+ public:
+  Result<FileInfo> stat(const std::string&) const override { return ChangingFile(looks).info(); }
+  Result<FileInfo> lstat(const std::string& p) const override { return stat(p); }
+  Result<std::unique_ptr<ReadableFile>> open_read(const std::string&) const override {
+    return std::unique_ptr<ReadableFile>(std::make_unique<ChangingFile>(looks));
+  }
+  Result<std::vector<std::string>> list_dir(const std::string&) const override {
+    return std::vector<std::string>{};
+  }
+  Result<std::string> read_link(const std::string&) const override { return Error::InvalidArgument("no"); }
+  mutable int looks = 0;
+};
+
+TEST(TextRead, FileChangingDuringTheReadIsRetriedThenServed) {
+  ChangingFs fs;
+  ReadState state;
+  ReadTracker tracker;
+  ReadSettings settings;
+  ResolvedPath path{"f.txt", "/x/f.txt", "/x/f.txt"};
+  auto info = fs.stat(path.real);
+  Json r = read_text_file(fs, path, *info, settings, state, tracker);
+  EXPECT_EQ(r["content"], "1|one\n2|two");
+  EXPECT_GE(fs.looks, 4);  // stat, open's info, then one look per attempt
 }
 
 }  // namespace
