@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdlib>
 
 #include "core/config.h"
@@ -109,9 +110,28 @@ bool is_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+bool is_hex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// True when the bytes before `at` end an escape (`\n`, `\u00e9`, `\x41`):
+// JSON-escaped text puts a token right after one, and the escape's last
+// character is not a real word boundary.
+bool after_escape(std::string_view s, size_t at) {
+  if (at >= 2 && s[at - 2] == '\\' && std::isalpha(static_cast<unsigned char>(s[at - 1]))) return true;
+  auto hex_run = [&](size_t n) {
+    for (size_t k = 1; k <= n; ++k)
+      if (!is_hex(s[at - k])) return false;
+    return true;
+  };
+  if (at >= 6 && s[at - 6] == '\\' && s[at - 5] == 'u' && hex_run(4)) return true;
+  return at >= 4 && s[at - 4] == '\\' && s[at - 3] == 'x' && hex_run(2);
+}
+
 // Prefix tokens at a token boundary on both sides.
 std::optional<std::string> replace_prefix_token(const Match& m, bool sentinels) {
-  if (m.begin > 0 && is_token_char(m.text[m.begin - 1])) return std::nullopt;
+  if (m.begin > 0 && is_token_char(m.text[m.begin - 1]) && !after_escape(m.text, m.begin))
+    return std::nullopt;
   if (m.end < m.text.size() && is_token_char(m.text[m.end])) return std::nullopt;
   return sentinels ? sentinel(m.groups[0]) : mask_token(m.groups[0]);
 }

@@ -107,6 +107,10 @@ const std::vector<std::pair<Case, RedactOptions>>& explicit_cases() {
       {{"risk-management-framework", "risk-management-framework"}, file_read()},
       {{"disk_usage_percentage_total", "disk_usage_percentage_total"}, file_read()},
       {{"«redacted:ghp_…»", "«redacted:ghp_…»"}, file_read()},
+      // After an escape in JSON-encoded text the boundary is relieved.
+      {{"\"line\\nghp_0123456789abcdef\"", "\"line\\n«redacted:ghp_…»\""}, file_read()},
+      {{"caf\\u00e9hf_0123456789abcd", "caf\\u00e9«redacted:hf_…»"}, file_read()},
+      {{"Xghp_0123456789abcdef", "Xghp_0123456789abcdef"}, file_read()},
       // Split by control / zero-width characters.
       {{"ghp_abc\xE2\x80\x8B" "def0123456789", "«redacted:ghp_…»"}, file_read()},
       {{"sk-abc\x1b" "def456ghi789", "«redacted:sk-…»"}, file_read()},
