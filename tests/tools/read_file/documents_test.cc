@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <vector>
 
 #include "tools/read_file/documents.h"
 #include "tools/read_file/harness.h"
@@ -103,6 +104,48 @@ TEST(Documents, ZipBombRatioRefused) {
   ReadFileHarness h;
   write_zip(h.dir().file("bomb.docx"), {{"word/document.xml", std::string(4 << 20, 'a')}});
   EXPECT_THAT(h.read("bomb.docx")["error"].get<std::string>(), HasSubstr("compression ratio above 200"));
+}
+
+// A two-page PDF: page 1 has a text layer, page 2 is blank (like a scan).
+std::string two_page_pdf() {
+  const std::string stream = "BT /F1 12 Tf 20 100 Td (Hello PDF) Tj ET";
+  const std::vector<std::string> objects = {
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 2 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R "
+      "/Resources << /Font << /F1 6 0 R >> >> >>",
+      "<< /Length " + std::to_string(stream.size()) + " >>\nstream\n" + stream + "\nendstream",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"};
+  std::string pdf = "%PDF-1.4\n";
+  std::vector<size_t> offsets;
+  for (size_t i = 0; i < objects.size(); ++i) {
+    offsets.push_back(pdf.size());
+    pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+  }
+  size_t xref = pdf.size();
+  pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+  for (size_t off : offsets) {
+    std::string n = std::to_string(off);
+    pdf += std::string(10 - n.size(), '0') + n + " 00000 n \n";
+  }
+  pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
+         std::to_string(xref) + "\n%%EOF\n";
+  return pdf;
+}
+
+TEST(Documents, PdfThroughPdftotext) {
+  if (!document_kind(".pdf")) GTEST_SKIP() << "pdftotext not installed";
+  ReadFileHarness h;
+  h.dir().write("scan.pdf", two_page_pdf());
+  Json r = h.read("scan.pdf");
+  std::string content = r["content"];
+  EXPECT_THAT(content, StartsWith("1|Hello PDF\n"));
+  EXPECT_THAT(content, HasSubstr("EXTRACTION COVERAGE WARNING: 1 of 2 page(s) returned no text (pages 2)."));
+  EXPECT_EQ(r["extracted_document"], true);
+  h.dir().write("fake.pdf", "%PDF-1.4 garbage");
+  EXPECT_THAT(h.read("fake.pdf")["error"].get<std::string>(),
+              StartsWith("Cannot read 'fake.pdf' (.pdf): document extraction failed — "));
 }
 
 TEST(Documents, PdfCoverageWarning) {
