@@ -52,10 +52,17 @@ std::vector<std::string> hidden_flags() {
   return flags;
 }
 
-// Runs one probe; returns its message when it found anything.
-std::string run_probe(const Probe& probe, const SearchRequest& req, const std::vector<std::string>& roots,
-                      const EngineEnv& env) {
-  std::vector<std::string> argv = {env.engines.rg, "--no-config", "--null", "--count-matches"};
+std::vector<Probe> probes_for(const SearchRequest& req) {
+  std::vector<Probe> probes = {{{"-i"}, case_message}, {hidden_flags(), hidden_message}};
+  if (req.pattern.find_first_of(kRegexMeta) != std::string::npos) {
+    probes.push_back({{"-F"}, literal_message});
+  }
+  return probes;
+}
+
+std::vector<std::string> probe_argv(const Probe& probe, const SearchRequest& req,
+                                    const std::vector<std::string>& roots, const std::string& rg) {
+  std::vector<std::string> argv = {rg, "--no-config", "--null", "--count-matches"};
   argv.insert(argv.end(), probe.flags.begin(), probe.flags.end());
   if (pattern_has_newline(req.pattern)) argv.emplace_back("--multiline");
   if (req.file_glob) {
@@ -64,6 +71,12 @@ std::string run_probe(const Probe& probe, const SearchRequest& req, const std::v
   }
   argv.insert(argv.end(), {"-e", req.pattern, "--"});
   argv.insert(argv.end(), roots.begin(), roots.end());
+  return argv;
+}
+
+// Runs one probe; returns its message when it found anything.
+std::string run_probe(const Probe& probe, const SearchRequest& req,
+                      const std::vector<std::string>& roots, const EngineEnv& env) {
   EngineEnv probe_env = env;
   probe_env.timeout = std::min(env.timeout, kProbeTimeout);
   PathFilter filter(env);
@@ -81,7 +94,7 @@ std::string run_probe(const Probe& probe, const SearchRequest& req, const std::v
     }
     return ++records < kProbeRecords;
   };
-  auto run = run_engine(probe_env, std::move(argv), '\n', sink);
+  auto run = run_engine(probe_env, probe_argv(probe, req, roots, env.engines.rg), '\n', sink);
   if (!run || total == 0) return {};
   return probe.message(total, paths.size(), list_with_more(paths, 5));
 }
@@ -91,15 +104,19 @@ std::string run_probe(const Probe& probe, const SearchRequest& req, const std::v
 std::string zero_result_hint(const SearchRequest& req, const std::vector<std::string>& roots,
                              const EngineEnv& env) {
   if (env.engines.rg.empty()) return {};
-  std::vector<Probe> probes = {{{"-i"}, case_message}, {hidden_flags(), hidden_message}};
-  if (req.pattern.find_first_of(kRegexMeta) != std::string::npos) {
-    probes.push_back({{"-F"}, literal_message});
-  }
-  for (const Probe& probe : probes) {
+  for (const Probe& probe : probes_for(req)) {
     std::string hint = run_probe(probe, req, roots, env);
     if (!hint.empty()) return hint;
   }
   return {};
+}
+
+std::vector<std::vector<std::string>> zero_probe_argvs(const SearchRequest& req,
+                                                       const std::vector<std::string>& roots,
+                                                       const std::string& rg) {
+  std::vector<std::vector<std::string>> argvs;
+  for (const Probe& probe : probes_for(req)) argvs.push_back(probe_argv(probe, req, roots, rg));
+  return argvs;
 }
 
 }  // namespace hermes::search

@@ -16,4 +16,9 @@ namespace hermes::search {
 std::string zero_result_hint(const SearchRequest& req, const std::vector<std::string>& roots,
                              const EngineEnv& env);
 
+// The rg command lines of the probes, in order, for the benchmark.
+std::vector<std::vector<std::string>> zero_probe_argvs(const SearchRequest& req,
+                                                       const std::vector<std::string>& roots,
+                                                       const std::string& rg);
+
 }  // namespace hermes::search
