@@ -15,12 +15,18 @@ std::u32string folded_trimmed(std::string_view line) {
   return decode_utf8(trim_view(fold_unicode(line)));
 }
 
+// difflib's cheap bounds first; most lines never reach the real score.
 bool similar_enough(const std::u32string& pattern, const CharHistogram& hist, std::string_view line,
                     double threshold) {
-  std::u32string f = folded_trimmed(line);
-  if (real_quick_ratio(hist.size(), f.size()) < threshold) return false;
-  if (hist.quick_ratio(f) < threshold) return false;
-  return similarity_ratio(pattern, f) >= threshold;
+  std::string_view t = trim_view(line);
+  std::string folded;
+  if (has_foldable(t)) {
+    folded = std::string(trim_view(fold_unicode(t)));
+    t = folded;
+  }
+  if (real_quick_ratio(hist.size(), code_points(t)) < threshold) return false;
+  if (hist.quick_ratio(t) < threshold) return false;
+  return similarity_ratio(pattern, decode_utf8(t)) >= threshold;
 }
 
 }  // namespace

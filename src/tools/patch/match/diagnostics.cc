@@ -24,8 +24,8 @@ std::vector<Scored> closest_lines(const std::vector<std::string_view>& lines, st
   CharHistogram hist(want);
   std::vector<Scored> bounds;
   for (size_t i = 0; i < lines.size(); ++i) {
-    std::u32string line = decode_utf8(trim_view(lines[i]));
-    if (real_quick_ratio(want.size(), line.size()) <= 0.3) continue;
+    std::string_view line = trim_view(lines[i]);
+    if (real_quick_ratio(want.size(), code_points(line)) <= 0.3) continue;
     double q = hist.quick_ratio(line);
     if (q > 0.3) bounds.push_back({i, q});
   }

@@ -25,11 +25,19 @@ std::string_view key_view(std::string_view line, Key key, std::string& storage);
 // computed on first use.
 class Subject {
  public:
-  explicit Subject(std::string_view text) : text_(text), lines_(split_lines(text)) {}
+  explicit Subject(std::string_view text) : text_(text) {}
   std::string_view text() const { return text_; }
-  const std::vector<LineSpan>& lines() const { return lines_; }
+  // Split on first use: the exact tier never needs it.
+  const std::vector<LineSpan>& lines() const {
+    if (!split_) {
+      lines_ = split_lines(text_);
+      split_ = true;
+    }
+    return lines_;
+  }
   std::string_view line(size_t i) const {
-    return text_.substr(lines_[i].begin, lines_[i].end - lines_[i].begin);
+    const LineSpan& l = lines()[i];
+    return text_.substr(l.begin, l.end - l.begin);
   }
   const std::vector<std::string_view>& keys(Key key);
   const std::vector<size_t>& hashes(Key key);
@@ -41,7 +49,8 @@ class Subject {
     std::vector<size_t> hashes;
   };
   std::string_view text_;
-  std::vector<LineSpan> lines_;
+  mutable std::vector<LineSpan> lines_;
+  mutable bool split_ = false;
   std::array<std::unique_ptr<Cache>, kKeyKinds> caches_;
 };
 

@@ -95,6 +95,23 @@ CharHistogram::CharHistogram(std::u32string_view s) : size_(s.size()) {
   }
 }
 
+size_t code_points(std::string_view utf8) {
+  size_t n = 0;
+  for (char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+double CharHistogram::quick_ratio(std::string_view utf8) const {
+  for (char c : utf8) {
+    if (static_cast<unsigned char>(c) >= 0x80) return quick_ratio(std::u32string_view(decode_utf8(utf8)));
+  }
+  if (size_ + utf8.size() == 0) return 1.0;
+  std::array<int, 128> ascii = ascii_;
+  size_t matches = 0;
+  for (char c : utf8) matches += ascii[static_cast<unsigned char>(c)]-- > 0;
+  return 2.0 * static_cast<double>(matches) / static_cast<double>(size_ + utf8.size());
+}
+
 double CharHistogram::quick_ratio(std::u32string_view line) const {
   if (size_ + line.size() == 0) return 1.0;
   std::array<int, 128> ascii = ascii_;

@@ -20,12 +20,17 @@ double similarity_ratio(std::string_view a, std::string_view b);
 double real_quick_ratio(size_t len_a, size_t len_b);
 double quick_ratio(std::u32string_view a, std::u32string_view b);
 
+// Code points in UTF-8 text (bytes that do not continue a sequence).
+size_t code_points(std::string_view utf8);
+
 // Code-point counts of one string, to take quick_ratio against many others
 // without rebuilding a map each time.
 class CharHistogram {
  public:
   explicit CharHistogram(std::u32string_view s);
   double quick_ratio(std::u32string_view other) const;
+  // The same on UTF-8 text, without decoding when it is ASCII.
+  double quick_ratio(std::string_view utf8) const;
   size_t size() const { return size_; }
 
  private:

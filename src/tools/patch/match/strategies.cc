@@ -2,6 +2,9 @@
 // Tiers 1–7 and the tier loop; tiers 8–9 live in approximate.cc.
 #include "tools/patch/match/strategies.h"
 
+#include <string.h>
+
+#include <cstdint>
 #include <functional>
 #include <unordered_map>
 
@@ -28,11 +31,12 @@ const std::vector<std::string_view>& Subject::keys(Key key) {
   auto& cache = caches_[static_cast<size_t>(key)];
   if (cache) return cache->views;
   cache = std::make_unique<Cache>();
-  cache->storage.resize(key == Key::kFoldTrim ? lines_.size() : 0);
-  cache->views.reserve(lines_.size());
-  cache->hashes.reserve(lines_.size());
+  const size_t n = lines().size();
+  cache->storage.resize(key == Key::kFoldTrim ? n : 0);
+  cache->views.reserve(n);
+  cache->hashes.reserve(n);
   std::string scratch;
-  for (size_t i = 0; i < lines_.size(); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     std::string& store = key == Key::kFoldTrim ? cache->storage[i] : scratch;
     std::string_view view = key_view(line(i), key, store);
     cache->views.push_back(view);
@@ -121,10 +125,19 @@ bool same_structure(const Subject& file, size_t first, const Pattern& pattern) {
   return true;
 }
 
+// glibc's memmem (two-way) stays linear where string_view::find degrades on
+// indented patterns whose first byte is everywhere.
+size_t find_from(std::string_view hay, std::string_view needle, size_t from) {
+  if (from > hay.size()) return std::string_view::npos;
+  const void* at = ::memmem(hay.data() + from, hay.size() - from, needle.data(), needle.size());
+  return at ? static_cast<size_t>(static_cast<const char*>(at) - hay.data()) : std::string_view::npos;
+}
+
 std::vector<Span> non_overlapping(std::string_view hay, std::string_view needle) {
   std::vector<Span> out;
   if (needle.empty()) return out;
-  for (size_t at = hay.find(needle); at != std::string_view::npos; at = hay.find(needle, at + needle.size())) {
+  for (size_t at = find_from(hay, needle, 0); at != std::string_view::npos;
+       at = find_from(hay, needle, at + needle.size())) {
     out.push_back({at, at + needle.size()});
   }
   return out;
@@ -144,27 +157,31 @@ std::vector<Span> line_tier(Subject& file, const Pattern& pattern, const std::ve
   return out;
 }
 
-// Runs of spaces/tabs collapsed to one space, with the original range of
-// each output byte.
+// Runs of spaces/tabs collapsed to one space. Output byte k came from the
+// original range [begin[k], begin[k + 1]) (the last one ends at the size).
 struct Collapsed {
   std::string text;
-  std::vector<size_t> begin, end;
+  std::vector<uint32_t> begin;
+  size_t original_size = 0;
+  size_t end_of(size_t k) const { return k + 1 < begin.size() ? begin[k + 1] : original_size; }
 };
 
 Collapsed collapse_blanks(std::string_view s) {
   Collapsed out;
-  out.text.reserve(s.size());
-  out.begin.reserve(s.size());
-  out.end.reserve(s.size());
+  out.original_size = s.size();
+  out.text.resize(s.size());
+  out.begin.resize(s.size());
+  size_t k = 0;
   for (size_t i = 0; i < s.size();) {
     size_t j = i;
     while (j < s.size() && (s[j] == ' ' || s[j] == '\t')) ++j;
     if (j == i) j = i + 1;
-    out.text += j > i + 1 || s[i] == '\t' ? ' ' : s[i];
-    out.begin.push_back(i);
-    out.end.push_back(j);
+    out.text[k] = j > i + 1 || s[i] == '\t' ? ' ' : s[i];
+    out.begin[k++] = static_cast<uint32_t>(i);
     i = j;
   }
+  out.text.resize(k);
+  out.begin.resize(k);
   return out;
 }
 
@@ -175,7 +192,7 @@ std::vector<Span> whitespace_tier(Subject& file, const Pattern& pattern) {
   for (Span s : non_overlapping(hay.text, needle)) {
     // A trailing collapsed run is consumed whole only when the pattern itself
     // ended in whitespace (otherwise the needle ends on a non-blank byte).
-    Span span{hay.begin[s.begin], hay.end[s.end - 1]};
+    Span span{hay.begin[s.begin], hay.end_of(s.end - 1)};
     size_t first_line = line_index_at(file.lines(), span.begin);
     if (first_line + pattern.lines.size() <= file.lines().size() &&
         !same_structure(file, first_line, pattern)) {
@@ -205,11 +222,16 @@ std::string unescape(std::string_view s) {
 }
 
 std::vector<Span> unicode_tier(Subject& file, const Pattern& pattern) {
-  if (!has_foldable(pattern.text) && !has_foldable(file.text())) return {};
-  FoldedText hay = fold_unicode_mapped(file.text());
+  const bool file_folds = has_foldable(file.text());
+  if (!has_foldable(pattern.text) && !file_folds) return {};
   std::vector<Span> out;
-  for (Span s : non_overlapping(hay.text, fold_unicode(pattern.text))) {
-    out.push_back({hay.unit_begin[s.begin], hay.unit_end[s.end - 1]});
+  if (file_folds) {
+    FoldedText hay = fold_unicode_mapped(file.text());
+    for (Span s : non_overlapping(hay.text, fold_unicode(pattern.text))) {
+      out.push_back({hay.unit_begin[s.begin], hay.unit_end[s.end - 1]});
+    }
+  } else {
+    out = non_overlapping(file.text(), fold_unicode(pattern.text));  // folding the file is a no-op
   }
   if (!out.empty()) return out;
   return line_tier(file, pattern, std::vector<Key>(pattern.lines.size(), Key::kFoldTrim), true);
