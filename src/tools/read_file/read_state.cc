@@ -40,19 +40,26 @@ void ReadState::forget_not_found(const std::string& real_path) {
 
 DedupVerdict ReadState::check(const ReadKey& key, const FileInfo& current) {
   std::lock_guard lock(mu_);
-  consecutive_ = last_key_ == key ? consecutive_ + 1 : 1;
-  last_key_ = key;
+  const int next = last_key_ == key ? consecutive_ + 1 : 1;
+  auto commit = [&](DedupVerdict::Kind kind, int count) {
+    last_key_ = key;
+    consecutive_ = next;
+    return DedupVerdict{kind, count};
+  };
   auto it = entries_.find(key);
-  if (it == entries_.end() || !(it->second.version == current)) return {DedupVerdict::kRead, consecutive_};
-  ++it->second.stub_hits;
-  int count = it->second.stub_hits + 1;
-  return {it->second.stub_hits >= 2 ? DedupVerdict::kBlocked : DedupVerdict::kStub, count};
+  if (it != entries_.end() && it->second.version == current) {
+    int hits = ++it->second.stub_hits;
+    return commit(hits >= 2 ? DedupVerdict::kStubBlocked : DedupVerdict::kStub, hits + 1);
+  }
+  if (next >= 4) return commit(DedupVerdict::kRepeatBlocked, next);
+  return {DedupVerdict::kRead, next};
 }
 
-int ReadState::record_served(const ReadKey& key, const FileInfo& served) {
+void ReadState::record_served(const ReadKey& key, const FileInfo& served) {
   std::lock_guard lock(mu_);
   entries_[key] = Entry{served, 0};
-  return consecutive_;
+  consecutive_ = last_key_ == key ? consecutive_ + 1 : 1;
+  last_key_ = key;
 }
 
 void ReadState::on_other_tool_call() {

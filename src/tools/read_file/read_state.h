@@ -26,10 +26,15 @@ struct ReadKey {
   auto operator<=>(const ReadKey&) const = default;
 };
 
-// What the dedup guard decides before a read.
+// What the dedup and repeat guards decide before a read.
 struct DedupVerdict {
-  enum Kind { kRead, kStub, kBlocked } kind = kRead;
-  int count = 0;  // reads of this region so far, this one included
+  enum Kind {
+    kRead,           // read it
+    kStub,           // unchanged since the last read: the stub
+    kStubBlocked,    // the stub again: BLOCKED
+    kRepeatBlocked,  // 4th+ consecutive real read of the region: BLOCKED
+  } kind = kRead;
+  int count = 0;  // reads of this region in a row, this one included
 };
 
 class ReadState : public SessionState {
@@ -44,10 +49,12 @@ class ReadState : public SessionState {
   void cache_not_found(const std::string& real_path, Json result, Clock::time_point now);
   void forget_not_found(const std::string& real_path);
 
-  // Before a read of `key` at `current` (the file's metadata now).
+  // Before a read of `key` at `current` (the file's metadata now). A stub
+  // or a block counts as a read of the region; a kRead counts only once
+  // served (binary and not-found results are not tracked).
   DedupVerdict check(const ReadKey& key, const FileInfo& current);
-  // After a served read: returns how many times in a row the region was read.
-  int record_served(const ReadKey& key, const FileInfo& served);
+  // After a served read of `key` at version `served`.
+  void record_served(const ReadKey& key, const FileInfo& served);
 
   void on_other_tool_call() override;
 

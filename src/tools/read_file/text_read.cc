@@ -131,7 +131,8 @@ Json not_found(const FileSystem& fs, const ResolvedPath& path, ReadState& state)
 
 Json dedup_result(const DedupVerdict& verdict, const ResolvedPath& path) {
   if (verdict.kind == DedupVerdict::kStub) return stub_json(path.given);
-  return stub_blocked_json(path.given, verdict.count);
+  if (verdict.kind == DedupVerdict::kStubBlocked) return stub_blocked_json(path.given, verdict.count);
+  return repeat_blocked_json(path.given, verdict.count);
 }
 
 }  // namespace
@@ -165,7 +166,6 @@ Json read_text_file(const FileSystem& fs, const ResolvedPath& path, const std::o
     DedupVerdict verdict = state.check(key, *info);
     if (verdict.kind != DedupVerdict::kRead) return dedup_result(verdict, path);
     consecutive = verdict.count;
-    if (consecutive >= 4) return repeat_blocked_json(path.given, consecutive);
   }
   ResolvedPath target = path;
   std::string hint_prefix;

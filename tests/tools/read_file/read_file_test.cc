@@ -270,6 +270,21 @@ TEST(ReadFileDedup, ConsecutiveRealReadsWarnThenBlock) {
   }
 }
 
+TEST(ReadFileDedup, RepeatBlockCountsUpAndBinaryIsNotTracked) {
+  ReadFileHarness h;
+  for (int i = 1; i <= 5; ++i) {
+    h.dir().write("a.txt", std::string(static_cast<size_t>(i), 'x') + "\n");
+    Json r = h.read("a.txt");
+    if (i == 5) {
+      EXPECT_EQ(r["already_read"], 5);
+    }
+  }
+  h.dir().write("b.bin.txt", std::string("\0\1\2", 3));
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(h.read("b.bin.txt")["error"], "Binary file (unknown binary, 3 bytes) — cannot display as text.");
+  }
+}
+
 TEST(ReadFileAnnotations, MergeConflicts) {
   ReadFileHarness h;
   h.dir().write("m.txt", "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> feature\ns = \"<<<<<<< \"\n");
