@@ -141,20 +141,24 @@ StubSignature signature_from_schema(const std::string& tool, const Json& schema,
       if (name.is_string()) required.insert(name.get<std::string>());
     }
   }
-  std::vector<StubParam> optional;
+  // Required with a default (patch's `mode`) goes last, so positional calls
+  // keep the upstream order: patch("f", "old", "new").
+  std::vector<StubParam> optional, defaulted;
   for (const auto& [name, property] : properties->items()) {
     if (hidden.count(name) || !is_identifier(name)) continue;
     StubParam param{name, python_type(property), ""};
-    if (required.count(name)) {
+    auto fallback = property.find("default");
+    bool is_required = required.count(name) > 0;
+    if (is_required && fallback == property.end()) {
       signature.params.push_back(std::move(param));
       continue;
     }
-    auto fallback = property.find("default");
     param.default_value = fallback == property.end() ? "None" : python_literal(*fallback);
-    optional.push_back(std::move(param));
+    (is_required ? defaulted : optional).push_back(std::move(param));
   }
   // Python wants parameters with defaults after those without.
   for (StubParam& param : optional) signature.params.push_back(std::move(param));
+  for (StubParam& param : defaulted) signature.params.push_back(std::move(param));
   return signature;
 }
 

@@ -25,7 +25,8 @@ struct StubSignature {
 
 // The signature of `tool` from its input schema: required properties first,
 // then the optional ones with the schema's `default` (None when it has none
-// or it is a list/object). Properties named in `hidden`, and names that are
+// or it is a list/object), then required ones that have a default (those
+// are optional to a caller). Properties named in `hidden`, and names that are
 // not Python identifiers or are keywords, are left out.
 StubSignature signature_from_schema(const std::string& tool, const Json& schema,
                                     const std::set<std::string>& hidden);

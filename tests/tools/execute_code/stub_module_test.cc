@@ -31,6 +31,16 @@ TEST(StubModule, RequiredFirstThenDefaults) {
             "limit: int = 50, case: bool = False, ratio: float = 0.5, items: list = None)");
 }
 
+TEST(StubModule, RequiredWithADefaultIsOptionalAndLast) {
+  StubSignature sig = signature_from_schema(
+      "patch",
+      schema(R"({"properties":{"mode":{"type":"string","default":"replace"},
+        "path":{"type":"string"},"old_string":{"type":"string"}},"required":["mode"]})"),
+      {});
+  EXPECT_EQ(render_signature(sig),
+            "patch(path: str = None, old_string: str = None, mode: str = \"replace\")");
+}
+
 TEST(StubModule, HiddenKeywordAndOddNamesAreLeftOut) {
   StubSignature sig = signature_from_schema(
       "terminal",
