@@ -51,7 +51,10 @@ class ContentCollector {
   bool on_record(std::string_view record) {
     if (mode_ == OutputMode::kFilesOnly) {
       std::string_view path = with_prefix(record);
-      if (!record.empty() && !filter_.drop(path) && window_.admit()) out_.files.emplace_back(path);
+      if (!record.empty() && !filter_.drop(path) && window_.admit()) {
+        out_.files.emplace_back(path);
+        window_.keep(path.size());
+      }
       return !window_.full();
     }
     size_t nul = record.find('\0');
@@ -64,6 +67,7 @@ class ContentCollector {
     if (content.ends_with('\r')) content.remove_suffix(1);  // CRLF files
     if (window_.admit()) {
       out_.matches.push_back({std::string(path), line, cut_chars(content, kMatchContentChars)});
+      window_.keep(path.size() + out_.matches.back().content.size());
     }
     return !window_.full();
   }
@@ -73,7 +77,7 @@ class ContentCollector {
 
   SearchOutcome take() {
     out_.total_count = mode_ == OutputMode::kCount ? count_sum_ : window_.seen();
-    out_.truncated = window_.beyond_page();
+    out_.truncated = window_.truncated();
     out_.total_is_lower_bound = window_.full();
     out_.omitted = filter_.dropped();
     return std::move(out_);
@@ -85,7 +89,10 @@ class ContentCollector {
     auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), n);
     if (ec != std::errc() || n == 0 || filter_.drop(path)) return true;  // grep -c prints zeros
     count_sum_ += n;
-    if (window_.admit()) out_.counts.emplace_back(std::string(path), n);
+    if (window_.admit()) {
+      out_.counts.emplace_back(std::string(path), n);
+      window_.keep(path.size());
+    }
     return !window_.full();
   }
 

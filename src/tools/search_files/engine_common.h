@@ -14,7 +14,8 @@
 namespace hermes::search {
 
 // Counts results and says which fall in [offset, offset+limit). Counting
-// stops at offset+limit+kCountSlack; past that the total is a lower bound.
+// stops at offset+limit+kCountSlack, or once the page holds kMaxPageBytes;
+// past either the total is a lower bound.
 class PageWindow {
  public:
   PageWindow(int64_t offset, int64_t limit)
@@ -24,15 +25,19 @@ class PageWindow {
     int64_t index = seen_++;
     return index >= offset_ && index < offset_ + limit_;
   }
-  bool full() const { return seen_ >= cap_; }
+  // Accounts `bytes` kept for the page.
+  void keep(size_t bytes) { kept_bytes_ += bytes; }
+  bool full() const { return seen_ >= cap_ || kept_bytes_ >= kMaxPageBytes; }
   int64_t seen() const { return seen_; }
-  bool beyond_page() const { return seen_ > offset_ + limit_; }
+  // More results exist than the page shows (or may exist, when full).
+  bool truncated() const { return seen_ > offset_ + limit_ || kept_bytes_ >= kMaxPageBytes; }
 
  private:
   int64_t offset_;
   int64_t limit_;
   int64_t cap_;
   int64_t seen_ = 0;
+  size_t kept_bytes_ = 0;
 };
 
 // env.blocked with a one-entry cache (an engine prints a file's results

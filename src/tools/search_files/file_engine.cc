@@ -93,7 +93,10 @@ SearchOutcome run_listing(const SearchRequest& req, const EngineEnv& env,
       capped = paths.size() >= kSortCap;
       return !capped;
     }
-    if (window.admit()) paths.emplace_back(path);
+    if (window.admit()) {
+      paths.emplace_back(path);
+      window.keep(path.size());
+    }
     return !window.full();
   };
   auto run = run_engine(env, std::move(argv), '\0', sink);
@@ -116,7 +119,7 @@ SearchOutcome run_listing(const SearchRequest& req, const EngineEnv& env,
   } else {
     out.files = std::move(paths);
     out.total_count = window.seen();
-    out.truncated = window.beyond_page();
+    out.truncated = window.truncated();
     out.total_is_lower_bound = window.full() || timed_out;
   }
   if (timed_out) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // search_files: registration, argument parsing, the loop guard, redaction of
 // match content and the result JSON (file-tools.md §4.1, §4.2 step 1, §4.6).
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -66,13 +67,13 @@ Result<SearchRequest> parse_args(const Json& args) {
   req.target = target == "files" || target == "find" ? Target::kFiles : Target::kContent;
   req.path = trim(string_arg(args, "path")).empty() ? "." : string_arg(args, "path");
   if (std::string glob = string_arg(args, "file_glob"); !glob.empty()) req.file_glob = glob;
-  req.limit = std::max<int64_t>(1, coerce_int(args, "limit", 50));
-  req.offset = std::max<int64_t>(0, coerce_int(args, "offset", 0));
+  req.limit = std::clamp<int64_t>(coerce_int(args, "limit", 50), 1, search::kMaxPaging);
+  req.offset = std::clamp<int64_t>(coerce_int(args, "offset", 0), 0, search::kMaxPaging);
   std::string mode = string_arg(args, "output_mode");
   req.output_mode = mode == "files_only" ? OutputMode::kFilesOnly
                     : mode == "count"    ? OutputMode::kCount
                                          : OutputMode::kContent;
-  req.context = std::max<int64_t>(0, coerce_int(args, "context", 0));
+  req.context = std::clamp<int64_t>(coerce_int(args, "context", 0), 0, search::kMaxPaging);
   HERMES_ASSIGN_OR_RETURN(req.order, parse_order(args));
   return req;
 }

@@ -185,7 +185,10 @@ Result<RunOutcome> run_records(const SpawnSpec& spec, const RecordSink& sink) {
       break;
     }
     int wait_ms = static_cast<int>(std::min<int64_t>(left.count(), 100));
-    if (::poll(fds, 2, wait_ms) < 0 && errno != EINTR) return Error::FromErrno(errno, "poll");
+    if (::poll(fds, 2, wait_ms) < 0) {
+      if (errno == EINTR) continue;  // revents are undefined after a failed poll
+      return Error::FromErrno(errno, "poll");
+    }
     for (int i = 0; i < 2 && !done; ++i) {
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       chunk.clear();

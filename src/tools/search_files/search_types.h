@@ -78,6 +78,10 @@ inline constexpr int kMatchesTextThreshold = 5;
 // Counting continues this many records past the page so totals are true for
 // all but huge result sets (then flagged as a lower bound).
 inline constexpr int64_t kCountSlack = 10'000;
+// A page keeps at most this much text, whatever `limit` says.
+inline constexpr size_t kMaxPageBytes = 16 << 20;
+// `limit` and `offset` are clamped here so sums cannot overflow.
+inline constexpr int64_t kMaxPaging = 1'000'000'000;
 // Newest-first ordering sorts at most this many discovered files.
 inline constexpr size_t kSortCap = 200'000;
 

@@ -84,6 +84,21 @@ TEST(SearchEngine, TimeoutGivesLimitReason) {
   EXPECT_EQ(out.matches[0].path, "x");
 }
 
+TEST(SearchEngine, PageWindowCountsPastThePageAndCapsKeptBytes) {
+  search::PageWindow window(2, 3);
+  std::vector<bool> admitted;
+  for (int i = 0; i < 6; ++i) admitted.push_back(window.admit());
+  EXPECT_EQ(admitted, (std::vector<bool>{false, false, true, true, true, false}));
+  EXPECT_TRUE(window.truncated());
+  EXPECT_FALSE(window.full());
+  search::PageWindow small(0, 1'000'000);
+  small.admit();
+  EXPECT_FALSE(small.truncated());
+  small.keep(search::kMaxPageBytes);
+  EXPECT_TRUE(small.full());
+  EXPECT_TRUE(small.truncated());
+}
+
 TEST(SearchEngine, Helpers) {
   EXPECT_TRUE(search::pattern_has_newline("a\nb"));
   EXPECT_TRUE(search::pattern_has_newline("a\\nb"));
