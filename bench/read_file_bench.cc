@@ -45,7 +45,10 @@ std::string make_file(const std::string& name, size_t bytes) {
 
 class InProcess {
  public:
-  InProcess() : config_(Config::from_yaml("")), services_{*config_, paths_}, dispatcher_(registry_, services_) {
+  InProcess()
+      : config_(Config::from_yaml("")),
+        services_{*config_, paths_},
+        dispatcher_(registry_, services_) {
     register_read_file(registry_);
     registry_.enable_toolsets({"file"});
   }
@@ -88,7 +91,8 @@ void timed(benchmark::State& state, F&& f) {
   for (auto _ : state) {
     auto t0 = std::chrono::steady_clock::now();
     f();
-    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    us.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
   }
   report(state, us);
 }
@@ -114,7 +118,9 @@ BENCHMARK(BM_Read4KB_UpstreamSedCutWc)->Unit(benchmark::kMicrosecond);
 void BM_Page2000Of1MB_InProcess(benchmark::State& state) {
   static const std::string path = make_file("hermes-bench-1m.txt", 1 << 20);
   InProcess tool;
-  timed(state, [&] { benchmark::DoNotOptimize(tool.read(Json{{"path", path}, {"offset", 5001}, {"limit", 2000}})); });
+  timed(state, [&] {
+    benchmark::DoNotOptimize(tool.read(Json{{"path", path}, {"offset", 5001}, {"limit", 2000}}));
+  });
 }
 BENCHMARK(BM_Page2000Of1MB_InProcess)->Unit(benchmark::kMicrosecond);
 
@@ -131,8 +137,11 @@ class McpChild {
  public:
   McpChild() {
     const char* env = std::getenv("HERMES_TOOLS_BIN");
-    std::string bin = env ? env : (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() /
-                                   "src/cli/hermes-tools").string();
+    std::string bin =
+        env ? env
+            : (std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() /
+               "src/cli/hermes-tools")
+                  .string();
     int in[2], out[2];
     if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) return;
     posix_spawn_file_actions_t actions;
@@ -147,7 +156,8 @@ class McpChild {
     ::close(out[1]);
     to_ = in[1];
     from_ = ::fdopen(out[0], "r");
-    send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})");
+    send(
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})");
     receive();
     send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   }
@@ -189,7 +199,9 @@ void BM_Read4KB_McpStdio(benchmark::State& state) {
     // A different limit per call keeps the dedup stub out of the way (the
     // 4 KB file has under 100 lines, so every page is the whole file).
     Json args{{"path", path}, {"limit", 100 + id % 1900}};
-    Json call{{"jsonrpc", "2.0"}, {"id", id++}, {"method", "tools/call"},
+    Json call{{"jsonrpc", "2.0"},
+              {"id", id++},
+              {"method", "tools/call"},
               {"params", {{"name", "read_file"}, {"arguments", args}}}};
     child.send(call.dump());
     benchmark::DoNotOptimize(child.receive());

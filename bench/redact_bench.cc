@@ -42,7 +42,8 @@ const std::string& mixed_text() {
 
 void BM_RedactFileRead(benchmark::State& state) {
   const std::string& text = mixed_text();
-  for (auto _ : state) benchmark::DoNotOptimize(redact_secrets(text, {RedactMode::kFileRead, false}));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(redact_secrets(text, {RedactMode::kFileRead, false}));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
 BENCHMARK(BM_RedactFileRead)->Unit(benchmark::kMillisecond);

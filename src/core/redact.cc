@@ -18,8 +18,8 @@ namespace hermes {
 namespace {
 
 using redact_detail::is_token_char;
-using redact_detail::Match;
 using redact_detail::mask_token;
+using redact_detail::Match;
 using redact_detail::sentinel;
 using redact_detail::substitute;
 
@@ -31,34 +31,61 @@ struct Family {
   std::string_view body;
 };
 constexpr std::array kFamilies = {
-    Family{"sk_live_", "[A-Za-z0-9]{10,}"},     Family{"sk_test_", "[A-Za-z0-9]{10,}"},
+    Family{"sk_live_", "[A-Za-z0-9]{10,}"},
+    Family{"sk_test_", "[A-Za-z0-9]{10,}"},
     Family{"sk-", "[A-Za-z0-9_-](?:\\.?[A-Za-z0-9_-]){9,}"},
-    Family{"sk_", "[A-Za-z0-9_]{10,}"},          Family{"ghp_", "[A-Za-z0-9]{10,}"},
-    Family{"github_pat_", "[A-Za-z0-9_]{10,}"},  Family{"gho_", "[A-Za-z0-9]{10,}"},
-    Family{"ghu_", "[A-Za-z0-9]{10,}"},          Family{"ghs_", "[A-Za-z0-9]{10,}"},
-    Family{"ghr_", "[A-Za-z0-9]{10,}"},          Family{"xapp-", "[0-9]+-[A-Za-z0-9-]{10,}"},
-    Family{"xox", "[baprs]-[A-Za-z0-9-]{10,}"},  Family{"AIza", "[A-Za-z0-9_-]{30,}"},
-    Family{"pplx-", "[A-Za-z0-9]{10,}"},         Family{"fal_", "[A-Za-z0-9_-]{10,}"},
-    Family{"fc-", "[A-Za-z0-9]{10,}"},           Family{"bb_live_", "[A-Za-z0-9_-]{10,}"},
-    Family{"gAAAA", "[A-Za-z0-9_=-]{20,}"},      Family{"AKIA", "[A-Z0-9]{16}"},
-    Family{"rk_live_", "[A-Za-z0-9]{10,}"},      Family{"SG.", "[A-Za-z0-9_-]{10,}"},
-    Family{"hf_", "[A-Za-z0-9]{10,}"},           Family{"r8_", "[A-Za-z0-9]{10,}"},
-    Family{"npm_", "[A-Za-z0-9]{10,}"},          Family{"pypi-", "[A-Za-z0-9_-]{10,}"},
-    Family{"dop_v1_", "[A-Za-z0-9]{10,}"},       Family{"doo_v1_", "[A-Za-z0-9]{10,}"},
-    Family{"am_", "(?:org_)?[A-Za-z0-9]{20,}"},  Family{"tvly-", "[A-Za-z0-9]{10,}"},
-    Family{"exa_", "[A-Za-z0-9]{10,}"},          Family{"gsk_", "[A-Za-z0-9]{10,}"},
-    Family{"syt_", "[A-Za-z0-9]{10,}"},          Family{"retaindb_", "[A-Za-z0-9]{10,}"},
-    Family{"hsk-", "[A-Za-z0-9]{10,}"},          Family{"mem0_", "[A-Za-z0-9]{10,}"},
-    Family{"brv_", "[A-Za-z0-9]{10,}"},          Family{"xai-", "[A-Za-z0-9]{30,}"},
-    Family{"ntn_", "[A-Za-z0-9]{10,}"},          Family{"fw-", "[A-Za-z0-9]{30,}"},
-    Family{"fw_", "[A-Za-z0-9]{30,}"},           Family{"fpk_", "[A-Za-z0-9]{30,}"},
-    Family{"glpat-", "[A-Za-z0-9_-]{10,}"},      Family{"gloas-", "[A-Za-z0-9_-]{10,}"},
-    Family{"gldt-", "[A-Za-z0-9_-]{10,}"},       Family{"glrtr-", "[A-Za-z0-9_.-]{10,}"},
-    Family{"glrt-", "[A-Za-z0-9_.-]{10,}"},      Family{"glcbt-", "[A-Za-z0-9_-]{10,}"},
-    Family{"glptt-", "[A-Za-z0-9_-]{10,}"},      Family{"glft-", "[A-Za-z0-9_-]{10,}"},
-    Family{"glimt-", "[A-Za-z0-9_-]{10,}"},      Family{"glagent-", "[A-Za-z0-9_-]{10,}"},
-    Family{"glsoat-", "[A-Za-z0-9_-]{10,}"},     Family{"glffct-", "[A-Za-z0-9_-]{10,}"},
-    Family{"glwt-", "[A-Za-z0-9_-]{10,}"},       Family{"GR1348941", "[A-Za-z0-9_-]{10,}"},
+    Family{"sk_", "[A-Za-z0-9_]{10,}"},
+    Family{"ghp_", "[A-Za-z0-9]{10,}"},
+    Family{"github_pat_", "[A-Za-z0-9_]{10,}"},
+    Family{"gho_", "[A-Za-z0-9]{10,}"},
+    Family{"ghu_", "[A-Za-z0-9]{10,}"},
+    Family{"ghs_", "[A-Za-z0-9]{10,}"},
+    Family{"ghr_", "[A-Za-z0-9]{10,}"},
+    Family{"xapp-", "[0-9]+-[A-Za-z0-9-]{10,}"},
+    Family{"xox", "[baprs]-[A-Za-z0-9-]{10,}"},
+    Family{"AIza", "[A-Za-z0-9_-]{30,}"},
+    Family{"pplx-", "[A-Za-z0-9]{10,}"},
+    Family{"fal_", "[A-Za-z0-9_-]{10,}"},
+    Family{"fc-", "[A-Za-z0-9]{10,}"},
+    Family{"bb_live_", "[A-Za-z0-9_-]{10,}"},
+    Family{"gAAAA", "[A-Za-z0-9_=-]{20,}"},
+    Family{"AKIA", "[A-Z0-9]{16}"},
+    Family{"rk_live_", "[A-Za-z0-9]{10,}"},
+    Family{"SG.", "[A-Za-z0-9_-]{10,}"},
+    Family{"hf_", "[A-Za-z0-9]{10,}"},
+    Family{"r8_", "[A-Za-z0-9]{10,}"},
+    Family{"npm_", "[A-Za-z0-9]{10,}"},
+    Family{"pypi-", "[A-Za-z0-9_-]{10,}"},
+    Family{"dop_v1_", "[A-Za-z0-9]{10,}"},
+    Family{"doo_v1_", "[A-Za-z0-9]{10,}"},
+    Family{"am_", "(?:org_)?[A-Za-z0-9]{20,}"},
+    Family{"tvly-", "[A-Za-z0-9]{10,}"},
+    Family{"exa_", "[A-Za-z0-9]{10,}"},
+    Family{"gsk_", "[A-Za-z0-9]{10,}"},
+    Family{"syt_", "[A-Za-z0-9]{10,}"},
+    Family{"retaindb_", "[A-Za-z0-9]{10,}"},
+    Family{"hsk-", "[A-Za-z0-9]{10,}"},
+    Family{"mem0_", "[A-Za-z0-9]{10,}"},
+    Family{"brv_", "[A-Za-z0-9]{10,}"},
+    Family{"xai-", "[A-Za-z0-9]{30,}"},
+    Family{"ntn_", "[A-Za-z0-9]{10,}"},
+    Family{"fw-", "[A-Za-z0-9]{30,}"},
+    Family{"fw_", "[A-Za-z0-9]{30,}"},
+    Family{"fpk_", "[A-Za-z0-9]{30,}"},
+    Family{"glpat-", "[A-Za-z0-9_-]{10,}"},
+    Family{"gloas-", "[A-Za-z0-9_-]{10,}"},
+    Family{"gldt-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glrtr-", "[A-Za-z0-9_.-]{10,}"},
+    Family{"glrt-", "[A-Za-z0-9_.-]{10,}"},
+    Family{"glcbt-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glptt-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glft-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glimt-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glagent-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glsoat-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glffct-", "[A-Za-z0-9_-]{10,}"},
+    Family{"glwt-", "[A-Za-z0-9_-]{10,}"},
+    Family{"GR1348941", "[A-Za-z0-9_-]{10,}"},
     Family{"pk-lf-", "[A-Za-z0-9-]{8,}"},
 };
 
@@ -84,11 +111,13 @@ RE2::Options re_options(bool case_insensitive = false) {
 struct Patterns {
   RE2 prefix{build_prefix_pattern(), re_options()};
   RE2 zhipu{"[0-9a-f]{32}\\.[A-Za-z0-9]{16,}", re_options()};
-  RE2 auth_header{"((?:proxy-)?authorization:[ \\t]*)([A-Za-z][A-Za-z0-9_.+-]*[ \\t]+)?([^\\s\"']+)",
-                  re_options(true)};
-  RE2 secret_header{"((?:x-api-key|x-goog-api-key|api-key|apikey|x-api-token|x-auth-token|"
-                    "x-access-token)[ \\t]*:[ \\t]*)([^\\s\"']+)",
-                    re_options(true)};
+  RE2 auth_header{
+      "((?:proxy-)?authorization:[ \\t]*)([A-Za-z][A-Za-z0-9_.+-]*[ \\t]+)?([^\\s\"']+)",
+      re_options(true)};
+  RE2 secret_header{
+      "((?:x-api-key|x-goog-api-key|api-key|apikey|x-api-token|x-auth-token|"
+      "x-access-token)[ \\t]*:[ \\t]*)([^\\s\"']+)",
+      re_options(true)};
   RE2 telegram{"(bot)?([0-9]{8,}):([A-Za-z0-9_-]{30,})", re_options()};
   RE2 private_key{"-----BEGIN[A-Z ]*PRIVATE KEY-----(?s:.*?)-----END[A-Z ]*PRIVATE KEY-----",
                   re_options()};
@@ -118,7 +147,8 @@ bool is_hex(char c) {
 // JSON-escaped text puts a token right after one, and the escape's last
 // character is not a real word boundary.
 bool after_escape(std::string_view s, size_t at) {
-  if (at >= 2 && s[at - 2] == '\\' && std::isalpha(static_cast<unsigned char>(s[at - 1]))) return true;
+  if (at >= 2 && s[at - 2] == '\\' && std::isalpha(static_cast<unsigned char>(s[at - 1])))
+    return true;
   auto hex_run = [&](size_t n) {
     for (size_t k = 1; k <= n; ++k)
       if (!is_hex(s[at - k])) return false;
@@ -168,7 +198,10 @@ void scan_split_window(std::string_view text, size_t begin, size_t end, bool sen
   std::vector<size_t> origin;
   for (size_t i = begin; i < end;) {
     size_t n = control_len(text, i);
-    if (n) { i += n; continue; }
+    if (n) {
+      i += n;
+      continue;
+    }
     stripped += text[i];
     origin.push_back(i++);
   }
@@ -196,12 +229,19 @@ std::string redact_split_tokens(std::string_view text, bool sentinels) {
   std::vector<Splice> splices;
   size_t i = 0;
   while (i < text.size()) {
-    if (!is_body_char(text[i]) && !control_len(text, i)) { ++i; continue; }
+    if (!is_body_char(text[i]) && !control_len(text, i)) {
+      ++i;
+      continue;
+    }
     size_t start = i;
     bool seen_body = false, pending = false, split = false;
     while (i < text.size()) {
       size_t n = control_len(text, i);
-      if (n) { i += n; pending = seen_body; continue; }
+      if (n) {
+        i += n;
+        pending = seen_body;
+        continue;
+      }
       if (!is_body_char(text[i])) break;
       split = split || pending;  // a control character between body characters
       seen_body = true;
@@ -247,8 +287,8 @@ std::string redact_headers(std::string_view text) {
     std::string out(m.text.substr(m.begin, m.offset(value_group) - m.begin));
     return out + mask_token(value);
   };
-  std::string out = substitute(text, patterns().auth_header,
-                               [&](const Match& m) { return keep_name(m, 3); });
+  std::string out =
+      substitute(text, patterns().auth_header, [&](const Match& m) { return keep_name(m, 3); });
   return substitute(out, patterns().secret_header, [&](const Match& m) { return keep_name(m, 2); });
 }
 
@@ -259,12 +299,13 @@ std::string redact_telegram(std::string_view text) {
 }
 
 std::string redact_urls(std::string_view text) {
-  std::string out = substitute(text, patterns().db_url, [](const Match& m) -> std::optional<std::string> {
-    std::string_view pw = m.groups[2];
-    // An f-string/template placeholder names a variable, not a password.
-    if (pw.size() >= 2 && pw.front() == '{' && pw.back() == '}') return std::nullopt;
-    return std::string(m.groups[1]) + "***@";
-  });
+  std::string out =
+      substitute(text, patterns().db_url, [](const Match& m) -> std::optional<std::string> {
+        std::string_view pw = m.groups[2];
+        // An f-string/template placeholder names a variable, not a password.
+        if (pw.size() >= 2 && pw.front() == '{' && pw.back() == '}') return std::nullopt;
+        return std::string(m.groups[1]) + "***@";
+      });
   return substitute(out, patterns().url_token, [](const Match& m) -> std::optional<std::string> {
     if (already_masked(m.groups[2])) return std::nullopt;
     return std::string(m.groups[1]) + mask_token(m.groups[2]) + "@";
@@ -277,14 +318,15 @@ std::string redact_phones(std::string_view text) {
     if (m.begin > 0 && is_alnum(m.text[m.begin - 1])) return std::nullopt;
     std::string_view phone = m.groups[0];
     size_t keep = phone.size() <= 8 ? 2 : 4;
-    return std::string(phone.substr(0, keep)) + "****" + std::string(phone.substr(phone.size() - keep));
+    return std::string(phone.substr(0, keep)) + "****" +
+           std::string(phone.substr(phone.size() - keep));
   });
 }
 
 constexpr std::array<std::string_view, 16> kSensitiveParams = {
-    "access_token", "refresh_token", "id_token", "token", "api_key", "apikey",
-    "client_secret", "password", "auth", "jwt", "session", "secret", "key",
-    "code", "signature", "sig"};
+    "access_token",  "refresh_token", "id_token",  "token", "api_key", "apikey",
+    "client_secret", "password",      "auth",      "jwt",   "session", "secret",
+    "key",           "code",          "signature", "sig"};
 
 // A whole text that is one `k=v&k=v` form body: sensitive values → `***`.
 std::string redact_form_body(std::string_view text) {
@@ -295,7 +337,8 @@ std::string redact_form_body(std::string_view text) {
   for (const std::string& pair : split(body, '&')) {
     size_t eq = pair.find('=');
     std::string key = to_lower(pair.substr(0, eq));
-    bool hide = std::find(kSensitiveParams.begin(), kSensitiveParams.end(), key) != kSensitiveParams.end();
+    bool hide =
+        std::find(kSensitiveParams.begin(), kSensitiveParams.end(), key) != kSensitiveParams.end();
     if (!out.empty()) out += '&';
     out += hide ? pair.substr(0, eq) + "=***" : pair;
   }
@@ -332,9 +375,9 @@ bool redaction_enabled(const Config& config) {
 
 bool is_secret_bearing_file(std::string_view path) {
   static constexpr std::array<std::string_view, 15> kNames = {
-      ".env", ".env.local", ".env.development", ".env.production", ".env.test",
-      ".env.staging", ".envrc", ".bashrc", ".bash_profile", ".bash_login", ".profile",
-      ".zshrc", ".zprofile", ".zlogin", ".zshenv"};
+      ".env",         ".env.local", ".env.development", ".env.production", ".env.test",
+      ".env.staging", ".envrc",     ".bashrc",          ".bash_profile",   ".bash_login",
+      ".profile",     ".zshrc",     ".zprofile",        ".zlogin",         ".zshenv"};
   size_t slash = path.find_last_of('/');
   std::string dir(slash == std::string_view::npos ? std::string_view{} : path.substr(0, slash));
   std::string base = to_lower(slash == std::string_view::npos ? path : path.substr(slash + 1));
@@ -352,20 +395,24 @@ std::string redact_secrets(std::string_view text, const RedactOptions& options) 
   const bool sentinels = options.mode == RedactMode::kFileRead;
   std::string out(text);
   if (contains(out, "PRIVATE KEY-----"))
-    out = substitute(out, patterns().private_key,
-                     [](const Match&) { return std::optional<std::string>("[REDACTED PRIVATE KEY]"); });
+    out = substitute(out, patterns().private_key, [](const Match&) {
+      return std::optional<std::string>("[REDACTED PRIVATE KEY]");
+    });
   out = redact_prefix_tokens(out, sentinels);
   if (contains(out, ".")) out = redact_zhipu(out, sentinels);
-  if (options.assignments) out = redact_detail::redact_assignments(out, sentinels);
-  else if (options.mode == RedactMode::kOutput) out = redact_detail::redact_diagnostic_repr_fields(out);
+  if (options.assignments)
+    out = redact_detail::redact_assignments(out, sentinels);
+  else if (options.mode == RedactMode::kOutput)
+    out = redact_detail::redact_diagnostic_repr_fields(out);
   if (contains(out, ":")) {
     out = redact_headers(out);
     out = redact_telegram(out);
   }
   if (contains(out, "://")) out = redact_urls(out);
   if (contains(out, "eyJ"))
-    out = substitute(out, patterns().jwt,
-                     [](const Match& m) { return std::optional<std::string>(mask_token(m.groups[0])); });
+    out = substitute(out, patterns().jwt, [](const Match& m) {
+      return std::optional<std::string>(mask_token(m.groups[0]));
+    });
   if (contains(out, "&") && contains(out, "=")) out = redact_form_body(out);
   if (contains(out, "+")) out = redact_phones(out);
   return out;

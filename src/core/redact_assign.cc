@@ -28,18 +28,22 @@ struct AssignPatterns {
   RE2 yaml{std::string("(?m)^[ \\t]*(?:[0-9]+(?:[|:-]|\\t)[ \\t]*)?([A-Za-z0-9_.-]+)(:[ \\t]*)") +
                std::string(kQuoted),
            options(false)};
-  RE2 json{"(\"(?:api_?key|token|secret|password|access_token|refresh_token|auth_token|bearer|"
-           "secret_value|raw_secret|secret_input|key_material)\")[ \\t]*:[ \\t]*\"([^\"]+)\"",
-           options(true)};
-  RE2 json_escaped{"(\\\\\"(?:api_?key|token|secret|password|access_token|refresh_token|"
-                   "auth_token|bearer)\\\\\")[ \\t]*:[ \\t]*\\\\\"([^\"\\\\]+)\\\\\"",
-                   options(true)};
-  RE2 repr{"'([A-Za-z_][A-Za-z0-9_]*)'([ \\t]*:[ \\t]*)([bB]?)(?:'((?:\\\\.|[^'\\\\\\n])+)'|"
-           "\"((?:\\\\.|[^\"\\\\\\n])+)\")",
-           options(false)};
-  RE2 diagnostic_line{"(?m)^(?:[ \\t]*E[ \\t]{2,}|(?:[A-Za-z_][A-Za-z0-9_]*\\.)*[A-Za-z_]"
-                      "[A-Za-z0-9_]*(?:Error|Exception|Warning):)[^\\n]*",
-                      options(false)};
+  RE2 json{
+      "(\"(?:api_?key|token|secret|password|access_token|refresh_token|auth_token|bearer|"
+      "secret_value|raw_secret|secret_input|key_material)\")[ \\t]*:[ \\t]*\"([^\"]+)\"",
+      options(true)};
+  RE2 json_escaped{
+      "(\\\\\"(?:api_?key|token|secret|password|access_token|refresh_token|"
+      "auth_token|bearer)\\\\\")[ \\t]*:[ \\t]*\\\\\"([^\"\\\\]+)\\\\\"",
+      options(true)};
+  RE2 repr{
+      "'([A-Za-z_][A-Za-z0-9_]*)'([ \\t]*:[ \\t]*)([bB]?)(?:'((?:\\\\.|[^'\\\\\\n])+)'|"
+      "\"((?:\\\\.|[^\"\\\\\\n])+)\")",
+      options(false)};
+  RE2 diagnostic_line{
+      "(?m)^(?:[ \\t]*E[ \\t]{2,}|(?:[A-Za-z_][A-Za-z0-9_]*\\.)*[A-Za-z_]"
+      "[A-Za-z0-9_]*(?:Error|Exception|Warning):)[^\\n]*",
+      options(false)};
 };
 
 const AssignPatterns& assign_patterns() {
@@ -73,11 +77,13 @@ std::vector<std::string> compounds(std::initializer_list<std::string_view> heads
   std::vector<std::string> out;
   for (auto h : heads)
     for (auto t : tails)
-      for (std::string_view sep : {"", "_", "-", ".", " "}) out.push_back(std::string(h) + std::string(sep) + std::string(t));
+      for (std::string_view sep : {"", "_", "-", ".", " "})
+        out.push_back(std::string(h) + std::string(sep) + std::string(t));
   return out;
 }
 
-std::vector<std::string> with(std::vector<std::string> list, std::initializer_list<std::string_view> more) {
+std::vector<std::string> with(std::vector<std::string> list,
+                              std::initializer_list<std::string_view> more) {
   for (auto w : more) list.emplace_back(w);
   return list;
 }
@@ -94,21 +100,23 @@ bool has_bounded_keyword(std::string_view key, const std::vector<std::string>& k
 }
 
 const std::vector<std::string>& secret_keywords() {
-  static const auto list = with(compounds({"api", "auth", "access", "refresh", "session", "secret"}, {"key", "token"}),
-                                {"token", "secret", "passwd", "password", "pass", "pw", "credential", "auth", "key"});
+  static const auto list =
+      with(compounds({"api", "auth", "access", "refresh", "session", "secret"}, {"key", "token"}),
+           {"token", "secret", "passwd", "password", "pass", "pw", "credential", "auth", "key"});
   return list;
 }
 
 const std::vector<std::string>& strong_keywords() {
-  static const auto list =
-      with(compounds({"api", "auth", "access", "refresh", "session", "id", "bearer"}, {"key", "token"}),
-           {"keymaterial", "key_material", "secret", "passwd", "password", "pass", "pw", "credential", "auth",
-            "bearer"});
+  static const auto list = with(
+      compounds({"api", "auth", "access", "refresh", "session", "id", "bearer"}, {"key", "token"}),
+      {"keymaterial", "key_material", "secret", "passwd", "password", "pass", "pw", "credential",
+       "auth", "bearer"});
   return list;
 }
 
 const std::vector<std::string>& yaml_keywords() {
-  static const auto list = with(compounds({"api"}, {"key"}), {"token", "secret", "passwd", "password", "credential"});
+  static const auto list =
+      with(compounds({"api"}, {"key"}), {"token", "secret", "passwd", "password", "credential"});
   return list;
 }
 
@@ -120,7 +128,8 @@ const std::vector<std::string>& password_keywords() {
 bool all_of(std::string_view v, std::string_view allowed_extra, bool hex_only = false) {
   return std::all_of(v.begin(), v.end(), [&](char c) {
     if (hex_only) return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-    return std::isalnum(static_cast<unsigned char>(c)) || allowed_extra.find(c) != std::string_view::npos;
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           allowed_extra.find(c) != std::string_view::npos;
   });
 }
 
@@ -129,7 +138,8 @@ bool looks_opaque(std::string_view v) {
   if (v.size() >= 16 && all_of(v, "", true)) return true;
   if (v.size() >= 20 && all_of(v, "_./+=-")) return true;
   if (v.size() < 12) return false;
-  int kinds = std::any_of(v.begin(), v.end(), is_lower) + std::any_of(v.begin(), v.end(), is_upper) +
+  int kinds = std::any_of(v.begin(), v.end(), is_lower) +
+              std::any_of(v.begin(), v.end(), is_upper) +
               std::any_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
   return kinds >= 2;
 }
@@ -137,12 +147,14 @@ bool looks_opaque(std::string_view v) {
 // A path segment that is really a secret (16+ chars, mixed case and digits).
 bool opaque_segment(std::string_view seg) {
   return seg.size() >= 16 && seg.find('.') == std::string_view::npos && looks_opaque(seg) &&
-         std::any_of(seg.begin(), seg.end(), is_lower) && std::any_of(seg.begin(), seg.end(), is_upper);
+         std::any_of(seg.begin(), seg.end(), is_lower) &&
+         std::any_of(seg.begin(), seg.end(), is_upper);
 }
 
 // `$VAR`, `$(cmd`, `~/x` or `/abs/path`: configuration, not a credential.
 bool is_reference(std::string_view v) {
-  if (v.size() >= 2 && v[0] == '$' && (is_alpha(v[1]) || v[1] == '_' || v[1] == '{' || v[1] == '(')) return true;
+  if (v.size() >= 2 && v[0] == '$' && (is_alpha(v[1]) || v[1] == '_' || v[1] == '{' || v[1] == '('))
+    return true;
   if (v.empty() || (v[0] != '/' && v[0] != '~')) return false;
   for (const std::string& seg : split(v, '/'))
     if (opaque_segment(seg)) return false;
@@ -164,14 +176,17 @@ std::string mask_value(std::string_view value, bool sentinels) {
 
 // Replaces the value group `vg` of an assignment, keeping its quotes.
 std::optional<std::string> render_quoted(const Match& m, size_t kg, size_t vg, bool sentinels,
-                                         bool check_keyword, const std::vector<std::string>* names) {
+                                         bool check_keyword,
+                                         const std::vector<std::string>* names) {
   std::string_view key = m.groups[kg];
   std::string_view raw = m.groups[vg];
   bool quoted = raw.size() >= 2 && (raw[0] == '"' || raw[0] == '\'') && raw.back() == raw[0];
   std::string_view value = quoted ? raw.substr(1, raw.size() - 2) : raw;
   // Lower-case config keys stop at `&` (form bodies go pair by pair).
-  if (!quoted && std::any_of(key.begin(), key.end(), is_lower)) value = value.substr(0, value.find('&'));
-  if (value.empty() || value[0] == '=' || value.find("://") != std::string_view::npos) return std::nullopt;
+  if (!quoted && std::any_of(key.begin(), key.end(), is_lower))
+    value = value.substr(0, value.find('&'));
+  if (value.empty() || value[0] == '=' || value.find("://") != std::string_view::npos)
+    return std::nullopt;
   if (names && !has_bounded_keyword(key, *names)) return std::nullopt;
   if (!should_redact(key, value, check_keyword)) return std::nullopt;
   size_t value_at = m.offset(vg) + (quoted ? 1 : 0);
@@ -183,13 +198,14 @@ std::optional<std::string> render_quoted(const Match& m, size_t kg, size_t vg, b
 
 bool is_repr_secret_key(std::string_view key) {
   static constexpr std::array<std::string_view, 20> kExact = {
-      "access_token", "refresh_token", "id_token", "auth_token", "token", "api_key", "apikey",
-      "client_secret", "secret", "password", "passwd", "private_key", "credential", "credentials",
-      "authorization", "bearer", "secret_value", "raw_secret", "secret_input", "key_material"};
+      "access_token", "refresh_token", "id_token",      "auth_token",   "token",
+      "api_key",      "apikey",        "client_secret", "secret",       "password",
+      "passwd",       "private_key",   "credential",    "credentials",  "authorization",
+      "bearer",       "secret_value",  "raw_secret",    "secret_input", "key_material"};
   std::string folded = to_lower(key);
   if (std::find(kExact.begin(), kExact.end(), folded) != kExact.end()) return true;
-  for (std::string_view suffix : {"apikey", "api_key", "token", "secret", "password", "passwd", "credential",
-                                  "credentials"})
+  for (std::string_view suffix :
+       {"apikey", "api_key", "token", "secret", "password", "passwd", "credential", "credentials"})
     if (ends_with(folded, suffix)) return true;
   return false;
 }
@@ -203,8 +219,8 @@ std::string redact_repr_fields(std::string_view text) {
         value.find("***") != std::string_view::npos || starts_with(value, "«redacted:"))
       return std::nullopt;
     std::string quote = single ? "'" : "\"";
-    return "'" + std::string(m.groups[1]) + "'" + std::string(m.groups[2]) + std::string(m.groups[3]) + quote +
-           "***" + quote;
+    return "'" + std::string(m.groups[1]) + "'" + std::string(m.groups[2]) +
+           std::string(m.groups[3]) + quote + "***" + quote;
   });
 }
 
@@ -215,7 +231,8 @@ std::string redact_assignments(std::string_view text, bool sentinels) {
   std::string out(text);
   if (out.find('=') != std::string::npos) {
     out = substitute(out, p.env, [&](const Match& m) {
-      if (m.begin > 0 && (is_token_char(m.text[m.begin - 1]) || m.text[m.begin - 1] == '.')) return std::optional<std::string>();
+      if (m.begin > 0 && (is_token_char(m.text[m.begin - 1]) || m.text[m.begin - 1] == '.'))
+        return std::optional<std::string>();
       return render_quoted(m, 1, 2, sentinels, true, nullptr);
     });
   }
@@ -238,11 +255,12 @@ std::string redact_assignments(std::string_view text, bool sentinels) {
 
 std::string redact_diagnostic_repr_fields(std::string_view text) {
   if (text.find('\'') == std::string_view::npos) return std::string(text);
-  return substitute(text, assign_patterns().diagnostic_line, [](const Match& m) -> std::optional<std::string> {
-    std::string line = redact_repr_fields(m.groups[0]);
-    if (line == m.groups[0]) return std::nullopt;
-    return line;
-  });
+  return substitute(text, assign_patterns().diagnostic_line,
+                    [](const Match& m) -> std::optional<std::string> {
+                      std::string line = redact_repr_fields(m.groups[0]);
+                      if (line == m.groups[0]) return std::nullopt;
+                      return line;
+                    });
 }
 
 }  // namespace hermes::redact_detail

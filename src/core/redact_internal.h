@@ -43,8 +43,8 @@ std::string_view vendor_label(std::string_view token);
 
 // True for bytes that may continue a token: [A-Za-z0-9_-].
 inline bool is_token_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '-';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-';
 }
 
 // The KEY=value / `key: value` / JSON / Python-repr passes. `sentinels`

@@ -49,7 +49,8 @@ std::vector<size_t> code_points(std::string_view s) {
 std::string mask_token(std::string_view token) {
   std::vector<size_t> cps = code_points(token);
   if (cps.size() < 18) return "***";
-  return std::string(token.substr(0, cps[6])) + "..." + std::string(token.substr(cps[cps.size() - 4]));
+  return std::string(token.substr(0, cps[6])) + "..." +
+         std::string(token.substr(cps[cps.size() - 4]));
 }
 
 }  // namespace hermes::redact_detail

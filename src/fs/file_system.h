@@ -13,7 +13,16 @@
 
 namespace hermes {
 
-enum class FileType { kRegular, kDirectory, kFifo, kSocket, kCharDevice, kBlockDevice, kSymlink, kOther };
+enum class FileType {
+  kRegular,
+  kDirectory,
+  kFifo,
+  kSocket,
+  kCharDevice,
+  kBlockDevice,
+  kSymlink,
+  kOther
+};
 
 struct FileInfo {
   FileType type = FileType::kOther;

@@ -38,26 +38,65 @@ struct Family {
 
 const std::vector<Family>& families() {
   static const std::vector<Family> list = {
-      {"sk-", "sk-", 10},          {"sk-", "sk-ant-api03-", 10}, {"sk-", "sk-proj-", 10},
-      {"ghp_", "ghp_", 10},        {"github_pat_", "github_pat_", 10}, {"gho_", "gho_", 10},
-      {"ghu_", "ghu_", 10},        {"ghs_", "ghs_", 10},        {"ghr_", "ghr_", 10},
-      {"xapp-", "xapp-1-", 10},    {"xox", "xoxb-", 10},        {"xox", "xoxp-", 10},
-      {"AIza", "AIza", 30},        {"pplx-", "pplx-", 10},      {"fal_", "fal_", 10},
-      {"fc-", "fc-", 10},          {"bb_live_", "bb_live_", 10}, {"gAAAA", "gAAAA", 20},
-      {"sk_live_", "sk_live_", 10}, {"sk_test_", "sk_test_", 10}, {"rk_live_", "rk_live_", 10},
-      {"SG.", "SG.", 10},          {"hf_", "hf_", 10},          {"r8_", "r8_", 10},
-      {"npm_", "npm_", 10},        {"pypi-", "pypi-", 10},      {"dop_v1_", "dop_v1_", 10},
-      {"doo_v1_", "doo_v1_", 10},  {"am_", "am_", 20},          {"am_", "am_org_", 20},
-      {"sk_", "sk_", 10},          {"tvly-", "tvly-", 10},      {"exa_", "exa_", 10},
-      {"gsk_", "gsk_", 10},        {"syt_", "syt_", 10},        {"retaindb_", "retaindb_", 10},
-      {"hsk-", "hsk-", 10},        {"mem0_", "mem0_", 10},      {"brv_", "brv_", 10},
-      {"xai-", "xai-", 30},        {"ntn_", "ntn_", 10},        {"fw-", "fw-", 30},
-      {"fw_", "fw_", 30},          {"fpk_", "fpk_", 30},        {"glpat-", "glpat-", 10},
-      {"gloas-", "gloas-", 10},    {"gldt-", "gldt-", 10},      {"glrt-", "glrt-", 10},
-      {"glrtr-", "glrtr-", 10},    {"glcbt-", "glcbt-", 10},    {"glptt-", "glptt-", 10},
-      {"glft-", "glft-", 10},      {"glimt-", "glimt-", 10},    {"glagent-", "glagent-", 10},
-      {"glsoat-", "glsoat-", 10},  {"glffct-", "glffct-", 10},  {"glwt-", "glwt-", 10},
-      {"GR1348941", "GR1348941", 10}, {"pk-lf-", "pk-lf-", 8},
+      {"sk-", "sk-", 10},
+      {"sk-", "sk-ant-api03-", 10},
+      {"sk-", "sk-proj-", 10},
+      {"ghp_", "ghp_", 10},
+      {"github_pat_", "github_pat_", 10},
+      {"gho_", "gho_", 10},
+      {"ghu_", "ghu_", 10},
+      {"ghs_", "ghs_", 10},
+      {"ghr_", "ghr_", 10},
+      {"xapp-", "xapp-1-", 10},
+      {"xox", "xoxb-", 10},
+      {"xox", "xoxp-", 10},
+      {"AIza", "AIza", 30},
+      {"pplx-", "pplx-", 10},
+      {"fal_", "fal_", 10},
+      {"fc-", "fc-", 10},
+      {"bb_live_", "bb_live_", 10},
+      {"gAAAA", "gAAAA", 20},
+      {"sk_live_", "sk_live_", 10},
+      {"sk_test_", "sk_test_", 10},
+      {"rk_live_", "rk_live_", 10},
+      {"SG.", "SG.", 10},
+      {"hf_", "hf_", 10},
+      {"r8_", "r8_", 10},
+      {"npm_", "npm_", 10},
+      {"pypi-", "pypi-", 10},
+      {"dop_v1_", "dop_v1_", 10},
+      {"doo_v1_", "doo_v1_", 10},
+      {"am_", "am_", 20},
+      {"am_", "am_org_", 20},
+      {"sk_", "sk_", 10},
+      {"tvly-", "tvly-", 10},
+      {"exa_", "exa_", 10},
+      {"gsk_", "gsk_", 10},
+      {"syt_", "syt_", 10},
+      {"retaindb_", "retaindb_", 10},
+      {"hsk-", "hsk-", 10},
+      {"mem0_", "mem0_", 10},
+      {"brv_", "brv_", 10},
+      {"xai-", "xai-", 30},
+      {"ntn_", "ntn_", 10},
+      {"fw-", "fw-", 30},
+      {"fw_", "fw_", 30},
+      {"fpk_", "fpk_", 30},
+      {"glpat-", "glpat-", 10},
+      {"gloas-", "gloas-", 10},
+      {"gldt-", "gldt-", 10},
+      {"glrt-", "glrt-", 10},
+      {"glrtr-", "glrtr-", 10},
+      {"glcbt-", "glcbt-", 10},
+      {"glptt-", "glptt-", 10},
+      {"glft-", "glft-", 10},
+      {"glimt-", "glimt-", 10},
+      {"glagent-", "glagent-", 10},
+      {"glsoat-", "glsoat-", 10},
+      {"glffct-", "glffct-", 10},
+      {"glwt-", "glwt-", 10},
+      {"GR1348941", "GR1348941", 10},
+      {"pk-lf-", "pk-lf-", 8},
   };
   return list;
 }
@@ -89,7 +128,8 @@ TEST(RedactCorpus, EveryVendorFamily) {
 
 TEST(RedactCorpus, OutputModeMasksHeadAndTail) {
   std::string token = "ghp_" + body(36);
-  EXPECT_EQ(redact_secrets("t=" + token, output()), "t=" + token.substr(0, 6) + "..." + token.substr(36));
+  EXPECT_EQ(redact_secrets("t=" + token, output()),
+            "t=" + token.substr(0, 6) + "..." + token.substr(36));
   EXPECT_EQ(redact_secrets("sk-abcdefghijk", output()), "***");
 }
 
@@ -112,18 +152,33 @@ const std::vector<std::pair<Case, RedactOptions>>& explicit_cases() {
       {{"caf\\u00e9hf_0123456789abcd", "caf\\u00e9«redacted:hf_…»"}, file_read()},
       {{"Xghp_0123456789abcdef", "Xghp_0123456789abcdef"}, file_read()},
       // Split by control / zero-width characters.
-      {{"ghp_abc\xE2\x80\x8B" "def0123456789", "«redacted:ghp_…»"}, file_read()},
-      {{"sk-abc\x1b" "def456ghi789", "«redacted:sk-…»"}, file_read()},
-      {{"hf_abcd\xEF\xBB\xBF" "efghij1234", "«redacted:hf_…»"}, file_read()},
+      {{"ghp_abc\xE2\x80\x8B"
+        "def0123456789",
+        "«redacted:ghp_…»"},
+       file_read()},
+      {{"sk-abc\x1b"
+        "def456ghi789",
+        "«redacted:sk-…»"},
+       file_read()},
+      {{"hf_abcd\xEF\xBB\xBF"
+        "efghij1234",
+        "«redacted:hf_…»"},
+       file_read()},
       {{"word\nbutton", "word\nbutton"}, file_read()},
       // Zhipu.
       {{"0123456789abcdef0123456789abcdef.AbCdEfGh12345678", "«redacted-secret»"}, file_read()},
-      {{"0123456789abcdef0123456789abcdef.bundle", "0123456789abcdef0123456789abcdef.bundle"}, file_read()},
+      {{"0123456789abcdef0123456789abcdef.bundle", "0123456789abcdef0123456789abcdef.bundle"},
+       file_read()},
       // Headers.
-      {{"Authorization: Bearer abcdefghijklmnopqrstuvwxyz", "Authorization: Bearer abcdef...wxyz"}, file_read()},
+      {{"Authorization: Bearer abcdefghijklmnopqrstuvwxyz", "Authorization: Bearer abcdef...wxyz"},
+       file_read()},
       {{"authorization: Basic dXNlcjpwYXNz", "authorization: Basic ***"}, file_read()},
-      {{"Proxy-Authorization: Token 0123456789012345678901", "Proxy-Authorization: Token 012345...8901"}, file_read()},
-      {{"-H \"Authorization: Bearer sk-proj-0123456789abcdef\"", "-H \"Authorization: Bearer «redacted:sk-…»\""}, file_read()},
+      {{"Proxy-Authorization: Token 0123456789012345678901",
+        "Proxy-Authorization: Token 012345...8901"},
+       file_read()},
+      {{"-H \"Authorization: Bearer sk-proj-0123456789abcdef\"",
+        "-H \"Authorization: Bearer «redacted:sk-…»\""},
+       file_read()},
       {{"x-api-key: 0123456789abcdefghijkl", "x-api-key: 012345...ijkl"}, file_read()},
       {{"X-Goog-Api-Key: shortvalue", "X-Goog-Api-Key: ***"}, file_read()},
       {{"x-auth-token: abcdefghijklmnopqrstuv", "x-auth-token: abcdef...stuv"}, file_read()},
@@ -136,27 +191,37 @@ const std::vector<std::pair<Case, RedactOptions>>& explicit_cases() {
       {{"12345678:short", "12345678:short"}, file_read()},
       // PEM.
       {{"a\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----\nb",
-        "a\n[REDACTED PRIVATE KEY]\nb"}, file_read()},
+        "a\n[REDACTED PRIVATE KEY]\nb"},
+       file_read()},
       {{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n-----END OPENSSH PRIVATE KEY-----",
-        "[REDACTED PRIVATE KEY]"}, file_read()},
+        "[REDACTED PRIVATE KEY]"},
+       file_read()},
       {{"-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----",
-        "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----"}, file_read()},
+        "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----"},
+       file_read()},
       // URLs.
       {{"postgres://admin:s3cr3t@db:5432/x", "postgres://admin:***@db:5432/x"}, file_read()},
       {{"postgresql://u:p%40ss@h/db", "postgresql://u:***@h/db"}, file_read()},
-      {{"mongodb+srv://user:hunter2@cluster0.mongodb.net", "mongodb+srv://user:***@cluster0.mongodb.net"}, file_read()},
+      {{"mongodb+srv://user:hunter2@cluster0.mongodb.net",
+        "mongodb+srv://user:***@cluster0.mongodb.net"},
+       file_read()},
       {{"redis://:mypassword@localhost:6379", "redis://:mypassword@localhost:6379"}, file_read()},
       {{"amqp://guest:guest@rabbit", "amqp://guest:***@rabbit"}, file_read()},
       {{"mysql://root:pw@127.0.0.1/app", "mysql://root:***@127.0.0.1/app"}, file_read()},
-      {{"f\"postgresql://{user}:{password}@{host}\"", "f\"postgresql://{user}:{password}@{host}\""}, file_read()},
-      {{"https://tokenvalue1234567890@github.com/o/r", "https://tokenv...7890@github.com/o/r"}, file_read()},
+      {{"f\"postgresql://{user}:{password}@{host}\"", "f\"postgresql://{user}:{password}@{host}\""},
+       file_read()},
+      {{"https://tokenvalue1234567890@github.com/o/r", "https://tokenv...7890@github.com/o/r"},
+       file_read()},
       {{"https://user:pass@example.com/", "https://user:pass@example.com/"}, file_read()},
-      {{"https://example.com/cb?token=abc&code=xyz", "https://example.com/cb?token=abc&code=xyz"}, file_read()},
+      {{"https://example.com/cb?token=abc&code=xyz", "https://example.com/cb?token=abc&code=xyz"},
+       file_read()},
       {{"ssh://git@github.com/x", "ssh://git@github.com/x"}, file_read()},
       {{"email me at someone@example.com", "email me at someone@example.com"}, file_read()},
       // JWT.
-      {{"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-        "eyJhbG...sR8U"}, file_read()},
+      {{"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_"
+        "XgL0n3I9PlFUP0THsR8U",
+        "eyJhbG...sR8U"},
+       file_read()},
       {{"eyJshort", "eyJshort"}, file_read()},
       // Phones.
       {{"call +14155552671 now", "call +141****2671 now"}, file_read()},
@@ -165,18 +230,22 @@ const std::vector<std::pair<Case, RedactOptions>>& explicit_cases() {
       {{"version 1+2 and c++17", "version 1+2 and c++17"}, file_read()},
       {{"+14155552671abc", "+14155552671abc"}, file_read()},
       // Form body (the whole text).
-      {{"grant_type=password&password=hunter2&client_id=abc", "grant_type=password&password=***&client_id=abc"}, output()},
+      {{"grant_type=password&password=hunter2&client_id=abc",
+        "grant_type=password&password=***&client_id=abc"},
+       output()},
       {{"a=1&b=2", "a=1&b=2"}, output()},
       // Assignments only when the text is secret-bearing.
       {{"MAX_TOKENS=100", "MAX_TOKENS=100"}, file_read()},
       {{"OPENAI_API_KEY=abcdef123456", "OPENAI_API_KEY=abcdef123456"}, file_read()},
       {{"\"apiKey\": \"test\"", "\"apiKey\": \"test\""}, file_read()},
       {{"OPENAI_API_KEY=abcdef123456", "OPENAI_API_KEY=«redacted-secret»"}, secret_file()},
-      {{"export DB_PASSWORD=\"hunter2\"", "export DB_PASSWORD=\"«redacted-secret»\""}, secret_file()},
+      {{"export DB_PASSWORD=\"hunter2\"", "export DB_PASSWORD=\"«redacted-secret»\""},
+       secret_file()},
       {{"GITHUB_TOKEN=ghp_0123456789abcdefABCD", "GITHUB_TOKEN=«redacted:ghp_…»"}, secret_file()},
       {{"MAX_TOKENS=100", "MAX_TOKENS=100"}, secret_file()},
       {{"KEYBOARD=us", "KEYBOARD=us"}, secret_file()},
-      {{"SSH_AUTH_SOCK=$HOME/.ssh/agent.sock", "SSH_AUTH_SOCK=$HOME/.ssh/agent.sock"}, secret_file()},
+      {{"SSH_AUTH_SOCK=$HOME/.ssh/agent.sock", "SSH_AUTH_SOCK=$HOME/.ssh/agent.sock"},
+       secret_file()},
       {{"API_KEY=os.getenv('X')", "API_KEY=os.getenv('X')"}, secret_file()},
       {{"CACHE_KEY=local", "CACHE_KEY=local"}, secret_file()},
       {{"SESSION_TOKEN=Zx8fQ2mN7pLk4Rt9", "SESSION_TOKEN=«redacted-secret»"}, secret_file()},
@@ -191,7 +260,9 @@ const std::vector<std::pair<Case, RedactOptions>>& explicit_cases() {
       {{"DB_PASSWORD=short", "DB_PASSWORD=***"}, full_output()},
       {{"{\\\"password\\\": \\\"hunter2\\\"}", "{\\\"password\\\": \\\"***\\\"}"}, full_output()},
       // Python repr fields: diagnostic lines in output mode.
-      {{"E       assert {'API_KEY': 'opaque-value'} == {}", "E       assert {'API_KEY': '***'} == {}"}, output()},
+      {{"E       assert {'API_KEY': 'opaque-value'} == {}",
+        "E       assert {'API_KEY': '***'} == {}"},
+       output()},
       {{"KeyError: {'password': 'hunter2'}", "KeyError: {'password': '***'}"}, output()},
       {{"x = {'password': 'hunter2'}", "x = {'password': 'hunter2'}"}, output()},
       {{"E       {'token_count': '12'}", "E       {'token_count': '12'}"}, output()},
@@ -207,7 +278,8 @@ TEST(RedactCorpus, ExplicitCases) {
 
 TEST(RedactCorpus, PlainTextUnchanged) {
   const std::string code =
-      "int main() {\n  const MAX_TOKENS = 100;\n  // see https://example.com/docs\n  return a + b;\n}\n";
+      "int main() {\n  const MAX_TOKENS = 100;\n  // see https://example.com/docs\n  return a + "
+      "b;\n}\n";
   EXPECT_EQ(redact_secrets(code, file_read()), code);
   EXPECT_EQ(redact_secrets("", file_read()), "");
 }
@@ -230,7 +302,8 @@ TEST(RedactPerf, PathologicalInputStaysLinear) {
   auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(redact_secrets(digits, output()), digits);
   EXPECT_EQ(redact_secrets(glued, output()), glued);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                  start);
   EXPECT_LT(ms.count(), 3000);
 }
 

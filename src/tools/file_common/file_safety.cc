@@ -15,12 +15,16 @@ constexpr std::string_view kNotBoundary =
     " (Defense-in-depth — not a security boundary; the terminal tool can still bypass.)";
 
 constexpr std::array<std::string_view, 7> kEnvBasenames = {
-    ".env", ".env.local", ".env.development", ".env.production",
-    ".env.test", ".env.staging", ".envrc"};
+    ".env",         ".env.local", ".env.development", ".env.production", ".env.test",
+    ".env.staging", ".envrc"};
 
-constexpr std::array<std::string_view, 7> kCredentialFiles = {
-    "auth.json", "auth.lock", ".anthropic_oauth.json", ".env",
-    "webhook_subscriptions.json", "auth/google_oauth.json", "cache/bws_cache.json"};
+constexpr std::array<std::string_view, 7> kCredentialFiles = {"auth.json",
+                                                              "auth.lock",
+                                                              ".anthropic_oauth.json",
+                                                              ".env",
+                                                              "webhook_subscriptions.json",
+                                                              "auth/google_oauth.json",
+                                                              "cache/bws_cache.json"};
 
 struct DeniedDir {
   std::string_view name;
@@ -71,7 +75,8 @@ std::optional<std::string> reason_for(const std::string& real, const std::string
     for (std::string_view name : kCredentialFiles) {
       if (real == PathResolver::real_path(join(d, name))) {
         return "is a Hermes credential store and cannot be read directly. Provider tools "
-               "consume these credentials through internal channels." + std::string(kNotBoundary);
+               "consume these credentials through internal channels." +
+               std::string(kNotBoundary);
       }
     }
   }

@@ -38,13 +38,19 @@ constexpr std::array<Magic, 25> kMagic = {{
     {0, "GIF87a", "GIF image data"},
     {0, "GIF89a", "GIF image data"},
     {0, "%PDF", "PDF document"},
-    {0, "\x7F" "ELF", "ELF executable"},
+    {0,
+     "\x7F"
+     "ELF",
+     "ELF executable"},
     {0, "SQLite format 3", "SQLite database"},
     {0, "\x1F\x8B", "gzip compressed data"},
     {0, "PK\x03\x04", "ZIP archive (also docx/xlsx/jar/apk)"},
     {0, "PK\x05\x06", "ZIP archive (also docx/xlsx/jar/apk)"},
     {0, "BZh", "bzip2 compressed data"},
-    {0, "\xFD" "7zXZ", "XZ compressed data"},
+    {0,
+     "\xFD"
+     "7zXZ",
+     "XZ compressed data"},
     {0, "7z\xBC\xAF\x27\x1C", "7-zip archive"},
     {0, "Rar!\x1A\x07", "RAR archive"},
     {0, "\x28\xB5\x2F\xFD", "Zstandard compressed data"},
@@ -61,19 +67,19 @@ constexpr std::array<Magic, 25> kMagic = {{
 }};
 
 constexpr std::array<std::string_view, 93> kBinaryExtensions = {
-    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tiff", ".tif",
-    ".mp4", ".mov", ".avi", ".mkv", ".webm", ".wmv", ".flv", ".m4v", ".mpeg", ".mpg",
-    ".mp3", ".wav", ".ogg", ".flac", ".aac", ".m4a", ".wma", ".aiff", ".opus",
-    ".zip", ".tar", ".gz", ".bz2", ".7z", ".rar", ".xz", ".z", ".tgz", ".iso",
-    ".exe", ".dll", ".so", ".dylib", ".bin", ".o", ".a", ".obj", ".lib", ".app", ".msi", ".deb", ".rpm",
-    ".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".odt", ".ods", ".odp",
-    ".ttf", ".otf", ".woff", ".woff2", ".eot",
-    ".pyc", ".pyo", ".class", ".jar", ".war", ".ear", ".node", ".wasm", ".rlib",
-    ".sqlite", ".sqlite3", ".db", ".mdb", ".idx",
-    ".psd", ".ai", ".eps", ".sketch", ".fig", ".xd", ".blend", ".3ds", ".max",
-    ".swf", ".fla", ".lockb", ".dat", ".data"};
+    ".png",   ".jpg",    ".jpeg",   ".gif",     ".bmp",   ".ico",   ".webp", ".tiff", ".tif",
+    ".mp4",   ".mov",    ".avi",    ".mkv",     ".webm",  ".wmv",   ".flv",  ".m4v",  ".mpeg",
+    ".mpg",   ".mp3",    ".wav",    ".ogg",     ".flac",  ".aac",   ".m4a",  ".wma",  ".aiff",
+    ".opus",  ".zip",    ".tar",    ".gz",      ".bz2",   ".7z",    ".rar",  ".xz",   ".z",
+    ".tgz",   ".iso",    ".exe",    ".dll",     ".so",    ".dylib", ".bin",  ".o",    ".a",
+    ".obj",   ".lib",    ".app",    ".msi",     ".deb",   ".rpm",   ".doc",  ".docx", ".xls",
+    ".xlsx",  ".ppt",    ".pptx",   ".odt",     ".ods",   ".odp",   ".ttf",  ".otf",  ".woff",
+    ".woff2", ".eot",    ".pyc",    ".pyo",     ".class", ".jar",   ".war",  ".ear",  ".node",
+    ".wasm",  ".rlib",   ".sqlite", ".sqlite3", ".db",    ".mdb",   ".idx",  ".psd",  ".ai",
+    ".eps",   ".sketch", ".fig",    ".xd",      ".blend", ".3ds",   ".max",  ".swf",  ".fla",
+    ".lockb", ".dat",    ".data"};
 
-constexpr std::array<std::string_view, 7> kImageExtensions = {".png", ".jpg", ".jpeg", ".gif",
+constexpr std::array<std::string_view, 7> kImageExtensions = {".png",  ".jpg", ".jpeg", ".gif",
                                                               ".webp", ".bmp", ".ico"};
 
 void append_utf8(std::string& out, uint32_t cp) {

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "tools/read_file/documents.h"
 
-#include <pugixml.hpp>
-
 #include <algorithm>
 #include <map>
+#include <pugixml.hpp>
 #include <vector>
 
 #include "core/json.h"
@@ -32,7 +31,8 @@ std::string cell_source(const Json& cell, const char* key) {
 Result<pugi::xml_document> parse_xml(const std::string& text, const std::string& name) {
   pugi::xml_document doc;
   pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
-  if (!parsed) return Error::InvalidArgument(name + " is not well-formed XML (" + parsed.description() + ")");
+  if (!parsed)
+    return Error::InvalidArgument(name + " is not well-formed XML (" + parsed.description() + ")");
   return doc;
 }
 
@@ -46,10 +46,14 @@ std::string_view local(const pugi::xml_node& node) {
 void paragraph_text(const pugi::xml_node& node, std::string& out) {
   for (pugi::xml_node child : node.children()) {
     std::string_view name = local(child);
-    if (name == "t") out += child.text().get();
-    else if (name == "tab") out += '\t';
-    else if (name == "br" || name == "cr") out += '\n';
-    else if (name != "p") paragraph_text(child, out);
+    if (name == "t")
+      out += child.text().get();
+    else if (name == "tab")
+      out += '\t';
+    else if (name == "br" || name == "cr")
+      out += '\n';
+    else if (name != "p")
+      paragraph_text(child, out);
   }
 }
 
@@ -70,8 +74,10 @@ void collect_paragraphs(const pugi::xml_node& node, std::vector<std::string>& li
 std::string all_text(const pugi::xml_node& node) {
   std::string out;
   for (pugi::xml_node child : node.children()) {
-    if (local(child) == "t") out += child.text().get();
-    else if (local(child) != "rPh") out += all_text(child);
+    if (local(child) == "t")
+      out += child.text().get();
+    else if (local(child) != "rPh")
+      out += all_text(child);
   }
   return out;
 }
@@ -138,8 +144,10 @@ Result<std::map<std::string, std::string>> workbook_targets(ZipArchive& zip) {
   std::map<std::string, std::string> out;
   for (pugi::xml_node rel : doc.document_element().children("Relationship")) {
     std::string target = rel.attribute("Target").as_string();
-    if (starts_with(target, "/")) target = target.substr(1);
-    else target = "xl/" + target;
+    if (starts_with(target, "/"))
+      target = target.substr(1);
+    else
+      target = "xl/" + target;
     out[rel.attribute("Id").as_string()] = target;
   }
   return out;
@@ -199,9 +207,12 @@ Result<std::string> notebook_text(const std::string& json_text) {
   for (const Json* cell : cells) {
     if (!cell->is_object()) return Error::InvalidArgument("malformed cell");
     std::string type = cell->value("cell_type", "");
-    if (type == "markdown") out += "# ── Markdown cell " + std::to_string(++markdown) + " ──\n";
-    else if (type == "code") out += "# ── Code cell " + std::to_string(++code) + " ──\n";
-    else out += "# ── Raw cell ──\n";
+    if (type == "markdown")
+      out += "# ── Markdown cell " + std::to_string(++markdown) + " ──\n";
+    else if (type == "code")
+      out += "# ── Code cell " + std::to_string(++code) + " ──\n";
+    else
+      out += "# ── Raw cell ──\n";
     std::string source = cell_source(*cell, "source");
     if (source.empty()) source = cell_source(*cell, "input");
     out += source + "\n\n";
@@ -245,8 +256,10 @@ Result<std::string> xlsx_text(const std::string& path) {
 std::string pdf_pages_text(const std::string& raw) {
   std::vector<std::string> pages = {""};
   for (char c : raw) {
-    if (c == '\f') pages.emplace_back();
-    else pages.back() += c;
+    if (c == '\f')
+      pages.emplace_back();
+    else
+      pages.back() += c;
   }
   if (pages.size() > 1 && trim(pages.back()).empty()) pages.pop_back();
   std::vector<size_t> empty;
@@ -271,7 +284,8 @@ std::string pdf_pages_text(const std::string& raw) {
   return text;
 }
 
-Result<std::string> extract_document(const std::string& path, DocumentKind kind, std::stop_token stop) {
+Result<std::string> extract_document(const std::string& path, DocumentKind kind,
+                                     std::stop_token stop) {
   if (kind == DocumentKind::kPdf) return pdf_text(path, stop);
   if (kind == DocumentKind::kXlsx) return xlsx_text(path);
   return docx_text(path);

@@ -41,22 +41,27 @@ int score(const std::string& request, const std::string& entry) {
     std::set<char> sa(a.begin(), a.end()), shared;
     for (char c : b)
       if (sa.count(c)) shared.insert(c);
-    if (static_cast<double>(shared.size()) >= 0.4 * static_cast<double>(std::max(a.size(), b.size())))
+    if (static_cast<double>(shared.size()) >=
+        0.4 * static_cast<double>(std::max(a.size(), b.size())))
       return 30;
   }
   return similarity_ratio(a, b) >= 0.8 ? 50 : 0;
 }
 
 // Matching characters of difflib's longest-block recursion.
-size_t matching_chars(const std::string& a, size_t alo, size_t ahi, const std::string& b, size_t blo,
-                      size_t bhi) {
+size_t matching_chars(const std::string& a, size_t alo, size_t ahi, const std::string& b,
+                      size_t blo, size_t bhi) {
   if (alo >= ahi || blo >= bhi) return 0;
   size_t best_i = alo, best_j = blo, best = 0;
   for (size_t i = alo; i < ahi; ++i) {
     for (size_t j = blo; j < bhi; ++j) {
       size_t k = 0;
       while (i + k < ahi && j + k < bhi && a[i + k] == b[j + k]) ++k;
-      if (k > best) { best = k; best_i = i; best_j = j; }
+      if (k > best) {
+        best = k;
+        best_i = i;
+        best_j = j;
+      }
     }
   }
   if (best == 0) return 0;
@@ -74,7 +79,8 @@ double similarity_ratio(const std::string& a, const std::string& b) {
 
 std::string canonical_name(const std::string& name) {
   std::unique_ptr<char, decltype(&std::free)> nfc(
-      reinterpret_cast<char*>(utf8proc_NFC(reinterpret_cast<const utf8proc_uint8_t*>(name.c_str()))),
+      reinterpret_cast<char*>(
+          utf8proc_NFC(reinterpret_cast<const utf8proc_uint8_t*>(name.c_str()))),
       &std::free);
   std::string out = nfc ? std::string(nfc.get()) : name;
   out = replace_all(out, "\u202F", " ");
@@ -112,7 +118,8 @@ std::vector<std::string> similar_files(const FileSystem& fs, const std::string& 
                    [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<std::string> out;
   for (size_t i = 0; i < scored.size() && i < 5; ++i)
-    out.push_back(sanitize_utf8(dir == "/" ? "/" + scored[i].second : dir + "/" + scored[i].second));
+    out.push_back(
+        sanitize_utf8(dir == "/" ? "/" + scored[i].second : dir + "/" + scored[i].second));
   return out;
 }
 

@@ -89,20 +89,24 @@ Json note_json(const std::string& given, const std::string& kind) {
 }
 
 // Steps 6–7: documents, then binary extensions (even for a missing file).
-std::optional<Json> document_or_extension(const ResolvedPath& path, const std::optional<FileInfo>& info,
+std::optional<Json> document_or_extension(const ResolvedPath& path,
+                                          const std::optional<FileInfo>& info,
                                           const ReadSettings& s, CallContext& ctx) {
+  ReadTracker& tracker = ctx.session.state<ReadTracker>();
   const std::string ext = extension_of(path.real);
   std::optional<DocumentKind> kind = document_kind(ext);
   if (kind && info && info->type == FileType::kRegular) {
     if (*kind == DocumentKind::kNotebook) {
-      if (auto text = read_notebook(native_file_system(), path.real)) return serve_document(*text, *info, path, s);
+      if (auto text = read_notebook(native_file_system(), path.real))
+        return serve_document(*text, *info, path, s, tracker);
     } else {
       auto text = extract_document(path.real, *kind, ctx.stop);
       if (!text) {
-        return error_json("Cannot read '" + path.given + "' (" + ext + "): document extraction failed — " +
-                          text.error().message + ". The file may be damaged or not a real " + ext + " file.");
+        return error_json("Cannot read '" + path.given + "' (" + ext +
+                          "): document extraction failed — " + text.error().message +
+                          ". The file may be damaged or not a real " + ext + " file.");
       }
-      return serve_document(*text, *info, path, s);
+      return serve_document(*text, *info, path, s, tracker);
     }
   }
   if (is_binary_extension(ext)) {

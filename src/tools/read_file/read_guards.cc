@@ -10,12 +10,12 @@ namespace hermes {
 namespace {
 
 constexpr std::array<std::string_view, 12> kBlockedDevices = {
-    "/dev/zero",    "/dev/random", "/dev/urandom", "/dev/full",   "/dev/stdin", "/dev/tty",
-    "/dev/console", "/dev/stdout", "/dev/stderr",  "/dev/fd/0",   "/dev/fd/1",  "/dev/fd/2"};
+    "/dev/zero",    "/dev/random", "/dev/urandom", "/dev/full", "/dev/stdin", "/dev/tty",
+    "/dev/console", "/dev/stdout", "/dev/stderr",  "/dev/fd/0", "/dev/fd/1",  "/dev/fd/2"};
 
 constexpr std::array<std::string_view, 12> kBlockedProcSuffixes = {
-    "/fd/0", "/fd/1", "/fd/2", "/environ", "/cmdline", "/maps", "/smaps", "/smaps_rollup",
-    "/numa_maps", "/mem", "/auxv", "/pagemap"};
+    "/fd/0",  "/fd/1",         "/fd/2",      "/environ", "/cmdline", "/maps",
+    "/smaps", "/smaps_rollup", "/numa_maps", "/mem",     "/auxv",    "/pagemap"};
 
 constexpr int kMaxHops = 40;
 
@@ -49,18 +49,24 @@ bool hits_device_blocklist(const FileSystem& fs, const std::string& absolute,
     if (!info || info->type != FileType::kSymlink) break;
     auto target = fs.read_link(hop);
     if (!target) break;
-    hop = PathResolver::normalize(starts_with(*target, "/") ? *target : parent_of(hop) + "/" + *target);
+    hop = PathResolver::normalize(starts_with(*target, "/") ? *target
+                                                            : parent_of(hop) + "/" + *target);
   }
   return is_blocked_device(real);
 }
 
 std::optional<std::string> special_file_kind(FileType type) {
   switch (type) {
-    case FileType::kFifo: return "a FIFO (named pipe)";
-    case FileType::kSocket: return "a socket";
-    case FileType::kCharDevice: return "a character device";
-    case FileType::kBlockDevice: return "a block device";
-    default: return std::nullopt;
+    case FileType::kFifo:
+      return "a FIFO (named pipe)";
+    case FileType::kSocket:
+      return "a socket";
+    case FileType::kCharDevice:
+      return "a character device";
+    case FileType::kBlockDevice:
+      return "a block device";
+    default:
+      return std::nullopt;
   }
 }
 

@@ -34,8 +34,8 @@ std::string page_hint(const Page& page, const PageContext& ctx) {
   if (page.total_lines == 0) return "File is empty (0 bytes).";
   if (page.first_line > page.total_lines) {
     std::string n = std::to_string(page.total_lines);
-    return "Note: offset " + std::to_string(page.first_line) + " is beyond the end of the file (" + n +
-           " lines total). Retry with offset <= " + n + ".";
+    return "Note: offset " + std::to_string(page.first_line) + " is beyond the end of the file (" +
+           n + " lines total). Retry with offset <= " + n + ".";
   }
   if (page.budget_hit) return budget_hint(page, ctx.max_chars);
   if (!page_truncated(page, ctx.limit)) return "";
@@ -125,7 +125,8 @@ Json stub_json(const std::string& given) {
 
 Json stub_blocked_json(const std::string& given, int count) {
   Json out;
-  out["error"] = "BLOCKED: You have called read_file on this exact region " + std::to_string(count) +
+  out["error"] = "BLOCKED: You have called read_file on this exact region " +
+                 std::to_string(count) +
                  " times and the file has NOT changed. STOP re-reading it: the content from your "
                  "earlier read_file result is still current. Use it, or read a different region.";
   out["path"] = given;

@@ -13,12 +13,12 @@
 namespace hermes {
 
 struct PageContext {
-  std::string given;          // the path as the model wrote it
+  std::string given;  // the path as the model wrote it
   uint64_t file_size = 0;
   int64_t limit = 2000;
   int64_t max_chars = 100000;
   bool extracted_document = false;
-  std::string hint_prefix;    // unicode-variant / UTF-16 notes
+  std::string hint_prefix;  // unicode-variant / UTF-16 notes
 };
 
 // The success result for `page` (content already redacted by the caller).

@@ -17,7 +17,8 @@ void ReadState::attach(ReadTracker& tracker) {
   tracker.add_write_listener([this](const std::string& path) { drop_path(path); });
 }
 
-std::optional<Json> ReadState::cached_not_found(const std::string& real_path, Clock::time_point now) {
+std::optional<Json> ReadState::cached_not_found(const std::string& real_path,
+                                                Clock::time_point now) {
   std::lock_guard lock(mu_);
   auto it = misses_.find(real_path);
   if (it == misses_.end()) return std::nullopt;

@@ -66,10 +66,10 @@ class ReadState : public SessionState {
   void drop_path(const std::string& real_path);
 
   std::mutex mu_;
-  bool attached_ = false;                                           // mu_
-  std::map<ReadKey, Entry> entries_;                                // mu_
-  std::optional<ReadKey> last_key_;                                 // mu_
-  int consecutive_ = 0;                                             // mu_
+  bool attached_ = false;                                             // mu_
+  std::map<ReadKey, Entry> entries_;                                  // mu_
+  std::optional<ReadKey> last_key_;                                   // mu_
+  int consecutive_ = 0;                                               // mu_
   std::map<std::string, std::pair<Json, Clock::time_point>> misses_;  // mu_
 };
 

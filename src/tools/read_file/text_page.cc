@@ -23,9 +23,13 @@ class LineCollector {
     size_t pos = 0;
     while (pos < chunk.size()) {
       const void* hit = std::memchr(chunk.data() + pos, '\n', chunk.size() - pos);
-      size_t end = hit ? static_cast<size_t>(static_cast<const char*>(hit) - chunk.data()) : chunk.size();
+      size_t end =
+          hit ? static_cast<size_t>(static_cast<const char*>(hit) - chunk.data()) : chunk.size();
       append(chunk.substr(pos, end - pos));
-      if (!hit) { pos = end; break; }
+      if (!hit) {
+        pos = end;
+        break;
+      }
       finish_line();
       pos = end + 1;
     }
@@ -92,8 +96,12 @@ int count_conflicts(const std::vector<std::string>& lines, size_t shown) {
   int blocks = 0;
   bool open = false;
   for (size_t i = 0; i < shown; ++i) {
-    if (starts_with(lines[i], "<<<<<<< ")) open = true;
-    else if (open && starts_with(lines[i], ">>>>>>> ")) { ++blocks; open = false; }
+    if (starts_with(lines[i], "<<<<<<< "))
+      open = true;
+    else if (open && starts_with(lines[i], ">>>>>>> ")) {
+      ++blocks;
+      open = false;
+    }
   }
   return blocks;
 }

@@ -12,20 +12,20 @@
 namespace hermes {
 
 struct PageRequest {
-  int64_t offset = 1;                 // first line, 1-based
-  int64_t limit = 2000;               // lines
-  int64_t max_line_length = 2000;     // chars per line before `... [truncated]`
-  int64_t max_chars = 100000;         // rendered-content budget
+  int64_t offset = 1;              // first line, 1-based
+  int64_t limit = 2000;            // lines
+  int64_t max_line_length = 2000;  // chars per line before `... [truncated]`
+  int64_t max_chars = 100000;      // rendered-content budget
 };
 
 struct Page {
-  std::string content;         // rendered lines joined by `\n`
-  int64_t total_lines = 0;     // newline count, +1 for an unterminated last line
-  int64_t first_line = 0;      // offset
-  int64_t lines_shown = 0;     // whole or cut lines in `content`
-  bool budget_hit = false;     // the char budget stopped the page
-  bool line_cut = false;       // the first line alone exceeded the budget
-  int conflict_blocks = 0;     // balanced `<<<<<<< ` … `>>>>>>> ` pairs shown
+  std::string content;      // rendered lines joined by `\n`
+  int64_t total_lines = 0;  // newline count, +1 for an unterminated last line
+  int64_t first_line = 0;   // offset
+  int64_t lines_shown = 0;  // whole or cut lines in `content`
+  bool budget_hit = false;  // the char budget stopped the page
+  bool line_cut = false;    // the first line alone exceeded the budget
+  int conflict_blocks = 0;  // balanced `<<<<<<< ` … `>>>>>>> ` pairs shown
 };
 
 // Feeds the bytes of a file in order; returns false at end of input.

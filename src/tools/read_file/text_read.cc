@@ -93,14 +93,19 @@ Result<Served> read_page(ReadableFile& file, FileInfo& info, const ResolvedPath&
       uint64_t at = 0;
       Status failed;
       std::string buf(kChunk, '\0');
-      page = render_page([&](std::string& chunk) {
-        auto got = file.pread(buf.data(), buf.size(), at);
-        if (!got) { failed = got.error(); return false; }
-        if (*got == 0) return false;
-        at += *got;
-        chunk.assign(buf.data(), *got);
-        return true;
-      }, s.page);
+      page = render_page(
+          [&](std::string& chunk) {
+            auto got = file.pread(buf.data(), buf.size(), at);
+            if (!got) {
+              failed = got.error();
+              return false;
+            }
+            if (*got == 0) return false;
+            at += *got;
+            chunk.assign(buf.data(), *got);
+            return true;
+          },
+          s.page);
       if (!failed) return failed.error();
     }
     HERMES_ASSIGN_OR_RETURN(FileInfo after, file.info());
@@ -117,7 +122,8 @@ Json open_error(const ResolvedPath& path, const Error& error) {
   size_t colon = error.message.rfind(": ");
   std::string cause = colon == std::string::npos ? error.message : error.message.substr(colon + 2);
   if (cause == std::strerror(ELOOP)) {
-    return error_json("Cannot read '" + path.given + "': symlink loop (too many levels of symbolic links).");
+    return error_json("Cannot read '" + path.given +
+                      "': symlink loop (too many levels of symbolic links).");
   }
   return error_json("Cannot read '" + path.absolute + "': " + cause);
 }
@@ -131,7 +137,8 @@ Json not_found(const FileSystem& fs, const ResolvedPath& path, ReadState& state)
 
 Json dedup_result(const DedupVerdict& verdict, const ResolvedPath& path) {
   if (verdict.kind == DedupVerdict::kStub) return stub_json(path.given);
-  if (verdict.kind == DedupVerdict::kStubBlocked) return stub_blocked_json(path.given, verdict.count);
+  if (verdict.kind == DedupVerdict::kStubBlocked)
+    return stub_blocked_json(path.given, verdict.count);
   return repeat_blocked_json(path.given, verdict.count);
 }
 
@@ -147,14 +154,16 @@ std::optional<std::string> read_notebook(const FileSystem& fs, const std::string
 }
 
 Json serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
-                    const ReadSettings& settings) {
+                    const ReadSettings& settings, ReadTracker& tracker) {
+  tracker.record_read(path.real, version_of(info), false);
   PageContext ctx;
   ctx.extracted_document = true;
   return serve_page(render_page(text, settings.page), info, path, settings, ctx).result;
 }
 
-Json read_text_file(const FileSystem& fs, const ResolvedPath& path, const std::optional<FileInfo>& info,
-                    const ReadSettings& s, ReadState& state, ReadTracker& tracker) {
+Json read_text_file(const FileSystem& fs, const ResolvedPath& path,
+                    const std::optional<FileInfo>& info, const ReadSettings& s, ReadState& state,
+                    ReadTracker& tracker) {
   if (!info) {
     if (auto cached = state.cached_not_found(path.real, ReadState::Clock::now())) return *cached;
   } else {
@@ -175,8 +184,10 @@ Json read_text_file(const FileSystem& fs, const ResolvedPath& path, const std::o
     auto variant = unicode_variant(fs, dir, basename_of(path.real));
     if (!variant) return not_found(fs, path, state);
     target.real = dir + "/" + *variant;
-    hint_prefix = "Note: '" + path.given + "' not found byte-for-byte; resolved to the unicode-equivalent file '" +
-                  target.real + "' (invisible encoding difference: NFC/NFD or special space/quote characters).";
+    hint_prefix = "Note: '" + path.given +
+                  "' not found byte-for-byte; resolved to the unicode-equivalent file '" +
+                  target.real +
+                  "' (invisible encoding difference: NFC/NFD or special space/quote characters).";
     file = fs.open_read(target.real);
   }
   if (!file) return open_error(path, file.error());
@@ -185,11 +196,13 @@ Json read_text_file(const FileSystem& fs, const ResolvedPath& path, const std::o
   FileInfo current = *opened;
   if (current.type != FileType::kRegular) {
     return error_json("Cannot read '" + path.absolute +
-                      "': not a regular file (directory, FIFO, socket, or device). Reading it could block indefinitely.");
+                      "': not a regular file (directory, FIFO, socket, or device). Reading it "
+                      "could block indefinitely.");
   }
   auto served = read_page(**file, current, target, s, hint_prefix);
   if (!served) return open_error(path, served.error());
-  if (served->result.contains("is_binary") && served->result["is_binary"] == true) return served->result;
+  if (served->result.contains("is_binary") && served->result["is_binary"] == true)
+    return served->result;
   tracker.record_read(target.real, version_of(current), served->whole_file);
   if (target.real == path.real) state.record_served(key, current);
   if (consecutive == 3) served->result["_warning"] = repeat_warning();

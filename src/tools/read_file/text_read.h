@@ -23,12 +23,14 @@ struct ReadSettings {
 };
 
 // Steps 8–10 for `path` (`info` is its stat, nullopt when missing).
-Json read_text_file(const FileSystem& fs, const ResolvedPath& path, const std::optional<FileInfo>& info,
-                    const ReadSettings& settings, ReadState& state, ReadTracker& tracker);
+Json read_text_file(const FileSystem& fs, const ResolvedPath& path,
+                    const std::optional<FileInfo>& info, const ReadSettings& settings,
+                    ReadState& state, ReadTracker& tracker);
 // A notebook's extracted text, or nullopt when it is not a valid notebook.
 std::optional<std::string> read_notebook(const FileSystem& fs, const std::string& real_path);
-// The page result for extracted document text.
+// The page result for extracted document text; recorded as a partial read
+// (the model saw a rendering, not the file's bytes).
 Json serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
-                    const ReadSettings& settings);
+                    const ReadSettings& settings, ReadTracker& tracker);
 
 }  // namespace hermes

@@ -2,15 +2,15 @@
 // Document extraction through read_file: notebooks written as JSON, .docx
 // and .xlsx written with libzip by the test, malformed containers, and the
 // PDF coverage warning.
-#include <zip.h>
+#include "tools/read_file/documents.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <zip.h>
 
 #include <map>
 #include <vector>
 
-#include "tools/read_file/documents.h"
 #include "tools/read_file/harness.h"
 
 namespace hermes::testing {
@@ -31,7 +31,8 @@ void write_zip(const std::string& path, const std::map<std::string, std::string>
   ASSERT_EQ(zip_close(archive), 0);
 }
 
-constexpr const char* kW = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"";
+constexpr const char* kW =
+    "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"";
 
 TEST(Documents, Notebook) {
   ReadFileHarness h;
@@ -41,24 +42,27 @@ TEST(Documents, Notebook) {
     {"cell_type": "raw", "source": "raw"},
     {"cell_type": "code", "source": ["x = 2"]}], "nbformat": 4})json");
   Json r = h.read("n.ipynb");
-  EXPECT_EQ(r["content"],
-            "1|# ── Markdown cell 1 ──\n2|# Title\n3|text\n4|\n5|# ── Code cell 1 ──\n6|print(1)\n7|\n"
-            "8|# ── Raw cell ──\n9|raw\n10|\n11|# ── Code cell 2 ──\n12|x = 2");
+  EXPECT_EQ(
+      r["content"],
+      "1|# ── Markdown cell 1 ──\n2|# Title\n3|text\n4|\n5|# ── Code cell 1 ──\n6|print(1)\n7|\n"
+      "8|# ── Raw cell ──\n9|raw\n10|\n11|# ── Code cell 2 ──\n12|x = 2");
   EXPECT_EQ(r["extracted_document"], true);
   EXPECT_EQ(r["total_lines"], 12);
   h.dir().write("bad.ipynb", "not json\n");
   EXPECT_EQ(h.read("bad.ipynb")["content"], "1|not json");  // falls through to text
-  h.dir().write("old.ipynb", R"({"worksheets": [{"cells": [{"cell_type": "code", "input": "a"}]}]})");
+  h.dir().write("old.ipynb",
+                R"({"worksheets": [{"cells": [{"cell_type": "code", "input": "a"}]}]})");
   EXPECT_EQ(h.read("old.ipynb")["content"], "1|# ── Code cell 1 ──\n2|a");
 }
 
 TEST(Documents, Docx) {
   ReadFileHarness h;
-  std::string doc = std::string("<w:document ") + kW +
-                    "><w:body><w:p><w:r><w:t>Hello</w:t></w:r><w:r><w:tab/><w:t>world</w:t></w:r></w:p>"
-                    "<w:p><w:r><w:t>one</w:t><w:br/><w:t>two</w:t></w:r></w:p>"
-                    "<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"
-                    "</w:body></w:document>";
+  std::string doc =
+      std::string("<w:document ") + kW +
+      "><w:body><w:p><w:r><w:t>Hello</w:t></w:r><w:r><w:tab/><w:t>world</w:t></w:r></w:p>"
+      "<w:p><w:r><w:t>one</w:t><w:br/><w:t>two</w:t></w:r></w:p>"
+      "<w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell</w:t></w:r></w:p></w:tc></w:tr></w:tbl>"
+      "</w:body></w:document>";
   write_zip(h.dir().file("d.docx"), {{"word/document.xml", doc}});
   Json r = h.read("d.docx");
   EXPECT_EQ(r["content"], "1|Hello\tworld\n2|one\n3|two\n4|cell");
@@ -67,43 +71,53 @@ TEST(Documents, Docx) {
   EXPECT_THAT(h.read("broken.docx")["error"].get<std::string>(),
               StartsWith("Cannot read 'broken.docx' (.docx): document extraction failed — "));
   write_zip(h.dir().file("noxml.docx"), {{"word/document.xml", "<w:document"}});
-  EXPECT_THAT(h.read("noxml.docx")["error"].get<std::string>(), HasSubstr("document extraction failed"));
+  EXPECT_THAT(h.read("noxml.docx")["error"].get<std::string>(),
+              HasSubstr("document extraction failed"));
 }
 
 TEST(Documents, Xlsx) {
   ReadFileHarness h;
-  const std::string ns = "xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" "
-                         "xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
-  write_zip(h.dir().file("b.xlsx"),
-            {{"xl/workbook.xml", "<workbook " + ns + "><sheets>"
-                                 "<sheet name=\"Data\" sheetId=\"1\" r:id=\"rId1\"/>"
-                                 "<sheet name=\"Hidden\" sheetId=\"2\" state=\"hidden\" r:id=\"rId2\"/>"
-                                 "<sheet name=\"Empty\" sheetId=\"3\" r:id=\"rId3\"/></sheets></workbook>"},
-             {"xl/_rels/workbook.xml.rels",
-              "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
-              "<Relationship Id=\"rId1\" Target=\"worksheets/sheet1.xml\"/>"
-              "<Relationship Id=\"rId2\" Target=\"worksheets/sheet2.xml\"/>"
-              "<Relationship Id=\"rId3\" Target=\"/xl/worksheets/sheet3.xml\"/></Relationships>"},
-             {"xl/sharedStrings.xml", "<sst " + ns + "><si><t>name</t></si><si><r><t>A</t></r><r><t>da</t></r></si></sst>"},
-             {"xl/worksheets/sheet1.xml",
-              "<worksheet " + ns + "><sheetData>"
-              "<row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c><c r=\"C1\"><v>3.5</v></c></row>"
-              "<row r=\"2\"><c r=\"A2\" t=\"s\"><v>1</v></c><c r=\"B2\" t=\"b\"><v>1</v></c>"
-              "<c r=\"C2\" t=\"e\"><v>#DIV/0!</v></c><c r=\"D2\" t=\"inlineStr\"><is><t>in</t></is></c></row>"
-              "</sheetData></worksheet>"},
-             {"xl/worksheets/sheet2.xml", "<worksheet " + ns + "><sheetData/></worksheet>"},
-             {"xl/worksheets/sheet3.xml", "<worksheet " + ns + "><sheetData/></worksheet>"}});
+  const std::string ns =
+      "xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" "
+      "xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"";
+  write_zip(
+      h.dir().file("b.xlsx"),
+      {{"xl/workbook.xml",
+        "<workbook " + ns +
+            "><sheets>"
+            "<sheet name=\"Data\" sheetId=\"1\" r:id=\"rId1\"/>"
+            "<sheet name=\"Hidden\" sheetId=\"2\" state=\"hidden\" r:id=\"rId2\"/>"
+            "<sheet name=\"Empty\" sheetId=\"3\" r:id=\"rId3\"/></sheets></workbook>"},
+       {"xl/_rels/workbook.xml.rels",
+        "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+        "<Relationship Id=\"rId1\" Target=\"worksheets/sheet1.xml\"/>"
+        "<Relationship Id=\"rId2\" Target=\"worksheets/sheet2.xml\"/>"
+        "<Relationship Id=\"rId3\" Target=\"/xl/worksheets/sheet3.xml\"/></Relationships>"},
+       {"xl/sharedStrings.xml",
+        "<sst " + ns + "><si><t>name</t></si><si><r><t>A</t></r><r><t>da</t></r></si></sst>"},
+       {"xl/worksheets/sheet1.xml",
+        "<worksheet " + ns +
+            "><sheetData>"
+            "<row r=\"1\"><c r=\"A1\" t=\"s\"><v>0</v></c><c r=\"C1\"><v>3.5</v></c></row>"
+            "<row r=\"2\"><c r=\"A2\" t=\"s\"><v>1</v></c><c r=\"B2\" t=\"b\"><v>1</v></c>"
+            "<c r=\"C2\" t=\"e\"><v>#DIV/0!</v></c><c r=\"D2\" "
+            "t=\"inlineStr\"><is><t>in</t></is></c></row>"
+            "</sheetData></worksheet>"},
+       {"xl/worksheets/sheet2.xml", "<worksheet " + ns + "><sheetData/></worksheet>"},
+       {"xl/worksheets/sheet3.xml", "<worksheet " + ns + "><sheetData/></worksheet>"}});
   Json r = h.read("b.xlsx");
-  EXPECT_EQ(r["content"],
-            "1|# ── Sheet: Data ──\n2|name\t\t3.5\n3|Ada\tTRUE\t#DIV/0!\tin\n4|\n5|# ── Sheet: Empty ──\n"
-            "6|(empty)\n7|");
+  EXPECT_EQ(
+      r["content"],
+      "1|# ── Sheet: Data ──\n2|name\t\t3.5\n3|Ada\tTRUE\t#DIV/0!\tin\n4|\n5|# ── Sheet: Empty ──\n"
+      "6|(empty)\n7|");
   EXPECT_EQ(r["extracted_document"], true);
 }
 
 TEST(Documents, ZipBombRatioRefused) {
   ReadFileHarness h;
   write_zip(h.dir().file("bomb.docx"), {{"word/document.xml", std::string(4 << 20, 'a')}});
-  EXPECT_THAT(h.read("bomb.docx")["error"].get<std::string>(), HasSubstr("compression ratio above 200"));
+  EXPECT_THAT(h.read("bomb.docx")["error"].get<std::string>(),
+              HasSubstr("compression ratio above 200"));
 }
 
 // A two-page PDF: page 1 has a text layer, page 2 is blank (like a scan).
@@ -129,8 +143,8 @@ std::string two_page_pdf() {
     std::string n = std::to_string(off);
     pdf += std::string(10 - n.size(), '0') + n + " 00000 n \n";
   }
-  pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
-         std::to_string(xref) + "\n%%EOF\n";
+  pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) +
+         " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
   return pdf;
 }
 
@@ -141,7 +155,8 @@ TEST(Documents, PdfThroughPdftotext) {
   Json r = h.read("scan.pdf");
   std::string content = r["content"];
   EXPECT_THAT(content, StartsWith("1|Hello PDF\n"));
-  EXPECT_THAT(content, HasSubstr("EXTRACTION COVERAGE WARNING: 1 of 2 page(s) returned no text (pages 2)."));
+  EXPECT_THAT(content,
+              HasSubstr("EXTRACTION COVERAGE WARNING: 1 of 2 page(s) returned no text (pages 2)."));
   EXPECT_EQ(r["extracted_document"], true);
   h.dir().write("fake.pdf", "%PDF-1.4 garbage");
   EXPECT_THAT(h.read("fake.pdf")["error"].get<std::string>(),
@@ -151,7 +166,9 @@ TEST(Documents, PdfThroughPdftotext) {
 TEST(Documents, PdfCoverageWarning) {
   std::string text = pdf_pages_text("page one\n\f\f   \fpage four\n\f");
   EXPECT_THAT(text, StartsWith("page one\npage four\n"));
-  EXPECT_THAT(text, HasSubstr("EXTRACTION COVERAGE WARNING: 2 of 4 page(s) returned no text (pages 2, 3)."));
+  EXPECT_THAT(
+      text,
+      HasSubstr("EXTRACTION COVERAGE WARNING: 2 of 4 page(s) returned no text (pages 2, 3)."));
   EXPECT_THAT(text, HasSubstr("pdftoppm"));
   EXPECT_EQ(pdf_pages_text("a\fb\fc\fd\fe\f"), "a\nb\nc\nd\ne\n");
 }

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // read_file end to end in-process: line format, pagination, budget, binary,
 // guards, not-found, dedup and repeat guards, annotations, redaction.
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -69,14 +68,17 @@ TEST(ReadFilePagination, HintsEmptyAndPastEnd) {
   r = h.call(Json{{"path", "ten.txt"}, {"offset", 50}});
   EXPECT_EQ(r["content"], "");
   EXPECT_EQ(r["truncated"], false);
-  EXPECT_EQ(r["hint"], "Note: offset 50 is beyond the end of the file (10 lines total). Retry with offset <= 10.");
+  EXPECT_EQ(
+      r["hint"],
+      "Note: offset 50 is beyond the end of the file (10 lines total). Retry with offset <= 10.");
 }
 
 TEST(ReadFilePagination, CoercesBadNumbers) {
   ReadFileHarness h("tool_output:\n  max_lines: 4\n");
   h.dir().write("ten.txt", lines(10));
   Json r = h.call(Json{{"path", "ten.txt"}, {"offset", "abc"}, {"limit", "x"}});
-  EXPECT_EQ(r["hint"], "Use offset=5 to continue reading (showing 1-4 of 10 lines)");  // clamped to 4
+  EXPECT_EQ(r["hint"],
+            "Use offset=5 to continue reading (showing 1-4 of 10 lines)");  // clamped to 4
   r = h.call(Json{{"path", "ten.txt"}, {"offset", -3}, {"limit", 0}});
   EXPECT_EQ(r["content"], "1|line1");
   r = h.call(Json{{"path", "ten.txt"}, {"offset", "3"}, {"limit", 2.9}});
@@ -91,9 +93,10 @@ TEST(ReadFileBudget, TruncatesOnALineBoundary) {
   EXPECT_EQ(r["truncated"], true);
   EXPECT_EQ(r["truncated_by"], "bytes");
   EXPECT_EQ(r["next_offset"], 3);
-  EXPECT_EQ(r["hint"],
-            "Output truncated at the 20-char read budget after 2 line(s) (showing lines 1-2 of 10). "
-            "Use offset=3 to continue.");
+  EXPECT_EQ(
+      r["hint"],
+      "Output truncated at the 20-char read budget after 2 line(s) (showing lines 1-2 of 10). "
+      "Use offset=3 to continue.");
 }
 
 TEST(ReadFileBudget, FirstLineCutMidLine) {
@@ -122,16 +125,18 @@ TEST(ReadFileBinary, ContentDetectionAndKinds) {
   EXPECT_EQ(r["is_binary"], true);
   EXPECT_EQ(r["content"], "");
   h.dir().write("latin1.txt", "caf\xE9 au lait\n");
-  EXPECT_EQ(h.read("latin1.txt")["error"], "Binary file (unknown binary, 13 bytes) — cannot display as text.");
+  EXPECT_EQ(h.read("latin1.txt")["error"],
+            "Binary file (unknown binary, 13 bytes) — cannot display as text.");
   h.dir().write("fffd.txt", "ok \xEF\xBF\xBD\n");
   EXPECT_EQ(h.read("fffd.txt")["content"], "1|ok \xEF\xBF\xBD");
 }
 
 TEST(ReadFileBinary, ExtensionRefusedEvenWhenMissing) {
   ReadFileHarness h;
-  EXPECT_EQ(h.read("photo.PNG")["error"],
-            "Cannot read binary file 'photo.PNG' (.png). Use vision_analyze for images, or terminal to "
-            "inspect binary files.");
+  EXPECT_EQ(
+      h.read("photo.PNG")["error"],
+      "Cannot read binary file 'photo.PNG' (.png). Use vision_analyze for images, or terminal to "
+      "inspect binary files.");
 }
 
 TEST(ReadFileBinary, Utf16Rescue) {
@@ -141,7 +146,8 @@ TEST(ReadFileBinary, Utf16Rescue) {
   h.dir().write("u16.txt", le);
   Json r = h.read("u16.txt");
   EXPECT_EQ(r["content"], "1|hi\n2|yo");
-  EXPECT_THAT(r["hint"].get<std::string>(), StartsWith("Transcoded from UTF-16-LE to UTF-8 for display."));
+  EXPECT_THAT(r["hint"].get<std::string>(),
+              StartsWith("Transcoded from UTF-16-LE to UTF-8 for display."));
   std::string be;
   for (char c : std::string("ab\n")) be += std::string{'\0', c};
   h.dir().write("u16be.txt", be);
@@ -151,20 +157,24 @@ TEST(ReadFileBinary, Utf16Rescue) {
 TEST(ReadFileGuards, DevicesFifosDirectories) {
   ReadFileHarness h;
   EXPECT_EQ(h.read("/dev/zero")["error"],
-            "Cannot read '/dev/zero': this is a device file that would block or produce infinite output.");
+            "Cannot read '/dev/zero': this is a device file that would block or produce infinite "
+            "output.");
   std::filesystem::create_symlink("/dev/urandom", h.dir().file("rand"));
-  EXPECT_EQ(h.read("rand")["error"],
-            "Cannot read 'rand': this is a device file that would block or produce infinite output.");
+  EXPECT_EQ(
+      h.read("rand")["error"],
+      "Cannot read 'rand': this is a device file that would block or produce infinite output.");
   EXPECT_THAT(h.read("/proc/self/environ")["error"].get<std::string>(), HasSubstr("device file"));
   ASSERT_EQ(::mkfifo(h.dir().file("pipe").c_str(), 0600), 0);
   Json r = h.read("pipe");
   EXPECT_EQ(r["success"], false);
-  EXPECT_THAT(r["note"].get<std::string>(), StartsWith("'pipe' is a FIFO (named pipe), not a regular file — "));
+  EXPECT_THAT(r["note"].get<std::string>(),
+              StartsWith("'pipe' is a FIFO (named pipe), not a regular file — "));
   EXPECT_FALSE(r.contains("error"));
   std::filesystem::create_directory(h.dir().file("sub"));
-  EXPECT_EQ(h.read("sub")["error"], "Cannot read '" + h.dir().file("sub") +
-                                        "': not a regular file (directory, FIFO, socket, or device). "
-                                        "Reading it could block indefinitely.");
+  EXPECT_EQ(h.read("sub")["error"],
+            "Cannot read '" + h.dir().file("sub") +
+                "': not a regular file (directory, FIFO, socket, or device). "
+                "Reading it could block indefinitely.");
   EXPECT_THAT(h.read("\\\\?\\C:\\x")["error"].get<std::string>(), HasSubstr("NT device-namespace"));
 }
 
@@ -180,15 +190,19 @@ TEST(ReadFileGuards, Denylist) {
   ReadFileHarness h;
   h.dir().write(".env", "A=1\n");
   EXPECT_THAT(h.read(".env")["error"].get<std::string>(),
-              StartsWith("Access denied: " + h.dir().file(".env") + " is a secret-bearing environment file"));
+              StartsWith("Access denied: " + h.dir().file(".env") +
+                         " is a secret-bearing environment file"));
   h.dir().write(".env.example", "A=1\n");
   EXPECT_EQ(h.read(".env.example")["content"], "1|A=1");
   h.dir().write("home/auth.json", "{}");
-  EXPECT_THAT(h.read("home/auth.json")["error"].get<std::string>(), HasSubstr("Hermes credential store"));
+  EXPECT_THAT(h.read("home/auth.json")["error"].get<std::string>(),
+              HasSubstr("Hermes credential store"));
   h.dir().write("home/mcp-tokens/x.json", "{}");
-  EXPECT_THAT(h.read("home/mcp-tokens/x.json")["error"].get<std::string>(), HasSubstr("Hermes MCP token"));
+  EXPECT_THAT(h.read("home/mcp-tokens/x.json")["error"].get<std::string>(),
+              HasSubstr("Hermes MCP token"));
   h.dir().write("home/skills/.hub/a.md", "x");
-  EXPECT_THAT(h.read("home/skills/.hub/a.md")["error"].get<std::string>(), HasSubstr("internal Hermes cache file"));
+  EXPECT_THAT(h.read("home/skills/.hub/a.md")["error"].get<std::string>(),
+              HasSubstr("internal Hermes cache file"));
 }
 
 TEST(ReadFileNotFound, SuggestionsAndNegativeCache) {
@@ -200,21 +214,23 @@ TEST(ReadFileNotFound, SuggestionsAndNegativeCache) {
   EXPECT_EQ(r["error"], "File not found: " + h.dir().file("config.yaml"));
   std::vector<std::string> similar = r["similar_files"];
   ASSERT_EQ(similar.size(), 2u);
-  EXPECT_EQ(similar[0], h.dir().file("config.yml"));      // same stem: 90
+  EXPECT_EQ(similar[0], h.dir().file("config.yml"));       // same stem: 90
   EXPECT_EQ(similar[1], h.dir().file("config_old.yaml"));  // prefix: 70
   EXPECT_EQ(h.read("config.yaml"), r);                     // replayed
   h.dir().write("config.yaml", "now\n");
-  EXPECT_EQ(h.read("config.yaml")["content"], "1|now");    // exists: evicted
+  EXPECT_EQ(h.read("config.yaml")["content"], "1|now");  // exists: evicted
 }
 
 TEST(ReadFileNotFound, UnicodeVariant) {
   ReadFileHarness h;
   h.dir().write("cafe\xCC\x81.txt", "nfd\n");  // NFD on disk
-  Json r = h.read("caf\xC3\xA9.txt");            // NFC requested
+  Json r = h.read("caf\xC3\xA9.txt");          // NFC requested
   EXPECT_EQ(r["content"], "1|nfd");
-  EXPECT_EQ(r["hint"], "Note: 'caf\xC3\xA9.txt' not found byte-for-byte; resolved to the unicode-equivalent file '" +
-                           h.dir().file("cafe\xCC\x81.txt") +
-                           "' (invisible encoding difference: NFC/NFD or special space/quote characters).");
+  EXPECT_EQ(
+      r["hint"],
+      "Note: 'caf\xC3\xA9.txt' not found byte-for-byte; resolved to the unicode-equivalent file '" +
+          h.dir().file("cafe\xCC\x81.txt") +
+          "' (invisible encoding difference: NFC/NFD or special space/quote characters).");
   h.dir().write("it\xE2\x80\x99s.txt", "quote\n");
   EXPECT_EQ(h.read("it's.txt")["content"], "1|quote");
 }
@@ -230,9 +246,11 @@ TEST(ReadFileDedup, StubThenBlockedThenReset) {
   EXPECT_EQ(stub["path"], "a.txt");
   EXPECT_THAT(stub["message"].get<std::string>(), StartsWith("File unchanged since last read."));
   Json blocked = h.read("a.txt");
-  EXPECT_THAT(blocked["error"].get<std::string>(),
-              StartsWith("BLOCKED: You have called read_file on this exact region 3 times and the file has NOT "
-                         "changed. STOP"));
+  EXPECT_THAT(
+      blocked["error"].get<std::string>(),
+      StartsWith(
+          "BLOCKED: You have called read_file on this exact region 3 times and the file has NOT "
+          "changed. STOP"));
   EXPECT_EQ(blocked["already_read"], 3);
   EXPECT_EQ(h.read("a.txt")["already_read"], 4);
   EXPECT_EQ(h.call(Json{{"path", "a.txt"}, {"limit", 5}})["content"], "1|a");  // another range
@@ -253,7 +271,8 @@ TEST(ReadFileDedup, WriteListenerAndChangeServeContent) {
 TEST(ReadFileDedup, ConsecutiveRealReadsWarnThenBlock) {
   ReadFileHarness h;
   for (int i = 1; i <= 4; ++i) {
-    h.dir().write("a.txt", std::string(static_cast<size_t>(i), 'x') + "\n");  // changes size each time
+    h.dir().write("a.txt",
+                  std::string(static_cast<size_t>(i), 'x') + "\n");  // changes size each time
     Json r = h.read("a.txt");
     if (i < 3) {
       EXPECT_FALSE(r.contains("_warning"));
@@ -263,8 +282,9 @@ TEST(ReadFileDedup, ConsecutiveRealReadsWarnThenBlock) {
                   StartsWith("You have read this exact file region 3 times consecutively."));
     }
     if (i == 4) {
-      EXPECT_EQ(r["error"], "BLOCKED: You have read this exact file region 4 times in a row. Use the content "
-                            "you already have, or read a different region or file.");
+      EXPECT_EQ(r["error"],
+                "BLOCKED: You have read this exact file region 4 times in a row. Use the content "
+                "you already have, or read a different region or file.");
       EXPECT_EQ(r["already_read"], 4);
     }
   }
@@ -281,7 +301,8 @@ TEST(ReadFileDedup, RepeatBlockCountsUpAndBinaryIsNotTracked) {
   }
   h.dir().write("b.bin.txt", std::string("\0\1\2", 3));
   for (int i = 0; i < 5; ++i) {
-    EXPECT_EQ(h.read("b.bin.txt")["error"], "Binary file (unknown binary, 3 bytes) — cannot display as text.");
+    EXPECT_EQ(h.read("b.bin.txt")["error"],
+              "Binary file (unknown binary, 3 bytes) — cannot display as text.");
   }
 }
 
@@ -297,7 +318,8 @@ TEST(ReadFileAnnotations, MergeConflicts) {
 
 TEST(ReadFileRedaction, SecretsMaskedAndNotSeenWhole) {
   ReadFileHarness h;
-  std::string path = h.dir().write("app.py", "TOKEN = 'ghp_0123456789abcdefABCDEF'\nMAX_TOKENS=100\n");
+  std::string path =
+      h.dir().write("app.py", "TOKEN = 'ghp_0123456789abcdefABCDEF'\nMAX_TOKENS=100\n");
   Json r = h.read("app.py");
   EXPECT_EQ(r["content"], "1|TOKEN = '«redacted:ghp_…»'\n2|MAX_TOKENS=100");
   FileVersion v;

@@ -22,8 +22,13 @@ TEST(ContentKind, BinaryAndSizes) {
   EXPECT_TRUE(looks_binary(std::string("a\0b", 3)));
   EXPECT_FALSE(looks_binary("ends mid char \xE2\x82"));  // cut at the very end
   EXPECT_TRUE(looks_binary("bad \xE2\x82 middle"));
-  EXPECT_EQ(binary_kind("\x7F" "ELF...."), "ELF executable");
-  EXPECT_EQ(binary_kind(std::string("\0\0\0\x18" "ftypmp42", 12)), "ISO Media (MP4/MOV)");
+  EXPECT_EQ(binary_kind("\x7F"
+                        "ELF...."),
+            "ELF executable");
+  EXPECT_EQ(binary_kind(std::string("\0\0\0\x18"
+                                    "ftypmp42",
+                                    12)),
+            "ISO Media (MP4/MOV)");
   EXPECT_EQ(binary_kind("SQLite format 3\0"), "SQLite database");
   EXPECT_EQ(binary_kind("??"), "unknown binary");
   EXPECT_EQ(format_size(1023), "1023 bytes");
@@ -40,7 +45,8 @@ TEST(ContentKind, Utf16) {
   EXPECT_EQ(detect_utf16(std::string("\0a\0b", 4)), Utf16::kBigEndian);
   EXPECT_EQ(detect_utf16("abc"), std::nullopt);
   // U+1F600 as a surrogate pair, LE.
-  EXPECT_EQ(transcode_utf16(std::string("\x3D\xD8\x00\xDE", 4), Utf16::kLittleEndian), "\xF0\x9F\x98\x80");
+  EXPECT_EQ(transcode_utf16(std::string("\x3D\xD8\x00\xDE", 4), Utf16::kLittleEndian),
+            "\xF0\x9F\x98\x80");
 }
 
 TEST(NotFound, ScoresAndRatio) {
@@ -61,8 +67,10 @@ TEST(ReadGuards, DeviceList) {
 TEST(FileSafety, Denylist) {
   EXPECT_EQ(read_block_error("/p/main.py", "/h/.hermes"), std::nullopt);
   EXPECT_EQ(*read_block_error("/p/.env.production", "/h/.hermes"),
-            "Access denied: /p/.env.production is a secret-bearing environment file and cannot be read to "
-            "prevent credential leakage. If you need to check the file structure, read .env.example instead. "
+            "Access denied: /p/.env.production is a secret-bearing environment file and cannot be "
+            "read to "
+            "prevent credential leakage. If you need to check the file structure, read "
+            ".env.example instead. "
             "(Defense-in-depth — not a security boundary; the terminal tool can still bypass.)");
   EXPECT_THAT(*read_block_error("/r/.hermes/auth/google_oauth.json", "/r/.hermes/profiles/work"),
               ::testing::HasSubstr("Hermes credential store"));  // the root, from a profile home
@@ -121,7 +129,9 @@ class ChangingFs final : public FileSystem {
   Result<std::vector<std::string>> list_dir(const std::string&) const override {
     return std::vector<std::string>{};
   }
-  Result<std::string> read_link(const std::string&) const override { return Error::InvalidArgument("no"); }
+  Result<std::string> read_link(const std::string&) const override {
+    return Error::InvalidArgument("no");
+  }
   mutable int looks = 0;
 };
 
