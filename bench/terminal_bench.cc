@@ -4,7 +4,10 @@
 // throughput in MB/s.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
+#include <vector>
 
 #include "core/config.h"
 #include "core/paths.h"
@@ -42,13 +45,28 @@ class Env {
   NullClientChannel client_;
 };
 
+// Reports the p50 and p99 of per-call wall time (ms) as counters.
+void report_percentiles(benchmark::State& state, std::vector<double>& samples) {
+  if (samples.empty()) return;
+  std::sort(samples.begin(), samples.end());
+  auto at = [&](double q) { return samples[static_cast<size_t>(q * (samples.size() - 1))]; };
+  state.counters["p50_ms"] = at(0.50);
+  state.counters["p99_ms"] = at(0.99);
+}
+
 void run_foreground(benchmark::State& state, const char* command) {
   Env env;
   env.call("terminal", {{"command", "true"}});  // bootstrap the snapshot once
+  std::vector<double> samples;
+  Json args{{"command", command}};
   for (auto _ : state) {
-    Json r = env.call("terminal", {{"command", command}});
+    auto start = std::chrono::steady_clock::now();
+    Json r = env.call("terminal", args);
+    samples.push_back(std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start).count());
     benchmark::DoNotOptimize(r);
   }
+  report_percentiles(state, samples);
 }
 
 void BM_ForegroundTrue(benchmark::State& state) { run_foreground(state, "true"); }
@@ -58,10 +76,15 @@ void BM_BackgroundPoll(benchmark::State& state) {
   Env env;
   Json started = env.call("terminal", {{"command", "sleep 600"}, {"background", true}});
   Json poll{{"action", "poll"}, {"session_id", started["session_id"]}};
+  std::vector<double> samples;
   for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
     Json r = env.call("process", poll);
+    samples.push_back(std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start).count());
     benchmark::DoNotOptimize(r);
   }
+  report_percentiles(state, samples);
 }
 
 void BM_CaptureThroughput(benchmark::State& state) {
@@ -76,8 +99,8 @@ void BM_CaptureThroughput(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * bytes);
 }
 
-BENCHMARK(BM_ForegroundTrue)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(false);
-BENCHMARK(BM_ForegroundEchoHi)->Unit(benchmark::kMillisecond)->Repetitions(5);
+BENCHMARK(BM_ForegroundTrue)->Unit(benchmark::kMillisecond)->Iterations(500);
+BENCHMARK(BM_ForegroundEchoHi)->Unit(benchmark::kMillisecond)->Iterations(500);
 BENCHMARK(BM_BackgroundPoll)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CaptureThroughput)->Unit(benchmark::kMillisecond)->Iterations(3);
 

@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <condition_variable>
+#include <deque>
 #include <random>
 #include <thread>
 
@@ -14,6 +15,26 @@
 namespace hermes::proc {
 
 using SteadyClock = std::chrono::steady_clock;
+
+// Counts watch notices across the session's jobs. Thread-safe.
+struct ProcessRegistry::WatchBreaker {
+  std::mutex mu;
+  std::deque<SteadyClock::time_point> recent;  // mu
+  SteadyClock::time_point muted_until{};        // mu
+
+  bool allow(SteadyClock::time_point now, const RegistryLimits& limits) {
+    std::lock_guard lock(mu);
+    if (now < muted_until) return false;
+    while (!recent.empty() && now - recent.front() > limits.watch_global_window) recent.pop_front();
+    if (static_cast<int>(recent.size()) >= limits.watch_global_limit) {
+      muted_until = now + limits.watch_global_mute;
+      recent.clear();
+      return false;
+    }
+    recent.push_back(now);
+    return true;
+  }
+};
 
 struct ProcessRegistry::Job {
   std::string id;
@@ -30,6 +51,7 @@ struct ProcessRegistry::Job {
   std::string reason, source;      // mu
   std::string buffer;              // mu
   std::string partial_line;        // reader thread only
+  std::shared_ptr<ProcessRegistry::WatchBreaker> breaker;
   // Watch-pattern rate limiting (reader thread only).
   SteadyClock::time_point last_notice{};
   int dropped = 0, strikes = 0, matches = 0;
@@ -83,6 +105,10 @@ void check_watch(Job& job, const std::string& line, const RegistryLimits& limits
     job.watch_disabled = true;
     job.request.notify_on_complete = true;
     job.request.on_event({ProcessEvent::Kind::kWatchDisabled, job.id, job.request.command});
+    return;
+  }
+  if (!job.breaker->allow(now, limits)) {
+    ++job.dropped;
     return;
   }
   ProcessEvent e{ProcessEvent::Kind::kWatchMatch, job.id, job.request.command};
@@ -162,7 +188,8 @@ ProcessSnapshot take_snapshot(const Job& job) {
 
 }  // namespace
 
-ProcessRegistry::ProcessRegistry(RegistryLimits limits) : limits_(limits) {}
+ProcessRegistry::ProcessRegistry(RegistryLimits limits)
+    : limits_(limits), breaker_(std::make_shared<WatchBreaker>()) {}
 
 ProcessRegistry::~ProcessRegistry() {
   std::map<std::string, std::shared_ptr<Job>> jobs;
@@ -211,6 +238,7 @@ Result<std::string> ProcessRegistry::start(StartRequest request) {
   job->request = std::move(request);
   job->child = std::move(child);
   job->started_at = std::chrono::system_clock::now();
+  job->breaker = breaker_;
   Job* raw = job.get();
   RegistryLimits limits = limits_;
   job->reader = std::jthread([raw, limits](std::stop_token stop) {

@@ -66,6 +66,11 @@ struct RegistryLimits {
   std::chrono::seconds watch_cooldown{15};
   int watch_strikes = 3;
   int watch_lifetime_matches = 8;
+  // Session-wide breaker: more than this many watch notices within the
+  // window mutes every watch notice for `watch_global_mute`.
+  int watch_global_limit = 15;
+  std::chrono::seconds watch_global_window{10};
+  std::chrono::seconds watch_global_mute{30};
 };
 
 // Owns every job of one session; the destructor kills them all (group
@@ -96,14 +101,16 @@ class ProcessRegistry {
   // Marks the output as read (wait/log): the completion event is skipped.
   void mark_read(const std::string& id);
 
-  // Opaque per-job state (defined in the .cc).
+  // Opaque per-job state and the shared watch breaker (defined in the .cc).
   struct Job;
+  struct WatchBreaker;
 
  private:
   std::shared_ptr<Job> find(const std::string& id) const;
   void prune_locked();
 
   RegistryLimits limits_;
+  std::shared_ptr<WatchBreaker> breaker_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<Job>> jobs_;  // mu_
 };

@@ -122,7 +122,9 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
     posix_spawn_file_actions_addchdir_np(&sa.actions, options.cwd.c_str());
   }
   CStringArray argv(options.argv);
-  CStringArray envp(options.env.value_or(std::vector<std::string>{}));
+  // Bound to a named object: CStringArray keeps pointers into the strings.
+  const std::vector<std::string> no_env;
+  CStringArray envp(options.env ? *options.env : no_env);
   pid_t pid = -1;
   int rc = ::posix_spawnp(&pid, options.argv[0].c_str(), &sa.actions, &sa.attr,
                           argv.get(), options.env ? envp.get() : environ);

@@ -13,6 +13,8 @@
 #include "core/strings.h"
 #include "registry/client_channel.h"
 #include "registry/tool.h"
+#include "core/log.h"
+#include "tools/approval/allowlist_store.h"
 #include "tools/approval/command_normalize.h"
 #include "tools/approval/dangerous_command.h"
 
@@ -107,10 +109,12 @@ GateResult ask_user(const std::string& command, const std::string& description,
   if (action != "accept" || decision.empty() || decision == "deny") {
     return blocked(description, kDenied);
   }
-  // "always" would also persist to the config's command_allowlist upstream;
-  // here it lasts for the session (the server does not rewrite config.yaml).
   if (decision == "session" || decision == "always") {
     ctx.session.state<ApprovalState>().approve(description);
+  }
+  if (decision == "always") {
+    Status saved = persist_allowlist_key(ctx.services.config.home(), description);
+    if (!saved) log::warn("approval: could not persist allowlist: " + saved.error().message);
   }
   return {Verdict::kApproved, description, ""};
 }

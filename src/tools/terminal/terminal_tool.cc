@@ -103,6 +103,11 @@ int64_t int_arg(const Json& args, const char* key) {
 
 Result<TerminalArgs> parse_args(const Json& args) {
   auto command = args.find("command");
+  if (command == args.end() && args.contains("code")) {
+    return Error::InvalidArgument(
+        "terminal runs shell commands and takes 'command', not 'code'. To run Python "
+        "code, use the execute_code tool instead.");
+  }
   if (command == args.end() || !command->is_string()) {
     return Error::InvalidArgument("Invalid command: expected string, got " +
                                   py_type_name(command == args.end() ? Json() : *command));

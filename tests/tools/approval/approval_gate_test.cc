@@ -39,7 +39,9 @@ class ScriptedClient final : public ClientChannel {
 
 struct Fixture {
   explicit Fixture(const std::string& yaml = "", ClientChannel* c = nullptr)
-      : config(Config::from_yaml(yaml)), services{*config, paths},
+      : Fixture(Config::from_yaml(yaml), c) {}
+  Fixture(std::unique_ptr<Config> loaded, ClientChannel* c)
+      : config(std::move(loaded)), services{*config, paths},
         dispatcher(registry, services), client(c ? c : &null_client) {}
   GateResult check(const std::string& command) {
     CallContext ctx{session, services, *client, dispatcher, {}, Json()};
@@ -118,6 +120,31 @@ TEST(ApprovalGate, ElicitationDenyAndSilenceBlock) {
   GateResult r = Fixture("", &silent).check("rm -rf build");
   EXPECT_EQ(r.verdict, Verdict::kBlocked);
   EXPECT_NE(r.message.find("Silence is not consent."), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hermes::approval
+
+namespace hermes::approval {
+namespace {
+
+TEST(ApprovalGate, AlwaysScopePersistsToConfigYaml) {
+  char tmpl[] = "/tmp/hermes-approval-XXXXXX";
+  std::string home = ::mkdtemp(tmpl);
+  {
+    std::FILE* f = std::fopen((home + "/config.yaml").c_str(), "w");
+    std::fputs("approvals:\n  timeout: 60\ncommand_allowlist: ['git push*']\n", f);
+    std::fclose(f);
+  }
+  ScriptedClient client(Json{{"action", "accept"}, {"content", {{"decision", "always"}}}});
+  Fixture f(Config::load(home), &client);
+  EXPECT_EQ(f.check("rm -rf build").verdict, Verdict::kApproved);
+  EXPECT_EQ(f.check("rm -rf other").verdict, Verdict::kAllow);  // session remembers
+  auto reloaded = Config::load(home);
+  EXPECT_EQ(reloaded->get_string_list("command_allowlist"),
+            (std::vector<std::string>{"git push*", "recursive delete"}));
+  EXPECT_EQ(reloaded->get_int("approvals.timeout", 0), 60);
+  EXPECT_EQ(std::system(("rm -rf " + home).c_str()), 0);
 }
 
 }  // namespace

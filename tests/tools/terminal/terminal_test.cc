@@ -37,6 +37,13 @@ TEST(Terminal, InvalidCommandType) {
   EXPECT_EQ(r["status"], "error");
 }
 
+TEST(Terminal, StrayCodeArgumentPointsToExecuteCode) {
+  TerminalHarness h;
+  Json r = h.call("terminal", {{"code", "print(1)"}});
+  EXPECT_EQ(r["status"], "error");
+  EXPECT_NE(r["error"].get<std::string>().find("execute_code"), std::string::npos);
+}
+
 TEST(Terminal, ForegroundTimeoutCap) {
   TerminalHarness h;
   Json r = h.call("terminal", {{"command", "true"}, {"timeout", 601}});
