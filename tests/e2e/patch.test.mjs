@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// write_file and patch through the official SDK client: a read → patch →
+// write flow with the stale-overwrite blocker, a V4A patch, the lone
+// surrogate refusal from a JSON escape, and elicitation as the approval
+// channel for protected instruction files.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connect, callTool, scratchDir } from './lib/client.mjs';
+
+test('read → patch → write flow keeps the stale-overwrite contract', async () => {
+  const d = scratchDir();
+  const s = await connect();
+  try {
+    const file = path.join(d.dir, 'app.py');
+    writeFileSync(file, 'def main():\n    print("hi")\n');
+    const blocked = await callTool(s.client, 'write_file', { path: file, content: 'x = 1\n' });
+    assert.equal(blocked.isError, true);
+    assert.equal(blocked.json.stale_write_blocked, true);
+    const read = await callTool(s.client, 'read_file', { path: file });
+    assert.equal(read.isError, false);
+    const patched = await callTool(s.client, 'patch', {
+      mode: 'replace', path: file, old_string: 'def main():\n  print("hi")', new_string: 'def main():\n  print("hello")',
+    });
+    assert.equal(patched.isError, false, patched.text);
+    assert.equal(patched.json.success, true);
+    assert.equal(patched.json.match_strategy, 'line_trimmed');
+    assert.match(patched.json.diff, /\+    print\("hello"\)/);
+    assert.equal(readFileSync(file, 'utf8'), 'def main():\n    print("hello")\n');
+    const written = await callTool(s.client, 'write_file', { path: file, content: 'def main():\n    pass\n' });
+    assert.equal(written.isError, false, written.text);
+    assert.equal(written.json.verified, true);
+    assert.equal(written.json.bytes_written, 22);
+  } finally { await s.close(); d.cleanup(); }
+});
+
+test('V4A patch adds and updates in one call; a bad one changes nothing', async () => {
+  const d = scratchDir();
+  const s = await connect();
+  try {
+    writeFileSync(path.join(d.dir, 'a.txt'), 'one\ntwo\n');
+    const ok = await callTool(s.client, 'patch', {
+      mode: 'patch',
+      patch: `*** Begin Patch\n*** Add File: ${d.dir}/b.txt\n+new\n*** Update File: ${d.dir}/a.txt\n@@\n-two\n+2\n*** End Patch\n`,
+    });
+    assert.equal(ok.isError, false, ok.text);
+    assert.equal(readFileSync(path.join(d.dir, 'a.txt'), 'utf8'), 'one\n2\n');
+    assert.equal(readFileSync(path.join(d.dir, 'b.txt'), 'utf8'), 'new\n');
+    const bad = await callTool(s.client, 'patch', {
+      mode: 'patch',
+      patch: `*** Begin Patch\n*** Add File: ${d.dir}/c.txt\n+c\n*** Update File: ${d.dir}/a.txt\n@@\n-absent\n+x\n*** End Patch\n`,
+    });
+    assert.equal(bad.isError, true);
+    assert.match(bad.json.error, /^Patch validation failed \(no files were modified\):/);
+    assert.equal(existsSync(path.join(d.dir, 'c.txt')), false);
+  } finally { await s.close(); d.cleanup(); }
+});
+
+test('a lone surrogate escape is refused by the tool, not the parser', async () => {
+  const d = scratchDir();
+  const s = await connect();
+  try {
+    const file = path.join(d.dir, 's.txt');
+    const r = await callTool(s.client, 'write_file', { path: file, content: 'a\ud800b' });
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.json.error, /contains a lone surrogate character \('\\ud800'\)/);
+    assert.equal(existsSync(file), false);
+  } finally { await s.close(); d.cleanup(); }
+});
+
+test('protected instruction files ask through elicitation', async () => {
+  const d = scratchDir();
+  const s = await connect({ capabilities: { elicitation: {} } });
+  let asked = 0;
+  s.client.setRequestHandler(ElicitRequestSchema, async () => { asked++; return { action: 'accept', content: {} }; });
+  try {
+    const file = path.join(d.dir, 'AGENTS.md');
+    const r = await callTool(s.client, 'write_file', { path: file, content: '# rules\n' });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(asked, 1);
+    assert.equal(readFileSync(file, 'utf8'), '# rules\n');
+  } finally { await s.close(); d.cleanup(); }
+  const noChannel = await connect();
+  try {
+    const r = await callTool(noChannel.client, 'write_file', { path: path.join(d.dir, 'CLAUDE.md'), content: 'x' });
+    assert.equal(r.isError, true);
+    assert.match(r.json.error, /^BLOCKED: write to protected agent-instruction file\(s\)/);
+  } finally { await noChannel.close(); }
+});
