@@ -32,7 +32,7 @@ test('read → patch → write flow keeps the stale-overwrite contract', async (
     const written = await callTool(s.client, 'write_file', { path: file, content: 'def main():\n    pass\n' });
     assert.equal(written.isError, false, written.text);
     assert.equal(written.json.verified, true);
-    assert.equal(written.json.bytes_written, 22);
+    assert.equal(written.json.bytes_written, 21);
   } finally { await s.close(); d.cleanup(); }
 });
 
