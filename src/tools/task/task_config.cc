@@ -2,6 +2,7 @@
 // Builds TaskConfig from Config: defaults, file keys and env overrides.
 #include "tools/task/task_config.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/config.h"
