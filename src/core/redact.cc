@@ -22,6 +22,7 @@ using redact_detail::mask_token;
 using redact_detail::Match;
 using redact_detail::sentinel;
 using redact_detail::substitute;
+using redact_detail::substitute_at;
 
 // Vendor families: the literal prefix (also the sentinel's label) and the
 // body that must follow it. Longer prefixes sharing a start come first,
@@ -158,20 +159,58 @@ bool after_escape(std::string_view s, size_t at) {
   return at >= 4 && s[at - 4] == '\\' && s[at - 3] == 'x' && hex_run(2);
 }
 
-// Prefix tokens at a token boundary on both sides.
-std::optional<std::string> replace_prefix_token(const Match& m, bool sentinels) {
-  if (m.begin > 0 && is_token_char(m.text[m.begin - 1]) && !after_escape(m.text, m.begin))
-    return std::nullopt;
-  if (m.end < m.text.size() && is_token_char(m.text[m.end])) return std::nullopt;
-  return sentinels ? sentinel(m.groups[0]) : mask_token(m.groups[0]);
+struct Span {
+  size_t begin, end;
+};
+
+// Family indices bucketed by the first byte of their label.
+using FirstByteIndex = std::array<std::vector<size_t>, 256>;
+
+const FirstByteIndex& families_by_first_byte() {
+  static const FirstByteIndex index = [] {
+    FirstByteIndex by_first;
+    for (size_t i = 0; i < kFamilies.size(); ++i)
+      by_first[static_cast<unsigned char>(kFamilies[i].label[0])].push_back(i);
+    return by_first;
+  }();
+  return index;
+}
+
+// True when some family label starts at `i`.
+bool label_at(std::string_view text, size_t i) {
+  std::string_view rest = text.substr(i);
+  for (size_t f : families_by_first_byte()[static_cast<unsigned char>(text[i])]) {
+    if (starts_with(rest, kFamilies[f].label)) return true;
+  }
+  return false;
+}
+
+// Vendor tokens at a token boundary on both sides. A byte scan picks the
+// positions where a label can start; RE2 then matches anchored there, so
+// the pass is one linear sweep plus short anchored matches.
+std::vector<Span> find_prefix_tokens(std::string_view text) {
+  const FirstByteIndex& by_first = families_by_first_byte();
+  const RE2& re = patterns().prefix;
+  std::vector<Span> out;
+  re2::StringPiece g;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (by_first[static_cast<unsigned char>(text[i])].empty()) continue;
+    if (i > 0 && is_token_char(text[i - 1]) && !after_escape(text, i)) continue;
+    if (!label_at(text, i) || !re.Match(text, i, text.size(), RE2::ANCHOR_START, &g, 1)) continue;
+    size_t end = i + g.size();
+    if (end < text.size() && is_token_char(text[end])) continue;
+    out.push_back({i, end});
+    i = end - 1;
+  }
+  return out;
 }
 
 // Length in bytes of a control or zero-width character at `i`, else 0:
 // C0 controls, DEL, U+200B–U+200F, U+2028–U+202F, U+2060, U+FEFF.
-size_t control_len(std::string_view s, size_t i) {
+inline size_t control_len(std::string_view s, size_t i) {
   auto c = static_cast<unsigned char>(s[i]);
   if (c < 0x20 || c == 0x7f) return 1;
-  if (i + 2 >= s.size()) return 0;
+  if (c < 0x80 || i + 2 >= s.size()) return 0;
   auto c1 = static_cast<unsigned char>(s[i + 1]);
   auto c2 = static_cast<unsigned char>(s[i + 2]);
   if (c == 0xE2 && c1 == 0x80 && ((c2 >= 0x8B && c2 <= 0x8F) || (c2 >= 0xA8 && c2 <= 0xAF)))
@@ -205,24 +244,30 @@ void scan_split_window(std::string_view text, size_t begin, size_t end, bool sen
     stripped += text[i];
     origin.push_back(i++);
   }
-  const RE2& re = patterns().prefix;
-  re2::StringPiece g;
-  for (size_t pos = 0; pos < stripped.size();) {
-    if (!re.Match(stripped, pos, stripped.size(), RE2::UNANCHORED, &g, 1)) break;
-    size_t s = static_cast<size_t>(g.data() - stripped.data()), e = s + g.size();
-    pos = e;
-    if ((s > 0 && is_token_char(stripped[s - 1])) ||
-        (e < stripped.size() && is_token_char(stripped[e])))
-      continue;
-    size_t os = origin[s], oe = origin[e - 1] + 1;
+  for (const Span& t : find_prefix_tokens(stripped)) {
+    size_t os = origin[t.begin], oe = origin[t.end - 1] + 1;
     std::string_view span = text.substr(os, oe - os);
-    if (span.size() == g.size()) continue;  // contiguous: the main pass handles it
+    if (span.size() == t.end - t.begin) continue;  // contiguous: the main pass handles it
     bool crosses_line = span.find_first_of("\r\n") != std::string_view::npos;
-    if (crosses_line && RE2::PartialMatch(span, re)) continue;
+    if (crosses_line && !find_prefix_tokens(span).empty()) continue;
     if (oe < text.size() && text[oe] == '=') continue;
-    std::string token(g.data(), g.size());
+    std::string token = stripped.substr(t.begin, t.end - t.begin);
     out.push_back({os, oe, sentinels ? sentinel(token) : mask_token(token)});
   }
+}
+
+// `text` with each (ordered, disjoint) splice's range replaced.
+std::string apply_splices(std::string_view text, const std::vector<Splice>& splices) {
+  if (splices.empty()) return std::string(text);
+  std::string out;
+  size_t copied = 0;
+  for (const Splice& s : splices) {
+    out.append(text.substr(copied, s.begin - copied));
+    out += s.replacement;
+    copied = s.end;
+  }
+  out.append(text.substr(copied));
+  return out;
 }
 
 std::string redact_split_tokens(std::string_view text, bool sentinels) {
@@ -249,53 +294,122 @@ std::string redact_split_tokens(std::string_view text, bool sentinels) {
     }
     if (split) scan_split_window(text, start, i, sentinels, splices);
   }
-  if (splices.empty()) return std::string(text);
-  std::string out;
-  size_t copied = 0;
-  for (const Splice& s : splices) {
-    out.append(text.substr(copied, s.begin - copied));
-    out += s.replacement;
-    copied = s.end;
-  }
-  out.append(text.substr(copied));
-  return out;
+  return apply_splices(text, splices);
 }
 
 std::string redact_prefix_tokens(std::string_view text, bool sentinels) {
   std::string split = redact_split_tokens(text, sentinels);
-  return substitute(split, patterns().prefix,
-                    [&](const Match& m) { return replace_prefix_token(m, sentinels); });
-}
-
-std::string redact_zhipu(std::string_view text, bool sentinels) {
-  auto edge = [](char c) { return is_token_char(c) || c == '.'; };
-  return substitute(text, patterns().zhipu, [&](const Match& m) -> std::optional<std::string> {
-    if (m.begin > 0 && edge(m.text[m.begin - 1])) return std::nullopt;
-    if (m.end < m.text.size() && edge(m.text[m.end])) return std::nullopt;
-    return sentinels ? std::string("«redacted-secret»") : mask_token(m.groups[0]);
-  });
+  std::vector<Splice> splices;
+  for (const Span& t : find_prefix_tokens(split)) {
+    std::string_view token = std::string_view(split).substr(t.begin, t.end - t.begin);
+    splices.push_back({t.begin, t.end, sentinels ? sentinel(token) : mask_token(token)});
+  }
+  return apply_splices(split, splices);
 }
 
 bool already_masked(std::string_view value) {
   return value == "***" || starts_with(value, "«redacted");
 }
 
-std::string redact_headers(std::string_view text) {
-  auto keep_name = [](const Match& m, size_t value_group) -> std::optional<std::string> {
-    std::string_view value = m.groups[value_group];
-    if (already_masked(value)) return std::nullopt;
-    std::string out(m.text.substr(m.begin, m.offset(value_group) - m.begin));
-    return out + mask_token(value);
-  };
-  std::string out =
-      substitute(text, patterns().auth_header, [&](const Match& m) { return keep_name(m, 3); });
-  return substitute(out, patterns().secret_header, [&](const Match& m) { return keep_name(m, 2); });
+// The credential of a header match (group `value_group`) masked, the rest kept.
+std::optional<std::string> mask_header_value(const Match& m, size_t value_group) {
+  std::string_view value = m.groups[value_group];
+  if (already_masked(value)) return std::nullopt;
+  std::string out(m.text.substr(m.begin, m.offset(value_group) - m.begin));
+  return out + mask_token(value);
+}
+
+// Where a header name ends just before a `:` (blanks allowed): the start of
+// the name, for each name in `names` (lower case).
+std::vector<size_t> header_starts(std::string_view text,
+                                  std::initializer_list<std::string_view> names) {
+  std::vector<size_t> starts;
+  for (size_t at = text.find(':'); at != std::string_view::npos; at = text.find(':', at + 1)) {
+    size_t end = at;
+    while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+    size_t begin = end;
+    while (begin > 0 && (is_token_char(text[begin - 1]))) --begin;
+    if (end - begin > 24) continue;
+    std::string word = to_lower(text.substr(begin, end - begin));
+    for (std::string_view name : names) {
+      // `x-api-key` also ends `api-key`: the longest name wins by position.
+      if (ends_with(word, name) &&
+          (word.size() == name.size() || word[word.size() - name.size() - 1] == '-')) {
+        starts.push_back(end - name.size());
+        break;
+      }
+    }
+  }
+  return starts;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_lower_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f'); }
+
+// Telegram candidates: `[bot]<8+ digits>:` — the start of the digit run
+// (or of `bot`).
+std::vector<size_t> telegram_starts(std::string_view text) {
+  std::vector<size_t> starts;
+  for (size_t at = text.find(':'); at != std::string_view::npos; at = text.find(':', at + 1)) {
+    size_t begin = at;
+    while (begin > 0 && is_digit(text[begin - 1])) --begin;
+    if (at - begin < 8) continue;
+    if (begin >= 3 && text.substr(begin - 3, 3) == "bot") begin -= 3;
+    starts.push_back(begin);
+  }
+  return starts;
+}
+
+// Zhipu candidates: 32 lower-case hex digits right before a `.`.
+std::vector<size_t> zhipu_starts(std::string_view text) {
+  std::vector<size_t> starts;
+  for (size_t at = text.find('.'); at != std::string_view::npos; at = text.find('.', at + 1)) {
+    if (at < 32) continue;
+    bool hex = true;
+    for (size_t k = at - 32; k < at && hex; ++k) hex = is_lower_hex(text[k]);
+    if (hex) starts.push_back(at - 32);
+  }
+  return starts;
+}
+
+// Every offset where `literal` occurs (memchr/memcmp driven).
+std::vector<size_t> literal_starts(std::string_view text, std::string_view literal) {
+  std::vector<size_t> starts;
+  for (size_t at = text.find(literal); at != std::string_view::npos;
+       at = text.find(literal, at + literal.size()))
+    starts.push_back(at);
+  return starts;
+}
+
+std::string redact_zhipu(std::string_view text, bool sentinels) {
+  auto edge = [](char c) { return is_token_char(c) || c == '.'; };
+  return substitute_at(text, patterns().zhipu, zhipu_starts(text),
+                       [&](const Match& m) -> std::optional<std::string> {
+                         if (m.begin > 0 && edge(m.text[m.begin - 1])) return std::nullopt;
+                         if (m.end < m.text.size() && edge(m.text[m.end])) return std::nullopt;
+                         return sentinels ? std::string("«redacted-secret»")
+                                          : mask_token(m.groups[0]);
+                       });
+}
+
+std::string redact_auth_headers(std::string_view text) {
+  return substitute_at(text, patterns().auth_header,
+                       header_starts(text, {"proxy-authorization", "authorization"}),
+                       [](const Match& m) { return mask_header_value(m, 3); });
+}
+
+std::string redact_secret_headers(std::string_view text) {
+  return substitute_at(text, patterns().secret_header,
+                       header_starts(text, {"x-api-key", "x-goog-api-key", "api-key", "apikey",
+                                            "x-api-token", "x-auth-token", "x-access-token"}),
+                       [](const Match& m) { return mask_header_value(m, 2); });
 }
 
 std::string redact_telegram(std::string_view text) {
-  return substitute(text, patterns().telegram, [](const Match& m) -> std::optional<std::string> {
-    return std::string(m.groups[1]) + std::string(m.groups[2]) + ":***";
-  });
+  return substitute_at(text, patterns().telegram, telegram_starts(text),
+                       [](const Match& m) -> std::optional<std::string> {
+                         return std::string(m.groups[1]) + std::string(m.groups[2]) + ":***";
+                       });
 }
 
 std::string redact_urls(std::string_view text) {
@@ -313,14 +427,15 @@ std::string redact_urls(std::string_view text) {
 }
 
 std::string redact_phones(std::string_view text) {
-  return substitute(text, patterns().phone, [](const Match& m) -> std::optional<std::string> {
-    if (m.end < m.text.size() && is_alnum(m.text[m.end])) return std::nullopt;
-    if (m.begin > 0 && is_alnum(m.text[m.begin - 1])) return std::nullopt;
-    std::string_view phone = m.groups[0];
-    size_t keep = phone.size() <= 8 ? 2 : 4;
-    return std::string(phone.substr(0, keep)) + "****" +
-           std::string(phone.substr(phone.size() - keep));
-  });
+  return substitute_at(text, patterns().phone, literal_starts(text, "+"),
+                       [](const Match& m) -> std::optional<std::string> {
+                         if (m.end < m.text.size() && is_alnum(m.text[m.end])) return std::nullopt;
+                         if (m.begin > 0 && is_alnum(m.text[m.begin - 1])) return std::nullopt;
+                         std::string_view phone = m.groups[0];
+                         size_t keep = phone.size() <= 8 ? 2 : 4;
+                         return std::string(phone.substr(0, keep)) + "****" +
+                                std::string(phone.substr(phone.size() - keep));
+                       });
 }
 
 constexpr std::array<std::string_view, 16> kSensitiveParams = {
@@ -399,18 +514,19 @@ std::string redact_secrets(std::string_view text, const RedactOptions& options) 
       return std::optional<std::string>("[REDACTED PRIVATE KEY]");
     });
   out = redact_prefix_tokens(out, sentinels);
-  if (contains(out, ".")) out = redact_zhipu(out, sentinels);
+  out = redact_zhipu(out, sentinels);
   if (options.assignments)
     out = redact_detail::redact_assignments(out, sentinels);
   else if (options.mode == RedactMode::kOutput)
     out = redact_detail::redact_diagnostic_repr_fields(out);
   if (contains(out, ":")) {
-    out = redact_headers(out);
+    out = redact_auth_headers(out);
+    out = redact_secret_headers(out);
     out = redact_telegram(out);
   }
-  if (contains(out, "://")) out = redact_urls(out);
+  if (contains(out, "://") && contains(out, "@")) out = redact_urls(out);
   if (contains(out, "eyJ"))
-    out = substitute(out, patterns().jwt, [](const Match& m) {
+    out = substitute_at(out, patterns().jwt, literal_starts(out, "eyJ"), [](const Match& m) {
       return std::optional<std::string>(mask_token(m.groups[0]));
     });
   if (contains(out, "&") && contains(out, "=")) out = redact_form_body(out);

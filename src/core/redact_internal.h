@@ -33,6 +33,12 @@ using Replacer = std::function<std::optional<std::string>(const Match&)>;
 // one left-to-right sweep: linear in the input.
 std::string substitute(std::string_view text, const RE2& re, const Replacer& replace);
 
+// Like substitute, but tries `re` only anchored at each of `starts`
+// (ascending byte offsets found by a cheap scan), so the pass costs the scan
+// plus short matches instead of a full regex sweep.
+std::string substitute_at(std::string_view text, const RE2& re, const std::vector<size_t>& starts,
+                          const Replacer& replace);
+
 // head6...tail4 (code points); under 18 code points `***`.
 std::string mask_token(std::string_view token);
 // The non-reusable sentinel `«redacted:<prefix>…»` for a token that starts

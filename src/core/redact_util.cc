@@ -6,31 +6,74 @@
 
 namespace hermes::redact_detail {
 
-std::string substitute(std::string_view text, const RE2& re, const Replacer& replace) {
-  const int n = re.NumberOfCapturingGroups() + 1;
-  std::vector<re2::StringPiece> pieces(static_cast<size_t>(n));
-  Match m{text, std::vector<std::string_view>(static_cast<size_t>(n)), 0, 0};
-  std::string out;
-  size_t copied = 0;
-  size_t pos = 0;
-  while (pos <= text.size() &&
-         re.Match(text, pos, text.size(), RE2::UNANCHORED, pieces.data(), n)) {
-    for (size_t i = 0; i < pieces.size(); ++i) {
-      m.groups[i] = pieces[i].data() ? std::string_view(pieces[i].data(), pieces[i].size())
-                                     : std::string_view();
-    }
-    m.begin = static_cast<size_t>(pieces[0].data() - text.data());
-    m.end = m.begin + pieces[0].size();
-    if (std::optional<std::string> replacement = replace(m)) {
-      out.append(text.substr(copied, m.begin - copied));
-      out += *replacement;
-      copied = m.end;
-    }
-    pos = m.end > m.begin ? m.end : m.begin + 1;
+namespace {
+
+// One regex applied at chosen positions, with the output assembled as it goes.
+class Substitution {
+ public:
+  Substitution(std::string_view text, const RE2& re)
+      : text_(text), re_(re), pieces_(static_cast<size_t>(re.NumberOfCapturingGroups() + 1)) {
+    match_.text = text;
+    match_.groups.resize(pieces_.size());
   }
-  if (copied == 0 && out.empty()) return std::string(text);
-  out.append(text.substr(copied));
-  return out;
+
+  // Matches at or after `pos` (or exactly at it); returns where to go on,
+  // or npos when there is no further match.
+  size_t step(size_t pos, RE2::Anchor anchor, const Replacer& replace) {
+    if (!re_.Match(text_, pos, text_.size(), anchor, pieces_.data(),
+                   static_cast<int>(pieces_.size())))
+      return std::string_view::npos;
+    for (size_t i = 0; i < pieces_.size(); ++i) {
+      match_.groups[i] = pieces_[i].data() ? std::string_view(pieces_[i].data(), pieces_[i].size())
+                                           : std::string_view();
+    }
+    match_.begin = static_cast<size_t>(pieces_[0].data() - text_.data());
+    match_.end = match_.begin + pieces_[0].size();
+    if (std::optional<std::string> replacement = replace(match_)) {
+      out_.append(text_.substr(copied_, match_.begin - copied_));
+      out_ += *replacement;
+      copied_ = match_.end;
+      changed_ = true;
+    }
+    return match_.end > match_.begin ? match_.end : match_.begin + 1;
+  }
+
+  size_t copied() const { return copied_; }
+
+  std::string finish() {
+    if (!changed_) return std::string(text_);
+    out_.append(text_.substr(copied_));
+    return std::move(out_);
+  }
+
+ private:
+  std::string_view text_;
+  const RE2& re_;
+  std::vector<re2::StringPiece> pieces_;
+  Match match_;
+  std::string out_;
+  size_t copied_ = 0;
+  bool changed_ = false;
+};
+
+}  // namespace
+
+std::string substitute(std::string_view text, const RE2& re, const Replacer& replace) {
+  Substitution sub(text, re);
+  for (size_t pos = 0; pos <= text.size();) pos = sub.step(pos, RE2::UNANCHORED, replace);
+  return sub.finish();
+}
+
+std::string substitute_at(std::string_view text, const RE2& re, const std::vector<size_t>& starts,
+                          const Replacer& replace) {
+  Substitution sub(text, re);
+  size_t next = 0;
+  for (size_t start : starts) {
+    if (start < next || start < sub.copied()) continue;  // inside an earlier match
+    size_t after = sub.step(start, RE2::ANCHOR_START, replace);
+    if (after != std::string_view::npos) next = after;
+  }
+  return sub.finish();
 }
 
 namespace {
