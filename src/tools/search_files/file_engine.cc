@@ -79,8 +79,22 @@ SearchOutcome page_of(const SearchRequest& req, std::vector<std::string> paths, 
   return out;
 }
 
+SearchOutcome newest_first(const SearchRequest& req, const EngineEnv& env,
+                           std::vector<std::string> paths, bool capped, bool timed_out) {
+  sort_newest_first(env, paths);
+  SearchOutcome out = page_of(req, std::move(paths), capped || timed_out);
+  if (capped) {
+    out.warning = "Newest-first order covers the first " + std::to_string(kSortCap) +
+                  " files found; narrow the path or pattern for an exact order.";
+  }
+  return out;
+}
+
+// Runs a listing engine; `failure_exit` is its lowest exit code that means
+// failure (rg: 2, as 1 is "nothing found"; find: 1).
 SearchOutcome run_listing(const SearchRequest& req, const EngineEnv& env,
-                          std::vector<std::string> argv, const std::string& failure) {
+                          std::vector<std::string> argv, const std::string& failure,
+                          int failure_exit) {
   const bool sorting = req.order == FileOrder::kModified;
   PageWindow window(req.offset, req.limit);
   PathFilter filter(env);
@@ -104,18 +118,13 @@ SearchOutcome run_listing(const SearchRequest& req, const EngineEnv& env,
   if (run->end == RunEnd::kCancelled) return SearchOutcome{.error = "Search interrupted"};
   bool timed_out = run->end == RunEnd::kTimedOut;
   bool any = !paths.empty() || window.seen() > 0 || filter.dropped() > 0;
-  if (run->end == RunEnd::kExited && run->exit_code > 1 && !any) {
+  if (run->end == RunEnd::kExited && run->exit_code >= failure_exit && !any) {
     std::string diagnostics = trim(run->stderr_text);
     return SearchOutcome{.error = failure + (diagnostics.empty() ? "." : ": " + diagnostics)};
   }
   SearchOutcome out;
   if (sorting) {
-    sort_newest_first(env, paths);
-    out = page_of(req, std::move(paths), capped || timed_out);
-    if (capped) {
-      out.warning = "Newest-first order covers the first " + std::to_string(kSortCap) +
-                    " files found; narrow the path or pattern for an exact order.";
-    }
+    out = newest_first(req, env, std::move(paths), capped, timed_out);
   } else {
     out.files = std::move(paths);
     out.total_count = window.seen();
@@ -157,7 +166,7 @@ SearchOutcome search_files(const SearchRequest& req, const std::vector<std::stri
   if (!env.engines.rg.empty()) {
     return run_listing(req, env,
                        rg_files_argv(prepare_file_glob(req.pattern, true), roots, env.engines.rg),
-                       "File search failed while running ripgrep");
+                       "File search failed while running ripgrep", 2);
   }
   for (const auto& root : roots) {
     if (is_broad_root(env, root)) return SearchOutcome{.error = kBroadFind};
@@ -165,7 +174,7 @@ SearchOutcome search_files(const SearchRequest& req, const std::vector<std::stri
   if (env.engines.find.empty()) return SearchOutcome{.error = kNoEngine};
   return run_listing(req, env,
                      find_argv(env.engines.find, prepare_file_glob(req.pattern, false), roots),
-                     "File search failed while running bounded find traversal");
+                     "File search failed while running bounded find traversal", 1);
 }
 
 }  // namespace hermes::search

@@ -121,16 +121,18 @@ std::string matches_text(const std::vector<search::Match>& matches) {
   return text;
 }
 
-Json render_matches(const std::vector<search::Match>& matches, Json& out) {
+// Five or more matches: the path-grouped text; fewer: an array of objects.
+void render_matches(const std::vector<search::Match>& matches, Json& out) {
   if (matches.size() >= search::kMatchesTextThreshold) {
     out["matches_format"] = kMatchesFormat;
     out["matches_text"] = matches_text(matches);
-    return out;
+    return;
   }
   Json list = Json::array();
-  for (const auto& m : matches) list.push_back({{"path", m.path}, {"line", m.line}, {"content", m.content}});
+  for (const auto& m : matches) {
+    list.push_back({{"path", m.path}, {"line", m.line}, {"content", m.content}});
+  }
   out["matches"] = std::move(list);
-  return out;
 }
 
 Json render(const SearchOutcome& outcome, const SearchRequest& req, int repeats) {
