@@ -2,6 +2,7 @@
 // Root checks, multi-path recovery and the result denylist around the engines.
 #include "tools/search_files/search_service.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include <memory>
@@ -31,21 +32,40 @@ std::string basename_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Where the symlinks directly inside `dir` point (resolved).
+std::vector<std::string> link_targets(const std::string& dir) {
+  std::vector<std::string> targets;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return targets;
+  while (const dirent* e = ::readdir(d)) {
+    std::string path = dir + "/" + e->d_name;
+    struct stat st;
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+      targets.push_back(PathResolver::real_path(path));
+    }
+  }
+  ::closedir(d);
+  return targets;
+}
+
 // The read denylist over engine result paths. Engines do not follow links
 // below a root, so a result's real path is its root's real path plus the
-// rest; only paths that can be denied (a `.env`-style name, or anything
-// under the Hermes home or its root, the scope of file_safety.h) pay for
-// the full check.
+// rest. The full check costs tens of microseconds, so only paths that can
+// be denied pay for it: a `.env`-style name, anything under the Hermes home
+// or its root (the scope of file_safety.h), or under what a symlink at the
+// top of those points to (a linked credential store).
 class ResultDenylist {
  public:
   ResultDenylist(std::vector<Root> roots, std::string cwd, std::string home)
       : roots_(std::move(roots)), cwd_(std::move(cwd)), home_(std::move(home)) {
     if (home_.empty()) return;
     std::string real = PathResolver::real_path(PathResolver::normalize(home_));
-    hermes_dirs_.push_back(real);
+    std::vector<std::string> dirs = {real};
     std::string parent = real.substr(0, real.find_last_of('/'));
-    if (basename_of(parent) == "profiles") {
-      hermes_dirs_.push_back(parent.substr(0, parent.find_last_of('/')));
+    if (basename_of(parent) == "profiles") dirs.push_back(parent.substr(0, parent.find_last_of('/')));
+    for (const std::string& dir : dirs) {
+      candidate_dirs_.push_back(dir);
+      for (std::string& target : link_targets(dir)) candidate_dirs_.push_back(std::move(target));
     }
   }
 
@@ -73,7 +93,7 @@ class ResultDenylist {
 
   bool may_be_blocked(const std::string& real) const {
     if (is_blocked_env_basename(basename_of(real))) return true;
-    for (const std::string& dir : hermes_dirs_) {
+    for (const std::string& dir : candidate_dirs_) {
       if (is_within(real, dir)) return true;
     }
     return false;
@@ -82,7 +102,7 @@ class ResultDenylist {
   std::vector<Root> roots_;
   std::string cwd_;
   std::string home_;
-  std::vector<std::string> hermes_dirs_;
+  std::vector<std::string> candidate_dirs_;
 };
 
 SearchOutcome search_roots(const SearchRequest& req, SearchDeps& deps, std::vector<Root> roots) {

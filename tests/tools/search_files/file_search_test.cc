@@ -2,6 +2,7 @@
 // search_files files target: ordering (decision 6), .gitignore and hidden
 // rules, glob preparation, aliases and paging.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -107,6 +108,16 @@ TEST_F(FileSearch, DenylistedFilesAreOmitted) {
   EXPECT_THAT(files_of(out), ElementsAre(h.home().path() + "/config.json")) << out.dump();
   EXPECT_EQ(out["total_count"], 1);
   EXPECT_EQ(out["_omitted"].get<std::string>().substr(0, 12), "2 result(s) ");
+}
+
+TEST_F(FileSearch, ALinkedCredentialStoreIsOmittedWhereItLives) {
+  TempDir vault;
+  vault.write("token-store.json", "{}");
+  vault.write("plain.json", "{}");
+  ASSERT_EQ(::symlink(vault.file("token-store.json").c_str(), h.home().file("auth.json").c_str()), 0);
+  Json out = h.call({{"pattern", "*.json"}, {"target", "files"}, {"path", vault.path()}});
+  EXPECT_THAT(files_of(out), ElementsAre(vault.path() + "/plain.json")) << out.dump();
+  EXPECT_TRUE(out.contains("_omitted"));
 }
 
 }  // namespace
