@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "core/paths.h"
 #include "core/redact.h"
+#include "core/strings.h"
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
@@ -41,6 +42,7 @@ struct ExecSettings {
   bool mode_valid = true;  // false: an unknown mode fell back to project
   std::vector<std::string> passthrough;
   bool redact = true;
+  std::string spill_dir;  // empty: no spill file
 };
 
 ExecSettings read_settings(const Config& config) {
@@ -54,6 +56,7 @@ ExecSettings read_settings(const Config& config) {
   s.mode_valid = parsed.valid;
   s.passthrough = config.get_string_list("terminal.env_passthrough");
   s.redact = redaction_enabled(config);
+  if (!config.home().empty()) s.spill_dir = config.home() + "/cache/exec";
   return s;
 }
 
@@ -152,8 +155,26 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::round(elapsed.count() * 100.0) / 100.0;
 }
 
+// The newest generation's truncation metadata, with the whole stdout saved to
+// `$HERMES_HOME/cache/exec/stdout-<sha12>.txt`.
+void add_truncation(Json& result, const StdoutView& view, const RunResult& run,
+                    const ExecSettings& settings) {
+  result["stdout_truncated"] = true;
+  result["stdout_bytes_captured"] = view.captured_bytes;
+  result["stdout_bytes_total"] = view.total_bytes;
+  result["stdout_bytes_omitted"] = view.omitted_bytes;
+  std::string path = settings.spill_dir.empty()
+                         ? ""
+                         : write_spill(settings.spill_dir, run.output.stdout_capture, settings.redact);
+  result["warning"] = "stdout exceeded " + with_commas(kStdoutHeadBytes + kStdoutTailBytes) +
+                      " bytes; the middle was omitted." +
+                      (path.empty() ? "" : " Full output saved to " + path + ".");
+  if (!path.empty()) result["stdout_spill_path"] = path;
+}
+
 Json result_json(const RunResult& run, const ExecSettings& settings, int calls, double seconds) {
-  std::string out = clean_text(assemble_stdout(run.output.stdout_capture), settings.redact);
+  StdoutView view = assemble_stdout(run.output.stdout_capture);
+  std::string out = clean_text(view.text, settings.redact);
   std::string err = clean_text(assemble_stderr(run.output.stderr_capture), settings.redact);
   Json result = Json::object();
   std::string error;
@@ -175,6 +196,7 @@ Json result_json(const RunResult& run, const ExecSettings& settings, int calls, 
   result["tool_calls_made"] = calls;
   result["duration_seconds"] = seconds;
   if (!error.empty()) result["error"] = error;
+  if (view.truncated) add_truncation(result, view, run, settings);
   return result;
 }
 

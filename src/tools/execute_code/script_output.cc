@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/script_output.h"
 
+#include <filesystem>
+
 #include "core/redact.h"
 #include "core/strings.h"
+#include "fs/atomic_write.h"
 #include "tools/terminal/ansi.h"
 
 namespace hermes::execute_code {
@@ -33,25 +36,47 @@ std::string_view to_code_point(std::string_view text) {
   return have < need ? text.substr(0, start - 1) : text;
 }
 
+std::string truncation_marker(uint64_t omitted, uint64_t total) {
+  return "\n\n... [OUTPUT TRUNCATED - " + with_commas(omitted) + " chars omitted out of " +
+         with_commas(total) + " total] ...\n\n";
+}
+
 }  // namespace
 
-std::string assemble_stdout(const proc::OutputCapture& capture) {
-  const std::string& head = capture.prefix();
-  std::string_view tail = capture.tail();
-  uint64_t total = capture.total_bytes();
-  if (total <= head.size() + tail.size()) {
-    // Head and tail overlap or touch: stitch them without repeating bytes.
-    size_t overlap = head.size() + tail.size() - total;
-    return head + std::string(tail.substr(overlap));
+StdoutView assemble_stdout(const proc::OutputCapture& capture) {
+  StdoutView view;
+  view.total_bytes = capture.total_bytes();
+  if (view.total_bytes <= kStdoutHeadBytes + kStdoutTailBytes) {
+    view.text = capture.prefix();
+    view.captured_bytes = view.total_bytes;
+    return view;
   }
-  std::string_view safe_head = to_code_point(head);
-  std::string_view safe_tail = from_code_point(tail);
-  uint64_t omitted = total - safe_head.size() - safe_tail.size();
-  std::string out(safe_head);
-  out += "\n\n... [OUTPUT TRUNCATED - " + with_commas(omitted) + " chars omitted out of " +
-         with_commas(total) + " total] ...\n\n";
-  out += safe_tail;
-  return out;
+  std::string_view head = to_code_point(std::string_view(capture.prefix()).substr(0, kStdoutHeadBytes));
+  std::string_view tail = from_code_point(capture.tail());
+  view.truncated = true;
+  view.captured_bytes = head.size() + tail.size();
+  view.omitted_bytes = view.total_bytes - view.captured_bytes;
+  view.text = std::string(head) + truncation_marker(view.omitted_bytes, view.total_bytes) +
+              std::string(tail);
+  return view;
+}
+
+std::string write_spill(const std::string& dir, const proc::OutputCapture& capture,
+                        bool redact) {
+  std::string text = capture.prefix();
+  if (!capture.complete()) {
+    std::string_view head = to_code_point(text);
+    std::string_view tail = from_code_point(capture.tail());
+    uint64_t omitted = capture.total_bytes() - head.size() - tail.size();
+    text = std::string(head) + truncation_marker(omitted, capture.total_bytes()) + std::string(tail);
+  }
+  text = clean_text(text, redact);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::replace, ec);
+  std::string path = dir + "/stdout-" + sha256_hex(text).substr(0, 12) + ".txt";
+  return atomic_write(path, text) ? path : "";
 }
 
 std::string assemble_stderr(const proc::OutputCapture& capture) {

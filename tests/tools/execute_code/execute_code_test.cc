@@ -72,6 +72,15 @@ TEST(ExecuteCode, StdoutOverCapKeepsHeadAndTailWithMarker) {
   std::string marker =
       "\n\n... [OUTPUT TRUNCATED - 9,950,000 chars omitted out of 10,000,000 total] ...\n\n";
   EXPECT_EQ(out, std::string(20000, 'H') + marker + std::string(30000, 'T'));
+  EXPECT_EQ(result["stdout_truncated"], true);
+  EXPECT_EQ(result["stdout_bytes_total"], 10000000);
+  EXPECT_EQ(result["stdout_bytes_captured"], 50000);
+  EXPECT_EQ(result["stdout_bytes_omitted"], 9950000);
+  std::string spill = result["stdout_spill_path"];
+  EXPECT_NE(result["warning"].get<std::string>().find(spill), std::string::npos);
+  EXPECT_EQ(std::filesystem::file_size(spill),
+            5000000u + std::string(marker).size() + 30000u)  // same-width counts
+      << spill;
 }
 
 TEST(ExecuteCode, StdoutAtCapIsWhole) {

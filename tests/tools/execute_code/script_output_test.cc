@@ -3,13 +3,17 @@
 
 #include <gtest/gtest.h>
 
+#include "testutil/temp_dir.h"
+
 namespace hermes::execute_code {
 namespace {
 
 std::string stdout_of(const std::string& bytes, size_t chunk = 4096) {
-  proc::OutputCapture capture(kStdoutHeadBytes, kStdoutTailBytes);
-  for (size_t i = 0; i < bytes.size(); i += chunk) capture.append(std::string_view(bytes).substr(i, chunk));
-  return assemble_stdout(capture);
+  ScriptOutput output;
+  for (size_t i = 0; i < bytes.size(); i += chunk) {
+    output.stdout_capture.append(std::string_view(bytes).substr(i, chunk));
+  }
+  return assemble_stdout(output.stdout_capture).text;
 }
 
 TEST(ScriptOutput, ShortOutputIsWhole) {
@@ -17,10 +21,26 @@ TEST(ScriptOutput, ShortOutputIsWhole) {
   EXPECT_EQ(stdout_of(""), "");
 }
 
-TEST(ScriptOutput, OutputBetweenHeadAndCapIsStitchedWithoutRepeats) {
+TEST(ScriptOutput, OutputUpToTheCapIsWhole) {
   std::string text;
-  for (int i = 0; i < 45000; ++i) text += static_cast<char>('a' + i % 23);
+  for (int i = 0; i < 50000; ++i) text += static_cast<char>('a' + i % 23);
   EXPECT_EQ(stdout_of(text, 777), text);
+}
+
+TEST(ScriptOutput, TruncationCountsAndSpillFile) {
+  ScriptOutput output;
+  output.stdout_capture.append(std::string(60000, 'x') + "\x1b[1m!");
+  StdoutView view = assemble_stdout(output.stdout_capture);
+  EXPECT_TRUE(view.truncated);
+  EXPECT_EQ(view.total_bytes, 60005u);
+  EXPECT_EQ(view.captured_bytes, 50000u);
+  EXPECT_EQ(view.omitted_bytes, 10005u);
+  hermes::testing::TempDir dir;
+  std::string path = write_spill(dir.path() + "/cache/exec", output.stdout_capture, true);
+  ASSERT_FALSE(path.empty());
+  EXPECT_EQ(path.rfind(dir.path() + "/cache/exec/stdout-", 0), 0u);
+  EXPECT_EQ(path.size() - path.rfind('/'), std::string("/stdout-0123456789ab.txt").size());
+  EXPECT_EQ(dir.read(path.substr(dir.path().size() + 1)), std::string(60000, 'x') + "!");
 }
 
 TEST(ScriptOutput, OverCapKeepsHeadMarkerTail) {
