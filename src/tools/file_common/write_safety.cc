@@ -254,6 +254,16 @@ std::optional<std::string> path_guard_error(const std::vector<ResolvedPath>& pat
   return std::nullopt;
 }
 
+std::optional<std::string> outside_workspace_warning(const ResolvedPath& path,
+                                                     const std::string& session_cwd) {
+  if (path.given.starts_with('/') || path.given.starts_with('~')) return std::nullopt;
+  std::string workspace = PathResolver::workspace(session_cwd);
+  if (is_within(path.absolute, workspace)) return std::nullopt;
+  return "Relative path '" + path.given + "' resolved to '" + path.absolute +
+         "', outside the workspace '" + workspace +
+         "'. Pass an absolute path if that is not what you meant.";
+}
+
 std::optional<std::string> write_denied_error(const std::string& real_path,
                                               const std::string& hermes_home) {
   if (is_denylisted(real_path, hermes_home)) {

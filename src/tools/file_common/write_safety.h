@@ -49,6 +49,11 @@ std::optional<std::string> require_write_approval(CallContext& ctx, const std::s
 std::optional<std::string> path_guard_error(const std::vector<ResolvedPath>& paths,
                                             bool cross_profile, CallContext& ctx);
 
+// §0: a relative path that resolved outside the session workspace earns
+// this warning (it never blocks); nullopt otherwise.
+std::optional<std::string> outside_workspace_warning(const ResolvedPath& path,
+                                                     const std::string& session_cwd);
+
 // §2.3 item 1, on the real path: the credential/system denylist, then
 // HERMES_WRITE_SAFE_ROOT when set.
 std::optional<std::string> write_denied_error(const std::string& real_path,

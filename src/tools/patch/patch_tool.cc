@@ -91,6 +91,15 @@ Json success_json(const PatchSuccess& ok, const std::vector<ResolvedPath>& paths
   return out;
 }
 
+// Workspace warnings for every relative path, joined.
+void add_workspace_warning(Json& out, const std::vector<ResolvedPath>& paths, const std::string& cwd) {
+  std::string joined;
+  for (const auto& p : paths) {
+    if (auto w = outside_workspace_warning(p, cwd)) joined += (joined.empty() ? "" : " | ") + *w;
+  }
+  if (!joined.empty()) out["_warning"] = joined;
+}
+
 void record_writes(CallContext& ctx, const std::vector<ResolvedPath>& paths) {
   auto& tracker = ctx.session.state<ReadTracker>();
   for (const auto& p : paths) {
@@ -194,7 +203,9 @@ Json patch(const Json& raw, CallContext& ctx) {
   const auto& ok = std::get<PatchSuccess>(result);
   if (!ok.no_change) record_writes(ctx, paths);
   if (args->mode == "replace") state.record_success(args->path);
-  return success_json(ok, paths);
+  Json out = success_json(ok, paths);
+  add_workspace_warning(out, paths, ctx.session.cwd());
+  return out;
 }
 
 Json input_schema() {

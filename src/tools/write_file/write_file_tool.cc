@@ -69,17 +69,6 @@ Result<WriteFileArgs> parse_args(const Json& args) {
   return out;
 }
 
-// §0: a relative path that lands outside the workspace only earns a warning.
-std::optional<std::string> outside_workspace_warning(const ResolvedPath& path,
-                                                     const std::string& session_cwd) {
-  if (path.given.starts_with('/') || path.given.starts_with('~')) return std::nullopt;
-  std::string workspace = PathResolver::workspace(session_cwd);
-  if (is_within(path.absolute, workspace)) return std::nullopt;
-  return "Relative path '" + path.given + "' resolved to '" + path.absolute +
-         "', outside the workspace '" + workspace + "'. Pass an absolute path if that is not "
-         "what you meant.";
-}
-
 // §2.4: overwriting a large file that mostly stayed the same.
 std::optional<std::string> rewrite_hint(const std::optional<std::string>& old, const std::string& now) {
   if (!old || now.size() < 20000 || now.size() > 400000) return std::nullopt;

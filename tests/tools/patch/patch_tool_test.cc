@@ -3,6 +3,8 @@
 // hints, BOM/CRLF through the write pipeline, guards, read-stamp refresh.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "tools/write_file/tool_harness.h"
 
 namespace hermes::testing {
@@ -100,6 +102,35 @@ TEST_F(PatchToolTest, NotAPatchIsAParseErrorWithTheLine) {
   EXPECT_TRUE(out["error"].get<std::string>().starts_with(
       "Failed to parse patch: Parse error: line 1: 'diff --git a/x b/x'"))
       << out.dump();
+}
+
+// The per-path lock: two threads patching different lines of one file never
+// lose each other's edits in a read-modify-write race.
+TEST_F(PatchToolTest, ConcurrentPatchesOnOneFileAllLand) {
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "token_" + std::to_string(i) + " = old\n";
+  std::string path = dir.write("many.txt", text);
+  auto worker = [&](int first) {
+    for (int i = first; i < 40; i += 2) {
+      Json out = replace(path, "token_" + std::to_string(i) + " = old", "token_" + std::to_string(i) + " = new");
+      EXPECT_EQ(out["success"], true) << out.dump();
+    }
+  };
+  std::thread a(worker, 0), b(worker, 1);
+  a.join();
+  b.join();
+  std::string now = dir.read("many.txt");
+  EXPECT_EQ(now.find("= old"), std::string::npos) << now;
+}
+
+TEST_F(PatchToolTest, RelativePathOutsideWorkspaceWarns) {
+  TempDir workspace;
+  std::string path = dir.write("w.txt", "alpha beta\n");
+  tools.session().set_cwd(workspace.path());
+  std::string rel = "../" + dir.path().substr(dir.path().rfind('/') + 1) + "/w.txt";
+  Json out = replace(rel, "alpha", "gamma");
+  ASSERT_EQ(out["success"], true) << out.dump();
+  EXPECT_TRUE(out.value("_warning", "").starts_with("Relative path '" + rel + "' resolved to '" + path + "'"));
 }
 
 }  // namespace

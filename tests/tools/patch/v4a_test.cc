@@ -3,6 +3,7 @@
 // out-of-order hunks, anchors, and the transactional rollback on an injected
 // write failure.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <filesystem>
@@ -33,6 +34,16 @@ TEST_F(V4aTest, HermesMoveDialectAndOutOfOrderHunks) {
   EXPECT_EQ(dir.read("b/c.txt"), "one\nTWO\nthree\nFOUR\nfive\n");
   EXPECT_FALSE(std::filesystem::exists(dir.file("a.txt")));
   EXPECT_EQ(out["files_modified"], Json::array({dir.file("a.txt"), dir.file("b/c.txt")}));
+}
+
+TEST_F(V4aTest, MovedFileKeepsItsMode) {
+  std::string src = dir.write("run.sh", "echo hi\n");
+  ASSERT_EQ(::chmod(src.c_str(), 0750), 0);
+  Json out = patch("*** Begin Patch\n*** Move File: run.sh -> bin/run.sh\n*** End Patch\n");
+  ASSERT_EQ(out["success"], true) << out.dump(2);
+  struct stat st;
+  ASSERT_EQ(::stat(dir.file("bin/run.sh").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0750u);
 }
 
 TEST_F(V4aTest, ValidationListsEveryProblemAndWritesNothing) {

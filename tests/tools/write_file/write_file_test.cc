@@ -23,6 +23,18 @@ class WriteFileTest : public ::testing::Test {
   ToolHarness tools{{register_write_file}};
 };
 
+TEST_F(WriteFileTest, LargeNearIdenticalRewriteEarnsAHint) {
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += "line number " + std::to_string(i) + " of the file\n";
+  std::string path = dir.write("big.txt", text);
+  tools.mark_read(path);
+  std::string edited = text;
+  edited.replace(0, 4, "LINE");
+  Json out = write(path, edited);
+  ASSERT_FALSE(out.contains("error")) << out.dump();
+  EXPECT_NE(out.value("hint", "").find("actually changed"), std::string::npos);
+}
+
 TEST_F(WriteFileTest, ArgumentErrors) {
   EXPECT_TRUE(error_of(tools.call("write_file", {{"content", "x"}}))
                   .starts_with("write_file: missing required field 'path'."));

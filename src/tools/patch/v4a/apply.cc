@@ -77,9 +77,10 @@ class DryRun {
     const FileState& s = overlay.get(src);
     if (!s.exists || !s.regular) return problems.push_back(src + ": source file not found for move");
     if (overlay.get(dst).exists) return problems.push_back(dst + ": destination already exists — move would overwrite");
-    std::string content = overlay.get(src).content;
+    std::string content = s.content;
+    unsigned mode = s.mode;
     overlay.remove(src);
-    overlay.put(dst, std::move(content));
+    overlay.put(dst, std::move(content), mode);
     diffs.push_back("# Moved: " + src + " -> " + dst);
     created.push_back(dst);
     deleted.push_back(src);
@@ -158,6 +159,8 @@ class Committer {
     auto done = commit_write(it->second, request_.write_options);
     if (!done) return "Failed to " + std::string(entry.before.exists ? "update " : "add ") + entry.path + ": " + done.error().message;
     entry.created_dirs = done->outcome.created_dirs;
+    const unsigned mode = overlay_.get(entry.path).mode;
+    if (!entry.before.exists && mode != 0) ::chmod(entry.path.c_str(), mode);
     return std::nullopt;
   }
 

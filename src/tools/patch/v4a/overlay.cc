@@ -38,12 +38,13 @@ const FileState& Overlay::original(const std::string& path) {
   return disk_[path];
 }
 
-void Overlay::put(const std::string& path, std::string content) {
+void Overlay::put(const std::string& path, std::string content, unsigned mode) {
   load(path);
   FileState& s = now_[path];
   s.exists = true;
   s.regular = true;
   s.content = std::move(content);
+  if (mode != 0) s.mode = mode;
 }
 
 void Overlay::remove(const std::string& path) {

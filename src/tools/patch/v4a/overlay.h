@@ -25,7 +25,9 @@ class Overlay {
   const FileState& get(const std::string& path);
   // The state on disk before the patch.
   const FileState& original(const std::string& path);
-  void put(const std::string& path, std::string content);
+  // `mode` (when not 0) is what a newly created file should get: a moved
+  // file keeps its permission bits.
+  void put(const std::string& path, std::string content, unsigned mode = 0);
   void remove(const std::string& path);
   // Paths whose final state differs from disk, in first-touch order.
   std::vector<std::string> changed() const;
