@@ -81,6 +81,13 @@ TEST(FuzzyReplace, UnchangedLinesKeepTrailingSpacesAndUnicode) {
   EXPECT_EQ(r.strategy, "unicode_normalized");
 }
 
+TEST(FuzzyReplace, ChangedLinesKeepTheFileUnicodeOutsideTheEdit) {
+  std::string file = "msg = “Hello” + ‘x’ — done…\n";
+  Result r = run(file, "msg = \"Hello\" + 'x' -- done...", "msg = \"Hello\" + 'y' -- done...");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.content, "msg = “Hello” + ‘y’ — done…\n");
+}
+
 TEST(FuzzyReplace, NoFinalNewlineAndFinalBlankLineArePreserved) {
   EXPECT_EQ(run("a\n  b", "b", "c").content, "a\n  c");
   EXPECT_EQ(run("a\n    b\n\n", "  b", "  c").content, "a\n    c\n\n");

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "tools/patch/match/text_lines.h"
+#include "tools/patch/match/unicode_fold.h"
 
 namespace hermes::match {
 namespace {
@@ -85,6 +86,88 @@ std::vector<std::optional<size_t>> unchanged_lines(const std::vector<std::string
   return out;
 }
 
+// Byte length of the UTF-8 sequence starting with `lead`.
+size_t utf8_len(unsigned char lead) { return lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : 4; }
+
+// Code-point boundaries of `s` with the folded length of each prefix:
+// (byte offset, folded length) pairs, starting at (0, 0).
+std::vector<std::pair<size_t, size_t>> fold_boundaries(std::string_view s) {
+  std::vector<std::pair<size_t, size_t>> out{{0, 0}};
+  size_t folded = 0;
+  for (size_t i = 0; i < s.size();) {
+    size_t len = std::min(utf8_len(static_cast<unsigned char>(s[i])), s.size() - i);
+    folded += fold_unicode(s.substr(i, len)).size();
+    i += len;
+    out.emplace_back(i, folded);
+  }
+  return out;
+}
+
+// The byte offset in `b` whose folded prefix length equals that of `a`'s
+// first `a_bytes` bytes, walking back to a boundary both sides share.
+std::optional<std::pair<size_t, size_t>> shared_prefix(std::string_view a, size_t a_bytes, std::string_view b) {
+  auto ab = fold_boundaries(a), bb = fold_boundaries(b);
+  for (size_t i = ab.size(); i-- > 0;) {
+    if (ab[i].first > a_bytes) continue;
+    for (const auto& [b_off, b_len] : bb) {
+      if (b_len == ab[i].second) return std::pair{ab[i].first, b_off};
+    }
+  }
+  return std::nullopt;
+}
+
+// A changed line whose old version equals the file line up to Unicode
+// folding: the parts the model did not change are taken from the file.
+std::string keep_file_unicode(std::string_view file, std::string_view old_line, const std::string& new_line) {
+  if (file == old_line || fold_unicode(file) != fold_unicode(old_line)) return new_line;
+  size_t p = 0;
+  while (p < old_line.size() && p < new_line.size() && old_line[p] == new_line[p]) ++p;
+  size_t q = 0;
+  while (q < old_line.size() - p && q < new_line.size() - p &&
+         old_line[old_line.size() - 1 - q] == new_line[new_line.size() - 1 - q]) ++q;
+  auto head = shared_prefix(old_line, p, file);
+  // Suffixes: the longest one within `q` bytes whose folded length the file
+  // line's tail also has.
+  auto tail_old = fold_boundaries(old_line), tail_file = fold_boundaries(file);
+  size_t old_total = tail_old.back().second, file_total = tail_file.back().second;
+  std::optional<std::pair<size_t, size_t>> tail;
+  for (auto it = tail_old.begin(); it != tail_old.end() && !tail; ++it) {
+    if (old_line.size() - it->first > q) continue;
+    for (const auto& [f_off, f_len] : tail_file) {
+      if (file_total - f_len == old_total - it->second) {
+        tail = std::pair{old_line.size() - it->first, file.size() - f_off};
+        break;
+      }
+    }
+  }
+  if (!head || !tail || head->first + tail->first > new_line.size()) return new_line;
+  return std::string(file.substr(0, head->second)) +
+         new_line.substr(head->first, new_line.size() - head->first - tail->first) +
+         std::string(file.substr(file.size() - tail->second));
+}
+
+// Pairs each changed new line with the old line it replaces, where a run of
+// changed lines replaces a run of the same length.
+std::vector<std::optional<size_t>> replaced_lines(const std::vector<std::optional<size_t>>& same, size_t old_count) {
+  std::vector<std::optional<size_t>> out(same.size());
+  size_t j = 0, next_old = 0;
+  while (j < same.size()) {
+    if (same[j]) {
+      next_old = *same[j] + 1;
+      ++j;
+      continue;
+    }
+    size_t run_end = j;
+    while (run_end < same.size() && !same[run_end]) ++run_end;
+    size_t old_end = run_end < same.size() ? *same[run_end] : old_count;
+    if (old_end - next_old == run_end - j) {
+      for (size_t k = j; k < run_end; ++k) out[k] = next_old + (k - j);
+    }
+    j = run_end;
+  }
+  return out;
+}
+
 }  // namespace
 
 size_t indent_columns(std::string_view indent) {
@@ -96,8 +179,11 @@ size_t indent_columns(std::string_view indent) {
 std::vector<std::string> rebase_new_lines(const std::vector<std::string_view>& old_lines,
                                           const std::vector<std::string_view>& file_lines,
                                           std::vector<std::string> new_lines, bool line_start) {
-  std::vector<std::optional<size_t>> same(new_lines.size());
-  if (old_lines.size() == file_lines.size()) same = unchanged_lines(old_lines, new_lines);
+  std::vector<std::optional<size_t>> same(new_lines.size()), replaced(new_lines.size());
+  if (old_lines.size() == file_lines.size()) {
+    same = unchanged_lines(old_lines, new_lines);
+    replaced = replaced_lines(same, old_lines.size());
+  }
   std::string_view old_base = indent_of(first_non_blank(old_lines));
   std::string_view file_base = indent_of(first_non_blank(file_lines));
   IndentStyle model = detect_style(old_lines, old_base);
@@ -108,9 +194,16 @@ std::vector<std::string> rebase_new_lines(const std::vector<std::string_view>& o
   for (size_t j = 0; j < new_lines.size(); ++j) {
     if (same[j]) {
       new_lines[j] = std::string(file_lines[*same[j]]);
-    } else if (line_start) {
-      new_lines[j] = rebase_line(new_lines[j], old_base, model, file_base, file);
+      continue;
     }
+    if (replaced[j]) {
+      std::string kept = keep_file_unicode(file_lines[*replaced[j]], old_lines[*replaced[j]], new_lines[j]);
+      if (kept != new_lines[j]) {  // the file's own prefix already carries its indentation
+        new_lines[j] = std::move(kept);
+        continue;
+      }
+    }
+    if (line_start) new_lines[j] = rebase_line(new_lines[j], old_base, model, file_base, file);
   }
   return new_lines;
 }
