@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -94,6 +96,36 @@ TEST(AtomicWrite, KilledWriterNeverLeavesATornFile) {
     std::string now = dir.read("f.txt");
     ASSERT_TRUE(now == a || now == b) << "torn file of " << now.size() << " bytes";
   }
+}
+
+// In a child with its own mount namespace: a 64 KB tmpfs (full disk) and
+// then the same tmpfs remounted read-only. Skipped where mounts are not
+// allowed (not root, no user namespaces).
+int full_and_readonly_disk_child(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0755) != 0 || ::unshare(CLONE_NEWNS) != 0) return 77;
+  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return 77;
+  if (::mount("tmpfs", dir.c_str(), "tmpfs", 0, "size=64k") != 0) return 77;
+  const std::string path = dir + "/f.txt";
+  if (!atomic_write(path, "original")) return 10;
+  if (atomic_write(path, std::string(256 * 1024, 'x'))) return 11;  // must fail: ENOSPC
+  if (read_whole_file(path).value_or("") != "original" || count_entries(dir) != 1) return 12;
+  if (::mount(nullptr, dir.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) != 0) return 77;
+  auto ro = atomic_write(path, "new");
+  if (ro || ro.error().message.find("Read-only file system") == std::string::npos) return 13;
+  if (read_whole_file(path).value_or("") != "original" || count_entries(dir) != 1) return 14;
+  return 0;
+}
+
+TEST(AtomicWrite, FullOrReadOnlyDiskKeepsOldFileAndLeavesNoTemp) {
+  TempDir dir;
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) ::_exit(full_and_readonly_disk_child(dir.file("mnt")));
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  if (WEXITSTATUS(status) == 77) GTEST_SKIP() << "mount namespaces not available";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "child check " << WEXITSTATUS(status) << " failed";
 }
 
 TEST(AtomicWrite, VerifyComparesHashes) {
