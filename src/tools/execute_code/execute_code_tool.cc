@@ -43,6 +43,7 @@ struct ExecSettings {
   std::vector<std::string> passthrough;
   bool redact = true;
   std::string spill_dir;  // empty: no spill file
+  std::string timezone;   // `timezone` / HERMES_TIMEZONE, passed as TZ
 };
 
 ExecSettings read_settings(const Config& config) {
@@ -57,6 +58,7 @@ ExecSettings read_settings(const Config& config) {
   s.passthrough = config.get_string_list("terminal.env_passthrough");
   s.redact = redaction_enabled(config);
   if (!config.home().empty()) s.spill_dir = config.home() + "/cache/exec";
+  s.timezone = config.get_string("timezone", "", "HERMES_TIMEZONE");
   return s;
 }
 
@@ -220,6 +222,7 @@ std::vector<std::string> scrubbed_env(const ExecSettings& settings) {
                " non-allowlisted HERMES_* var(s): " + names +
                " (add them to terminal.env_passthrough to keep them)");
   }
+  if (!settings.timezone.empty()) set_env(env.kept, "TZ", settings.timezone);
   return env.kept;
 }
 

@@ -55,5 +55,13 @@ TEST(ExecuteCodeEnv, PythonPathPutsStagingFirst) {
   EXPECT_EQ(result["output"], "True ['/inherited/dir']\n") << result.dump();
 }
 
+TEST(ExecuteCodeEnv, ConfiguredTimezoneBecomesTz) {
+  ScopedEnv env(ScopedEnv::Vars{{"TZ", "Europe/Paris"}});
+  ExecHarness plain;
+  EXPECT_EQ(plain.run("import os\nprint(os.environ.get('TZ'))")["output"], "None\n");
+  ExecHarness h("timezone: Asia/Tokyo\n");
+  EXPECT_EQ(h.run("import os\nprint(os.environ.get('TZ'))")["output"], "Asia/Tokyo\n");
+}
+
 }  // namespace
 }  // namespace hermes::testing
