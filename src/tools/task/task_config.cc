@@ -87,6 +87,7 @@ TaskConfig load_task_config(const Config& config) {
   c.kill_grace_ms = positive(config, "kill_grace_ms", c.kill_grace_ms);
   c.lock_timeout_ms = positive(config, "lock_timeout_ms", c.lock_timeout_ms);
   c.max_capture_bytes = positive(config, "max_capture_bytes", c.max_capture_bytes);
+  c.progress_interval_ms = positive(config, "progress_interval_ms", c.progress_interval_ms);
   c.yolo = config.get_bool("task_server.yolo", c.yolo);
   if (config.has("task_server.tiebreak_order")) {
     c.tiebreak_order = config.get_string_list("task_server.tiebreak_order");

@@ -41,6 +41,8 @@ struct TaskConfig {
   int64_t lock_timeout_ms = 200;
   // Bound on captured agent stdout (the cached "full" result) per run.
   int64_t max_capture_bytes = 16LL * 1024 * 1024;
+  // Between MCP progress notifications (only sent for a progressToken).
+  int64_t progress_interval_ms = 5000;
   // Sets HERMES_YOLO_MODE=1 for the child; off, as the reference.
   bool yolo = false;
   std::vector<std::string> tiebreak_order = {"nvidia", "huggingface", "gemini", "kimi-coding"};

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tools/task/progress_ticker.h"
 #include "tools/task/task_json.h"
 
 namespace hermes::task {
@@ -93,7 +94,10 @@ ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service) {
   spec.annotations = {.read_only = false, .destructive = true, .idempotent = false, .open_world = true};
   spec.handler = [service](const Json& args, CallContext& ctx) -> Json {
     TaskConfig config = load_task_config(ctx.services.config);
-    TaskOutcome outcome = service->run_task(parse_args(args), config, ctx.stop);
+    TaskArgs parsed = parse_args(args);
+    ProgressTicker ticker(ctx.client, ctx.progress_token,
+                          std::chrono::milliseconds(config.progress_interval_ms), parsed.timeout_seconds);
+    TaskOutcome outcome = service->run_task(parsed, config, ctx.stop);
     if (auto* error = std::get_if<TaskError>(&outcome)) return task_error_json(*error);
     return success_json(std::get<TaskSuccess>(outcome));
   };

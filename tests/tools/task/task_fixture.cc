@@ -113,10 +113,15 @@ void TaskHome::write_auth(const std::string& json) const { dir_.write("home/auth
 std::string TaskHome::read_auth() const { return dir_.read("home/auth.json"); }
 
 Json TaskHome::call(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args) {
+  return call(specs, name, args, client_, Json());
+}
+
+Json TaskHome::call(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args,
+                    ClientChannel& client, const Json& progress_token) {
   for (const ToolSpec& spec : specs) {
     if (spec.name != name) continue;
     std::stop_source stop;
-    CallContext ctx{session_, services_, client_, dispatcher_, stop.get_token(), Json()};
+    CallContext ctx{session_, services_, client, dispatcher_, stop.get_token(), progress_token};
     return spec.handler(args, ctx);
   }
   return Json();
