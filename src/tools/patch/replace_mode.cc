@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tools/patch/replace_mode.h"
 
+#include "core/log.h"
 #include "fs/atomic_write.h"
 #include "tools/file_common/write_safety.h"
 #include "tools/patch/match/replace.h"
@@ -55,6 +56,9 @@ std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, c
   out.files_modified = {path.absolute};
   out.lint.emplace_back(path.absolute, lint_delta(path.real, prepared->bytes, *raw));
   if (done.strategy != match::Strategy::kExact) out.strategy = done.strategy;
+  // Which tier fired, so each tier's worth shows in the logs.
+  log::debug("patch " + path.absolute + ": " + std::string(match::strategy_name(done.strategy)) + ", " +
+             std::to_string(done.count) + " replaced");
   return out;
 }
 

@@ -63,7 +63,9 @@ TEST_F(V4aTest, ValidationListsEveryProblemAndWritesNothing) {
 TEST_F(V4aTest, AnchorPicksBetweenEqualCandidates) {
   dir.write("a.py", "def one():\n    return 0\n\ndef two():\n    return 0\n");
   Json ambiguous = patch("*** Begin Patch\n*** Update File: a.py\n@@\n-    return 0\n+    return 9\n*** End Patch\n");
-  EXPECT_NE(ambiguous.value("error", "").find("Found 2 matches"), std::string::npos) << ambiguous.dump(2);
+  EXPECT_NE(ambiguous.value("error", "").find("hunk 1 (no hint) is ambiguous — Found 2 matches for old_string. Add an '@@ <nearby line>' anchor"),
+            std::string::npos)
+      << ambiguous.dump(2);
   Json out = patch("*** Begin Patch\n*** Update File: a.py\n@@ def two():\n-    return 0\n+    return 2\n*** End Patch\n");
   ASSERT_EQ(out["success"], true) << out.dump(2);
   EXPECT_EQ(dir.read("a.py"), "def one():\n    return 0\n\ndef two():\n    return 2\n");

@@ -38,6 +38,16 @@ size_t line_end(std::string_view text, size_t at) {
   return nl == std::string_view::npos ? text.size() : nl + 1;
 }
 
+// The replace-mode advice names replace_all, which V4A does not have.
+std::string v4a_advice(std::string message) {
+  const std::string from = "Provide more context to make it unique, or use replace_all=True.";
+  auto at = message.find(from);
+  if (at != std::string::npos) {
+    message.replace(at, from.size(), "Add an '@@ <nearby line>' anchor or more context lines to pick one.");
+  }
+  return message;
+}
+
 std::string label(size_t index, const Hunk& hunk) {
   return "hunk " + std::to_string(index + 1) + (hunk.hint.empty() ? " (no hint)" : " '" + hunk.hint + "'");
 }
@@ -143,6 +153,7 @@ std::variant<HunkOutcome, std::string> apply_hunks(std::string content, const st
       continue;
     }
     if (match::is_already_applied(content, join(hunk.old_lines, "\n"), join(hunk.new_lines, "\n"))) continue;
+    if (error->kind == ReplaceFailure::kAmbiguous) return label(i, hunk) + " is ambiguous — " + v4a_advice(error->message);
     return label(i, hunk) + " not found — " + error->message;
   }
   out.content = std::move(content);
