@@ -42,6 +42,9 @@ struct ProcessRegistry::Job {
   ChildProcess child;
   std::jthread reader;
   mutable std::mutex mu;
+  // Serialises stdin writes without holding `mu`, so a child that does not
+  // read cannot block polls or its own output reader.
+  std::mutex stdin_mu;
   std::condition_variable_any cv;
   std::chrono::system_clock::time_point started_at, exited_at;
   bool running = true;             // mu
@@ -309,19 +312,28 @@ KillOutcome ProcessRegistry::kill(const std::string& id, std::chrono::millisecon
   return KillOutcome::kKilled;
 }
 
+namespace {
+
+bool has_finished(const Job& job) {
+  std::lock_guard lock(job.mu);
+  return !job.running;
+}
+
+}  // namespace
+
 Status ProcessRegistry::write(const std::string& id, std::string_view data) {
   auto job = find(id);
   if (!job) return Error::NotFound("No process with ID " + id);
-  std::lock_guard lock(job->mu);
-  if (!job->running) return Error{ErrorCode::kConflict, "Process has already finished"};
+  std::lock_guard lock(job->stdin_mu);
+  if (has_finished(*job)) return Error{ErrorCode::kConflict, "Process has already finished"};
   return job->child.write_stdin(data);
 }
 
 Status ProcessRegistry::close_stdin(const std::string& id) {
   auto job = find(id);
   if (!job) return Error::NotFound("No process with ID " + id);
-  std::lock_guard lock(job->mu);
-  if (!job->running) return Error{ErrorCode::kConflict, "Process has already finished"};
+  std::lock_guard lock(job->stdin_mu);
+  if (has_finished(*job)) return Error{ErrorCode::kConflict, "Process has already finished"};
   if (job->child.is_pty()) return job->child.write_stdin("\x04");
   if (!job->child.has_stdin()) return Error::Unavailable("stdin closed");
   job->child.close_stdin();

@@ -71,9 +71,12 @@ class ChildProcess {
   int pid_fd() const { return pid_fd_.get(); }
   bool has_stdin() const { return stdin_.valid(); }
 
-  // Writes all of `data` to the child's stdin. kUnavailable when there is
-  // no stdin (closed or never opened), kIo when the child stopped reading.
-  Status write_stdin(std::string_view data);
+  // Writes all of `data` to the child's stdin, waiting at most `timeout`
+  // for a child that does not read. kUnavailable when there is no stdin
+  // (closed or never opened), kTimeout when the pipe stayed full, kIo when
+  // the child closed its end.
+  Status write_stdin(std::string_view data,
+                     std::chrono::milliseconds timeout = std::chrono::seconds(5));
   // Closes our end of the stdin pipe (EOF for the child).
   void close_stdin();
   // Sends `sig` to the child's process group; harmless once it is gone.

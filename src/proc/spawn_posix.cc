@@ -130,6 +130,7 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
                           argv.get(), options.env ? envp.get() : environ);
   if (rc != 0) return Error::FromErrno(rc, "spawn \"" + options.argv[0] + "\"");
   set_nonblocking(out_read.get());
+  if (in_write.valid()) set_nonblocking(in_write.get());
   // A bigger pipe means fewer wake-ups for chatty commands; failure is fine.
   ::fcntl(out_read.get(), F_SETPIPE_SZ, 1 << 20);
   UniqueFd pid_fd(open_pidfd(pid));
@@ -216,11 +217,22 @@ void ChildProcess::destroy() {
   pid_ = -1;
 }
 
-Status ChildProcess::write_stdin(std::string_view data) {
+Status ChildProcess::write_stdin(std::string_view data, std::chrono::milliseconds timeout) {
   if (!stdin_.valid()) return Error::Unavailable("stdin is closed");
+  auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!data.empty()) {
     ssize_t n = ::write(stdin_.get(), data.data(), data.size());
     if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      // The stdin end is non-blocking so a child that never reads cannot
+      // wedge the caller.
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return Error::Timeout("write stdin: the process is not reading");
+      pollfd p{stdin_.get(), POLLOUT, 0};
+      ::poll(&p, 1, static_cast<int>(left.count()));
+      continue;
+    }
     if (n < 0) return Error::FromErrno(errno, "write stdin");
     data.remove_prefix(static_cast<size_t>(n));
   }

@@ -195,6 +195,9 @@ Json stdin_status(const Status& st, const std::string& ok_key, const Json& ok_va
   if (st.error().code == ErrorCode::kConflict) {
     return Json{{"status", "already_exited"}, {"error", "Process has already finished"}};
   }
+  if (st.error().code == ErrorCode::kTimeout) {
+    return Json{{"status", "error"}, {"error", st.error().message}};
+  }
   return Json{{"status", "error"},
               {"error", "Process stdin not available (non-local backend or stdin closed)"}};
 }

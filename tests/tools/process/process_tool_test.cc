@@ -94,6 +94,16 @@ TEST(Background, StdinWriteSubmitClose) {
             Json::parse(R"({"status":"already_exited","error":"Process has already finished"})"));
 }
 
+TEST(Background, WriteToANonReaderTimesOutWithoutWedging) {
+  ProcessHarness h;
+  std::string id = h.start("sleep 30");
+  auto start = std::chrono::steady_clock::now();
+  Json w = h.process("write", id, {{"data", std::string(4 << 20, 'x')}});
+  EXPECT_EQ(w["status"], "error");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_EQ(h.process("poll", id)["status"], "running");
+}
+
 TEST(Background, LogPagination) {
   ProcessHarness h;
   std::string id = h.start("seq 1 10");
