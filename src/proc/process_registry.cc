@@ -124,7 +124,23 @@ void check_watch(Job& job, const std::string& line, const RegistryLimits& limits
   job.request.on_event(e);
 }
 
+// Terminal programs that ask the pty for the cursor position or device
+// attributes block until answered; answer like a plain 30x120 terminal.
+void answer_device_queries(Job& job, std::string_view bytes) {
+  if (!job.child.is_pty() || bytes.find('\x1b') == std::string_view::npos) return;
+  std::string reply;
+  if (bytes.find("\x1b[6n") != std::string_view::npos) reply += "\x1b[1;1R";
+  if (bytes.find("\x1b[c") != std::string_view::npos ||
+      bytes.find("\x1b[0c") != std::string_view::npos) {
+    reply += "\x1b[?1;2c";
+  }
+  if (reply.empty()) return;
+  std::lock_guard lock(job.stdin_mu);
+  [[maybe_unused]] Status st = job.child.write_stdin(reply, std::chrono::milliseconds(100));
+}
+
 void on_output(Job& job, std::string_view bytes, const RegistryLimits& limits) {
+  answer_device_queries(job, bytes);
   {
     std::lock_guard lock(job.mu);
     job.buffer.append(bytes);

@@ -151,12 +151,15 @@ Json foreground_json(const ForegroundResult& r, const std::string& command,
 Json background(const TerminalArgs& args, CallContext& ctx, const approval::GateResult& gate) {
   auto cwd = start_directory({.command = args.command, .workdir = args.workdir}, ctx);
   if (!cwd) return status_result("Blocked: " + cwd.error().message, "blocked");
+  // gh reads the token from stdin, which must be a pipe, not a terminal.
+  bool force_pipe = args.pty && args.command.find("gh auth login") != std::string::npos &&
+                    args.command.find("--with-token") != std::string::npos;
   bool notify = args.notify_on_complete;
   // Mutually exclusive: notify_on_complete wins and the patterns are dropped.
   bool watch = !notify && !args.watch_patterns.empty();
   auto started = start_background({.command = args.command,
                                     .cwd = *cwd,
-                                    .pty = args.pty,
+                                    .pty = args.pty && !force_pipe,
                                     .notify_on_complete = notify,
                                     .watch_patterns = watch ? args.watch_patterns
                                                             : std::vector<std::string>{}},
@@ -170,6 +173,10 @@ Json background(const TerminalArgs& args, CallContext& ctx, const approval::Gate
            {"error", nullptr}};
   if (gate.verdict == approval::Verdict::kApproved) {
     out["approval"] = approval::approval_note(gate.description);
+  }
+  if (force_pipe) {
+    out["pty_note"] = "pty disabled: gh auth login --with-token reads the token from stdin, "
+                      "which needs a pipe. Send it with process(action=\"submit\").";
   }
   if (!notify && !watch) {
     out["hint"] = "Running silently. Use process(action=\"poll\") to check on it, or "

@@ -190,6 +190,21 @@ TEST(Background, PtyMode) {
   EXPECT_NE(w["output"].get<std::string>().find("is-a-tty"), std::string::npos) << w.dump();
 }
 
+TEST(Background, PtyDeviceQueriesAreAnswered) {
+  ProcessHarness h;
+  std::string id = h.start("printf '\\033[6n'; IFS= read -rs -d R pos; echo got-reply", {{"pty", true}});
+  Json w = h.process("wait", id, {{"timeout", 10}});
+  EXPECT_EQ(w["status"], "exited");
+  EXPECT_NE(w["output"].get<std::string>().find("got-reply"), std::string::npos) << w.dump();
+}
+
+TEST(Background, GhTokenLoginForcesPipeMode) {
+  ProcessHarness h;
+  Json r = h.call("terminal", {{"command", "echo gh auth login --with-token"},
+                               {"background", true}, {"pty", true}});
+  EXPECT_TRUE(r.contains("pty_note"));
+}
+
 TEST(Background, DangerousBackgroundIsPending) {
   ProcessHarness h;
   Json r = h.call("terminal", {{"command", "rm -rf build"}, {"background", true}});
