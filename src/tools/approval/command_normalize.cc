@@ -77,6 +77,54 @@ std::string unescape(const std::string& text) {
   return out;
 }
 
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// One `$'…'` body with \xHH, \NNN (octal) and \n-style escapes decoded.
+std::string decode_ansi_c(std::string_view body) {
+  std::string out;
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\' || i + 1 >= body.size()) {
+      out += body[i];
+      continue;
+    }
+    char c = body[++i];
+    if (c == 'x' && i + 1 < body.size() && hex_value(body[i + 1]) >= 0) {
+      int v = hex_value(body[++i]);
+      if (i + 1 < body.size() && hex_value(body[i + 1]) >= 0) v = v * 16 + hex_value(body[++i]);
+      out += static_cast<char>(v);
+    } else if (c >= '0' && c <= '7') {
+      int v = c - '0';
+      for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++k) {
+        v = v * 8 + (body[++i] - '0');
+      }
+      out += static_cast<char>(v);
+    } else {
+      out += c == 'n' ? '\n' : c == 't' ? '\t' : c;
+    }
+  }
+  return out;
+}
+
+// `$'\x72\x6d'` → `rm`: bash's ANSI-C quoting hides command words.
+std::string decode_ansi_c_quotes(const std::string& text) {
+  std::string out;
+  size_t pos = 0;
+  for (size_t start; (start = text.find("$'", pos)) != std::string::npos;) {
+    size_t end = start + 2;
+    while (end < text.size() && text[end] != '\'') end += text[end] == '\\' ? 2 : 1;
+    if (end >= text.size()) break;
+    out.append(text, pos, start - pos);
+    out += decode_ansi_c(std::string_view(text).substr(start + 2, end - start - 2));
+    pos = end + 1;
+  }
+  return out + text.substr(pos);
+}
+
 // `x=rm; $x -rf /` → `x=rm; rm -rf /`.
 void substitute_variables(std::string& text) {
   static const RE2 kAssign(R"((?:^|[\s;&|(])([A-Za-z_]\w*)=([^\s;&|()]+))");
@@ -114,7 +162,7 @@ std::string normalize_command(std::string_view command) {
   }
   if (const char* hh = std::getenv("HERMES_HOME"); hh && *hh) replace_all(text, hh, "~/.hermes");
   RE2::GlobalReplace(&text, kIfs, " ");
-  text = unescape(text);
+  text = unescape(decode_ansi_c_quotes(text));
   RE2::GlobalReplace(&text, kEmptyQuotes, "");
   RE2::GlobalReplace(&text, kEchoSubst, "\\1");
   RE2::GlobalReplace(&text, kBacktickEcho, "\\1");
@@ -193,6 +241,8 @@ std::vector<std::string> payloads(const std::string& text) {
       RE2(R"re(\beval\s+"([^"]*)")re"),
       RE2(R"(\benv\s+(?:-\S+\s+)*-S\s*'([^']*)')"),
       RE2(R"re(\benv\s+(?:-\S+\s+)*-S\s*"([^"]*)")re"),
+      RE2(R"(\b(?:echo|printf)\s+(?:-\w+\s+)*'([^']*)'\s*\|\s*(?:\S*/)?(?:ba|z|k|da|a)?sh\b)"),
+      RE2(R"re(\b(?:echo|printf)\s+(?:-\w+\s+)*"([^"]*)"\s*\|\s*(?:\S*/)?(?:ba|z|k|da|a)?sh\b)re"),
       RE2(R"(\b(?:python[\d.]*|perl|ruby|node|php)\s+(?:-\w+\s+)*-[ceE]\s+'([^']*)')"),
       RE2(R"re(\b(?:python[\d.]*|perl|ruby|node|php)\s+(?:-\w+\s+)*-[ceE]\s+"([^"]*)")re"),
   };

@@ -31,10 +31,13 @@ struct Rule {
 // Wrappers a command word may hide behind, and an optional /path/ prefix.
 #define PRE                                                                      \
   R"(^(?:(?:sudo|doas|env|exec|nohup|setsid|time|nice|stdbuf|command|ionice|)"  \
-  R"(busybox|chroot\s+\S+|timeout\s+\S+|watch|xargs)(?:\s+-{1,2}[\w=:.-]+)*\s+|)" \
+  R"(busybox|chroot\s+\S+|timeout\s+\S+|watch|xargs)(?:\s+-{1,2}[\w=:.-]+(?:\s+[^\s-]\S*)?)*\s+|)" \
   R"([A-Za-z_]\w*=\S*\s+)*(?:[\w.~-]*/)*)"
 
 #define RM_TARGETS_ROOT R"(\s(?:/+\.{0,2}/*|/+\*)(?:\s|$))"
+#define SQL_CLIENT                                                                \
+  R"((?:^|[\s;&|(/])(?:psql|mysql|mariadb|sqlite3?|sqlcmd|duckdb|clickhouse-client|)"  \
+  R"(mongosh|mongo|cockroach|snowsql|bq|cqlsh|pgcli|mycli|litecli)\b)"
 #define SYS_DIRS R"((?:home|root|etc|usr|var|bin|sbin|boot|lib|lib32|lib64|opt|srv|dev|proc|sys))"
 
 const Rule kRules[] = {
@@ -85,12 +88,14 @@ const Rule kRules[] = {
      R"(\sroot(?::\S*)?(?:\s|$))"},
     // Disks.
     {"disk copy", false, Scope::kCommand, PRE R"(dd\b.*\bif=)"},
-    // SQL.
-    {"SQL DROP", false, Scope::kPlain, R"((?i)\bdrop\s+(?:table|database|schema|index|view|user)\b)"},
-    {"SQL DELETE without WHERE", false, Scope::kPlain, R"((?i)\bdelete\s+from\s+\S+)", nullptr,
+    // SQL: only with a database client in the command, so prose (commit
+    // messages, greps of migrations) does not count.
+    {"SQL DROP", false, Scope::kPlain, R"((?i)\bdrop\s+(?:table|database|schema|index|view|user)\b)",
+     SQL_CLIENT},
+    {"SQL DELETE without WHERE", false, Scope::kPlain, R"((?i)\bdelete\s+from\s+\S+)", SQL_CLIENT,
      R"((?i)\bdelete\s+from\s+[^\n]*\bwhere\b)"},
     {"SQL TRUNCATE", false, Scope::kPlain, R"((?i)\btruncate\s+(?:table\s+)?[\w."`]+\s*;?)",
-     R"((?i)\b(?:sql|psql|mysql|sqlite3?|table)\b)"},
+     SQL_CLIENT},
     // System.
     {"overwrite system config", false, Scope::kPlain, R"(>\s*/etc/)"},
     {"stop/restart system service", false, Scope::kCommand,
@@ -101,6 +106,8 @@ const Rule kRules[] = {
     // Remote code.
     {"pipe remote content to shell", false, Scope::kText,
      R"(\b(?:curl|wget|fetch)\b[^|]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:\S*/)?(?:ba|z|k|da|a|fi)?sh\b)"},
+    {"pipe content to shell", false, Scope::kText,
+     R"(\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:\S*/)?(?:ba|z|k|da|a|fi)?sh\s*(?:-s\s*)?(?:$|[;&|)]))"},
     {"pipe remote content to interpreter", false, Scope::kText,
      R"(\b(?:curl|wget)\b[^|]*\|\s*(?:sudo\s+)?(?:\S*/)?(?:python[\d.]*|perl|ruby|node|php)\b)"},
     {"execute remote script via process substitution", false, Scope::kPlain,
@@ -173,6 +180,7 @@ const Rule kRules[] = {
 #undef PRE
 #undef RM_TARGETS_ROOT
 #undef SYS_DIRS
+#undef SQL_CLIENT
 
 struct CompiledRule {
   const Rule* rule;

@@ -50,7 +50,8 @@ TEST(DangerousCommand, CorpusEverydayAtMostOnePercent) {
 TEST(DangerousCommand, HardlineTier) {
   for (const char* c : {"rm -rf /", "r''m -rf /", "bash -c 'rm -rf ~'", "mkfs.ext4 /dev/sda",
                         "dd if=/dev/zero of=/dev/sda", ":(){ :|:& };:", "kill -9 -1", "reboot",
-                        "x=rm; $x -rf /usr", "\xef\xbd\x92\xef\xbd\x8d -rf /"}) {
+                        "x=rm; $x -rf /usr", "\xef\xbd\x92\xef\xbd\x8d -rf /",
+                        "sudo -u root rm -rf /", "echo 'rm -rf /' | sh", "$'\\x72\\x6d' -rf /"}) {
     auto d = detect_dangerous(c);
     ASSERT_TRUE(d.has_value()) << c;
     EXPECT_TRUE(d->hardline) << c << " -> " << d->description;
