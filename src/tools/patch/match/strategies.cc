@@ -75,7 +75,7 @@ std::vector<size_t> find_line_blocks(Subject& file, const Pattern& pattern,
   for (size_t j = 0; j < m && best > 1; ++j) {
     const auto& hashes = file.hashes(kinds[j]);
     size_t count = 0;
-    for (size_t i = j; i + m - j <= n + 0 && i < n; ++i) count += hashes[i] == want_hash[j];
+    for (size_t i = j; i + (m - j) <= n; ++i) count += hashes[i] == want_hash[j];  // line j of a window
     if (count < best) best = count, anchor = j;
     if (count == 0) return {};
   }
