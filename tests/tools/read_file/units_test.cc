@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "testutil/temp_dir.h"
 #include "tools/file_common/file_safety.h"
 #include "tools/file_common/read_tracker.h"
 #include "tools/read_file/content_kind.h"
@@ -145,6 +146,28 @@ TEST(TextRead, FileChangingDuringTheReadIsRetriedThenServed) {
   Json r = read_text_file(fs, path, *info, settings, state, tracker);
   EXPECT_EQ(r["content"], "1|one\n2|two");
   EXPECT_GE(fs.looks, 4);  // stat, open's info, then one look per attempt
+}
+
+}  // namespace
+}  // namespace hermes
+
+namespace hermes {
+namespace {
+
+TEST(NotFound, SimilarFilesScoringTable) {
+  testing::TempDir dir;
+  for (const char* name :
+       {"REPORT.TXT", "report.md", "report.txt.bak", "old-report.txt", "port", "repo_x.txt", "zzz"})
+    dir.write(name, "");
+  std::vector<std::string> got = similar_files(native_file_system(), dir.path(), "report.txt");
+  std::vector<std::string> want;
+  for (const char* name : {"REPORT.TXT", "report.md", "report.txt.bak", "old-report.txt", "port"})
+    want.push_back(dir.file(name));
+  EXPECT_EQ(got, want);  // 100, 90, 70, 60, 40; the 30 falls off the top five
+  testing::TempDir other;
+  other.write("reporr", "");
+  EXPECT_EQ(similar_files(native_file_system(), other.path(), "report"),
+            std::vector<std::string>{other.file("reporr")});  // difflib ratio 0.83 → 50
 }
 
 }  // namespace
