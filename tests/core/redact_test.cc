@@ -4,10 +4,13 @@
 #include "core/redact.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <chrono>
 #include <string>
 #include <vector>
+
+#include "core/config.h"
 
 namespace hermes {
 namespace {
@@ -282,6 +285,14 @@ TEST(RedactCorpus, PlainTextUnchanged) {
       "b;\n}\n";
   EXPECT_EQ(redact_secrets(code, file_read()), code);
   EXPECT_EQ(redact_secrets("", file_read()), "");
+}
+
+TEST(RedactSwitch, ConfigKeyAndEnvironment) {
+  EXPECT_TRUE(redaction_enabled(*Config::from_yaml("")));
+  EXPECT_FALSE(redaction_enabled(*Config::from_yaml("security:\n  redact_secrets: false\n")));
+  ::setenv("HERMES_REDACT_SECRETS", "false", 1);
+  EXPECT_FALSE(redaction_enabled(*Config::from_yaml("security:\n  redact_secrets: true\n")));
+  ::unsetenv("HERMES_REDACT_SECRETS");
 }
 
 TEST(RedactSwitch, SecretBearingFiles) {
