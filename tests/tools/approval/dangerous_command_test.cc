@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -78,6 +79,33 @@ TEST(DangerousCommand, ParserLimitAndExemption) {
 TEST(DangerousCommand, QuotedProseIsNotACommand) {
   EXPECT_FALSE(detect_dangerous("echo 'run bash -c later'").has_value());
   EXPECT_FALSE(detect_dangerous("git commit -m \"explain rm -rf usage\"").has_value());
+}
+
+}  // namespace
+}  // namespace hermes::approval
+
+namespace hermes::approval {
+namespace {
+
+TEST(DangerousCommand, HostileInputStaysFast) {
+  std::vector<std::string> inputs = {
+      std::string(120'000, '\''), std::string(120'000, '$'),
+      [] { std::string s; while (s.size() < 100'000) s += "rm -r x; "; return s; }(),
+      [] { std::string s; while (s.size() < 100'000) s += "$(echo "; return s; }(),
+      [] { std::string s; while (s.size() < 100'000) s += "bash -c '"; return s; }(),
+      std::string("\xff\xfe\xc3; rm -rf / \x80", 14)};
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string& input = inputs[i];
+    SCOPED_TRACE("input #" + std::to_string(i));
+    auto start = std::chrono::steady_clock::now();
+    auto d = detect_dangerous(input);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2))
+        << input.substr(0, 20);
+    // A runaway `$(echo ` chain is slow to parse, not dangerous.
+    if (i != 3) {
+      EXPECT_TRUE(d.has_value());
+    }
+  }
 }
 
 }  // namespace
