@@ -28,6 +28,7 @@ namespace {
 
 using proc::UniqueFd;
 constexpr size_t kStderrWindow = 64 * 1024;
+constexpr int kMaxDrainReads = 64;
 
 struct Pipe {
   UniqueFd read_end;
@@ -136,10 +137,14 @@ class StderrReader {
  private:
   void loop(int fd) {
     char buf[16384];
+    int drain_reads = 0;
     for (;;) {
+      bool draining = done_;
+      // A writer that escaped the process group must not keep us here.
+      if (draining && ++drain_reads > kMaxDrainReads) return;
       pollfd p{fd, POLLIN, 0};
-      int ready = ::poll(&p, 1, done_ ? 0 : 50);
-      if (ready == 0 && done_) return;
+      int ready = ::poll(&p, 1, draining ? 0 : 50);
+      if (ready == 0 && draining) return;
       if (ready <= 0) continue;
       ssize_t n = ::read(fd, buf, sizeof buf);
       if (n > 0) capture_.append(std::string_view(buf, static_cast<size_t>(n)));
