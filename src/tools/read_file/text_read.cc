@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tools/read_file/text_read.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -17,6 +18,13 @@ namespace hermes {
 namespace {
 
 constexpr size_t kChunk = 256 * 1024;
+constexpr size_t kMinChunk = 4096;
+
+// A read buffer fitted to the file: small files skip a 256 KB allocation;
+// size 0 (procfs) still reads in pages.
+std::string chunk_buffer(uint64_t size) {
+  return std::string(std::clamp<uint64_t>(size + 1, kMinChunk, kChunk), '\0');
+}
 constexpr uint64_t kUtf16Cap = 10ull << 20;
 constexpr int kStableAttempts = 3;
 
@@ -92,7 +100,7 @@ Result<Served> read_page(ReadableFile& file, FileInfo& info, const ResolvedPath&
     } else {
       uint64_t at = 0;
       Status failed;
-      std::string buf(kChunk, '\0');
+      std::string buf = chunk_buffer(info.size);
       page = render_page(
           [&](std::string& chunk) {
             auto got = file.pread(buf.data(), buf.size(), at);
