@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// The read denylist: env basenames anywhere, Hermes credential stores and
+// token/cache directories under the home and its root, compared as real paths.
 #include "tools/file_common/file_safety.h"
 
 #include <array>

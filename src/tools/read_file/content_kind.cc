@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// Content classification: UTF-8 validity on the head, the magic-byte kind
+// table, UTF-16 detection and transcoding, extension lists.
 #include "tools/read_file/content_kind.h"
 
 #include <array>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// Notebook, .docx and .xlsx extraction with pugixml over ZipArchive members,
+// and pdftotext run as a bounded child (argv, no shell).
 #include "tools/read_file/documents.h"
 
 #include <algorithm>

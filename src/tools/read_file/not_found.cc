@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// Not-found helpers: utf8proc NFC plus space/quote folding for the variant
+// retry, and the ordered scoring rules for similar names.
 #include "tools/read_file/not_found.h"
 
 #include <utf8proc.h>

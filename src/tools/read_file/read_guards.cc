@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// Path-level guards: namespace prefixes, the device blocklist walked along
+// every symlink hop, and special-file kinds.
 #include "tools/read_file/read_guards.h"
 
 #include <array>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// The result JSON: hints in the contract's exact words, advisory `_hint`s,
+// and the error/stub shapes.
 #include "tools/read_file/read_result.h"
 
 #include "core/strings.h"

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// Dedup stamps, repeat counters and the negative cache, all under one mutex
+// per session.
 #include "tools/read_file/read_state.h"
 
 #include "tools/file_common/read_tracker.h"

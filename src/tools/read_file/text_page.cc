@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// Streaming line collection (memchr per chunk) and `N|text` rendering with
+// the per-line clamp and the char budget.
 #include "tools/read_file/text_page.h"
 
 #include <cstring>

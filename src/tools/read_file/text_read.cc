@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// The read itself: negative cache and dedup, open through the FileSystem,
+// unicode-variant retry, binary/UTF-16, a consistent page, redaction, stamps.
 #include "tools/read_file/text_read.h"
 
 #include <algorithm>

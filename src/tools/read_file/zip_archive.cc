@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libzip with the zip-bomb limits checked before any member is inflated.
 #include "tools/read_file/zip_archive.h"
 
 #include <sys/stat.h>
