@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "proc/run.h"
 #include "core/paths.h"
 #include "registry/client_channel.h"
 #include "registry/dispatcher.h"
@@ -72,6 +73,20 @@ void run_foreground(benchmark::State& state, const char* command) {
 void BM_ForegroundTrue(benchmark::State& state) { run_foreground(state, "true"); }
 void BM_ForegroundEchoHi(benchmark::State& state) { run_foreground(state, "echo hi"); }
 
+// The floor: spawning `bash -c true` with no snapshot or marker, to compare
+// the wrapper's cost against on a loaded machine.
+void BM_BareBashSpawn(benchmark::State& state) {
+  std::vector<double> samples;
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    auto child = proc::spawn({.argv = {"bash", "-c", "true"}});
+    proc::run_bounded(*child, {}, {}, [](std::string_view) {});
+    samples.push_back(std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start).count());
+  }
+  report_percentiles(state, samples);
+}
+
 void BM_BackgroundPoll(benchmark::State& state) {
   Env env;
   Json started = env.call("terminal", {{"command", "sleep 600"}, {"background", true}});
@@ -101,6 +116,7 @@ void BM_CaptureThroughput(benchmark::State& state) {
 
 BENCHMARK(BM_ForegroundTrue)->Unit(benchmark::kMillisecond)->Iterations(500);
 BENCHMARK(BM_ForegroundEchoHi)->Unit(benchmark::kMillisecond)->Iterations(500);
+BENCHMARK(BM_BareBashSpawn)->Unit(benchmark::kMillisecond)->Iterations(500);
 BENCHMARK(BM_BackgroundPoll)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CaptureThroughput)->Unit(benchmark::kMillisecond)->Iterations(3);
 
