@@ -27,9 +27,13 @@ fi
 "$inspector" --cli --method tools/call --tool-name read_file \
   --tool-args-json "{\"path\":\"$work/a.txt\"}" --load --load-requests 500 \
   --load-concurrency 4 "$bin" mcp > "$work/load.json" 2> /dev/null || true
+# Identical reads meet read_file's repeat-read guard (dedup stub, then BLOCKED
+# as the contract says), so tool errors are expected here; protocol errors and
+# lost requests are not.
 if node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1]));
-  if (r.ok !== r.requests || r.errors || r.toolErrors) process.exit(1);
-  console.log("  read_file x" + r.requests + " p50 " + r.latencyMs.p50 + " ms p99 " + r.latencyMs.p99 + " ms");' \
+  if (r.errors || r.ok + r.toolErrors !== r.requests) process.exit(1);
+  console.log("  read_file x" + r.requests + " (" + r.toolErrors + " repeat-read guard answers) p50 " +
+              r.latencyMs.p50 + " ms p99 " + r.latencyMs.p99 + " ms");' \
   "$work/load.json"; then
   pass "inspector --load read_file"
 else
