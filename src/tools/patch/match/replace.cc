@@ -131,7 +131,7 @@ std::string replacement_for(std::string_view content, Span span, const MatchSet&
 
 std::optional<ReplaceError> check_replace_input(std::string_view old_text, std::string_view new_text) {
   if (old_text.empty()) return ReplaceError{ReplaceFailure::kInput, "old_string cannot be empty"};
-  if (is_blank(old_text) && trim_view(old_text).empty()) {
+  if (trim_view(old_text).empty()) {
     return ReplaceError{ReplaceFailure::kInput,
                         "old_string is only whitespace — provide non-blank text to match"};
   }
