@@ -56,11 +56,15 @@ Json tool_to_json(const ToolSpec& spec, const std::string& description) {
   out["name"] = spec.name;
   out["description"] = description;
   out["inputSchema"] = spec.input_schema;
+  // Hints equal to the spec's defaults (readOnly false, destructive true,
+  // idempotent false) are left out: tools/list bytes are paid in every prompt.
   const ToolAnnotations& a = spec.annotations;
-  out["annotations"] = {{"readOnlyHint", a.read_only},
-                        {"destructiveHint", a.destructive},
-                        {"idempotentHint", a.idempotent},
-                        {"openWorldHint", a.open_world}};
+  Json hints = Json::object();
+  if (a.read_only) hints["readOnlyHint"] = true;
+  if (!a.read_only && !a.destructive) hints["destructiveHint"] = false;
+  if (a.idempotent) hints["idempotentHint"] = true;
+  hints["openWorldHint"] = a.open_world;
+  out["annotations"] = std::move(hints);
   return out;
 }
 
