@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 
+#include "tools/file_common/write_safety.h"
 #include "tools/write_file/tool_harness.h"
 
 namespace hermes::testing {
@@ -230,6 +231,30 @@ TEST_F(WriteFileTest, CredentialFilesAreDenied) {
   ::setenv("HOME", saved.c_str(), 1);
   EXPECT_EQ(error_of(out), "Write denied: '" + PathResolver::real_path(home.file(".aws/credentials")) +
                                "' is a protected system/credential file.");
+}
+
+TEST_F(WriteFileTest, SshConfigNeedsApproval) {
+  TempDir home;
+  std::string saved = std::getenv("HOME") ? std::getenv("HOME") : "";
+  ::setenv("HOME", home.path().c_str(), 1);
+  Json out = write(home.file(".ssh/config"), "Host x\n");
+  ::setenv("HOME", saved.c_str(), 1);
+  EXPECT_TRUE(error_of(out).starts_with("BLOCKED: write to SSH client config (")) << out.dump();
+}
+
+TEST_F(WriteFileTest, SandboxMirrorIsSoftGuarded) {
+  std::string path = dir.file("sandboxes/docker/task1/home/.hermes/skills/x.md");
+  EXPECT_TRUE(error_of(write(path, "x")).starts_with("Refusing to write into a sandbox mirror"));
+  Json crossed = tools.call("write_file", {{"path", path}, {"content", "x"}, {"cross_profile", true}});
+  EXPECT_FALSE(crossed.contains("error")) << crossed.dump();
+}
+
+TEST_F(WriteFileTest, HermesConfigIsRefused) {
+  auto config = Config::from_yaml("", dir.path());
+  ResolvedPath p{dir.file("config.yaml"), dir.file("config.yaml"), dir.file("config.yaml")};
+  auto error = sensitive_path_error(p, config->home());
+  ASSERT_TRUE(error.has_value());
+  EXPECT_TRUE(error->starts_with("Refusing to write to Hermes config file: " + dir.file("config.yaml")));
 }
 
 }  // namespace
