@@ -69,7 +69,12 @@ INSTANTIATE_TEST_SUITE_P(
     Tiers, PreserveTest,
     ::testing::Combine(::testing::Range(0, static_cast<int>(std::size(kCases))),
                        ::testing::Values(Shape::kPlain, Shape::kFinalBlank, Shape::kNoFinalNewline,
-                                         Shape::kCrlf, Shape::kBom)));
+                                         Shape::kCrlf, Shape::kBom)),
+    [](const ::testing::TestParamInfo<std::tuple<int, Shape>>& param) {
+      static const char* kShapes[] = {"plain", "final_blank", "no_final_newline", "crlf", "bom"};
+      std::string tier = kCases[std::get<0>(param.param)].strategy;
+      return (tier.empty() ? "exact" : tier) + "_" + kShapes[static_cast<int>(std::get<1>(param.param))];
+    });
 
 }  // namespace
 }  // namespace hermes::testing
