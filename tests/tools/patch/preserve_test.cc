@@ -49,6 +49,12 @@ std::string shaped(std::string text, Shape shape) {
   return text;
 }
 
+std::string case_name(const ::testing::TestParamInfo<std::tuple<int, Shape>>& info) {
+  static const char* kShapes[] = {"plain", "final_blank", "no_final_newline", "crlf", "bom"};
+  std::string tier = kCases[std::get<0>(info.param)].strategy;
+  return (tier.empty() ? "exact" : tier) + "_" + kShapes[static_cast<int>(std::get<1>(info.param))];
+}
+
 class PreserveTest : public ::testing::TestWithParam<std::tuple<int, Shape>> {};
 
 TEST_P(PreserveTest, UntouchedBytesStayIdentical) {
@@ -70,11 +76,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Range(0, static_cast<int>(std::size(kCases))),
                        ::testing::Values(Shape::kPlain, Shape::kFinalBlank, Shape::kNoFinalNewline,
                                          Shape::kCrlf, Shape::kBom)),
-    [](const ::testing::TestParamInfo<std::tuple<int, Shape>>& param) {
-      static const char* kShapes[] = {"plain", "final_blank", "no_final_newline", "crlf", "bom"};
-      std::string tier = kCases[std::get<0>(param.param)].strategy;
-      return (tier.empty() ? "exact" : tier) + "_" + kShapes[static_cast<int>(std::get<1>(param.param))];
-    });
+    case_name);
 
 }  // namespace
 }  // namespace hermes::testing
