@@ -36,6 +36,18 @@ TEST_F(V4aTest, HermesMoveDialectAndOutOfOrderHunks) {
   EXPECT_EQ(out["files_modified"], Json::array({dir.file("a.txt"), dir.file("b/c.txt")}));
 }
 
+TEST_F(V4aTest, LaterOperationsSeeEarlierOnes) {
+  dir.write("a.txt", "old\n");
+  dir.write("d.txt", "gone\n");
+  Json out = patch(
+      "*** Begin Patch\n*** Move File: a.txt -> b.txt\n*** Update File: b.txt\n@@\n-old\n+new\n"
+      "*** Delete File: d.txt\n*** Add File: d.txt\n+fresh\n*** End Patch\n");
+  ASSERT_EQ(out["success"], true) << out.dump(2);
+  EXPECT_EQ(dir.read("b.txt"), "new\n");
+  EXPECT_EQ(dir.read("d.txt"), "fresh\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("a.txt")));
+}
+
 TEST_F(V4aTest, MovedFileKeepsItsMode) {
   std::string src = dir.write("run.sh", "echo hi\n");
   ASSERT_EQ(::chmod(src.c_str(), 0750), 0);
