@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Runs execute_code in a real session with a test config, the real
-// read_file and terminal tools, and fake tools the tests register.
+// read_file, write_file and terminal tools, and fake tools the tests register.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +21,7 @@ namespace hermes {
 void register_execute_code(Registry& registry);
 void register_read_file(Registry& registry);
 void register_terminal(Registry& registry);
+void register_write_file(Registry& registry);
 
 namespace testing {
 
@@ -46,6 +47,7 @@ class ExecHarness {
     };
     if (!faked("read_file")) register_read_file(registry_);
     if (!faked("terminal")) register_terminal(registry_);
+    if (!faked("write_file")) register_write_file(registry_);
     for (const FakeTool& fake : fakes) {
       registry_.add(ToolSpec{.name = fake.name,
                              .toolset = fake.toolset,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <future>
 #include <thread>
@@ -80,6 +81,17 @@ TEST(ExecuteCodeProcess, DaemonIsKilledOnTimeout) {
   auto pid = parse_int(split(result["output"].get<std::string>(), '\n')[0]);
   ASSERT_TRUE(pid);
   EXPECT_FALSE(process_alive(static_cast<pid_t>(*pid)));
+}
+
+TEST(ExecuteCodeProcess, StagingIsRemovedAfterATimeout) {
+  ExecHarness h("code_execution:\n  timeout: 1\n");
+  Json result = h.run(
+      "import os, time\nprint(os.path.dirname(os.environ['HERMES_RPC_SOCKET']), flush=True)\n"
+      "time.sleep(60)");
+  ASSERT_EQ(result["status"], "timeout");
+  std::string staging = split(result["output"].get<std::string>(), '\n')[0];
+  EXPECT_EQ(staging.rfind("/tmp/hermes_sandbox_", 0), 0u);
+  EXPECT_NE(::access(staging.c_str(), F_OK), 0);
 }
 
 TEST(ExecuteCodeProcess, TermIgnoringScriptIsKilledAfterTheGrace) {

@@ -39,6 +39,18 @@ TEST(ExecuteCodeRpc, FakeToolAppearsFromItsSchema) {
   EXPECT_EQ(search.session.load(), &h.session());  // the parent's session
 }
 
+TEST(ExecuteCodeRpc, ReadStampsLandInTheParentSession) {
+  ExecHarness h;
+  h.work().write("existing.txt", "hello\n");
+  Json write = {{"path", "existing.txt"}, {"content", "x\n"}};
+  EXPECT_EQ(h.call("write_file", write)["stale_write_blocked"], true);
+  EXPECT_EQ(h.run("from hermes_tools import read_file\nread_file('existing.txt')")["status"],
+            "success");
+  Json written = h.call("write_file", write);  // outside the script, same session
+  EXPECT_FALSE(written.contains("error")) << written.dump();
+  EXPECT_EQ(h.work().read("existing.txt"), "x\n");
+}
+
 TEST(ExecuteCodeRpc, NoneArgumentsReachTheToolAsAbsent) {
   EchoSearch search;
   ExecHarness h("", {search.tool()});
@@ -117,7 +129,7 @@ TEST(ExecuteCodeRpc, UnknownToolIsRefusedWithTheAvailableList) {
       "print(raw(json.dumps({'tool': 'delegate_task', 'args': {}, 'token': t}).encode() + b'\\n'), end='')");
   EXPECT_EQ(result["output"],
             "{\"error\":\"Tool 'delegate_task' is not available in execute_code. "
-            "Available: read_file, terminal, web_search\"}\n");
+            "Available: read_file, terminal, web_search, write_file\"}\n");
   EXPECT_EQ(result["tool_calls_made"], 0);
 }
 
