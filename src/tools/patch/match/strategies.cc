@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <unordered_map>
 
@@ -173,11 +174,16 @@ Collapsed collapse_blanks(std::string_view s) {
   out.begin.resize(s.size());
   size_t k = 0;
   for (size_t i = 0; i < s.size();) {
-    size_t j = i;
+    // Copy the run up to the next blank in bulk; offsets are consecutive.
+    size_t stop = i;
+    while (stop < s.size() && s[stop] != ' ' && s[stop] != '\t') ++stop;
+    std::memcpy(out.text.data() + k, s.data() + i, stop - i);
+    for (size_t b = i; b < stop; ++b) out.begin[k++] = static_cast<uint32_t>(b);
+    if (stop == s.size()) break;
+    size_t j = stop;
     while (j < s.size() && (s[j] == ' ' || s[j] == '\t')) ++j;
-    if (j == i) j = i + 1;
-    out.text[k] = j > i + 1 || s[i] == '\t' ? ' ' : s[i];
-    out.begin[k++] = static_cast<uint32_t>(i);
+    out.text[k] = ' ';
+    out.begin[k++] = static_cast<uint32_t>(stop);
     i = j;
   }
   out.text.resize(k);

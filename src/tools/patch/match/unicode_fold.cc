@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "tools/patch/match/unicode_fold.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace hermes::match {
 namespace {
 
@@ -32,7 +35,14 @@ const char* folded_at(std::string_view s, size_t i, size_t& len) {
 }  // namespace
 
 bool has_foldable(std::string_view s) {
-  for (size_t i = 0; i < s.size(); ++i) {
+  // Eight ASCII bytes at a time: only bytes >= 0xC2 can start a folded character.
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    if (word & 0x8080808080808080ull) break;
+  }
+  for (; i < s.size(); ++i) {
     size_t len;
     if (static_cast<unsigned char>(s[i]) >= 0xC2 && folded_at(s, i, len)) return true;
   }
