@@ -27,10 +27,14 @@ std::string export_jsonl(int calls) {
   Json messages = Json::array();
   for (int i = 0; i < calls; ++i) {
     std::string id = "c" + std::to_string(i);
-    messages.push_back({{"role", "assistant"},
-                        {"tool_calls", Json::array({{{"id", id}, {"function", {{"name", "terminal"},
-                                                     {"arguments", R"({"command":"ls -la"})"}}}}})}});
-    messages.push_back({{"role", "tool"}, {"tool_call_id", id}, {"content", std::string(600, 'o')}});
+    messages.push_back(
+        {{"role", "assistant"},
+         {"tool_calls",
+          Json::array({{{"id", id},
+                        {"function",
+                         {{"name", "terminal"}, {"arguments", R"({"command":"ls -la"})"}}}}})}});
+    messages.push_back(
+        {{"role", "tool"}, {"tool_call_id", id}, {"content", std::string(600, 'o')}});
   }
   return Json{{"id", kSid}, {"api_call_count", calls}, {"messages", messages}}.dump();
 }
@@ -42,9 +46,10 @@ struct Scratch {
     char tmpl[] = "/tmp/task-bench-XXXXXX";
     dir = ::mkdtemp(tmpl);
     std::ofstream(dir + "/export.jsonl") << export_jsonl(20) << "\n";
-    std::ofstream(dir + "/hermes") << "#!/bin/sh\nif [ \"$1\" = sessions ]; then cat " << dir
-                                  << "/export.jsonl; exit 0; fi\necho answer\necho >&2\necho 'session_id: "
-                                  << kSid << "' >&2\n";
+    std::ofstream(dir + "/hermes")
+        << "#!/bin/sh\nif [ \"$1\" = sessions ]; then cat " << dir
+        << "/export.jsonl; exit 0; fi\necho answer\necho >&2\necho 'session_id: " << kSid
+        << "' >&2\n";
     ::chmod((dir + "/hermes").c_str(), 0755);
     std::ofstream(dir + "/auth.json") << R"({"credential_pool": {"gemini": [{"id": "a"}]}})";
   }
@@ -106,10 +111,15 @@ void BM_TelemetryOver1000Runs(benchmark::State& state) {
   Scratch scratch;
   TaskCache cache(scratch.dir + "/cache");
   for (int i = 0; i < 1000; ++i) {
-    TaskRecord r{.task_id = "17000000000" + std::to_string(10 + i) + "_abcdef", .provider = "gemini",
-                 .model = "gemini-3.1-flash-lite", .output_mode = "digest", .result = std::string(2000, 'r'),
-                 .digest = Digest{4, 3, 8, {"terminal", "search_files"}}, .exit_code = i % 10 ? 0 : 1,
-                 .duration_ms = 1000 + i, .created_at = format_iso8601_ms(1'755'000'000'000 + i * 60'000LL)};
+    TaskRecord r{.task_id = "17000000000" + std::to_string(10 + i) + "_abcdef",
+                 .provider = "gemini",
+                 .model = "gemini-3.1-flash-lite",
+                 .output_mode = "digest",
+                 .result = std::string(2000, 'r'),
+                 .digest = Digest{4, 3, 8, {"terminal", "search_files"}},
+                 .exit_code = i % 10 ? 0 : 1,
+                 .duration_ms = 1000 + i,
+                 .created_at = format_iso8601_ms(1'755'000'000'000 + i * 60'000LL)};
     if (!cache.write(r)) state.SkipWithError("cache write failed");
   }
   for (auto _ : state) benchmark::DoNotOptimize(aggregate_runs(cache.load_all(), {}));

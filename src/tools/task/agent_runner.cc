@@ -14,8 +14,8 @@
 
 #include <atomic>
 #include <cerrno>
-#include <variant>
 #include <thread>
+#include <variant>
 
 #include "proc/output_capture.h"
 #include "proc/run.h"
@@ -110,8 +110,8 @@ std::variant<Spawned, int> spawn_agent(const AgentRun& request) {
   ::fcntl(err->read_end.get(), F_SETFL, O_NONBLOCK);
   // glibc's <sys/pidfd.h> lacks C linkage under C++, so the raw syscall.
   UniqueFd pid_fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-  return Spawned{proc::ChildProcess(pid, std::move(out->read_end), UniqueFd(),
-                                    std::move(pid_fd), proc::TerminalMode::kPipe),
+  return Spawned{proc::ChildProcess(pid, std::move(out->read_end), UniqueFd(), std::move(pid_fd),
+                                    proc::TerminalMode::kPipe),
                  std::move(err->read_end)};
 }
 
@@ -119,8 +119,8 @@ std::variant<Spawned, int> spawn_agent(const AgentRun& request) {
 // grandchild that escaped the group may keep the pipe open forever).
 class StderrReader {
  public:
-  explicit StderrReader(int fd) : capture_(kStderrWindow, kStderrWindow),
-                                  thread_([this, fd] { loop(fd); }) {}
+  explicit StderrReader(int fd)
+      : capture_(kStderrWindow, kStderrWindow), thread_([this, fd] { loop(fd); }) {}
   ~StderrReader() {
     done_ = true;
     if (thread_.joinable()) thread_.join();
@@ -185,11 +185,12 @@ class ProcessRunner final : public AgentRunner {
     Spawned& s = std::get<Spawned>(spawned);
     StderrReader stderr_reader(s.stderr_fd.get());
     proc::RunLimits limits{.timeout = request.timeout, .kill_grace = request.kill_grace};
-    proc::RunOutcome outcome = proc::run_bounded(s.child, limits, stop, [&](std::string_view bytes) {
-      size_t room = request.max_stdout_bytes - result.stdout_text.size();
-      if (bytes.size() > room) result.stdout_truncated = true;
-      result.stdout_text.append(bytes.substr(0, room));
-    });
+    proc::RunOutcome outcome =
+        proc::run_bounded(s.child, limits, stop, [&](std::string_view bytes) {
+          size_t room = request.max_stdout_bytes - result.stdout_text.size();
+          if (bytes.size() > room) result.stdout_truncated = true;
+          result.stdout_text.append(bytes.substr(0, room));
+        });
     // The agent is gone; whatever it left running in its group goes too.
     s.child.signal_group(SIGKILL);
     result.stderr_text = stderr_reader.finish();
@@ -206,8 +207,6 @@ class ProcessRunner final : public AgentRunner {
 
 }  // namespace
 
-std::unique_ptr<AgentRunner> make_process_runner() {
-  return std::make_unique<ProcessRunner>();
-}
+std::unique_ptr<AgentRunner> make_process_runner() { return std::make_unique<ProcessRunner>(); }
 
 }  // namespace hermes::task

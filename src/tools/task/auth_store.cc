@@ -112,8 +112,7 @@ void mark_entry(Json& entry, const ExhaustionMark& mark) {
   entry["last_error_code"] = 429;
   entry["last_error_reason"] = "RateLimitError";
   entry["last_error_message"] = mark.message;
-  entry["last_error_reset_at"] =
-      static_cast<double>(mark.now_ms + mark.reset_window_ms) / 1000.0;
+  entry["last_error_reset_at"] = static_cast<double>(mark.now_ms + mark.reset_window_ms) / 1000.0;
 }
 
 }  // namespace

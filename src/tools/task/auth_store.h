@@ -48,7 +48,7 @@ Result<AuthSnapshot> read_auth(const std::string& path);
 std::optional<int64_t> epoch_ms_of(const Json& value);
 
 struct ExhaustionMark {
-  std::string message;       // last stderr lines, already capped
+  std::string message;  // last stderr lines, already capped
   int64_t now_ms = 0;
   int64_t reset_window_ms = 0;
   int64_t lock_timeout_ms = 200;

@@ -19,19 +19,22 @@ struct Bucket {
 // "latest" lands in coding through "test" exactly as in the reference.
 const std::array<Bucket, 7>& buckets() {
   static const std::array<Bucket, 7> kBuckets = {{
-      {"image-gen", {"generate image", "create image", "image of", "draw ", "illustration",
-                     "logo", "thumbnail", "imagen", "t\u1ea1o \u1ea3nh", "v\u1ebd "}},
-      {"voice", {"voice", "tts", "speech", "narration", "audio", "gi\u1ecdng",
-                 "\u0111\u1ecdc ", "narrate"}},
-      {"vision", {"image", "picture", "photo", "screenshot", "visual", "xem \u1ea3nh",
-                  "nh\u00ecn \u1ea3nh", "describe image", "analyze image"}},
-      {"coding", {"code", "function", "bug", "refactor", "implement", "typescript",
-                  "javascript", "python", "api", "script", "commit", "test", "debug",
-                  "npm", "git"}},
+      {"image-gen",
+       {"generate image", "create image", "image of", "draw ", "illustration", "logo", "thumbnail",
+        "imagen", "t\u1ea1o \u1ea3nh", "v\u1ebd "}},
+      {"voice",
+       {"voice", "tts", "speech", "narration", "audio", "gi\u1ecdng", "\u0111\u1ecdc ", "narrate"}},
+      {"vision",
+       {"image", "picture", "photo", "screenshot", "visual", "xem \u1ea3nh", "nh\u00ecn \u1ea3nh",
+        "describe image", "analyze image"}},
+      {"coding",
+       {"code", "function", "bug", "refactor", "implement", "typescript", "javascript", "python",
+        "api", "script", "commit", "test", "debug", "npm", "git"}},
       {"multimodal", {"multimodal", "video", "diagram", "chart", "mixed"}},
       {"reason", {"reason", "logic", "proof", "math", "solve", "explain why", "why does"}},
-      {"planning", {"plan", "roadmap", "outline", "steps to", "strategy", "schedule",
-                    "k\u1ebf ho\u1ea1ch", "l\u1ed9 tr\u00ecnh"}},
+      {"planning",
+       {"plan", "roadmap", "outline", "steps to", "strategy", "schedule", "k\u1ebf ho\u1ea1ch",
+        "l\u1ed9 tr\u00ecnh"}},
   }};
   return kBuckets;
 }
@@ -45,8 +48,8 @@ std::vector<ProviderModel> rows(std::initializer_list<const char*> entries) {
 }  // namespace
 
 const std::vector<std::string>& known_capabilities() {
-  static const std::vector<std::string> kCaps = {
-      "reasoning", "coding", "vision", "multimodal", "planning", "image-gen", "voice", "chat"};
+  static const std::vector<std::string> kCaps = {"reasoning", "coding",    "vision", "multimodal",
+                                                 "planning",  "image-gen", "voice",  "chat"};
   return kCaps;
 }
 
@@ -59,15 +62,14 @@ ProviderModel parse_provider_model(std::string_view text) {
 
 CapabilityMap default_capability_map() {
   CapabilityMap map;
-  map["reasoning"] = rows({"gemini/gemini-3.1-flash-lite", "gemini/gemini-3-flash",
-                           "gemini/gemini-3.5-flash-lite",
-                           "openrouter/nvidia/nemotron-3-ultra-550b-a55b:free",
-                           "openrouter/nvidia/nemotron-3-super-120b-a12b:free",
-                           "opencode-zen/deepseek-v4-flash-free"});
-  map["coding"] = rows({"gemini/gemini-3.1-flash-lite", "gemini/gemini-3-flash",
-                        "opencode-zen/mimo-v2.5-free", "opencode-zen/cohere/north-mini-code:free",
-                        "opencode-zen/deepseek-v4-flash-free",
-                        "openrouter/cohere/north-mini-code:free"});
+  map["reasoning"] = rows(
+      {"gemini/gemini-3.1-flash-lite", "gemini/gemini-3-flash", "gemini/gemini-3.5-flash-lite",
+       "openrouter/nvidia/nemotron-3-ultra-550b-a55b:free",
+       "openrouter/nvidia/nemotron-3-super-120b-a12b:free", "opencode-zen/deepseek-v4-flash-free"});
+  map["coding"] =
+      rows({"gemini/gemini-3.1-flash-lite", "gemini/gemini-3-flash", "opencode-zen/mimo-v2.5-free",
+            "opencode-zen/cohere/north-mini-code:free", "opencode-zen/deepseek-v4-flash-free",
+            "openrouter/cohere/north-mini-code:free"});
   map["vision"] = rows({"gemini/gemini-3.5-flash-lite", "gemini/gemini-3.1-flash-lite",
                         "openrouter/google/gemma-4-31b-it:free"});
   map["multimodal"] = rows({"gemini/gemini-3.1-flash-lite",
@@ -75,10 +77,10 @@ CapabilityMap default_capability_map() {
   map["planning"] = rows({"gemini/gemini-3.1-flash-lite"});
   map["image-gen"] = rows({"gemini/imagen-4.0-fast-generate", "gemini/imagen-4.0-generate"});
   map["voice"] = rows({"gemini/gemini-3.1-flash-tts"});
-  map["chat"] = rows({"gemini/gemini-3.1-flash-lite", "openrouter/nvidia/nemotron-nano-9b-v2:free",
-                      "opencode-zen/mimo-v2.5-free", "openrouter/poolside/laguna-s-2.1:free",
-                      "openrouter/poolside/laguna-xs-2.1:free",
-                      "opencode-zen/deepseek-v4-flash-free"});
+  map["chat"] =
+      rows({"gemini/gemini-3.1-flash-lite", "openrouter/nvidia/nemotron-nano-9b-v2:free",
+            "opencode-zen/mimo-v2.5-free", "openrouter/poolside/laguna-s-2.1:free",
+            "openrouter/poolside/laguna-xs-2.1:free", "opencode-zen/deepseek-v4-flash-free"});
   return map;
 }
 

@@ -35,8 +35,7 @@ ProviderModel parse_provider_model(std::string_view text);
 std::string classify_capability(std::string_view prompt, const CapabilityMap& map);
 
 // The rows for `capability`, falling back to `reasoning` when it has none.
-const std::vector<ProviderModel>& rows_for(const CapabilityMap& map,
-                                           const std::string& capability);
+const std::vector<ProviderModel>& rows_for(const CapabilityMap& map, const std::string& capability);
 
 // First reasoning row hosted by `provider`, else the first reasoning row
 // overall, else empty.

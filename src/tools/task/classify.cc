@@ -53,11 +53,16 @@ bool is_session_id(std::string_view id) {
 
 std::string error_code_of(RunClass run_class) {
   switch (run_class) {
-    case RunClass::kSuccess: return "";
-    case RunClass::kSpawnFailed: return "spawn_failed";
-    case RunClass::kTimeout: return "timeout";
-    case RunClass::kRateLimited: return "rate_limited";
-    case RunClass::kUnknown: return "unknown";
+    case RunClass::kSuccess:
+      return "";
+    case RunClass::kSpawnFailed:
+      return "spawn_failed";
+    case RunClass::kTimeout:
+      return "timeout";
+    case RunClass::kRateLimited:
+      return "rate_limited";
+    case RunClass::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }

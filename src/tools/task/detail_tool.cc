@@ -58,12 +58,14 @@ ToolSpec hermes_task_detail_spec(std::shared_ptr<TaskService> service) {
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
-  spec.annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false};
+  spec.annotations = {
+      .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
   spec.handler = [service](const Json& args, CallContext& ctx) -> Json {
     DetailArgs parsed{string_arg(args, "task_id").value_or(""),
                       string_arg(args, "session_id").value_or(""),
                       positive_int_arg(args, "max_bytes", 0)};
-    DetailOutcome outcome = service->detail(parsed, load_task_config(ctx.services.config), ctx.stop);
+    DetailOutcome outcome =
+        service->detail(parsed, load_task_config(ctx.services.config), ctx.stop);
     if (auto* error = std::get_if<TaskError>(&outcome)) return task_error_json(*error);
     return detail_json(std::get<DetailSuccess>(outcome), parsed.max_bytes);
   };

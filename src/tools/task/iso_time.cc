@@ -45,7 +45,8 @@ int fraction_ms(std::string_view s, size_t& pos) {
 // The zone suffix as an offset in minutes east of UTC.
 std::optional<int> zone_minutes(std::string_view s, size_t& pos) {
   if (pos == s.size()) return 0;
-  if (s[pos] == 'Z' || s[pos] == 'z') return ++pos == s.size() ? std::optional<int>(0) : std::nullopt;
+  if (s[pos] == 'Z' || s[pos] == 'z')
+    return ++pos == s.size() ? std::optional<int>(0) : std::nullopt;
   if (s[pos] != '+' && s[pos] != '-') return std::nullopt;
   int sign = s[pos++] == '-' ? -1 : 1;
   auto hours = digits(s, pos, 2);

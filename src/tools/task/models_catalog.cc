@@ -45,7 +45,7 @@ std::map<std::string, CacheEntry> cache_entries(const Json* cache) {
 
 // model id → capabilities whose rows list it for `provider`.
 std::map<std::string, std::set<std::string>> capability_tags(const std::string& provider,
-                                                            const CapabilityMap& map) {
+                                                             const CapabilityMap& map) {
   std::map<std::string, std::set<std::string>> tags;
   for (const std::string& cap : known_capabilities()) {
     auto rows = map.find(cap);
@@ -70,7 +70,8 @@ std::vector<CatalogModel> models_for(const std::string& provider, const CacheEnt
   std::vector<CatalogModel> out;
   for (const std::string& id : ids) {
     CatalogModel m{id, {}, {}, id == default_model};
-    if (auto it = tags.find(id); it != tags.end()) m.capabilities.assign(it->second.begin(), it->second.end());
+    if (auto it = tags.find(id); it != tags.end())
+      m.capabilities.assign(it->second.begin(), it->second.end());
     m.input_types = input_types_for(m.capabilities);
     out.push_back(std::move(m));
   }
@@ -81,7 +82,8 @@ std::vector<CatalogModel> models_for(const std::string& provider, const CacheEnt
 const Credential* first_pool_credential(const AuthSnapshot* auth, const std::string& provider) {
   if (!auth) return nullptr;
   for (const ProviderCredentials& entry : auth->pool) {
-    if (entry.provider == provider && !entry.credentials.empty() && entry.credentials[0].is_object) {
+    if (entry.provider == provider && !entry.credentials.empty() &&
+        entry.credentials[0].is_object) {
       return &entry.credentials[0];
     }
   }
@@ -125,7 +127,8 @@ Catalog build_catalog(const CatalogInput& in) {
     p.fetched_at = entry ? entry->at : Json();
     p.source = entry && !entry->models.empty() ? "cache" : "capability-map";
     (p.source == "cache" ? used_cache : used_map) = true;
-    if (p.fetched_at.is_number() && (catalog.fetched_at.is_null() || p.fetched_at > catalog.fetched_at)) {
+    if (p.fetched_at.is_number() &&
+        (catalog.fetched_at.is_null() || p.fetched_at > catalog.fetched_at)) {
       catalog.fetched_at = p.fetched_at;
     }
     p.model_count = static_cast<int64_t>(models.size());

@@ -23,11 +23,11 @@ struct CatalogModel {
 
 struct CatalogProvider {
   std::string provider;
-  std::string status;     // alive | dead | unknown (no auth.json)
-  Json last_status;       // of the first pool credential, raw
-  Json last_error_code;   // of the first pool credential, raw
-  Json fetched_at;        // the cache entry's `at`, or null
-  std::string source;     // cache | capability-map
+  std::string status;    // alive | dead | unknown (no auth.json)
+  Json last_status;      // of the first pool credential, raw
+  Json last_error_code;  // of the first pool credential, raw
+  Json fetched_at;       // the cache entry's `at`, or null
+  std::string source;    // cache | capability-map
   int64_t model_count = 0;
   std::string default_model;  // empty → null
   std::vector<CatalogModel> models;

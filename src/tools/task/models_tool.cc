@@ -50,16 +50,23 @@ ModelsCache load_models_cache(const std::string& path) {
 }
 
 Json model_json(const CatalogModel& m) {
-  return Json{{"id", m.id}, {"capabilities", m.capabilities},
-              {"input_types", m.input_types}, {"is_default", m.is_default}};
+  return Json{{"id", m.id},
+              {"capabilities", m.capabilities},
+              {"input_types", m.input_types},
+              {"is_default", m.is_default}};
 }
 
 Json provider_json(const CatalogProvider& p, size_t limit) {
   Json models = Json::array();
-  for (size_t i = 0; i < p.models.size() && i < limit; ++i) models.push_back(model_json(p.models[i]));
-  return Json{{"provider", p.provider}, {"status", p.status}, {"last_status", p.last_status},
-              {"last_error_code", p.last_error_code}, {"fetched_at", p.fetched_at},
-              {"source", p.source}, {"model_count", p.model_count},
+  for (size_t i = 0; i < p.models.size() && i < limit; ++i)
+    models.push_back(model_json(p.models[i]));
+  return Json{{"provider", p.provider},
+              {"status", p.status},
+              {"last_status", p.last_status},
+              {"last_error_code", p.last_error_code},
+              {"fetched_at", p.fetched_at},
+              {"source", p.source},
+              {"model_count", p.model_count},
               {"default_model", p.default_model.empty() ? Json() : Json(p.default_model)},
               {"models", models}};
 }
@@ -80,15 +87,19 @@ void filter_input_type(std::vector<CatalogProvider>& providers, const std::strin
 Json models(const Json& args, CallContext& ctx) {
   TaskConfig config = load_task_config(ctx.services.config);
   std::string cache_path = trim(string_arg(args, "models_cache_path").value_or(""));
-  cache_path = cache_path.empty() ? config.models_cache_path : PathResolver::expand_user(cache_path);
+  cache_path =
+      cache_path.empty() ? config.models_cache_path : PathResolver::expand_user(cache_path);
   ModelsCache cache = load_models_cache(cache_path);
   auto auth = read_auth(config.auth_path);
-  Catalog catalog = build_catalog(CatalogInput{
-      .models_cache = cache.doc.is_discarded() ? nullptr : &cache.doc,
-      .auth = auth ? &*auth : nullptr, .config = config, .now_ms = now_epoch_ms()});
+  Catalog catalog =
+      build_catalog(CatalogInput{.models_cache = cache.doc.is_discarded() ? nullptr : &cache.doc,
+                                 .auth = auth ? &*auth : nullptr,
+                                 .config = config,
+                                 .now_ms = now_epoch_ms()});
   std::string provider = trim(string_arg(args, "provider").value_or(""));
   if (!provider.empty()) {
-    std::erase_if(catalog.providers, [&](const CatalogProvider& p) { return p.provider != provider; });
+    std::erase_if(catalog.providers,
+                  [&](const CatalogProvider& p) { return p.provider != provider; });
     if (catalog.providers.empty()) {
       return task_error_json({.code = "provider_not_found",
                               .detail = "no models known for provider \"" + provider + "\""});
@@ -99,8 +110,11 @@ Json models(const Json& args, CallContext& ctx) {
   auto limit = static_cast<size_t>(positive_int_arg(args, "limit", 10));
   Json list = Json::array();
   for (const CatalogProvider& p : catalog.providers) list.push_back(provider_json(p, limit));
-  Json out{{"ok", true}, {"source", catalog.source}, {"fetched_at", catalog.fetched_at},
-           {"count", list.size()}, {"providers", list}};
+  Json out{{"ok", true},
+           {"source", catalog.source},
+           {"fetched_at", catalog.fetched_at},
+           {"count", list.size()},
+           {"providers", list}};
   if (!cache.error.empty()) out["cache_error"] = cache.error;
   return out;
 }
@@ -113,7 +127,8 @@ ToolSpec hermes_models_spec() {
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
-  spec.annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false};
+  spec.annotations = {
+      .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
   spec.handler = models;
   return spec;
 }

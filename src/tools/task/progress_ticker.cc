@@ -11,7 +11,10 @@ namespace hermes::task {
 
 ProgressTicker::ProgressTicker(ClientChannel& client, Json token,
                                std::chrono::milliseconds interval, int64_t total_seconds)
-    : client_(client), token_(std::move(token)), interval_(interval), total_seconds_(total_seconds) {
+    : client_(client),
+      token_(std::move(token)),
+      interval_(interval),
+      total_seconds_(total_seconds) {
   if (token_.is_null()) return;
   thread_ = std::jthread([this](std::stop_token stop) { loop(stop); });
 }
@@ -30,12 +33,16 @@ void ProgressTicker::loop(std::stop_token stop) {
   for (;;) {
     wake_.wait_for(lock, stop, interval_, [] { return false; });
     if (stop.stop_requested()) return;
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // `progress` must increase strictly, whatever the clock granularity.
     last = std::max(elapsed, last + 0.001);
     client_.notify("notifications/progress",
-                   Json{{"progressToken", token_}, {"progress", last}, {"total", total_seconds_},
-                        {"message", "hermes_task running (" + std::to_string(static_cast<int64_t>(last)) + "s)"}});
+                   Json{{"progressToken", token_},
+                        {"progress", last},
+                        {"total", total_seconds_},
+                        {"message", "hermes_task running (" +
+                                        std::to_string(static_cast<int64_t>(last)) + "s)"}});
   }
 }
 

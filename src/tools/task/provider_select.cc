@@ -21,8 +21,9 @@ bool is_limit_code(const Json& value) {
 bool is_live(Liveness l) { return l == Liveness::kAlive || l == Liveness::kForgiven; }
 
 bool any_live(const ProviderCredentials& entry, int64_t now_ms, int64_t ttl_ms) {
-  return std::any_of(entry.credentials.begin(), entry.credentials.end(),
-                     [&](const Credential& c) { return is_live(credential_liveness(c, now_ms, ttl_ms)); });
+  return std::any_of(entry.credentials.begin(), entry.credentials.end(), [&](const Credential& c) {
+    return is_live(credential_liveness(c, now_ms, ttl_ms));
+  });
 }
 
 size_t tiebreak_rank(const std::vector<std::string>& order, const std::string& provider) {
@@ -70,9 +71,11 @@ std::optional<ProviderModel> pick_provider(const AuthSnapshot& auth, const PickI
   for (const ProviderModel& row : rows_for(in.map, capability)) {
     if (alive.count(row.provider)) ranked.push_back(row);
   }
-  std::stable_sort(ranked.begin(), ranked.end(), [&](const ProviderModel& a, const ProviderModel& b) {
-    return tiebreak_rank(in.tiebreak_order, a.provider) < tiebreak_rank(in.tiebreak_order, b.provider);
-  });
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [&](const ProviderModel& a, const ProviderModel& b) {
+                     return tiebreak_rank(in.tiebreak_order, a.provider) <
+                            tiebreak_rank(in.tiebreak_order, b.provider);
+                   });
   if (ranked.empty()) return std::nullopt;
   return ranked.front();
 }

@@ -26,8 +26,7 @@ enum class Liveness {
 // number); revived (kForgiven) when last_error_reset_at has passed or, with
 // `forgive_ttl_ms` > 0, last_status_at is older than the TTL. Hermes' "dead"
 // never revives by time.
-Liveness credential_liveness(const Credential& credential, int64_t now_ms,
-                             int64_t forgive_ttl_ms);
+Liveness credential_liveness(const Credential& credential, int64_t now_ms, int64_t forgive_ttl_ms);
 
 // Providers with at least one live (alive or forgiven) credential in the pool
 // or as a top-level `providers` object.

@@ -56,7 +56,8 @@ Json tool_call_entry(const Json& call, const std::map<std::string, std::string>&
   Json entry;
   entry["id"] = id.is_string() ? id : Json();
   entry["name"] = field(fn, "name").is_string() ? field(fn, "name") : Json();
-  entry["arguments"] = raw_args.is_null() ? Json() : parse_maybe(cap_text(text_of(raw_args), caps.args_bytes));
+  entry["arguments"] =
+      raw_args.is_null() ? Json() : parse_maybe(cap_text(text_of(raw_args), caps.args_bytes));
   entry["result"] = Json();
   for (const Json* key : {&field(call, "id"), &field(call, "call_id")}) {
     if (!key->is_string()) continue;
@@ -122,7 +123,8 @@ Result<ExportSummary> parse_session_export(std::string_view jsonl, const std::st
   out.api_call_count = count_of(field(session, "api_call_count"));
   out.message_count = count_of(field(session, "message_count"));
   for (const char* key : {"provider", "billing_provider"}) {
-    if (out.provider.empty() && field(session, key).is_string()) out.provider = field(session, key).get<std::string>();
+    if (out.provider.empty() && field(session, key).is_string())
+      out.provider = field(session, key).get<std::string>();
   }
   if (field(session, "model").is_string()) out.model = field(session, "model").get<std::string>();
   const Json& messages = field(session, "messages");
@@ -134,7 +136,7 @@ Result<ExportSummary> export_session(AgentRunner& runner, const TaskConfig& conf
                                      const std::string& session_id, std::stop_token stop) {
   AgentRun request;
   request.argv = {config.hermes_bin, "sessions", "export", "--format", "jsonl",
-                  "--session-id", session_id, "-", "--yes"};
+                  "--session-id",    session_id, "-",      "--yes"};
   request.cwd = config.spawn_cwd;
   request.timeout = std::chrono::milliseconds(config.session_export_timeout_ms);
   request.kill_grace = std::chrono::milliseconds(std::min<int64_t>(config.kill_grace_ms, 1000));

@@ -37,8 +37,7 @@ struct ExportSummary {
 // Parses export output: one JSON object per line; the object whose `id` is
 // `session_id` (or starts with it, as Hermes accepts prefixes) wins, noise
 // lines are skipped. kInvalidArgument when no session object is found.
-Result<ExportSummary> parse_session_export(std::string_view jsonl,
-                                           const std::string& session_id,
+Result<ExportSummary> parse_session_export(std::string_view jsonl, const std::string& session_id,
                                            const ToolCallCaps& caps);
 
 // Caps `text` at `max_bytes` on a code-point boundary, appending

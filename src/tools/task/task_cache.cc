@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-#include "fs/atomic_write.h"
 #include "core/strings.h"
+#include "fs/atomic_write.h"
 
 namespace hermes::task {
 namespace {
@@ -20,7 +20,8 @@ const Json& field(const Json& object, const char* key) {
 }
 
 std::optional<std::string> opt_string(const Json& value) {
-  if (value.is_string() && !value.get_ref<const std::string&>().empty()) return value.get<std::string>();
+  if (value.is_string() && !value.get_ref<const std::string&>().empty())
+    return value.get<std::string>();
   return std::nullopt;
 }
 
@@ -41,7 +42,8 @@ std::optional<Digest> digest_from_json(const Json& value) {
   d.tool_call_count = opt_int(field(value, "tool_call_count")).value_or(0);
   d.api_call_count = opt_int(field(value, "api_call_count"));
   d.message_count = opt_int(field(value, "message_count"));
-  for (const Json& tool : field(value, "tools_used").is_array() ? field(value, "tools_used") : Json::array()) {
+  for (const Json& tool :
+       field(value, "tools_used").is_array() ? field(value, "tools_used") : Json::array()) {
     d.tools_used.push_back(tool.is_string() ? tool.get<std::string>() : dump_json(tool));
   }
   return d;
@@ -87,7 +89,8 @@ std::optional<TaskRecord> record_from_json(const Json& j) {
 bool is_valid_id(std::string_view id) {
   if (id.empty() || id.size() > 128) return false;
   return std::all_of(id.begin(), id.end(), [](char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-';
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           c == '-';
   });
 }
 
@@ -102,7 +105,8 @@ Json digest_to_json(const std::optional<Digest>& digest) {
 }
 
 Status TaskCache::write(const TaskRecord& record) const {
-  if (!is_valid_id(record.task_id)) return Error::InvalidArgument("invalid task_id \"" + record.task_id + "\"");
+  if (!is_valid_id(record.task_id))
+    return Error::InvalidArgument("invalid task_id \"" + record.task_id + "\"");
   std::string text = record_to_json(record).dump(2, ' ', false, Json::error_handler_t::replace);
   auto written = atomic_write(dir_ + "/" + record.task_id + ".json", text);
   if (!written) return written.error();

@@ -23,8 +23,8 @@ int64_t positive(const Config& config, const std::string& key, int64_t fallback,
   return value > 0 ? value : fallback;
 }
 
-std::string path_key(const Config& config, const std::string& key,
-                     const std::string& fallback, std::string_view env = {}) {
+std::string path_key(const Config& config, const std::string& key, const std::string& fallback,
+                     std::string_view env = {}) {
   return PathResolver::expand_user(config.get_string("task_server." + key, fallback, env));
 }
 
@@ -58,22 +58,19 @@ TaskConfig load_task_config(const Config& config) {
   c.auth_path = path_key(config, "auth_path", home + "/auth.json", "HERMES_AUTH_PATH");
   c.hermes_bin = config.get_string("task_server.hermes_bin", c.hermes_bin, "HERMES_BIN");
   c.cache_dir = path_key(config, "cache_dir", home + "/hermes-task-cache");
-  c.models_cache_path =
-      path_key(config, "models_cache_path", home + "/provider_models_cache.json");
+  c.models_cache_path = path_key(config, "models_cache_path", home + "/provider_models_cache.json");
   c.spawn_cwd = path_key(config, "spawn_cwd", "");
   c.cwd_allowlist = cwd_allowlist(config);
   c.reset_window_ms = positive(config, "reset_window_ms", c.reset_window_ms);
   // 0 disables forgiveness, so only negative values are refused.
-  c.exhausted_forgive_ttl_ms =
-      std::max<int64_t>(0, config.get_int("task_server.exhausted_forgive_ttl_ms",
-                                          c.exhausted_forgive_ttl_ms));
+  c.exhausted_forgive_ttl_ms = std::max<int64_t>(
+      0, config.get_int("task_server.exhausted_forgive_ttl_ms", c.exhausted_forgive_ttl_ms));
   c.max_result_bytes = positive(config, "max_result_bytes", c.max_result_bytes);
   c.max_digest_result_bytes =
       positive(config, "max_digest_result_bytes", c.max_digest_result_bytes);
-  c.default_output_mode =
-      config.get_string("task_server.default_output_mode", "digest") == "full"
-          ? OutputMode::kFull
-          : OutputMode::kDigest;
+  c.default_output_mode = config.get_string("task_server.default_output_mode", "digest") == "full"
+                              ? OutputMode::kFull
+                              : OutputMode::kDigest;
   c.max_error_detail_bytes = positive(config, "max_error_detail_bytes", c.max_error_detail_bytes);
   c.max_prompt_length =
       positive(config, "max_prompt_length", c.max_prompt_length, "HERMES_MAX_PROMPT_LENGTH");

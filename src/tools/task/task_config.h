@@ -18,11 +18,11 @@ namespace hermes::task {
 enum class OutputMode { kDigest, kFull };
 
 struct TaskConfig {
-  std::string auth_path;          // HERMES_AUTH_PATH, default <home>/auth.json
+  std::string auth_path;              // HERMES_AUTH_PATH, default <home>/auth.json
   std::string hermes_bin = "hermes";  // HERMES_BIN
-  std::string cache_dir;          // <home>/hermes-task-cache
-  std::string models_cache_path;  // <home>/provider_models_cache.json
-  std::string spawn_cwd;          // empty: the server's cwd
+  std::string cache_dir;              // <home>/hermes-task-cache
+  std::string models_cache_path;      // <home>/provider_models_cache.json
+  std::string spawn_cwd;              // empty: the server's cwd
   // Directories a `cwd` argument may name (compared on real paths, a
   // directory below an entry is allowed). Empty denies every `cwd`.
   std::vector<std::string> cwd_allowlist;

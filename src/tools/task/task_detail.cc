@@ -19,7 +19,8 @@ std::optional<TaskError> check_ids(const DetailArgs& args) {
   if (args.task_id.empty() && args.session_id.empty()) {
     return TaskError{.code = "invalid_args", .detail = "task_id or session_id is required"};
   }
-  for (const auto& [name, value] : {std::pair{"task_id", &args.task_id}, std::pair{"session_id", &args.session_id}}) {
+  for (const auto& [name, value] :
+       {std::pair{"task_id", &args.task_id}, std::pair{"session_id", &args.session_id}}) {
     if (!value->empty() && !is_valid_id(*value)) {
       return TaskError{.code = "invalid_args",
                        .detail = std::string(name) + " must be 1-128 characters of [A-Za-z0-9_-]"};
@@ -42,14 +43,15 @@ DetailOutcome TaskService::detail(const DetailArgs& raw, const TaskConfig& confi
   if (args.session_id.empty()) return not_found("no cached run matches task_id/session_id");
   auto summary = export_session(*deps_.runner, config, args.session_id, stop);
   if (!summary) return not_found("session export failed: " + summary.error().message);
-  TaskRecord live{.task_id = "ses_" + args.session_id,
-                  .session_id = args.session_id,
-                  .provider = summary->provider.empty() ? std::nullopt : std::optional(summary->provider),
-                  .model = summary->model.empty() ? std::nullopt : std::optional(summary->model),
-                  .output_mode = "full",
-                  .tool_calls = summary->tool_calls,
-                  .exit_code = 0,
-                  .created_at = format_iso8601_ms(deps_.now_ms())};
+  TaskRecord live{
+      .task_id = "ses_" + args.session_id,
+      .session_id = args.session_id,
+      .provider = summary->provider.empty() ? std::nullopt : std::optional(summary->provider),
+      .model = summary->model.empty() ? std::nullopt : std::optional(summary->model),
+      .output_mode = "full",
+      .tool_calls = summary->tool_calls,
+      .exit_code = 0,
+      .created_at = format_iso8601_ms(deps_.now_ms())};
   if (auto written = cache.write(live); !written) {
     log::warn("[hermes_task] cache write failed: " + written.error().message);
   }

@@ -28,10 +28,9 @@ struct TaskService::Attempt {
 
   void report(const std::string& status, int64_t duration_ms) const {
     if (!log) return;
-    log::info("[hermes_task] provider=" + provider + " model=" + model +
-              " prompt_len=" + std::to_string(prompt_len) + " timeout=" +
-              std::to_string(timeout_seconds) + "s -> " + status +
-              " duration_ms=" + std::to_string(duration_ms));
+    log::info("[hermes_task] provider=" + provider + " model=" + model + " prompt_len=" +
+              std::to_string(prompt_len) + " timeout=" + std::to_string(timeout_seconds) + "s -> " +
+              status + " duration_ms=" + std::to_string(duration_ms));
   }
 };
 
@@ -73,7 +72,8 @@ std::string capped(std::string_view text, int64_t max_bytes, bool& truncated) {
 
 Digest digest_of(const ExportSummary& summary) {
   Digest d;
-  d.tool_call_count = summary.tool_call_count.value_or(static_cast<int64_t>(summary.tool_calls.size()));
+  d.tool_call_count =
+      summary.tool_call_count.value_or(static_cast<int64_t>(summary.tool_calls.size()));
   d.api_call_count = summary.api_call_count;
   d.message_count = summary.message_count;
   d.tools_used = summary.tools_used;
@@ -92,10 +92,11 @@ TaskOutcome TaskService::run_task(const TaskArgs& args, const TaskConfig& config
   // user sees, and the count does not depend on the host language.
   auto prompt_len = static_cast<int64_t>(utf8_length(prompt));
   if (prompt_len > config.max_prompt_length) {
-    TaskError e = plain_error("prompt_too_long",
+    TaskError e = plain_error(
+        "prompt_too_long",
         "prompt is " + std::to_string(prompt_len) + " chars, max is " +
-        std::to_string(config.max_prompt_length) +
-        " chars (provider-side limit). Shorten the prompt or split it into smaller tasks.");
+            std::to_string(config.max_prompt_length) +
+            " chars (provider-side limit). Shorten the prompt or split it into smaller tasks.");
     e.prompt_len = prompt_len;
     e.max_prompt_len = config.max_prompt_length;
     return e;
@@ -133,30 +134,36 @@ TaskOutcome TaskService::dispatch(const TaskArgs& args, const TaskConfig& config
   return outcome;
 }
 
-std::variant<TaskService::Resolved, TaskError> TaskService::resolve(
-    const TaskArgs& args, const TaskConfig& config, Attempt& attempt) {
+std::variant<TaskService::Resolved, TaskError> TaskService::resolve(const TaskArgs& args,
+                                                                    const TaskConfig& config,
+                                                                    Attempt& attempt) {
   auto auth = read_auth(config.auth_path);
   if (!auth || (!auth->has_pool && !auth->has_providers)) {
-    std::string why = auth ? config.auth_path + ": no credential_pool or providers" : auth.error().message;
-    return plain_error("no_credential", "auth.json unreadable or missing credentials (" + why + ")");
+    std::string why =
+        auth ? config.auth_path + ": no credential_pool or providers" : auth.error().message;
+    return plain_error("no_credential",
+                       "auth.json unreadable or missing credentials (" + why + ")");
   }
   Resolved target;
   std::string provider = trim(args.provider);
   if (!provider.empty() && provider != "auto") {
     attempt.provider = provider;
     if (!provider_known(*auth, provider)) {
-      return plain_error("provider_not_found", "provider \"" + provider + "\" not found in auth.json");
+      return plain_error("provider_not_found",
+                         "provider \"" + provider + "\" not found in auth.json");
     }
     target.provider = provider;
     target.model = trim(args.model);
     if (target.model.empty()) target.model = default_model_for(provider, config.capability_map);
     if (target.model.empty()) {
-      return plain_error("provider_not_found", "no default model mapped for provider \"" + provider + "\"");
+      return plain_error("provider_not_found",
+                         "no default model mapped for provider \"" + provider + "\"");
     }
   } else {
     attempt.provider = "auto";
-    auto picked = pick_provider(*auth, PickInput{args.prompt, config.capability_map, config.tiebreak_order,
-                                                 deps_.now_ms(), config.exhausted_forgive_ttl_ms});
+    auto picked =
+        pick_provider(*auth, PickInput{args.prompt, config.capability_map, config.tiebreak_order,
+                                       deps_.now_ms(), config.exhausted_forgive_ttl_ms});
     if (!picked) return plain_error("no_credential", "all providers exhausted");
     target.provider = picked->provider;
     target.model = picked->model;
@@ -201,13 +208,14 @@ TaskError TaskService::run_failure(const AgentResult& run, const Resolved& targe
                                    const TaskArgs& args, const TaskConfig& config) {
   RunClass run_class = classify_run(run);
   const auto detail_cap = static_cast<size_t>(config.max_error_detail_bytes);
-  TaskError error = plain_error(error_code_of(run_class), error_detail_of(run.stderr_text, detail_cap));
+  TaskError error =
+      plain_error(error_code_of(run_class), error_detail_of(run.stderr_text, detail_cap));
   error.run = RunInfo{run.exit_code, run.duration_ms};
   if (run_class == RunClass::kSpawnFailed) {
     error.detail = run.spawn_errno == ENOENT
                        ? "hermes binary \"" + config.hermes_bin + "\" not found (ENOENT)"
-                       : "could not start hermes binary \"" + config.hermes_bin + "\": " +
-                             std::strerror(run.spawn_errno);
+                       : "could not start hermes binary \"" + config.hermes_bin +
+                             "\": " + std::strerror(run.spawn_errno);
     error.run->exit_code = std::nullopt;
   } else if (run_class == RunClass::kTimeout) {
     error.detail = "hermes did not finish within " + std::to_string(args.timeout_seconds) + "s";
@@ -233,9 +241,11 @@ TaskOutcome TaskService::finish_success(const TaskArgs& args, const Resolved& ta
   ok.provider = target.provider;
   ok.model = target.model;
   ok.task_id = new_task_id();
-  ok.mode = args.full_output || config.default_output_mode == OutputMode::kFull ? OutputMode::kFull
-                                                                                 : OutputMode::kDigest;
-  int64_t cap = ok.mode == OutputMode::kFull ? config.max_result_bytes : config.max_digest_result_bytes;
+  ok.mode = args.full_output || config.default_output_mode == OutputMode::kFull
+                ? OutputMode::kFull
+                : OutputMode::kDigest;
+  int64_t cap =
+      ok.mode == OutputMode::kFull ? config.max_result_bytes : config.max_digest_result_bytes;
   ok.result = capped(run.stdout_text, cap, ok.truncated);
   ok.truncated = ok.truncated || run.stdout_truncated;
   ok.exit_code = run.exit_code;
@@ -252,11 +262,17 @@ TaskOutcome TaskService::finish_success(const TaskArgs& args, const Resolved& ta
     }
   }
   if (ok.mode == OutputMode::kFull) ok.tool_calls = tool_calls;
-  TaskRecord record{.task_id = ok.task_id, .session_id = ok.session_id, .provider = ok.provider,
-                    .model = ok.model, .output_mode = ok.mode == OutputMode::kFull ? "full" : "digest",
-                    .result = run.stdout_text, .tool_calls = tool_calls, .digest = ok.digest,
+  TaskRecord record{.task_id = ok.task_id,
+                    .session_id = ok.session_id,
+                    .provider = ok.provider,
+                    .model = ok.model,
+                    .output_mode = ok.mode == OutputMode::kFull ? "full" : "digest",
+                    .result = run.stdout_text,
+                    .tool_calls = tool_calls,
+                    .digest = ok.digest,
                     .prompt_len = static_cast<int64_t>(utf8_length(args.prompt)),
-                    .exit_code = run.exit_code, .duration_ms = run.duration_ms,
+                    .exit_code = run.exit_code,
+                    .duration_ms = run.duration_ms,
                     .created_at = format_iso8601_ms(deps_.now_ms())};
   if (auto written = TaskCache(config.cache_dir).write(record); !written) {
     log::warn("[hermes_task] cache write failed: " + written.error().message);

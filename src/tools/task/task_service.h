@@ -24,14 +24,14 @@
 namespace hermes::task {
 
 struct TaskArgs {
-  std::string prompt;             // untrimmed
-  std::string provider;           // empty or "auto" → auto-pick
+  std::string prompt;    // untrimmed
+  std::string provider;  // empty or "auto" → auto-pick
   std::string model;
   int64_t timeout_seconds = 300;  // already clamped to 10..1800 by the edge
   std::string cwd;
   std::string toolsets;
   int64_t max_turns = 500;
-  bool full_output = false;       // output_mode == "full"
+  bool full_output = false;  // output_mode == "full"
 };
 
 struct RunInfo {
@@ -43,8 +43,8 @@ struct RunInfo {
 struct TaskError {
   std::string code;
   std::string detail;
-  std::optional<RunInfo> run;                // adds exit_code and duration_ms
-  std::optional<int64_t> prompt_len;         // prompt_too_long only
+  std::optional<RunInfo> run;         // adds exit_code and duration_ms
+  std::optional<int64_t> prompt_len;  // prompt_too_long only
   std::optional<int64_t> max_prompt_len;
 };
 
@@ -106,9 +106,8 @@ class TaskService {
                                             Attempt& attempt);
   AgentRun build_run(const TaskArgs& args, const Resolved& target, const TaskConfig& config,
                      std::stop_token stop);
-  TaskOutcome finish_success(const TaskArgs& args, const Resolved& target,
-                             const AgentResult& run, const TaskConfig& config,
-                             std::stop_token stop);
+  TaskOutcome finish_success(const TaskArgs& args, const Resolved& target, const AgentResult& run,
+                             const TaskConfig& config, std::stop_token stop);
   TaskError run_failure(const AgentResult& run, const Resolved& target, const TaskArgs& args,
                         const TaskConfig& config);
   bool supports_in_flag(const TaskConfig& config, std::stop_token stop);

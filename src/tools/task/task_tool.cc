@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 // hermes_task's edge: schema, argument parsing, result JSON.
-#include "tools/task/task_tools.h"
-
 #include <algorithm>
 #include <cmath>
 
 #include "tools/task/progress_ticker.h"
 #include "tools/task/task_json.h"
+#include "tools/task/task_tools.h"
 
 namespace hermes::task {
 namespace {
@@ -91,12 +90,14 @@ ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service) {
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
-  spec.annotations = {.read_only = false, .destructive = true, .idempotent = false, .open_world = true};
+  spec.annotations = {
+      .read_only = false, .destructive = true, .idempotent = false, .open_world = true};
   spec.handler = [service](const Json& args, CallContext& ctx) -> Json {
     TaskConfig config = load_task_config(ctx.services.config);
     TaskArgs parsed = parse_args(args);
     ProgressTicker ticker(ctx.client, ctx.progress_token,
-                          std::chrono::milliseconds(config.progress_interval_ms), parsed.timeout_seconds);
+                          std::chrono::milliseconds(config.progress_interval_ms),
+                          parsed.timeout_seconds);
     TaskOutcome outcome = service->run_task(parsed, config, ctx.stop);
     if (auto* error = std::get_if<TaskError>(&outcome)) return task_error_json(*error);
     return success_json(std::get<TaskSuccess>(outcome));

@@ -15,14 +15,16 @@ namespace {
 double round_to(double value, double scale) { return std::round(value * scale) / scale; }
 
 double rate_for(const std::string& model, const std::string& provider) {
-  static const std::map<std::string, double> kModelRates = {
-      {"gemini-3.1-flash-lite", 0.05}, {"gemini-2.5-flash-lite", 0.05},
-      {"gemini-2.5-flash", 0.08},      {"gemini-2.5-pro", 0.6},
-      {"gemini-2.0-flash", 0.08}};
+  static const std::map<std::string, double> kModelRates = {{"gemini-3.1-flash-lite", 0.05},
+                                                            {"gemini-2.5-flash-lite", 0.05},
+                                                            {"gemini-2.5-flash", 0.08},
+                                                            {"gemini-2.5-pro", 0.6},
+                                                            {"gemini-2.0-flash", 0.08}};
   static const std::map<std::string, double> kProviderRates = {
       {"gemini", 0.1}, {"opencode", 0.02}, {"openai", 0.3}, {"anthropic", 0.6}};
   if (auto it = kModelRates.find(to_lower(model)); it != kModelRates.end()) return it->second;
-  if (auto it = kProviderRates.find(to_lower(provider)); it != kProviderRates.end()) return it->second;
+  if (auto it = kProviderRates.find(to_lower(provider)); it != kProviderRates.end())
+    return it->second;
   return 0.05;
 }
 
@@ -62,7 +64,8 @@ class Counter {
  private:
   static std::optional<int64_t> index_key(const std::string& key) {
     if (key.empty() || key.size() > 9 || (key.size() > 1 && key[0] == '0')) return std::nullopt;
-    if (!std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+    if (!std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::nullopt;
     return std::stoll(key);
   }
   Breakdown counts_;
@@ -85,20 +88,24 @@ void note_created(const std::string& at, TelemetryReport& report) {
 }  // namespace
 
 double estimate_cost(const TaskRecord& record) {
-  if (!record.digest || !record.digest->api_call_count || *record.digest->api_call_count == 0) return 0;
+  if (!record.digest || !record.digest->api_call_count || *record.digest->api_call_count == 0)
+    return 0;
   double calls = static_cast<double>(*record.digest->api_call_count);
-  return round_to(calls / 1000.0 * rate_for(record.model.value_or(""), record.provider.value_or("")), 1e4);
+  return round_to(
+      calls / 1000.0 * rate_for(record.model.value_or(""), record.provider.value_or("")), 1e4);
 }
 
 int64_t p95_nearest_rank(std::vector<int64_t> values) {
-  values.erase(std::remove_if(values.begin(), values.end(), [](int64_t v) { return v < 0; }), values.end());
+  values.erase(std::remove_if(values.begin(), values.end(), [](int64_t v) { return v < 0; }),
+               values.end());
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
   auto rank = static_cast<size_t>(std::ceil(0.95 * static_cast<double>(values.size())));
   return values[rank == 0 ? 0 : rank - 1];
 }
 
-TelemetryReport aggregate_runs(const std::vector<TaskRecord>& records, const TelemetryWindow& window) {
+TelemetryReport aggregate_runs(const std::vector<TaskRecord>& records,
+                               const TelemetryWindow& window) {
   TelemetryReport report;
   report.window = window;
   Counter exits, providers, models, tools;
@@ -123,9 +130,12 @@ TelemetryReport aggregate_runs(const std::vector<TaskRecord>& records, const Tel
   report.tools = tools.sorted();
   double total = 0;
   for (int64_t d : durations) total += static_cast<double>(d);
-  report.success_rate = report.runs ? round_to(static_cast<double>(success) / static_cast<double>(report.runs), 1e3) : 0;
+  report.success_rate =
+      report.runs ? round_to(static_cast<double>(success) / static_cast<double>(report.runs), 1e3)
+                  : 0;
   report.duration_total = round_to(total, 10);
-  report.duration_avg = durations.empty() ? 0 : round_to(total / static_cast<double>(durations.size()), 10);
+  report.duration_avg =
+      durations.empty() ? 0 : round_to(total / static_cast<double>(durations.size()), 10);
   report.duration_p95 = p95_nearest_rank(durations);
   report.estimated_cost_usd = round_to(cost, 1e4);
   return report;

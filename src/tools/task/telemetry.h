@@ -34,7 +34,7 @@ struct TelemetryReport {
   int64_t api_calls = 0;
   int64_t messages = 0;
   int64_t with_digest = 0;
-  Breakdown tools;          // runs that used each tool
+  Breakdown tools;  // runs that used each tool
   double duration_total = 0;
   double duration_avg = 0;  // 1 decimal
   int64_t duration_p95 = 0;

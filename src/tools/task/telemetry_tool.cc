@@ -36,18 +36,23 @@ Json or_null(const std::optional<T>& value) {
 
 Json report_json(const TelemetryReport& r) {
   Json out;
-  out["window"] = Json{{"since", or_null(r.window.since)}, {"until", or_null(r.window.until)},
-                       {"earliest", or_null(r.earliest)}, {"latest", or_null(r.latest)}};
+  out["window"] = Json{{"since", or_null(r.window.since)},
+                       {"until", or_null(r.window.until)},
+                       {"earliest", or_null(r.earliest)},
+                       {"latest", or_null(r.latest)}};
   out["runs"] = r.runs;
   out["success_rate"] = number_json(r.success_rate);
   out["exit_code_breakdown"] = breakdown_json(r.exit_codes);
   out["provider_breakdown"] = breakdown_json(r.providers);
   out["model_breakdown"] = breakdown_json(r.models);
-  out["tool_usage"] = Json{{"tool_calls", r.tool_calls}, {"api_calls", r.api_calls},
-                           {"messages", r.messages}, {"with_digest", r.with_digest},
+  out["tool_usage"] = Json{{"tool_calls", r.tool_calls},
+                           {"api_calls", r.api_calls},
+                           {"messages", r.messages},
+                           {"with_digest", r.with_digest},
                            {"tools", breakdown_json(r.tools)}};
   out["duration_ms"] = Json{{"total", number_json(r.duration_total)},
-                            {"avg", number_json(r.duration_avg)}, {"p95", r.duration_p95}};
+                            {"avg", number_json(r.duration_avg)},
+                            {"p95", r.duration_p95}};
   out["estimated_cost_usd"] = number_json(r.estimated_cost_usd);
   out["estimate"] = true;
   return out;
@@ -67,7 +72,8 @@ ToolSpec hermes_telemetry_spec() {
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
-  spec.annotations = {.read_only = true, .destructive = false, .idempotent = true, .open_world = false};
+  spec.annotations = {
+      .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
   spec.handler = [](const Json& args, CallContext& ctx) -> Json {
     TaskConfig config = load_task_config(ctx.services.config);
     TelemetryWindow window{bound(args, "since"), bound(args, "until")};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tools/task/agent_runner.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 
 #include <cerrno>
@@ -9,8 +10,6 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "tools/task/task_fixture.h"
 
@@ -113,7 +112,8 @@ TEST(ProcessRunner, StopTokenCancelsTheRun) {
   env.set("STUB_DELAY", "30");
   std::stop_source stop;
   stop.request_stop();
-  AgentResult r = make_process_runner()->run(stub_run(stub, std::chrono::seconds(30)), stop.get_token());
+  AgentResult r =
+      make_process_runner()->run(stub_run(stub, std::chrono::seconds(30)), stop.get_token());
   EXPECT_TRUE(r.cancelled);
   EXPECT_LT(r.duration_ms, 5000);
 }

@@ -2,9 +2,8 @@
 #include "tools/task/auth_store.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
-
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "testutil/temp_dir.h"
 
@@ -15,7 +14,9 @@ using hermes::testing::TempDir;
 
 constexpr int64_t kNow = 1'780'000'000'000;
 
-ExhaustionMark mark() { return ExhaustionMark{"HTTP 429 | Rate limit exceeded", kNow, 24 * 3'600'000, 200}; }
+ExhaustionMark mark() {
+  return ExhaustionMark{"HTTP 429 | Rate limit exceeded", kNow, 24 * 3'600'000, 200};
+}
 
 constexpr const char* kAuth = R"({
   "version": 1,
@@ -84,7 +85,8 @@ TEST(MarkExhausted, SingleDictCredentialIsMarked) {
   TempDir dir;
   std::string path = dir.write("auth.json", kAuth);
   ASSERT_TRUE(*mark_exhausted(path, "nvidia", mark()));
-  EXPECT_EQ(Json::parse(dir.read("auth.json"))["credential_pool"]["nvidia"]["last_status"], "exhausted");
+  EXPECT_EQ(Json::parse(dir.read("auth.json"))["credential_pool"]["nvidia"]["last_status"],
+            "exhausted");
 }
 
 TEST(MarkExhausted, UnknownProviderWritesNothing) {

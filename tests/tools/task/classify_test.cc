@@ -20,7 +20,8 @@ TEST(ClassifyRun, Taxonomy) {
   AgentResult timeout;
   timeout.timed_out = true;
   EXPECT_EQ(classify_run(timeout), RunClass::kTimeout);
-  EXPECT_EQ(classify_run(exited(1, "Error: HTTP 429: Rate limit exceeded")), RunClass::kRateLimited);
+  EXPECT_EQ(classify_run(exited(1, "Error: HTTP 429: Rate limit exceeded")),
+            RunClass::kRateLimited);
   EXPECT_EQ(classify_run(exited(1, "FreeUsageLimitError: quota")), RunClass::kRateLimited);
   EXPECT_EQ(classify_run(exited(1, "Error: boom")), RunClass::kUnknown);
   EXPECT_EQ(classify_run(exited(0, "")), RunClass::kSuccess);
@@ -31,8 +32,9 @@ TEST(ClassifyRun, Taxonomy) {
 
 TEST(ClassifyRun, SuccessfulRunIsNeverRateLimited) {
   // The reference grepped /429/ on every run: this success was a "429".
-  EXPECT_EQ(classify_run(exited(0, "warning: HTTP 429 retried\n\nsession_id: 20260429_115247_a429bc")),
-            RunClass::kSuccess);
+  EXPECT_EQ(
+      classify_run(exited(0, "warning: HTTP 429 retried\n\nsession_id: 20260429_115247_a429bc")),
+      RunClass::kSuccess);
 }
 
 TEST(MentionsRateLimit, OnlyStandalone429Tokens) {
@@ -45,8 +47,10 @@ TEST(MentionsRateLimit, OnlyStandalone429Tokens) {
 }
 
 TEST(SessionId, LastStderrLineInDocumentedFormat) {
-  EXPECT_EQ(parse_session_id("warn\n\nsession_id: 20260811_115247_084e47\n"), "20260811_115247_084e47");
-  EXPECT_EQ(parse_session_id("session_id: 20260811_115247_000001\nsession_id: 20260811_120000_0000ff\r\n"),
+  EXPECT_EQ(parse_session_id("warn\n\nsession_id: 20260811_115247_084e47\n"),
+            "20260811_115247_084e47");
+  EXPECT_EQ(parse_session_id(
+                "session_id: 20260811_115247_000001\nsession_id: 20260811_120000_0000ff\r\n"),
             "20260811_120000_0000ff");
   EXPECT_FALSE(parse_session_id("session_id: not-a-session\n"));
   EXPECT_FALSE(parse_session_id("my session_id: 20260811_115247_084e47"));

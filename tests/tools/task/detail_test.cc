@@ -52,7 +52,8 @@ TEST_F(TaskDetail, LiveExportWhenNothingIsCached) {
   home_.env().set("STUB_EXPORT", Json::parse(R"({"id": ")" + kSid + R"(", "model": "gemini-3-flash",
       "billing_provider": "gemini", "messages": [{"role": "assistant", "tool_calls": [
       {"id": "c1", "function": {"name": "terminal", "arguments": "{\"command\":\"ls\"}"}}]},
-      {"role": "tool", "tool_call_id": "c1", "content": "a b"}]})").dump());
+      {"role": "tool", "tool_call_id": "c1", "content": "a b"}]})")
+                                     .dump());
   Json out = detail({{"session_id", kSid}});
   ASSERT_EQ(out["ok"], true) << out.dump();
   EXPECT_EQ(out["cached"], false);
@@ -69,11 +70,15 @@ TEST_F(TaskDetail, LiveExportWhenNothingIsCached) {
 
 TEST_F(TaskDetail, NotFoundAndExportFailure) {
   Json missing = detail({{"task_id", "1723380000000_abc123"}});
-  EXPECT_EQ(missing, Json::parse(R"({"ok":false,"error":"not_found","error_detail":"no cached run matches task_id/session_id"})"));
+  EXPECT_EQ(
+      missing,
+      Json::parse(
+          R"({"ok":false,"error":"not_found","error_detail":"no cached run matches task_id/session_id"})"));
   home_.env().set("STUB_EXPORT", "garbage");
   Json garbage = detail({{"session_id", kSid}});
   EXPECT_EQ(garbage["error"], "not_found");
-  EXPECT_NE(garbage["error_detail"].get<std::string>().find("session export failed"), std::string::npos);
+  EXPECT_NE(garbage["error_detail"].get<std::string>().find("session export failed"),
+            std::string::npos);
   home_.env().set("STUB_EXPORT_EXIT", "1");
   EXPECT_EQ(detail({{"session_id", kSid}})["error_detail"].get<std::string>().substr(0, 29),
             "session export failed: exit=1");

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // hermes_task end to end against the stub agent: success shapes, output
 // modes and caps, session id and export handling, argv, cwd and the cache.
-#include <regex>
-
 #include <gtest/gtest.h>
+
+#include <regex>
 
 #include "tools/task/task_fixture.h"
 #include "tools/task/task_tools.h"
@@ -16,11 +16,13 @@ using testing::TaskHome;
 const std::string kSid = "20260811_115247_084e47";
 
 std::string export_line() {
-  return Json::parse(R"({"id": ")" + kSid + R"(", "tool_call_count": 2, "api_call_count": 3, "message_count": 5,
+  return Json::parse(R"({"id": ")" + kSid +
+                     R"(", "tool_call_count": 2, "api_call_count": 3, "message_count": 5,
     "messages": [{"role": "assistant", "tool_calls": [
       {"id": "c1", "type": "function", "function": {"name": "search_files", "arguments": "{\"q\":1}"}},
       {"id": "c2", "type": "function", "function": {"name": "terminal", "arguments": "{}"}}]},
-      {"role": "tool", "tool_call_id": "c1", "content": "found"}]})").dump();
+      {"role": "tool", "tool_call_id": "c1", "content": "found"}]})")
+      .dump();
 }
 
 class HermesTask : public ::testing::Test {
@@ -42,7 +44,8 @@ TEST_F(HermesTask, DigestSuccessWithExport) {
   ASSERT_EQ(out["ok"], true) << out.dump();
   EXPECT_EQ(out["provider"], "gemini");
   EXPECT_EQ(out["model"], "gemini-3.1-flash-lite");
-  EXPECT_TRUE(std::regex_match(out["task_id"].get<std::string>(), std::regex("[0-9]{13}_[0-9a-z]{6}")));
+  EXPECT_TRUE(
+      std::regex_match(out["task_id"].get<std::string>(), std::regex("[0-9]{13}_[0-9a-z]{6}")));
   EXPECT_EQ(out["output_mode"], "digest");
   EXPECT_EQ(out["result"], "The answer.\n");
   EXPECT_EQ(out["truncated"], false);
@@ -53,8 +56,9 @@ TEST_F(HermesTask, DigestSuccessWithExport) {
   EXPECT_FALSE(out.contains("tool_calls"));
   std::vector<std::string> keys;
   for (auto& [k, v] : out.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"ok", "provider", "model", "task_id", "output_mode", "result",
-                                            "truncated", "exit_code", "duration_ms", "session_id", "digest"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"ok", "provider", "model", "task_id", "output_mode",
+                                            "result", "truncated", "exit_code", "duration_ms",
+                                            "session_id", "digest"}));
   EXPECT_EQ(home_.dir().read("argv"),
             "chat\n-q\nsummarize the notes\n--provider\ngemini\n-m\ngemini-3.1-flash-lite\n"
             "--max-turns\n500\n-Q\n--accept-hooks\n--ignore-user-config\n--pass-session-id\n");
@@ -73,7 +77,9 @@ TEST_F(HermesTask, FullModeReturnsToolCalls) {
   EXPECT_EQ(out["output_mode"], "full");
   EXPECT_FALSE(out.contains("digest"));
   ASSERT_EQ(out["tool_calls"].size(), 2u);
-  EXPECT_EQ(out["tool_calls"][0], Json::parse(R"({"id":"c1","name":"search_files","arguments":{"q":1},"result":"found"})"));
+  EXPECT_EQ(
+      out["tool_calls"][0],
+      Json::parse(R"({"id":"c1","name":"search_files","arguments":{"q":1},"result":"found"})"));
 }
 
 TEST_F(HermesTask, DigestModeTrimsAt8KiB) {
@@ -153,7 +159,8 @@ TEST_F(HermesTask, AllowedCwdRunsThereByRealPath) {
   ASSERT_EQ(out["ok"], true) << out.dump();
   std::string real = home_.project() + "/sub";
   EXPECT_EQ(home_.dir().read("pwd"), real + "\n" + real + "\n");
-  EXPECT_NE(home_.dir().read("argv").find("--in\n" + real + "\n--pass-session-id"), std::string::npos);
+  EXPECT_NE(home_.dir().read("argv").find("--in\n" + real + "\n--pass-session-id"),
+            std::string::npos);
 }
 
 TEST_F(HermesTask, InFlagOmittedWhenTheAgentLacksIt) {

@@ -48,7 +48,8 @@ TEST_F(Models, MergesCacheAuthAndCapabilityMap) {
   EXPECT_EQ((*gemini)["default_model"], "gemini-3.1-flash-lite");
   EXPECT_EQ((*gemini)["models"][0], Json::parse(R"({"id":"gemini-2.5-pro","capabilities":[],
       "input_types":["text"],"is_default":false})"));
-  EXPECT_EQ((*gemini)["models"][1]["input_types"], Json::parse(R"(["audio","image","pdf","text","video"])"));
+  EXPECT_EQ((*gemini)["models"][1]["input_types"],
+            Json::parse(R"(["audio","image","pdf","text","video"])"));
   EXPECT_EQ((*gemini)["models"][2]["input_types"], Json::parse(R"(["image","pdf","text"])"));
   const Json* zen = find(out, "opencode-zen");
   ASSERT_NE(zen, nullptr);
@@ -62,7 +63,10 @@ TEST_F(Models, ProviderFilterAndUnknownProvider) {
   EXPECT_EQ(out["providers"][0]["model_count"], 3);
   EXPECT_EQ(out["providers"][0]["models"].size(), 1u);
   Json missing = models({{"provider", "nope"}});
-  EXPECT_EQ(missing, Json::parse(R"({"ok":false,"error":"provider_not_found","error_detail":"no models known for provider \"nope\""})"));
+  EXPECT_EQ(
+      missing,
+      Json::parse(
+          R"({"ok":false,"error":"provider_not_found","error_detail":"no models known for provider \"nope\""})"));
 }
 
 TEST_F(Models, InputTypeFilter) {
@@ -70,11 +74,14 @@ TEST_F(Models, InputTypeFilter) {
   for (const Json& p : out["providers"]) {
     EXPECT_GT(p["model_count"].get<int>(), 0);
     for (const Json& m : p["models"]) {
-      EXPECT_NE(std::find(m["input_types"].begin(), m["input_types"].end(), "pdf"), m["input_types"].end());
+      EXPECT_NE(std::find(m["input_types"].begin(), m["input_types"].end(), "pdf"),
+                m["input_types"].end());
     }
   }
   EXPECT_EQ(find(out, "opencode-zen"), nullptr);
-  EXPECT_EQ(models({{"provider", "opencode-zen"}, {"input_type", "video"}})["providers"][0]["model_count"], 0);
+  EXPECT_EQ(models({{"provider", "opencode-zen"},
+                    {"input_type", "video"}})["providers"][0]["model_count"],
+            0);
 }
 
 TEST_F(Models, CorruptCacheFallsBackToTheMapWithAReason) {
@@ -90,9 +97,11 @@ TEST_F(Models, CorruptCacheFallsBackToTheMapWithAReason) {
 TEST_F(Models, LivenessFlagsFollowTheAutoPickRules) {
   std::string old = std::to_string(now_epoch_ms() / 1000 - 7 * 3600);
   std::string future = std::to_string(now_epoch_ms() / 1000 + 3600);
-  home_.write_auth(auth_json({{"gemini", credential(R"("last_status": "exhausted", "last_error_code": 429, "last_status_at": )" + old +
-                                                    R"(, "last_error_reset_at": )" + future)},
-                              {"openrouter", credential(R"("last_status": "exhausted", "last_status_at": )" + future)}}));
+  home_.write_auth(auth_json(
+      {{"gemini",
+        credential(R"("last_status": "exhausted", "last_error_code": 429, "last_status_at": )" +
+                   old + R"(, "last_error_reset_at": )" + future)},
+       {"openrouter", credential(R"("last_status": "exhausted", "last_status_at": )" + future)}}));
   Json out = models(Json::object());
   EXPECT_EQ((*find(out, "gemini"))["status"], "alive");  // forgiven after 6 h
   EXPECT_EQ((*find(out, "gemini"))["last_status"], "exhausted");
@@ -105,8 +114,9 @@ TEST_F(Models, LivenessFlagsFollowTheAutoPickRules) {
 TEST_F(Models, TelemetryToolReportsCachedRuns) {
   home_.env().set("STUB_ANSWER", "ok");
   ASSERT_EQ(home_.call(specs_, "hermes_task", {{"prompt", "hi"}})["ok"], true);
-  home_.dir().write("home/hermes-task-cache/old.json",
-                    R"({"task_id":"old","exit_code":1,"provider":"gemini","created_at":"2020-01-01T00:00:00Z"})");
+  home_.dir().write(
+      "home/hermes-task-cache/old.json",
+      R"({"task_id":"old","exit_code":1,"provider":"gemini","created_at":"2020-01-01T00:00:00Z"})");
   home_.dir().write("home/hermes-task-cache/broken.json", "{");
   Json all = home_.call(specs_, "hermes_telemetry", Json::object());
   EXPECT_FALSE(all.contains("ok"));

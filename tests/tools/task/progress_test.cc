@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // MCP progress during a running hermes_task: sent only for a progressToken,
 // strictly increasing, and never after the call returned.
+#include <gtest/gtest.h>
+
 #include <future>
 #include <mutex>
-
-#include <gtest/gtest.h>
 
 #include "registry/client_channel.h"
 #include "tools/task/fake_runner.h"
@@ -52,7 +52,8 @@ TEST(TaskProgress, NotifiesWhileTheAgentRunsOnlyWithAToken) {
     return testing::ok_result("done");
   });
   auto specs = task_tool_specs(std::make_shared<TaskService>(TaskDeps{fake, now_epoch_ms}));
-  Json out = home.call(specs, "hermes_task", {{"prompt", "hi"}, {"timeout_seconds", 60}}, channel, "tok-1");
+  Json out = home.call(specs, "hermes_task", {{"prompt", "hi"}, {"timeout_seconds", 60}}, channel,
+                       "tok-1");
   ASSERT_EQ(out["ok"], true);
   auto sent = channel.sent();
   size_t after_return = sent.size();
@@ -64,7 +65,8 @@ TEST(TaskProgress, NotifiesWhileTheAgentRunsOnlyWithAToken) {
   EXPECT_EQ(channel.sent().size(), after_return);  // the ticker stopped with the call
 
   RecordingChannel quiet;
-  auto quick = std::make_shared<FakeRunner>([](const AgentRun&) { return testing::ok_result("x"); });
+  auto quick =
+      std::make_shared<FakeRunner>([](const AgentRun&) { return testing::ok_result("x"); });
   auto quick_specs = task_tool_specs(std::make_shared<TaskService>(TaskDeps{quick, now_epoch_ms}));
   ASSERT_EQ(home.call(quick_specs, "hermes_task", {{"prompt", "hi"}}, quiet, Json())["ok"], true);
   EXPECT_TRUE(quiet.sent().empty());

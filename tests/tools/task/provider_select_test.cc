@@ -38,7 +38,8 @@ TEST(Liveness, PastResetRevivesAndFutureResetDoesNot) {
 
 TEST(Liveness, MarkOlderThanTtlIsForgiven) {
   EXPECT_EQ(live(cred("exhausted", kNow - 7 * kHour, kNow + kHour)), Liveness::kForgiven);
-  EXPECT_EQ(credential_liveness(cred("exhausted", kNow - 7 * kHour), kNow, 0), Liveness::kExhausted);
+  EXPECT_EQ(credential_liveness(cred("exhausted", kNow - 7 * kHour), kNow, 0),
+            Liveness::kExhausted);
 }
 
 TEST(Liveness, HermesDeadNeverRevivesByTime) {
@@ -49,11 +50,13 @@ TEST(Liveness, EpochSecondsMillisecondsAndIsoAreTheSameInstant) {
   // The reference compared second-valued reset times against milliseconds,
   // so every real reset looked past. Here all three spellings agree.
   int64_t reset_s = (kNow + kHour) / 1000;
-  for (const Json& reset : {Json(reset_s), Json(reset_s * 1000), Json(static_cast<double>(reset_s) + 0.5),
-                            Json("2026-05-28T21:26:40Z")}) {
+  for (const Json& reset :
+       {Json(reset_s), Json(reset_s * 1000), Json(static_cast<double>(reset_s) + 0.5),
+        Json("2026-05-28T21:26:40Z")}) {
     auto ms = epoch_ms_of(reset);
     ASSERT_TRUE(ms.has_value()) << reset.dump();
-    EXPECT_NEAR(static_cast<double>(*ms), static_cast<double>(reset_s * 1000), 1000) << reset.dump();
+    EXPECT_NEAR(static_cast<double>(*ms), static_cast<double>(reset_s * 1000), 1000)
+        << reset.dump();
   }
   EXPECT_FALSE(epoch_ms_of(Json("soon")).has_value());
   EXPECT_FALSE(epoch_ms_of(Json(true)).has_value());
@@ -67,7 +70,8 @@ AuthSnapshot snapshot(std::vector<std::pair<std::string, Credential>> pool) {
 }
 
 std::optional<ProviderModel> pick(const AuthSnapshot& auth, const std::string& prompt,
-                                  const std::vector<std::string>& tiebreak = {"nvidia", "huggingface", "gemini", "kimi-coding"}) {
+                                  const std::vector<std::string>& tiebreak = {
+                                      "nvidia", "huggingface", "gemini", "kimi-coding"}) {
   CapabilityMap map = default_capability_map();
   return pick_provider(auth, PickInput{prompt, map, tiebreak, kNow, kTtl});
 }
@@ -81,8 +85,8 @@ TEST(AutoPick, AliveGeminiWinsForReasoning) {
 }
 
 TEST(AutoPick, ExhaustedGeminiFallsToNextAliveRow) {
-  auto auth = snapshot({{"gemini", cred("exhausted", kNow - kHour, kNow + kHour)},
-                        {"openrouter", cred(Json())}});
+  auto auth = snapshot(
+      {{"gemini", cred("exhausted", kNow - kHour, kNow + kHour)}, {"openrouter", cred(Json())}});
   auto picked = pick(auth, "summarize this");
   ASSERT_TRUE(picked);
   EXPECT_EQ(picked->provider, "openrouter");
@@ -96,14 +100,16 @@ TEST(AutoPick, ForgivenCredentialIsPickedAgain) {
 }
 
 TEST(AutoPick, DeadCredentialIsSkipped) {
-  auto auth = snapshot({{"gemini", cred("dead", kNow - 100 * kHour)}, {"opencode-zen", cred(Json())}});
+  auto auth =
+      snapshot({{"gemini", cred("dead", kNow - 100 * kHour)}, {"opencode-zen", cred(Json())}});
   auto picked = pick(auth, "summarize this");
   ASSERT_TRUE(picked);
   EXPECT_EQ(picked->provider, "opencode-zen");
 }
 
 TEST(AutoPick, NothingAliveGivesNone) {
-  auto auth = snapshot({{"gemini", cred("exhausted", kNow, kNow + kHour)}, {"nvidia", cred(Json())}});
+  auto auth =
+      snapshot({{"gemini", cred("exhausted", kNow, kNow + kHour)}, {"nvidia", cred(Json())}});
   EXPECT_FALSE(pick(auth, "summarize this"));
 }
 

@@ -10,19 +10,22 @@ const std::string kSid = "20260811_115247_084e47";
 
 std::string session_line(const Json& messages, const std::string& counters = "") {
   Json session = Json::parse(R"({"id": ")" + kSid + R"(", "model": "gemini-3.1-flash-lite",
-      "billing_provider": "gemini")" + counters + "}");
+      "billing_provider": "gemini")" +
+                             counters + "}");
   session["messages"] = messages;
   return session.dump();
 }
 
 Json call(const std::string& id, const std::string& name, const std::string& args) {
-  return Json{{"id", id}, {"type", "function"}, {"function", {{"name", name}, {"arguments", args}}}};
+  return Json{
+      {"id", id}, {"type", "function"}, {"function", {{"name", name}, {"arguments", args}}}};
 }
 
 Json messages() {
   return Json::array({
       {{"role", "user"}, {"content", "go"}},
-      {{"role", "assistant"}, {"content", ""},
+      {{"role", "assistant"},
+       {"content", ""},
        {"tool_calls", Json::array({call("c1", "search_files", R"({"pattern":"x"})"),
                                    call("c2", "terminal", "not json")})}},
       {{"role", "tool"}, {"tool_call_id", "c1"}, {"content", "{\"matches\":1}"}},
@@ -47,7 +50,9 @@ TEST(ParseExport, PairsCallsWithResultsInOrder) {
 
 TEST(ParseExport, SessionCountersAreKept) {
   auto out = parse_session_export(
-      session_line(messages(), R"(, "tool_call_count": 7, "api_call_count": 3, "message_count": 9)"), kSid, {});
+      session_line(messages(),
+                   R"(, "tool_call_count": 7, "api_call_count": 3, "message_count": 9)"),
+      kSid, {});
   ASSERT_TRUE(out);
   EXPECT_EQ(out->tool_call_count, 7);
   EXPECT_EQ(out->api_call_count, 3);
@@ -57,14 +62,17 @@ TEST(ParseExport, SessionCountersAreKept) {
 TEST(ParseExport, CapsCountArgsAndResults) {
   Json msgs = Json::array();
   Json calls = Json::array();
-  for (int i = 0; i < 60; ++i) calls.push_back(call("c" + std::to_string(i), "t", std::string(3000, 'a')));
+  for (int i = 0; i < 60; ++i)
+    calls.push_back(call("c" + std::to_string(i), "t", std::string(3000, 'a')));
   msgs.push_back({{"role", "assistant"}, {"tool_calls", calls}});
   msgs.push_back({{"role", "tool"}, {"tool_call_id", "c0"}, {"content", std::string(9000, 'r')}});
   auto out = parse_session_export(session_line(msgs), kSid, {2048, 8192, 50});
   ASSERT_TRUE(out);
   EXPECT_EQ(out->tool_calls.size(), 50u);
-  EXPECT_EQ(out->tool_calls[0]["arguments"].get<std::string>(), std::string(2048, 'a') + "... [truncated]");
-  EXPECT_EQ(out->tool_calls[0]["result"].get<std::string>(), std::string(8192, 'r') + "... [truncated]");
+  EXPECT_EQ(out->tool_calls[0]["arguments"].get<std::string>(),
+            std::string(2048, 'a') + "... [truncated]");
+  EXPECT_EQ(out->tool_calls[0]["result"].get<std::string>(),
+            std::string(8192, 'r') + "... [truncated]");
 }
 
 TEST(ParseExport, GarbageIsAnError) {

@@ -12,7 +12,8 @@ namespace {
 using testing::ScopedEnv;
 
 void clear_env(ScopedEnv& env) {
-  for (const char* name : {"HERMES_AUTH_PATH", "HERMES_BIN", "HERMES_MAX_PROMPT_LENGTH", "HERMES_TASK_CWD_ALLOWLIST"}) {
+  for (const char* name : {"HERMES_AUTH_PATH", "HERMES_BIN", "HERMES_MAX_PROMPT_LENGTH",
+                           "HERMES_TASK_CWD_ALLOWLIST"}) {
     env.unset(name);
   }
 }
@@ -31,7 +32,8 @@ TEST(TaskConfig, ReferenceDefaultsUnderHermesHome) {
   EXPECT_EQ(c.max_prompt_length, 4000);
   EXPECT_EQ(c.exhausted_forgive_ttl_ms, 6 * 3600 * 1000);
   EXPECT_EQ(c.default_output_mode, OutputMode::kDigest);
-  EXPECT_EQ(c.tiebreak_order, (std::vector<std::string>{"nvidia", "huggingface", "gemini", "kimi-coding"}));
+  EXPECT_EQ(c.tiebreak_order,
+            (std::vector<std::string>{"nvidia", "huggingface", "gemini", "kimi-coding"}));
   EXPECT_EQ(c.capability_map.at("voice").front().model, "gemini-3.1-flash-tts");
 }
 
@@ -46,7 +48,8 @@ TEST(TaskConfig, FileKeysAndEnvOverrides) {
   cwd_allowlist: [/srv/a, /srv/b]
   capability_map:
     coding: [opencode-zen/mimo-v2.5-free, "openrouter/cohere/north-mini-code:free", bad-entry]
-)", "/h");
+)",
+                                  "/h");
   TaskConfig c = load_task_config(*config);
   EXPECT_EQ(c.max_prompt_length, 100);
   EXPECT_EQ(c.default_output_mode, OutputMode::kFull);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // hermes_task's error codes, in the reference's check order, and what each
 // leaves behind in HERMES_HOME.
-#include <future>
-
 #include <gtest/gtest.h>
+
+#include <future>
 
 #include "tools/task/fake_runner.h"
 #include "tools/task/iso_time.h"
@@ -28,7 +28,9 @@ class TaskErrors : public ::testing::Test {
 TEST_F(TaskErrors, EmptyOrMissingPromptIsInvalidArgs) {
   for (const Json& args : {Json::object(), Json{{"prompt", "   "}}, Json{{"prompt", 42}}}) {
     Json out = call(args);
-    EXPECT_EQ(out, Json::parse(R"({"ok":false,"error":"invalid_args","error_detail":"prompt is required"})"));
+    EXPECT_EQ(
+        out,
+        Json::parse(R"({"ok":false,"error":"invalid_args","error_detail":"prompt is required"})"));
   }
 }
 
@@ -37,8 +39,9 @@ TEST_F(TaskErrors, PromptTooLongCountsCodePoints) {
   for (int i = 0; i < 4001; ++i) prompt += "\xc3\xa9";  // 8002 bytes, 4001 chars
   Json out = call({{"prompt", prompt}});
   EXPECT_EQ(out["error"], "prompt_too_long");
-  EXPECT_EQ(out["error_detail"], "prompt is 4001 chars, max is 4000 chars (provider-side limit). "
-                                 "Shorten the prompt or split it into smaller tasks.");
+  EXPECT_EQ(out["error_detail"],
+            "prompt is 4001 chars, max is 4000 chars (provider-side limit). "
+            "Shorten the prompt or split it into smaller tasks.");
   EXPECT_EQ(out["prompt_len"], 4001);
   EXPECT_EQ(out["max_prompt_len"], 4000);
   prompt.resize(8000);
@@ -69,11 +72,14 @@ TEST_F(TaskErrors, MissingCorruptOrEmptyAuthIsNoCredential) {
 TEST_F(TaskErrors, AllExhaustedIsNoCredential) {
   std::string future = std::to_string(now_epoch_ms() / 1000 + 3600);
   std::string recent = std::to_string(now_epoch_ms() / 1000 - 60);
-  home_.write_auth(auth_json({{"gemini", credential(R"("last_status": "exhausted", "last_status_at": )" + recent +
-                                                    R"(, "last_error_reset_at": )" + future)},
-                              {"openrouter", credential(R"("last_status": "dead")")}}));
+  home_.write_auth(
+      auth_json({{"gemini", credential(R"("last_status": "exhausted", "last_status_at": )" +
+                                       recent + R"(, "last_error_reset_at": )" + future)},
+                 {"openrouter", credential(R"("last_status": "dead")")}}));
   Json out = call({{"prompt", "hi"}});
-  EXPECT_EQ(out, Json::parse(R"({"ok":false,"error":"no_credential","error_detail":"all providers exhausted"})"));
+  EXPECT_EQ(
+      out, Json::parse(
+               R"({"ok":false,"error":"no_credential","error_detail":"all providers exhausted"})"));
 }
 
 TEST_F(TaskErrors, UnknownProviderIsProviderNotFound) {
@@ -84,7 +90,9 @@ TEST_F(TaskErrors, UnknownProviderIsProviderNotFound) {
 
 TEST_F(TaskErrors, CwdOutsideAllowlistIsRefused) {
   home_.dir().write("elsewhere/.keep", "");
-  ASSERT_EQ(::symlink(home_.dir().file("elsewhere").c_str(), home_.dir().file("project/link").c_str()), 0);
+  ASSERT_EQ(
+      ::symlink(home_.dir().file("elsewhere").c_str(), home_.dir().file("project/link").c_str()),
+      0);
   for (const std::string& cwd : {home_.dir().file("elsewhere"), home_.project() + "/../elsewhere",
                                  home_.project() + "/link", std::string("/nonexistent/dir")}) {
     Json out = call({{"prompt", "hi"}, {"cwd", cwd}});
@@ -99,7 +107,8 @@ TEST_F(TaskErrors, MissingAgentIsSpawnFailed) {
   std::string before = home_.read_auth();
   Json out = call({{"prompt", "hi"}});
   EXPECT_EQ(out["error"], "spawn_failed");
-  EXPECT_EQ(out["error_detail"], "hermes binary \"" + home_.dir().file("bin/no-such-hermes") + "\" not found (ENOENT)");
+  EXPECT_EQ(out["error_detail"],
+            "hermes binary \"" + home_.dir().file("bin/no-such-hermes") + "\" not found (ENOENT)");
   EXPECT_TRUE(out["exit_code"].is_null());
   EXPECT_TRUE(out.contains("duration_ms"));
   EXPECT_EQ(home_.read_auth(), before);
@@ -122,16 +131,19 @@ TEST_F(TaskErrors, ErrorDetailIsCappedAt500Bytes) {
 }
 
 TEST_F(TaskErrors, RateLimitMarksTheProviderExhausted) {
-  home_.write_auth(auth_json({{"gemini", credential() + ", " + credential()}, {"openrouter", credential()}}));
+  home_.write_auth(
+      auth_json({{"gemini", credential() + ", " + credential()}, {"openrouter", credential()}}));
   home_.env().set("STUB_EXIT", "1");
-  home_.env().set("STUB_STDERR", "Retrying\nError: HTTP 429: Error from provider: Rate limit exceeded");
+  home_.env().set("STUB_STDERR",
+                  "Retrying\nError: HTTP 429: Error from provider: Rate limit exceeded");
   Json out = call({{"prompt", "hi"}});
   EXPECT_EQ(out["error"], "rate_limited");
   EXPECT_EQ(out["exit_code"], 1);
   Json auth = Json::parse(home_.read_auth());
   for (const Json& c : auth["credential_pool"]["gemini"]) {
     EXPECT_EQ(c["last_status"], "exhausted");
-    EXPECT_EQ(c["last_error_message"], "Retrying | Error: HTTP 429: Error from provider: Rate limit exceeded");
+    EXPECT_EQ(c["last_error_message"],
+              "Retrying | Error: HTTP 429: Error from provider: Rate limit exceeded");
   }
   EXPECT_FALSE(auth["credential_pool"]["openrouter"][0].contains("last_status"));
   // The next auto call skips the exhausted provider.
@@ -152,7 +164,9 @@ TEST(TaskWithFakeRunner, TimeoutIsReportedWithExit124) {
   });
   auto specs = task_tool_specs(std::make_shared<TaskService>(TaskDeps{fake, now_epoch_ms}));
   Json out = home.call(specs, "hermes_task", {{"prompt", "hi"}, {"timeout_seconds", 5}});
-  EXPECT_EQ(out, Json::parse(R"({"ok":false,"error":"timeout","error_detail":"hermes did not finish within 10s",
+  EXPECT_EQ(out,
+            Json::parse(
+                R"({"ok":false,"error":"timeout","error_detail":"hermes did not finish within 10s",
                                  "exit_code":124,"duration_ms":10200})"));
 }
 
@@ -161,10 +175,12 @@ TEST(TaskWithFakeRunner, TimeoutArgumentIsClampedAndBadTypesMeanDefault) {
   auto fake = std::make_shared<FakeRunner>([](const AgentRun&) { return testing::ok_result("x"); });
   auto specs = task_tool_specs(std::make_shared<TaskService>(TaskDeps{fake, now_epoch_ms}));
   std::vector<std::pair<Json, int64_t>> cases = {
-      {Json(), 300}, {Json(""), 300}, {Json(false), 300}, {Json("600"), 600}, {Json(5), 10},
-      {Json(99999), 1800}, {Json(12.6), 13}, {Json("soon"), 300}, {Json::array(), 300}};
+      {Json(), 300},      {Json(""), 300},     {Json(false), 300},
+      {Json("600"), 600}, {Json(5), 10},       {Json(99999), 1800},
+      {Json(12.6), 13},   {Json("soon"), 300}, {Json::array(), 300}};
   for (const auto& [value, seconds] : cases) {
-    ASSERT_EQ(home.call(specs, "hermes_task", {{"prompt", "hi"}, {"timeout_seconds", value}})["ok"], true);
+    ASSERT_EQ(home.call(specs, "hermes_task", {{"prompt", "hi"}, {"timeout_seconds", value}})["ok"],
+              true);
     EXPECT_EQ(fake->requests().back().timeout, std::chrono::seconds(seconds)) << value.dump();
   }
   home.call(specs, "hermes_task", {{"prompt", "hi"}});
@@ -181,11 +197,16 @@ TEST(TaskWithFakeRunner, SecondConcurrentCallIsBusy) {
     return testing::ok_result("done");
   });
   auto specs = task_tool_specs(std::make_shared<TaskService>(TaskDeps{fake, now_epoch_ms}));
-  auto first = std::async(std::launch::async, [&] { return home.call(specs, "hermes_task", {{"prompt", "a"}}); });
+  auto first = std::async(std::launch::async, [&] {
+    return home.call(specs, "hermes_task", {{"prompt", "a"}});
+  });
   started.get_future().wait();
   Json second = home.call(specs, "hermes_task", {{"prompt", "b"}});
   release.set_value();
-  EXPECT_EQ(second, Json::parse(R"({"ok":false,"error":"busy","error_detail":"another hermes_task is already running"})"));
+  EXPECT_EQ(
+      second,
+      Json::parse(
+          R"({"ok":false,"error":"busy","error_detail":"another hermes_task is already running"})"));
   EXPECT_EQ(first.get()["ok"], true);
 }
 

@@ -73,19 +73,21 @@ std::string auth_json(const std::vector<std::pair<std::string, std::string>>& po
 }
 
 std::string credential(const std::string& extra) {
-  std::string out = R"({"id": "abc123", "label": "k", "auth_type": "api_key", "access_token": "secret")";
+  std::string out =
+      R"({"id": "abc123", "label": "k", "auth_type": "api_key", "access_token": "secret")";
   return out + (extra.empty() ? "" : ", " + extra) + "}";
 }
 
 std::shared_ptr<TaskService> real_service() {
-  return std::make_shared<TaskService>(TaskDeps{.runner = make_process_runner(), .now_ms = now_epoch_ms});
+  return std::make_shared<TaskService>(
+      TaskDeps{.runner = make_process_runner(), .now_ms = now_epoch_ms});
 }
 
 namespace {
 
 std::string base_yaml(const hermes::testing::TempDir& dir, const std::string& stub) {
-  return "task_server:\n  auth_path: " + dir.file("home/auth.json") +
-         "\n  hermes_bin: " + stub + "\n  cache_dir: " + dir.file("home/hermes-task-cache") +
+  return "task_server:\n  auth_path: " + dir.file("home/auth.json") + "\n  hermes_bin: " + stub +
+         "\n  cache_dir: " + dir.file("home/hermes-task-cache") +
          "\n  models_cache_path: " + dir.file("home/provider_models_cache.json") +
          "\n  kill_grace_ms: 200\n  session_export_timeout_ms: 3000\n  cwd_allowlist:\n    - " +
          dir.file("project") + "\n";

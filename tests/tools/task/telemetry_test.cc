@@ -78,11 +78,14 @@ TEST(Telemetry, P95ByNearestRank) {
   std::vector<int64_t> hundred;
   for (int i = 100; i >= 1; --i) hundred.push_back(i);
   EXPECT_EQ(p95_nearest_rank(hundred), 95);
-  EXPECT_EQ(p95_nearest_rank({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 1000}), 20);
+  EXPECT_EQ(p95_nearest_rank(
+                {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 1000}),
+            20);
 }
 
 TEST(Telemetry, CostUsesModelThenProviderThenDefaultRate) {
-  EXPECT_DOUBLE_EQ(estimate_cost(run("", 0, "gemini", "gemini-2.5-pro", 1, digest(0, 1000, 0, {}))), 0.6);
+  EXPECT_DOUBLE_EQ(estimate_cost(run("", 0, "gemini", "gemini-2.5-pro", 1, digest(0, 1000, 0, {}))),
+                   0.6);
   EXPECT_DOUBLE_EQ(estimate_cost(run("", 0, "Gemini", "unknown", 1, digest(0, 1000, 0, {}))), 0.1);
   EXPECT_DOUBLE_EQ(estimate_cost(run("", 0, "x", "y", 1, digest(0, 1000, 0, {}))), 0.05);
   EXPECT_DOUBLE_EQ(estimate_cost(run("", 0, "x", "y", 1)), 0);
