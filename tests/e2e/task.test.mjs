@@ -21,6 +21,7 @@ function writeStub(dir) {
   });
   writeFileSync(stub, `#!/bin/sh
 if [ "$1" = "sessions" ]; then printf '%s\\n' '${session}'; exit 0; fi
+[ -n "$STUB_DELAY" ] && sleep "$STUB_DELAY"
 printf '%s\\n' "$STUB_ANSWER"
 printf '\\nsession_id: ${SID}\\n' >&2
 exit 0
@@ -70,6 +71,26 @@ test('hermes_task runs the stub agent; detail and telemetry see the run', async 
     const stats = await callTool(s.client, 'hermes_telemetry', {});
     assert.equal(stats.json.runs, 1);
     assert.equal(stats.json.tool_usage.api_calls, 2);
+  } finally {
+    await s.close();
+    work.cleanup();
+  }
+});
+
+test('two concurrent hermes_task calls: one runs, the other is busy', async () => {
+  const work = scratchDir();
+  const { stub, auth } = writeStub(work.dir);
+  const s = await connect({
+    args: ['--toolsets', 'task'],
+    env: { HERMES_BIN: stub, HERMES_AUTH_PATH: auth, STUB_ANSWER: 'slow', STUB_DELAY: '1' },
+  });
+  try {
+    const [a, b] = await Promise.all([
+      callTool(s.client, 'hermes_task', { prompt: 'first' }),
+      callTool(s.client, 'hermes_task', { prompt: 'second' }),
+    ]);
+    const codes = [a.json.ok === true ? 'ok' : a.json.error, b.json.ok === true ? 'ok' : b.json.error];
+    assert.deepEqual(codes.sort(), ['busy', 'ok']);
   } finally {
     await s.close();
     work.cleanup();
