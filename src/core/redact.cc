@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cctype>
 #include <cstdlib>
 
@@ -176,8 +177,23 @@ const FirstByteIndex& families_by_first_byte() {
   return index;
 }
 
+// The first two bytes of every label, as a 64K-bit set: most word starts
+// fail here without comparing any label.
+const std::bitset<65536>& label_pairs() {
+  static const std::bitset<65536> pairs = [] {
+    std::bitset<65536> set;
+    for (const Family& f : kFamilies)
+      set.set(static_cast<unsigned char>(f.label[0]) << 8 | static_cast<unsigned char>(f.label[1]));
+    return set;
+  }();
+  return pairs;
+}
+
 // True when some family label starts at `i`.
 bool label_at(std::string_view text, size_t i) {
+  if (i + 1 >= text.size() || !label_pairs()[static_cast<unsigned char>(text[i]) << 8 |
+                                             static_cast<unsigned char>(text[i + 1])])
+    return false;
   std::string_view rest = text.substr(i);
   for (size_t f : families_by_first_byte()[static_cast<unsigned char>(text[i])]) {
     if (starts_with(rest, kFamilies[f].label)) return true;
@@ -270,29 +286,46 @@ std::string apply_splices(std::string_view text, const std::vector<Splice>& spli
   return out;
 }
 
+// Where the window around a split point starts: back over body characters
+// and control characters (1-byte C0/DEL or a 3-byte zero-width sequence).
+size_t window_begin(std::string_view text, size_t at) {
+  while (at > 0) {
+    if (is_body_char(text[at - 1]) || control_len(text, at - 1) == 1) {
+      --at;
+    } else if (at >= 3 && control_len(text, at - 3) == 3) {
+      at -= 3;
+    } else {
+      break;
+    }
+  }
+  return at;
+}
+
+size_t window_end(std::string_view text, size_t at) {
+  while (at < text.size()) {
+    size_t n = control_len(text, at);
+    if (!n && !is_body_char(text[at])) break;
+    at += n ? n : 1;
+  }
+  return at;
+}
+
+// Tokens split by control/zero-width characters. Only a control character
+// with a token-body byte on each side (further controls skipped) can split
+// one; the tight loop looks for those, then scans just that window.
 std::string redact_split_tokens(std::string_view text, bool sentinels) {
   std::vector<Splice> splices;
-  size_t i = 0;
-  while (i < text.size()) {
-    if (!is_body_char(text[i]) && !control_len(text, i)) {
-      ++i;
-      continue;
-    }
-    size_t start = i;
-    bool seen_body = false, pending = false, split = false;
-    while (i < text.size()) {
-      size_t n = control_len(text, i);
-      if (n) {
-        i += n;
-        pending = seen_body;
-        continue;
-      }
-      if (!is_body_char(text[i])) break;
-      split = split || pending;  // a control character between body characters
-      seen_body = true;
-      ++i;
-    }
-    if (split) scan_split_window(text, start, i, sentinels, splices);
+  size_t scanned = 0;
+  for (size_t i = 1; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != 0x7f && c != 0xE2 && c != 0xEF) continue;
+    if (i < scanned || !is_body_char(text[i - 1])) continue;
+    size_t after = i;
+    for (size_t n; after < text.size() && (n = control_len(text, after)) != 0;) after += n;
+    if (after == i || after >= text.size() || !is_body_char(text[after])) continue;
+    size_t begin = window_begin(text, i), end = window_end(text, after);
+    scan_split_window(text, begin, end, sentinels, splices);
+    scanned = end;
   }
   return apply_splices(text, splices);
 }
@@ -412,18 +445,34 @@ std::string redact_telegram(std::string_view text) {
                        });
 }
 
+// Where each URL scheme before a `://` starts.
+std::vector<size_t> scheme_starts(std::string_view text) {
+  std::vector<size_t> starts;
+  for (size_t at : literal_starts(text, "://")) {
+    size_t begin = at;
+    while (begin > 0 &&
+           (std::isalnum(static_cast<unsigned char>(text[begin - 1])) || text[begin - 1] == '+'))
+      --begin;
+    if (begin < at) starts.push_back(begin);
+  }
+  return starts;
+}
+
 std::string redact_urls(std::string_view text) {
-  std::string out =
-      substitute(text, patterns().db_url, [](const Match& m) -> std::optional<std::string> {
-        std::string_view pw = m.groups[2];
-        // An f-string/template placeholder names a variable, not a password.
-        if (pw.size() >= 2 && pw.front() == '{' && pw.back() == '}') return std::nullopt;
-        return std::string(m.groups[1]) + "***@";
-      });
-  return substitute(out, patterns().url_token, [](const Match& m) -> std::optional<std::string> {
-    if (already_masked(m.groups[2])) return std::nullopt;
-    return std::string(m.groups[1]) + mask_token(m.groups[2]) + "@";
-  });
+  std::string out = substitute_at(text, patterns().db_url, scheme_starts(text),
+                                  [](const Match& m) -> std::optional<std::string> {
+                                    std::string_view pw = m.groups[2];
+                                    // An f-string/template placeholder names a variable, not a
+                                    // password.
+                                    if (pw.size() >= 2 && pw.front() == '{' && pw.back() == '}')
+                                      return std::nullopt;
+                                    return std::string(m.groups[1]) + "***@";
+                                  });
+  return substitute_at(out, patterns().url_token, scheme_starts(out),
+                       [](const Match& m) -> std::optional<std::string> {
+                         if (already_masked(m.groups[2])) return std::nullopt;
+                         return std::string(m.groups[1]) + mask_token(m.groups[2]) + "@";
+                       });
 }
 
 std::string redact_phones(std::string_view text) {
