@@ -83,6 +83,21 @@ TEST_F(V4aTest, AnchorPicksBetweenEqualCandidates) {
   EXPECT_EQ(dir.read("a.py"), "def one():\n    return 0\n\ndef two():\n    return 2\n");
 }
 
+TEST_F(V4aTest, EndOfFilePicksTheLastCopy) {
+  dir.write("a.txt", "x = 1\nmiddle\nx = 1\n");
+  Json out = patch("*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 2\n*** End of File\n*** End Patch\n");
+  ASSERT_EQ(out["success"], true) << out.dump(2);
+  EXPECT_EQ(dir.read("a.txt"), "x = 1\nmiddle\nx = 2\n");
+}
+
+TEST_F(V4aTest, AdditionOnlyAnchorMustBeUnique) {
+  dir.write("a.txt", "item\nitem\n");
+  Json out = patch("*** Begin Patch\n*** Update File: a.txt\n@@ item @@\n+new\n*** End Patch\n");
+  EXPECT_NE(out.value("error", "").find(": addition-only hunk context hint 'item' is ambiguous (2 occurrences)"),
+            std::string::npos)
+      << out.dump(2);
+}
+
 TEST_F(V4aTest, AdditionOnlyHunkGoesAfterItsAnchor) {
   dir.write("a.txt", "head\nmiddle\ntail\n");
   Json out = patch("*** Begin Patch\n*** Update File: a.txt\n@@ middle @@\n+inserted\n*** End Patch\n");
