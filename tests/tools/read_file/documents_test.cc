@@ -48,6 +48,8 @@ TEST(Documents, Notebook) {
       "8|# ── Raw cell ──\n9|raw\n10|\n11|# ── Code cell 2 ──\n12|x = 2");
   EXPECT_EQ(r["extracted_document"], true);
   EXPECT_EQ(r["total_lines"], 12);
+  h.dir().write("typed.ipynb", R"({"cells": [{"cell_type": 7, "source": ["x"]}]})");
+  EXPECT_EQ(h.read("typed.ipynb")["content"], "1|# ── Raw cell ──\n2|x");
   h.dir().write("bad.ipynb", "not json\n");
   EXPECT_EQ(h.read("bad.ipynb")["content"], "1|not json");  // falls through to text
   h.dir().write("old.ipynb",
