@@ -15,6 +15,9 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tools/execute_code/sandbox_process.h"
 
