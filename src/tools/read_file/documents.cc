@@ -209,7 +209,8 @@ Result<std::string> notebook_text(const std::string& json_text) {
   for (const Json* cell : cells) {
     if (!cell->is_object()) return Error::InvalidArgument("malformed cell");
     auto type_it = cell->find("cell_type");
-    std::string type = type_it != cell->end() && type_it->is_string() ? type_it->get<std::string>() : "";
+    std::string type =
+        type_it != cell->end() && type_it->is_string() ? type_it->get<std::string>() : "";
     if (type == "markdown")
       out += "# ── Markdown cell " + std::to_string(++markdown) + " ──\n";
     else if (type == "code")

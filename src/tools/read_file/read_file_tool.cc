@@ -37,6 +37,9 @@ constexpr const char* kDescription =
     "extraction as complete. NOTE: Cannot read images or other binary files — use vision_analyze "
     "for images.";
 
+// Line numbers beyond this are past any file; keeps offset + limit exact.
+constexpr int64_t kMaxLine = int64_t{1} << 50;
+
 struct ReadFileArgs {
   std::string path;
   int64_t offset = 1;
@@ -46,8 +49,13 @@ struct ReadFileArgs {
 // int() semantics: numbers truncate, numeric strings parse, anything else
 // takes the default.
 int64_t coerce_int(const Json& value, int64_t fallback) {
+  if (value.is_number_unsigned()) return std::min<uint64_t>(value.get<uint64_t>(), kMaxLine);
   if (value.is_number_integer()) return value.get<int64_t>();
-  if (value.is_number_float()) return static_cast<int64_t>(value.get<double>());
+  if (value.is_number_float()) {
+    double d = value.get<double>();
+    if (!(d > -kMaxLine && d < kMaxLine)) return d > 0 ? kMaxLine : fallback;  // NaN, inf, huge
+    return static_cast<int64_t>(d);
+  }
   if (value.is_string()) return parse_int(value.get<std::string>()).value_or(fallback);
   return fallback;
 }
@@ -61,7 +69,7 @@ Result<ReadFileArgs> parse_args(const Json& args, int64_t max_lines) {
   out.path = path->get<std::string>();
   if (auto it = args.find("offset"); it != args.end()) out.offset = coerce_int(*it, 1);
   if (auto it = args.find("limit"); it != args.end()) out.limit = coerce_int(*it, 2000);
-  out.offset = std::max<int64_t>(out.offset, 1);
+  out.offset = std::clamp<int64_t>(out.offset, 1, kMaxLine);
   out.limit = std::clamp<int64_t>(out.limit, 1, std::max<int64_t>(max_lines, 1));
   return out;
 }

@@ -81,6 +81,8 @@ TEST(ReadFilePagination, CoercesBadNumbers) {
             "Use offset=5 to continue reading (showing 1-4 of 10 lines)");  // clamped to 4
   r = h.call(Json{{"path", "ten.txt"}, {"offset", -3}, {"limit", 0}});
   EXPECT_EQ(r["content"], "1|line1");
+  r = h.call(Json{{"path", "ten.txt"}, {"offset", 1e300}, {"limit", 18446744073709551615ull}});
+  EXPECT_EQ(r["content"], "");  // past the end, no overflow
   r = h.call(Json{{"path", "ten.txt"}, {"offset", "3"}, {"limit", 2.9}});
   EXPECT_EQ(r["content"], "3|line3\n4|line4");
 }
