@@ -27,11 +27,15 @@ void ReadTracker::record_read(const std::string& real_path,
 }
 
 void ReadTracker::record_write(const std::string& real_path,
-                               const FileVersion& version) {
+                               const FileVersion& version, Baseline baseline) {
   std::vector<std::function<void(const std::string&)>> listeners;
   {
     std::lock_guard lock(mu_);
-    stamps_[real_path] = Stamp{version, true};
+    if (baseline == Baseline::kEarned) {
+      stamps_[real_path] = Stamp{version, true};
+    } else {
+      stamps_.erase(real_path);
+    }
     listeners = listeners_;
   }
   for (auto& listener : listeners) listener(real_path);

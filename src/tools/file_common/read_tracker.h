@@ -29,16 +29,23 @@ struct FileVersion {
 // The current version of `real_path`, or false when it cannot be stat'ed.
 bool stat_version(const std::string& real_path, FileVersion& out);
 
+// Whether a write gives the session a whole-file baseline of the result:
+// write_file's own content does; patch's does not (file-tools.md §2.2 item 7:
+// write after patch needs a re-read).
+enum class Baseline { kEarned, kNotEarned };
+
 class ReadTracker : public SessionState {
  public:
   // read_file served `real_path` at `version`; `whole_file` is true when the
   // model saw every line unredacted (a redacted or partial read is not).
   void record_read(const std::string& real_path, const FileVersion& version,
                    bool whole_file);
-  // write_file/patch wrote `real_path`; the session now knows its content
-  // (its own write is its baseline) and every per-path read cache of the
-  // path is dropped through the listeners.
-  void record_write(const std::string& real_path, const FileVersion& version);
+  // write_file/patch wrote `real_path`. With kEarned (write_file) the
+  // session now knows its content; with kNotEarned (patch) any earlier stamp
+  // is dropped. Either way every per-path read cache of the path is dropped
+  // through the listeners.
+  void record_write(const std::string& real_path, const FileVersion& version,
+                    Baseline baseline = Baseline::kEarned);
   // True when the session has seen the whole file at exactly `current`.
   bool has_seen_whole(const std::string& real_path, const FileVersion& current) const;
   // True when the session has read any part of the file at any version.

@@ -104,7 +104,9 @@ void record_writes(CallContext& ctx, const std::vector<ResolvedPath>& paths) {
   auto& tracker = ctx.session.state<ReadTracker>();
   for (const auto& p : paths) {
     FileVersion version;
-    if (stat_version(p.real, version)) tracker.record_write(p.real, version);
+    if (stat_version(p.real, version)) {
+      tracker.record_write(p.real, version, Baseline::kNotEarned);
+    }
   }
 }
 

@@ -89,12 +89,13 @@ TEST_F(PatchToolTest, GuardsApplyToPatches) {
   EXPECT_TRUE(v4a["error"].get<std::string>().starts_with("V4A patch header contains '..' traversal: '../x.txt'."));
 }
 
-TEST_F(PatchToolTest, WriteAfterPatchUsesThePatchedVersion) {
+// file-tools.md §2.2 item 7: patch never earns a whole-file baseline.
+TEST_F(PatchToolTest, WriteAfterPatchNeedsAReread) {
   std::string path = dir.write("a.txt", "one\n");
   tools.mark_read(path);
   ASSERT_EQ(replace(path, "one", "two")["success"], true);
   Json out = tools.call("write_file", {{"path", path}, {"content", "three\n"}});
-  EXPECT_FALSE(out.contains("error")) << out.dump();
+  EXPECT_EQ(out["stale_write_blocked"], true) << out.dump();
 }
 
 TEST_F(PatchToolTest, NotAPatchIsAParseErrorWithTheLine) {
