@@ -3,6 +3,7 @@
 // the per-line clamp and the char budget.
 #include "tools/read_file/text_page.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -74,7 +75,9 @@ class LineCollector {
 
 // `text` clamped to `max_chars` code points plus the truncation marker.
 std::string clamp_line(const std::string& raw, int64_t max_chars) {
-  std::string text = sanitize_utf8(raw);
+  const bool ascii = std::all_of(raw.begin(), raw.end(), [](char c) { return (c & 0x80) == 0; });
+  if (ascii && raw.size() <= static_cast<size_t>(max_chars)) return raw;  // the common case
+  std::string text = ascii ? raw : sanitize_utf8(raw);
   size_t count = 0, i = 0;
   for (; i < text.size(); ++i) {
     if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
