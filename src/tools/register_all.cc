@@ -1,27 +1,28 @@
 // SPDX-License-Identifier: MIT
-// The tool table of the binary, in tools/list order.
+// The tool table of the binary, in tools/list order: file tools, shell tools,
+// code, then task dispatch.
 #include "registry/registry.h"
 
 namespace hermes {
 
 void register_read_file(Registry& registry);
-void register_terminal(Registry& registry);
-void register_search_files(Registry& registry);
-void register_process(Registry& registry);
 void register_write_file(Registry& registry);
 void register_patch(Registry& registry);
-void register_task(Registry& registry);
+void register_search_files(Registry& registry);
+void register_terminal(Registry& registry);
+void register_process(Registry& registry);
 void register_execute_code(Registry& registry);
+void register_task(Registry& registry);
 
 void register_all_tools(Registry& registry) {
   register_read_file(registry);
-  register_terminal(registry);
-  register_search_files(registry);
-  register_process(registry);
   register_write_file(registry);
   register_patch(registry);
-  register_task(registry);
+  register_search_files(registry);
+  register_terminal(registry);
+  register_process(registry);
   register_execute_code(registry);
+  register_task(registry);
 }
 
 }  // namespace hermes
