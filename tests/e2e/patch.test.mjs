@@ -29,6 +29,10 @@ test('read → patch → write flow keeps the stale-overwrite contract', async (
     assert.equal(patched.json.match_strategy, 'line_trimmed');
     assert.match(patched.json.diff, /\+    print\("hello"\)/);
     assert.equal(readFileSync(file, 'utf8'), 'def main():\n    print("hello")\n');
+    // patch earns no whole-file baseline: a write right after it needs a re-read.
+    const stale = await callTool(s.client, 'write_file', { path: file, content: 'def main():\n    pass\n' });
+    assert.equal(stale.json.stale_write_blocked, true);
+    await callTool(s.client, 'read_file', { path: file });
     const written = await callTool(s.client, 'write_file', { path: file, content: 'def main():\n    pass\n' });
     assert.equal(written.isError, false, written.text);
     assert.equal(written.json.verified, true);
