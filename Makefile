@@ -31,7 +31,7 @@ test-asan: deps
 	cd "$(ROOT)build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
 bench: deps
-	@cmake -S "$(ROOT)" -B "$(ROOT)build-release" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2
+	@cmake -S "$(ROOT)" -B "$(ROOT)build-release" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHERMES_BUILD_BENCH=ON >&2
 	@ninja -C "$(ROOT)build-release" >&2
 	"$(ROOT)bench/run_all.sh" "$(ROOT)build-release"
 

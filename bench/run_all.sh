@@ -5,7 +5,12 @@ set -euo pipefail
 build="${1:?usage: run_all.sh BUILD_DIR}"
 here="$(cd "$(dirname "$0")" && pwd)"
 shopt -s nullglob
-for bin in "$build"/bench/*_bench; do
+benches=("$build"/bench/*_bench)
+if [ ${#benches[@]} -eq 0 ]; then
+  echo "no benchmark binaries in $build/bench (configure with -DHERMES_BUILD_BENCH=ON)" >&2
+  exit 1
+fi
+for bin in "${benches[@]}"; do
   echo "== $(basename "$bin")"
   "$bin" --benchmark_min_time=0.2
 done
