@@ -35,6 +35,10 @@ struct SpawnOptions {
   std::string cwd;
   StdinMode stdin_mode = StdinMode::kNull;
   TerminalMode terminal = TerminalMode::kPipe;
+  // kPipe only: when set, the child's stderr goes to this fd (the write end
+  // of the caller's own pipe, which the caller closes after spawn) instead of
+  // being merged into the output pipe.
+  int stderr_fd = -1;
   unsigned short pty_rows = 30;
   unsigned short pty_cols = 120;
 };

@@ -115,7 +115,8 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
     posix_spawn_file_actions_addopen(&sa.actions, 0, "/dev/null", O_RDONLY, 0);
   }
   posix_spawn_file_actions_adddup2(&sa.actions, out_write.get(), 1);
-  posix_spawn_file_actions_adddup2(&sa.actions, out_write.get(), 2);
+  posix_spawn_file_actions_adddup2(
+      &sa.actions, options.stderr_fd >= 0 ? options.stderr_fd : out_write.get(), 2);
   // Belt and braces: fds another thread opened without O_CLOEXEC never leak.
   posix_spawn_file_actions_addclosefrom_np(&sa.actions, 3);
   if (!options.cwd.empty()) {

@@ -2,7 +2,9 @@
 #include "proc/spawn.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include "proc/run.h"
 #include "proc/proc_test_util.h"
@@ -24,6 +26,19 @@ TEST(Spawn, MergesStdoutAndStderr) {
   std::string out = run_capture({.argv = {"sh", "-c", "echo out; echo err >&2; exit 3"}}, &st);
   EXPECT_EQ(out, "out\nerr\n");
   EXPECT_EQ(st.code, 3);
+}
+
+TEST(Spawn, StderrToItsOwnFdWhenAsked) {
+  int err[2];
+  ASSERT_EQ(::pipe2(err, O_CLOEXEC), 0);
+  std::string out = run_capture(
+      {.argv = {"sh", "-c", "echo out; echo err >&2"}, .stderr_fd = err[1]});
+  ::close(err[1]);
+  char buf[64] = {};
+  ssize_t n = ::read(err[0], buf, sizeof buf);
+  ::close(err[0]);
+  EXPECT_EQ(out, "out\n");
+  EXPECT_EQ(std::string(buf, n > 0 ? static_cast<size_t>(n) : 0), "err\n");
 }
 
 TEST(Spawn, OwnsItsProcessGroup) {

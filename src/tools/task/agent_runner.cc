@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The process runner. proc::spawn merges stderr into stdout, but the agent's
-// session id and errors live on stderr, so this file spawns with two pipes
-// and hands the child to proc's ChildProcess/run_bounded for the rest.
-// TODO(#7): move the two-pipe spawn into proc/ as a SpawnOptions mode.
+// The process runner: the agent through proc::spawn with stderr on its own
+// pipe (the session id and errors live there), driven by proc::run_bounded.
 #include "tools/task/agent_runner.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -41,50 +37,11 @@ std::optional<Pipe> make_pipe() {
   return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
-struct SpawnAttrs {
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_t actions;
-  SpawnAttrs() {
-    posix_spawnattr_init(&attr);
-    posix_spawn_file_actions_init(&actions);
-  }
-  ~SpawnAttrs() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-  SpawnAttrs(const SpawnAttrs&) = delete;
-  SpawnAttrs& operator=(const SpawnAttrs&) = delete;
-};
-
-std::vector<char*> c_strings(std::vector<std::string>& items) {
-  std::vector<char*> out;
-  for (std::string& s : items) out.push_back(s.data());
-  out.push_back(nullptr);
-  return out;
-}
-
 std::vector<std::string> child_env(const std::vector<std::string>& extra) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) env.emplace_back(*e);
   env.insert(env.end(), extra.begin(), extra.end());
   return env;
-}
-
-void configure(SpawnAttrs& sa, int out_fd, int err_fd, const std::string& cwd) {
-  sigset_t defaults, empty;
-  sigfillset(&defaults);
-  sigdelset(&defaults, SIGKILL);
-  sigdelset(&defaults, SIGSTOP);
-  sigemptyset(&empty);
-  posix_spawnattr_setsigdefault(&sa.attr, &defaults);
-  posix_spawnattr_setsigmask(&sa.attr, &empty);
-  posix_spawnattr_setflags(&sa.attr,
-                           POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawn_file_actions_addopen(&sa.actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&sa.actions, out_fd, 1);
-  posix_spawn_file_actions_adddup2(&sa.actions, err_fd, 2);
-  posix_spawn_file_actions_addclosefrom_np(&sa.actions, 3);
-  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&sa.actions, cwd.c_str());
 }
 
 struct Spawned {
@@ -93,26 +50,28 @@ struct Spawned {
 };
 
 // errno-style failure code on error (ENOENT for a missing program or cwd).
+int errno_of(const Error& error) {
+  switch (error.code) {
+    case ErrorCode::kNotFound: return ENOENT;
+    case ErrorCode::kPermissionDenied: return EACCES;
+    case ErrorCode::kInvalidArgument: return EINVAL;
+    default: return EIO;
+  }
+}
+
+// The agent through proc::spawn, with stderr on a pipe of its own: the
+// session id and the errors are read from there, the answer from stdout.
 std::variant<Spawned, int> spawn_agent(const AgentRun& request) {
-  auto out = make_pipe();
   auto err = make_pipe();
-  if (!out || !err) return errno;
-  SpawnAttrs sa;
-  configure(sa, out->write_end.get(), err->write_end.get(), request.cwd);
-  std::vector<std::string> argv_copy = request.argv;
-  std::vector<std::string> env = child_env(request.extra_env);
-  std::vector<char*> argv = c_strings(argv_copy);
-  std::vector<char*> envp = c_strings(env);
-  pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, argv[0], &sa.actions, &sa.attr, argv.data(), envp.data());
-  if (rc != 0) return rc;
-  ::fcntl(out->read_end.get(), F_SETFL, O_NONBLOCK);
+  if (!err) return errno;
+  auto child = proc::spawn({.argv = request.argv,
+                            .env = child_env(request.extra_env),
+                            .cwd = request.cwd,
+                            .stderr_fd = err->write_end.get()});
+  if (!child) return errno_of(child.error());
+  err->write_end.reset();  // the child holds its copy
   ::fcntl(err->read_end.get(), F_SETFL, O_NONBLOCK);
-  // glibc's <sys/pidfd.h> lacks C linkage under C++, so the raw syscall.
-  UniqueFd pid_fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-  return Spawned{proc::ChildProcess(pid, std::move(out->read_end), UniqueFd(), std::move(pid_fd),
-                                    proc::TerminalMode::kPipe),
-                 std::move(err->read_end)};
+  return Spawned{std::move(*child), std::move(err->read_end)};
 }
 
 // Drains stderr on its own thread until EOF or until told to stop (a
