@@ -47,15 +47,6 @@ bool is_dir(const std::string& path) {
 
 }  // namespace
 
-std::string shell_quote(std::string_view text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
-  }
-  return out + "'";
-}
-
 std::string nearest_existing_dir(const std::string& path) {
   std::string p = path.empty() ? "/" : path;
   while (!is_dir(p)) {

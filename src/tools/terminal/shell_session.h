@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/strings.h"
 #include "proc/output_capture.h"
 #include "proc/run.h"
 
@@ -74,9 +75,6 @@ class ShellSession {
   bool have_snapshot_ = false;  // bootstrap_mu_
   std::atomic<uint64_t> counter_{0};
 };
-
-// `text` as one single-quoted shell word.
-std::string shell_quote(std::string_view text);
 
 // Removes the last `<marker>path<marker>` line from `output` (with the
 // newline before it) and returns the path; nullopt when absent.

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// A backend is the machine (or sandbox, or container) the tools act on. Every
+// backend reduces to one primitive: a local argv that runs `bash [-l] -c
+// <script>` on the target with its stdin and merged output wired to the local
+// child, so killing the local child ends the call (shell-and-exec §5). The
+// terminal, the portable file system, search and execute_code's file RPC are
+// all built on that primitive; only the local backend also offers the native
+// file-system fast path (decision 10).
+#pragma once
+
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace hermes {
+
+struct BashOutcome;
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // `local`, `ssh`, `sandbox` or `docker`.
+  virtual std::string name() const = 0;
+  // Where the file tools may use system calls instead of shell commands.
+  virtual bool native_files() const = 0;
+
+  // Prepares the target once per session: connection check, container
+  // start. The error message is shown to the model as is. Thread-safe;
+  // later calls return the first outcome.
+  virtual Status start(std::stop_token stop) = 0;
+  // The local argv that runs `bash [-l] -c script` on the target. Valid
+  // after a successful start().
+  virtual std::vector<std::string> bash_argv(const std::string& script, bool login) const = 0;
+  // The environment of that local process; nullopt inherits the server's.
+  virtual std::optional<std::vector<std::string>> launch_env() const { return std::nullopt; }
+
+  // A transport failure (ssh could not connect, the container is gone)
+  // rather than the command's own result, as a message; nullopt otherwise.
+  virtual std::optional<std::string> transport_error(const BashOutcome&) const {
+    return std::nullopt;
+  }
+  // Called after a transport error: true when the target was rebuilt (a
+  // vanished container recreated) and the command should run once more.
+  virtual bool recover() { return false; }
+
+  // The target's `$HOME` (for `~`) and the session's default cwd there.
+  virtual std::string home() const = 0;
+  virtual std::string default_cwd() const = 0;
+  // The target's temp directory.
+  virtual std::string temp_dir() const { return "/tmp"; }
+
+  // Ends the session's use of the target (stops the container, closes the
+  // ssh master, removes sandbox directories). Idempotent.
+  virtual void cleanup() {}
+};
+
+}  // namespace hermes

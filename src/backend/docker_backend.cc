@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#include "backend/docker_backend.h"
+
+#include <random>
+
+#include "backend/local_command.h"
+#include "backend/run_bash.h"
+#include "core/strings.h"
+
+namespace hermes {
+namespace {
+
+// Image pulls can be slow; a run that takes longer has failed.
+constexpr std::chrono::minutes kStartLimit{10};
+
+std::string random_hex8() {
+  std::random_device rd;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 8; ++i) out += kHex[rd() & 15];
+  return out;
+}
+
+}  // namespace
+
+DockerBackend::~DockerBackend() { cleanup(); }
+
+std::vector<std::string> DockerBackend::run_argv(const std::string& name) const {
+  std::vector<std::string> argv = {
+      options_.docker, "run", "-d", "--init", "--name", name, "--label", "hermes-agent=1",
+      "-w", options_.cwd, "--cap-drop", "ALL", "--cap-add", "DAC_OVERRIDE", "--cap-add",
+      "CHOWN", "--cap-add", "FOWNER", "--cap-add", "SETUID", "--cap-add", "SETGID",
+      "--security-opt", "no-new-privileges", "--tmpfs", "/tmp:rw,nosuid,size=512m",
+      "--tmpfs", "/var/tmp:rw,noexec,nosuid,size=256m", "--tmpfs", "/run:rw,noexec,nosuid,size=64m",
+      "--cpus", options_.cpus, "--memory", options_.memory, "--pids-limit", "256",
+      "--shm-size", "1g"};
+  if (!options_.network) argv.push_back("--network=none");
+  for (const auto& volume : options_.volumes) argv.insert(argv.end(), {"-v", volume});
+  argv.insert(argv.end(), {options_.image, "sleep", "infinity"});
+  return argv;
+}
+
+Status DockerBackend::create_container(std::stop_token stop) {
+  auto run = run_local_command(run_argv("hermes-" + random_hex8()), kStartLimit, stop);
+  if (!run) return Error::Unavailable("Docker backend: " + run.error().message);
+  std::string id = trim(run->output);
+  if (run->exit_code != 0 || id.empty()) {
+    return Error::Unavailable("Docker backend: cannot start a container from " + options_.image +
+                              ": " + last_line(run->errors.empty() ? run->output : run->errors));
+  }
+  std::lock_guard lock(mu_);
+  container_ = id;
+  return {};
+}
+
+Status DockerBackend::start(std::stop_token stop) {
+  {
+    std::lock_guard lock(mu_);
+    if (!container_.empty()) return {};
+  }
+  HERMES_TRY(create_container(stop));
+  auto probe = run_local_command(bash_argv("printf '%s' \"$HOME\"", false), std::chrono::seconds(30), stop);
+  std::lock_guard lock(mu_);
+  home_ = probe && probe->exit_code == 0 && !probe->output.empty() ? probe->output : "/root";
+  return {};
+}
+
+std::vector<std::string> DockerBackend::bash_argv(const std::string& script, bool login) const {
+  std::vector<std::string> argv = {options_.docker, "exec", "-i"};
+  for (const auto& name : options_.forward_env) argv.insert(argv.end(), {"-e", name});
+  argv.push_back(container_id());
+  argv.push_back("bash");
+  if (login) argv.push_back("-l");
+  argv.insert(argv.end(), {"-c", script});
+  return argv;
+}
+
+std::optional<std::string> DockerBackend::transport_error(const BashOutcome& outcome) const {
+  if (outcome.exit_code == 0) return std::nullopt;
+  const std::string& text = outcome.stderr_text.empty() ? outcome.output : outcome.stderr_text;
+  if (text.find("No such container") == std::string::npos &&
+      text.find("is not running") == std::string::npos) {
+    return std::nullopt;
+  }
+  return "Docker backend: the session's container is gone: " + last_line(text);
+}
+
+bool DockerBackend::recover() {
+  {
+    std::lock_guard lock(mu_);
+    if (recreated_) return false;
+    recreated_ = true;
+    container_.clear();
+  }
+  return create_container({}).has_value();
+}
+
+std::string DockerBackend::home() const {
+  std::lock_guard lock(mu_);
+  return home_;
+}
+
+std::string DockerBackend::container_id() const {
+  std::lock_guard lock(mu_);
+  return container_;
+}
+
+void DockerBackend::cleanup() {
+  std::string id;
+  {
+    std::lock_guard lock(mu_);
+    id.swap(container_);
+  }
+  if (!id.empty()) (void)run_local_command({options_.docker, "rm", "-f", id}, std::chrono::seconds(30));
+}
+
+}  // namespace hermes

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// The docker backend (shell-and-exec §5): one long-lived container per
+// session started with the hardening options below, `docker exec` per
+// command, and the container recreated once if it vanished.
+#pragma once
+
+#include <mutex>
+
+#include "backend/backend.h"
+
+namespace hermes {
+
+struct DockerOptions {
+  std::string docker = "docker";  // the CLI to run
+  std::string image = "nikolaik/python-nodejs:python3.11-nodejs20";
+  std::string cwd = "/root";
+  std::vector<std::string> volumes;  // `-v` values
+  bool network = true;
+  std::string cpus = "1";
+  std::string memory = "5g";
+  // Variables forwarded by name (`-e NAME`); values come from our env.
+  std::vector<std::string> forward_env;
+};
+
+class DockerBackend final : public Backend {
+ public:
+  explicit DockerBackend(DockerOptions options) : options_(std::move(options)) {}
+  ~DockerBackend() override;
+
+  std::string name() const override { return "docker"; }
+  bool native_files() const override { return false; }
+  // Starts the container (`docker run -d … sleep infinity`).
+  Status start(std::stop_token stop) override;
+  std::vector<std::string> bash_argv(const std::string& script, bool login) const override;
+  std::optional<std::string> transport_error(const BashOutcome& outcome) const override;
+  // Recreates a vanished container, once per session.
+  bool recover() override;
+  std::string home() const override;
+  std::string default_cwd() const override { return options_.cwd; }
+  void cleanup() override;
+
+  // The `docker run` argv for a container called `name`.
+  std::vector<std::string> run_argv(const std::string& name) const;
+  std::string container_id() const;
+
+ private:
+  Status create_container(std::stop_token stop);
+
+  DockerOptions options_;
+  mutable std::mutex mu_;
+  std::string container_;  // mu_: id, empty until started
+  std::string home_;       // mu_
+  bool recreated_ = false; // mu_
+};
+
+}  // namespace hermes

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// Running a short-lived program on this host (the ssh and docker clients'
+// own management commands) with its output collected.
+#pragma once
+
+#include <chrono>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace hermes {
+
+struct LocalCommandResult {
+  int exit_code = 0;     // -1 on timeout or cancel
+  std::string output;    // stdout (and stderr unless kept apart)
+  std::string errors;    // stderr when kept apart
+};
+
+// kNotFound when the program is missing.
+Result<LocalCommandResult> run_local_command(const std::vector<std::string>& argv,
+                                             std::chrono::milliseconds timeout,
+                                             std::stop_token stop = {},
+                                             bool separate_stderr = true);
+
+// The last non-empty line of `text`, trimmed (the useful part of a client's
+// error output).
+std::string last_line(std::string_view text);
+
+}  // namespace hermes

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// run_bash: spawn the backend's launcher, feed stdin from a thread, hold the
+// first output back until the run is known not to be a transport failure.
+#include "backend/run_bash.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "proc/spawn.h"
+
+namespace hermes {
+namespace {
+
+// Output held back before streaming starts: a transport error (docker's
+// "No such container", ssh's connection failure) is always shorter.
+constexpr size_t kHoldBack = 64 * 1024;
+constexpr size_t kStderrCap = 64 * 1024;
+
+// Reads a separate stderr pipe on its own thread, keeping the first bytes.
+class StderrReader {
+ public:
+  explicit StderrReader(proc::UniqueFd fd)
+      : fd_(std::move(fd)), thread_([this] { drain(); }) {}
+  std::string finish() {
+    if (thread_.joinable()) thread_.join();
+    return std::move(text_);
+  }
+  ~StderrReader() { finish(); }
+
+ private:
+  void drain() {
+    char buf[4096];
+    for (;;) {
+      ssize_t n = ::read(fd_.get(), buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;
+      size_t room = kStderrCap - std::min(kStderrCap, text_.size());
+      text_.append(buf, std::min(room, static_cast<size_t>(n)));
+    }
+  }
+  proc::UniqueFd fd_;
+  std::string text_;
+  std::thread thread_;
+};
+
+struct Attempt {
+  BashOutcome outcome;
+  bool streaming = false;  // output past the hold-back was passed on
+};
+
+Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token stop,
+                         const proc::OutputCallback& on_output) {
+  proc::SpawnOptions options{.argv = backend.bash_argv(run.script, run.login),
+                             .env = backend.launch_env(),
+                             .cwd = "/",
+                             .stdin_mode = run.stdin_data ? proc::StdinMode::kPipe
+                                                          : proc::StdinMode::kNull};
+  proc::UniqueFd err_read;
+  proc::UniqueFd err_write;
+  if (run.separate_stderr) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe");
+    err_read = proc::UniqueFd(fds[0]);
+    err_write = proc::UniqueFd(fds[1]);
+    options.stderr_fd = err_write.get();
+  }
+  auto child = proc::spawn(options);
+  err_write = proc::UniqueFd();
+  if (!child) return Error::Unavailable(backend.name() + " backend: " + child.error().message);
+  std::optional<StderrReader> stderr_reader;
+  if (run.separate_stderr) stderr_reader.emplace(std::move(err_read));
+  std::jthread feeder;
+  if (run.stdin_data) {
+    feeder = std::jthread([&child, &run] {
+      // A child that exits without reading is not an error here: its exit
+      // status tells what happened.
+      (void)child->write_stdin(*run.stdin_data, std::chrono::hours(24));
+      child->close_stdin();
+    });
+  }
+  Attempt attempt;
+  std::string& held = attempt.outcome.output;
+  auto hold_then_stream = [&](std::string_view bytes) {
+    if (attempt.streaming) return on_output(bytes);
+    held.append(bytes);
+    if (held.size() <= kHoldBack) return;
+    attempt.streaming = true;
+    on_output(held);
+    held.clear();
+  };
+  proc::RunOutcome r = proc::run_bounded(*child, {.timeout = run.timeout}, stop, hold_then_stream);
+  // The child is gone; an unread stdin pipe now fails fast with EPIPE.
+  child->close_stdin();
+  if (feeder.joinable()) feeder.join();
+  attempt.outcome.end = r.end;
+  attempt.outcome.exit_code = r.status.code;
+  if (stderr_reader) attempt.outcome.stderr_text = stderr_reader->finish();
+  return attempt;
+}
+
+}  // namespace
+
+Result<BashOutcome> run_bash(Backend& backend, const BashRun& run, std::stop_token stop,
+                             const proc::OutputCallback& on_output) {
+  HERMES_TRY(backend.start(stop));
+  for (int tries = 0;; ++tries) {
+    HERMES_ASSIGN_OR_RETURN(Attempt attempt, run_once(backend, run, stop, on_output));
+    BashOutcome& outcome = attempt.outcome;
+    if (!attempt.streaming && outcome.end == proc::RunEnd::kExited) {
+      if (auto failure = backend.transport_error(outcome)) {
+        if (tries == 0 && backend.recover()) continue;
+        return Error::Unavailable(*failure);
+      }
+    }
+    if (!attempt.streaming && !outcome.output.empty()) on_output(outcome.output);
+    outcome.output.clear();
+    return std::move(outcome);
+  }
+}
+
+Result<BashOutcome> run_bash_captured(Backend& backend, const BashRun& run, std::stop_token stop,
+                                      size_t max_output) {
+  std::string output;
+  bool too_large = false;
+  HERMES_ASSIGN_OR_RETURN(BashOutcome outcome,
+                          run_bash(backend, run, stop, [&](std::string_view bytes) {
+                            if (output.size() + bytes.size() > max_output) too_large = true;
+                            else output.append(bytes);
+                          }));
+  if (too_large) return Error::TooLarge("output of a " + backend.name() + " command exceeded the cap");
+  outcome.output = std::move(output);
+  return outcome;
+}
+
+}  // namespace hermes

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Running one bash script through a backend: stdin fed from a thread, merged
+// output streamed to the caller (or stderr kept apart), a deadline,
+// cancellation, transport errors told apart from the script's own exit, and
+// one retry after the backend recovers.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <stop_token>
+#include <string>
+
+#include "backend/backend.h"
+#include "proc/run.h"
+
+namespace hermes {
+
+struct BashRun {
+  std::string script;
+  bool login = false;
+  // Written to the script's stdin, then closed; nullopt gives /dev/null.
+  std::optional<std::string> stdin_data;
+  std::chrono::milliseconds timeout{0};
+  // Keep stderr out of the output and return it in BashOutcome::stderr_text.
+  bool separate_stderr = false;
+};
+
+struct BashOutcome {
+  proc::RunEnd end = proc::RunEnd::kExited;
+  int exit_code = 0;
+  // Only with separate_stderr (capped at 64 KiB).
+  std::string stderr_text;
+  // Whatever output the run produced before a transport error was found,
+  // for backends to inspect; filled by run_bash_captured only.
+  std::string output;
+};
+
+// Streams output to `on_output`. kUnavailable when the local launcher
+// cannot be spawned or the backend reports a transport error (its message).
+Result<BashOutcome> run_bash(Backend& backend, const BashRun& run, std::stop_token stop,
+                             const proc::OutputCallback& on_output);
+
+// Collects the output into BashOutcome::output (capped at `max_output`
+// bytes; more is kTooLarge).
+Result<BashOutcome> run_bash_captured(Backend& backend, const BashRun& run, std::stop_token stop,
+                                      size_t max_output = size_t{256} << 20);
+
+}  // namespace hermes

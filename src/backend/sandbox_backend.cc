@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "backend/sandbox_backend.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "backend/local_command.h"
+#include "core/paths.h"
+
+namespace hermes {
+
+SandboxBackend::~SandboxBackend() { cleanup(); }
+
+Status SandboxBackend::start(std::stop_token stop) {
+  {
+    std::lock_guard lock(mu_);
+    if (!private_tmp_.empty()) return {};
+    std::string pattern = options_.host_temp_dir + "/hermes-sandbox-XXXXXX";
+    if (!::mkdtemp(pattern.data())) {
+      return Error::Unavailable("Sandbox backend: cannot create a private /tmp under " +
+                                options_.host_temp_dir);
+    }
+    private_tmp_ = pattern;
+  }
+  auto probe = run_local_command(bash_argv("true", false), std::chrono::seconds(10), stop);
+  if (probe && probe->exit_code == 0) return {};
+  cleanup();
+  std::string why = probe ? last_line(probe->errors) : probe.error().message;
+  return Error::Unavailable("Sandbox backend: bubblewrap cannot run here" +
+                            (why.empty() ? std::string() : ": " + why));
+}
+
+std::vector<std::string> SandboxBackend::bash_argv(const std::string& script, bool login) const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> argv = {
+      "bwrap", "--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev",
+      "--proc", "/proc", "--bind", private_tmp_, "/tmp", "--setenv", "TMPDIR", "/tmp"};
+  if (options_.network) argv.push_back("--share-net");
+  argv.insert(argv.end(), {"--bind", options_.workspace, options_.workspace});
+  for (const auto& dir : options_.writable) argv.insert(argv.end(), {"--bind", dir, dir});
+  argv.insert(argv.end(), {"--cap-drop", "ALL", "bash"});
+  if (login) argv.push_back("-l");
+  argv.insert(argv.end(), {"-c", script});
+  return argv;
+}
+
+std::string SandboxBackend::home() const { return PathResolver::expand_user("~"); }
+
+void SandboxBackend::cleanup() {
+  std::lock_guard lock(mu_);
+  if (private_tmp_.empty()) return;
+  std::error_code ignored;
+  std::filesystem::remove_all(private_tmp_, ignored);
+  private_tmp_.clear();
+}
+
+}  // namespace hermes

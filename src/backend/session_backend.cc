@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#include "backend/session_backend.h"
+
+#include <mutex>
+
+#include "backend/backend_config.h"
+#include "registry/session.h"
+#include "registry/tool.h"
+
+namespace hermes {
+namespace {
+
+class BackendState final : public SessionState {
+ public:
+  Result<std::shared_ptr<Backend>> get(const Config& config) {
+    std::lock_guard lock(mu_);
+    if (!backend_) {
+      HERMES_ASSIGN_OR_RETURN(backend_, make_backend(config));
+    }
+    return backend_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::shared_ptr<Backend> backend_;  // mu_
+};
+
+}  // namespace
+
+Result<std::shared_ptr<Backend>> session_backend(CallContext& ctx) {
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend,
+                          ctx.session.state<BackendState>().get(ctx.services.config));
+  HERMES_TRY(backend->start(ctx.stop));
+  return backend;
+}
+
+}  // namespace hermes

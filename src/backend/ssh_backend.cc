@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+#include "backend/ssh_backend.h"
+
+#include <sys/stat.h>
+
+#include "backend/local_command.h"
+#include "backend/run_bash.h"
+#include "core/strings.h"
+#include "fs/atomic_write.h"
+#include "core/strings.h"
+
+namespace hermes {
+namespace {
+
+constexpr std::chrono::seconds kConnectLimit{30};
+
+// What OpenSSH prints when the transport, not the remote command, failed.
+constexpr std::string_view kTransportSigns[] = {
+    "ssh: ",  "Permission denied (", "Connection closed by", "Connection reset by",
+    "closed by remote host", "Host key verification failed", "kex_exchange_identification",
+    "client_loop: ", "Broken pipe", "Connection timed out", "Control socket connect",
+};
+
+}  // namespace
+
+SshBackend::SshBackend(SshTarget target) : target_(std::move(target)) {
+  std::string id = target_.user + "@" + target_.host + ":" + std::to_string(target_.port);
+  control_path_ = target_.control_dir + "/" + sha256_hex(id).substr(0, 16) + ".sock";
+}
+
+SshBackend::~SshBackend() { cleanup(); }
+
+std::string SshBackend::display() const {
+  return (target_.user.empty() ? "" : target_.user + "@") + target_.host + ":" +
+         std::to_string(target_.port);
+}
+
+std::vector<std::string> SshBackend::base_argv() const {
+  std::vector<std::string> argv = {
+      "ssh", "-o", "ControlMaster=auto", "-o", "ControlPersist=300", "-o",
+      "ControlPath=" + control_path_, "-o", "BatchMode=yes", "-o",
+      "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR",
+      "-p", std::to_string(target_.port)};
+  if (!target_.key.empty()) argv.insert(argv.end(), {"-i", target_.key, "-o", "IdentitiesOnly=yes"});
+  for (const auto& option : target_.options) argv.insert(argv.end(), {"-o", option});
+  argv.push_back(target_.user.empty() ? target_.host : target_.user + "@" + target_.host);
+  return argv;
+}
+
+std::vector<std::string> SshBackend::bash_argv(const std::string& script, bool login) const {
+  std::vector<std::string> argv = base_argv();
+  // The remote side joins the words and hands them to the user's shell.
+  argv.push_back(std::string(login ? "bash -l -c " : "bash -c ") + shell_quote(script));
+  return argv;
+}
+
+Status SshBackend::start(std::stop_token stop) {
+  std::lock_guard lock(mu_);
+  if (started_) return {};
+  ::mkdir(target_.control_dir.c_str(), 0700);
+  std::vector<std::string> argv = base_argv();
+  argv.push_back("printf '%s' \"$HOME\"");
+  auto probe = run_local_command(argv, kConnectLimit, stop);
+  if (!probe) return Error::Unavailable("SSH backend: " + probe.error().message);
+  if (probe->exit_code != 0) {
+    std::string why = last_line(probe->errors);
+    if (probe->exit_code < 0) why = "no answer within " + std::to_string(kConnectLimit.count()) + "s";
+    return Error::Unavailable("SSH backend: cannot connect to " + display() + ": " +
+                              (why.empty() ? "ssh exited with code " + std::to_string(probe->exit_code) : why));
+  }
+  home_ = probe->output;
+  started_ = true;
+  return {};
+}
+
+std::optional<std::string> SshBackend::transport_error(const BashOutcome& outcome) const {
+  if (outcome.exit_code != 255) return std::nullopt;
+  const std::string& text = outcome.stderr_text.empty() ? outcome.output : outcome.stderr_text;
+  for (std::string_view sign : kTransportSigns) {
+    if (text.find(sign) != std::string::npos) {
+      return "SSH backend: connection to " + display() + " failed: " + last_line(text);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string SshBackend::home() const {
+  std::lock_guard lock(mu_);
+  return home_;
+}
+
+std::string SshBackend::default_cwd() const {
+  std::string home = this->home();
+  if (target_.cwd.empty() || target_.cwd == "~") return home;
+  if (target_.cwd.starts_with("~/")) return home + target_.cwd.substr(1);
+  return target_.cwd;
+}
+
+void SshBackend::cleanup() {
+  std::lock_guard lock(mu_);
+  if (!started_) return;
+  started_ = false;
+  std::vector<std::string> argv = {"ssh", "-o", "ControlPath=" + control_path_, "-O", "exit",
+                                   target_.host};
+  (void)run_local_command(argv, std::chrono::seconds(5));
+}
+
+}  // namespace hermes
