@@ -29,6 +29,10 @@ enum class TerminalMode {
 struct SpawnOptions {
   // argv[0] is looked up in PATH when it has no slash.
   std::vector<std::string> argv;
+  // The program to run when the child should see another argv[0] (an
+  // absolute path run under its bare name, so diagnostics read `grep: …`);
+  // empty runs argv[0].
+  std::string program;
   // `NAME=value` entries; nullopt inherits the server's environment.
   std::optional<std::vector<std::string>> env;
   // Working directory of the child; empty inherits the server's.

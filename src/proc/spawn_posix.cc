@@ -127,9 +127,10 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
   const std::vector<std::string> no_env;
   CStringArray envp(options.env ? *options.env : no_env);
   pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, options.argv[0].c_str(), &sa.actions, &sa.attr,
+  const std::string& program = options.program.empty() ? options.argv[0] : options.program;
+  int rc = ::posix_spawnp(&pid, program.c_str(), &sa.actions, &sa.attr,
                           argv.get(), options.env ? envp.get() : environ);
-  if (rc != 0) return Error::FromErrno(rc, "spawn \"" + options.argv[0] + "\"");
+  if (rc != 0) return Error::FromErrno(rc, "spawn \"" + program + "\"");
   set_nonblocking(out_read.get());
   if (in_write.valid()) set_nonblocking(in_write.get());
   // A bigger pipe means fewer wake-ups for chatty commands; failure is fine.
@@ -159,7 +160,8 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
 }
 
 Result<ChildProcess> spawn_pty(const SpawnOptions& options) {
-  std::string program = find_program(options.argv[0]);
+  std::string program =
+      find_program(options.program.empty() ? options.argv[0] : options.program);
   if (program.empty()) return Error::NotFound("spawn \"" + options.argv[0] + "\": not found");
   std::vector<std::string> env_copy;
   if (!options.env) {

@@ -3,9 +3,6 @@
 // so a `:` or `-<digits>-` inside a file name can never be misparsed.
 #include "tools/search_files/content_engine.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -128,21 +125,15 @@ struct EngineRun {
 // inside each root with these as operands: --exclude-dir='.*' matches
 // operand names too, so `./sub` or a root below a dot-folder would be
 // dropped, and a FIFO given as an operand would be opened and block.
-std::vector<std::string> grep_operands(const std::string& dir) {
+std::vector<std::string> grep_operands(const std::string& dir, SearchHost& host) {
   std::vector<std::string> out;
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return out;
-  while (const dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..") continue;
-    struct stat st;
-    if (::lstat((dir + "/" + name).c_str(), &st) != 0) continue;
-    bool is_dir = S_ISDIR(st.st_mode);
-    if ((is_dir && name.starts_with('.')) || (!is_dir && !S_ISREG(st.st_mode))) continue;
-    out.push_back(name);
+  for (DirEntry& entry : host.list_dir(dir)) {
+    bool is_dir = entry.kind == PathKind::kDirectory;
+    if ((is_dir && entry.name.starts_with('.')) || (!is_dir && entry.kind != PathKind::kRegular)) {
+      continue;
+    }
+    out.push_back(std::move(entry.name));
   }
-  ::closedir(d);
-  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -202,12 +193,11 @@ SearchOutcome search_with_grep(const SearchRequest& req, const std::vector<std::
   std::vector<EngineRun> runs;
   for (const auto& root : roots) {
     std::string absolute = join_path(env.cwd, root);
-    struct stat st;
-    if (::stat(absolute.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (env.host->kind(absolute) != PathKind::kDirectory) {
       runs.push_back({grep_argv(req, env.engines.grep, {root}), env.cwd, ""});
       continue;
     }
-    auto operands = grep_operands(absolute);  // none: grep would read stdin
+    auto operands = grep_operands(absolute, *env.host);  // none: grep would read stdin
     std::string prefix = root.ends_with('/') ? root : root + "/";
     if (!operands.empty()) runs.push_back({grep_argv(req, env.engines.grep, operands), absolute, prefix});
   }

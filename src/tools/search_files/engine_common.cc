@@ -5,12 +5,6 @@
 
 namespace hermes::search {
 
-Engines Engines::from_path() {
-  return Engines{.rg = find_executable("rg"),
-                 .grep = find_executable("grep"),
-                 .find = find_executable("find")};
-}
-
 bool PathFilter::drop(std::string_view path) {
   if (!env_.blocked) return false;
   if (!has_last_ || path != last_path_) {
@@ -63,7 +57,7 @@ Result<RunOutcome> run_engine(const EngineEnv& env, std::vector<std::string> arg
                  .delimiter = delimiter,
                  .max_record_bytes = 16384,
                  .stop = env.stop};
-  return run_records(spec, sink);
+  return env.host->run(spec, sink);
 }
 
 std::string list_with_more(const std::vector<std::string>& items, size_t shown) {

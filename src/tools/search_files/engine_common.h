@@ -69,7 +69,7 @@ bool pattern_has_newline(std::string_view pattern);
 // The first `max_chars` code points of `text` (invalid bytes count as one).
 std::string cut_chars(std::string_view text, size_t max_chars);
 
-// Runs `argv` in env.cwd with env's deadline and stop token.
+// Runs `argv` on env's host in env.cwd with env's deadline and stop token.
 Result<RunOutcome> run_engine(const EngineEnv& env, std::vector<std::string> argv,
                               char delimiter, const RecordSink& sink);
 

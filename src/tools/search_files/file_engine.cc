@@ -4,8 +4,6 @@
 // not globally, and sorting here keeps rg's parallel walk.
 #include "tools/search_files/file_engine.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 
 #include "core/paths.h"
@@ -28,8 +26,8 @@ std::string absolute_of(const EngineEnv& env, const std::string& path) {
 
 // The filesystem root, $HOME or an ancestor of $HOME (links resolved).
 bool is_broad_root(const EngineEnv& env, const std::string& root) {
-  std::string real = PathResolver::real_path(PathResolver::normalize(absolute_of(env, root)));
-  std::string home = PathResolver::real_path(PathResolver::normalize(env.home));
+  std::string real = env.host->real_path(PathResolver::normalize(absolute_of(env, root)));
+  std::string home = env.host->real_path(PathResolver::normalize(env.home));
   return real == "/" || (!home.empty() && is_within(home, real));
 }
 
@@ -49,16 +47,10 @@ std::vector<std::string> find_argv(const std::string& find, const std::string& g
 
 // Newest first by mtime; ties keep discovery order.
 void sort_newest_first(const EngineEnv& env, std::vector<std::string>& paths) {
+  std::vector<int64_t> mtimes = env.host->mtimes(paths, env.cwd);
   std::vector<std::pair<int64_t, size_t>> keys;
   keys.reserve(paths.size());
-  for (size_t i = 0; i < paths.size(); ++i) {
-    struct stat st;
-    int64_t mtime = 0;
-    if (::stat(absolute_of(env, paths[i]).c_str(), &st) == 0) {
-      mtime = int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
-    }
-    keys.emplace_back(mtime, i);
-  }
+  for (size_t i = 0; i < paths.size(); ++i) keys.emplace_back(mtimes[i], i);
   std::stable_sort(keys.begin(), keys.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<std::string> sorted;

@@ -2,9 +2,10 @@
 // search_files: registration, argument parsing, the loop guard, redaction of
 // match content and the result JSON (file-tools.md §4.1, §4.2 step 1, §4.6).
 #include <algorithm>
-#include <cstdlib>
+#include <memory>
 #include <string>
 
+#include "backend/session_backend.h"
 #include "core/config.h"
 #include "core/json.h"
 #include "core/paths.h"
@@ -13,6 +14,7 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "tools/search_files/search_host.h"
 #include "tools/search_files/search_service.h"
 
 namespace hermes {
@@ -181,14 +183,18 @@ Json search_files_handler(const Json& args, CallContext& ctx) {
   auto& state = ctx.session.state<search::SearchSessionState>();
   int repeats = state.record_search(loop_key(*req));
   if (repeats >= 4) return blocked_result(*req, repeats);
-  const char* home = std::getenv("HOME");
+  auto backend = session_backend(ctx);
+  if (!backend) return error_json(backend.error().message);
+  // Decision 10: system calls on the plain local backend, shell commands
+  // through the backend everywhere else.
+  std::unique_ptr<search::SearchHost> portable;
+  if (!(*backend)->native_files()) portable = search::backend_host(*backend, ctx.stop, &state);
+  search::SearchHost& host = portable ? *portable : search::native_host();
   search::SearchDeps deps{.paths = ctx.services.paths,
                           .session_cwd = ctx.session.cwd(),
                           .hermes_home = ctx.services.config.home(),
                           .state = state,
-                          .env = {.home = home ? home : "",
-                                  .engines = search::Engines::from_path(),
-                                  .stop = ctx.stop}};
+                          .env = {.engines = host.engines(), .host = &host, .stop = ctx.stop}};
   auto outcome = search::run_search(*req, deps);
   if (!outcome) return error_json(outcome.error().message);
   redact_matches(*outcome, ctx.services.config);
@@ -225,7 +231,7 @@ void register_search_files(Registry& registry) {
       .handler = search_files_handler,
       .is_available =
           [](const Services&) {
-            auto engines = search::Engines::from_path();
+            auto engines = search::native_host().engines();
             return !engines.rg.empty() || !engines.grep.empty() || !engines.find.empty();
           },
   });

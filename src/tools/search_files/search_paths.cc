@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "tools/search_files/search_paths.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <array>
 
-#include "core/paths.h"
 #include "core/strings.h"
 
 namespace hermes::search {
@@ -17,15 +13,11 @@ constexpr size_t kListedEntries = 20;
 constexpr size_t kSuggestions = 5;
 
 // Visible entries of `dir`, sorted as `ls -1` would list them.
-std::vector<std::string> visible_entries(const std::string& dir) {
+std::vector<std::string> visible_entries(const std::string& dir, SearchHost& host) {
   std::vector<std::string> names;
-  DIR* d = ::opendir(dir.c_str());
-  if (d == nullptr) return names;
-  while (const dirent* e = ::readdir(d)) {
-    if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+  for (DirEntry& entry : host.list_dir(dir)) {
+    if (!entry.name.starts_with('.')) names.push_back(std::move(entry.name));
   }
-  ::closedir(d);
-  std::sort(names.begin(), names.end());
   return names;
 }
 
@@ -49,17 +41,17 @@ std::optional<std::string> nt_namespace_error(std::string_view given) {
   return std::nullopt;
 }
 
-std::string path_not_found_message(const std::string& given, const std::string& cwd) {
+std::string path_not_found_message(const std::string& given, const std::string& cwd,
+                                   SearchHost& host) {
   std::string message = "Path not found: " + given;
   size_t slash = given.find_last_of('/');
   std::string parent = slash == std::string::npos ? "." : given.substr(0, slash);
   if (parent.empty()) parent = "/";
   std::string base = to_lower(slash == std::string::npos ? given : given.substr(slash + 1));
-  std::string disk = PathResolver::expand_user(parent);
+  std::string disk = host.expand_user(parent);
   if (!disk.starts_with('/')) disk = cwd + "/" + disk;
-  struct stat st;
-  if (base.empty() || ::stat(disk.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return message;
-  std::vector<std::string> entries = visible_entries(disk);
+  if (base.empty() || host.kind(disk) != PathKind::kDirectory) return message;
+  std::vector<std::string> entries = visible_entries(disk, host);
   if (entries.size() > kListedEntries) entries.resize(kListedEntries);
   std::vector<std::string> similar;
   for (const auto& entry : entries) {
@@ -86,18 +78,19 @@ std::vector<std::string> split_multi_path(const std::string& path) {
   return parts;
 }
 
-std::optional<std::string> special_root_error(const std::string& given, const std::string& real) {
-  struct stat st;
-  if (::stat(real.c_str(), &st) != 0 || S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
-    return std::nullopt;
+std::optional<std::string> special_root_error(const std::string& given, PathKind kind) {
+  const char* what = nullptr;
+  switch (kind) {
+    case PathKind::kMissing:
+    case PathKind::kDirectory:
+    case PathKind::kRegular: return std::nullopt;
+    case PathKind::kFifo: what = "a FIFO (named pipe)"; break;
+    case PathKind::kSocket: what = "a socket"; break;
+    case PathKind::kCharDevice: what = "a character device"; break;
+    case PathKind::kBlockDevice: what = "a block device"; break;
+    case PathKind::kOther: what = "a special file"; break;
   }
-  const char* kind = S_ISFIFO(st.st_mode)   ? "a FIFO (named pipe)"
-                     : S_ISSOCK(st.st_mode) ? "a socket"
-                     : S_ISCHR(st.st_mode)  ? "a character device"
-                     : S_ISBLK(st.st_mode)  ? "a block device"
-                                            : "a special file";
-  return "Cannot search '" + given + "': it is " + kind +
-         ", not a regular file or directory.";
+  return "Cannot search '" + given + "': it is " + what + ", not a regular file or directory.";
 }
 
 }  // namespace hermes::search

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/search_files/search_host.h"
+
 namespace hermes::search {
 
 // The refusal for a Windows device / NT-namespace path (`\\?\`, `\??\`,
@@ -17,15 +19,16 @@ std::optional<std::string> nt_namespace_error(std::string_view given);
 
 // `Path not found: <given>`, plus `. Similar paths: …` (up to 5) when the
 // parent exists and some of its first 20 visible entries resemble the
-// basename. Relative paths are looked up against `cwd`.
-std::string path_not_found_message(const std::string& given, const std::string& cwd);
+// basename. Relative paths are looked up against `cwd`, on `host`.
+std::string path_not_found_message(const std::string& given, const std::string& cwd,
+                                   SearchHost& host);
 
 // The parts of a path that may really be several: split on commas when it
 // has any (parts trimmed, empties dropped), else on whitespace.
 std::vector<std::string> split_multi_path(const std::string& path);
 
 // An error for a root that exists but is neither a folder nor a regular file
-// (a FIFO would block the engine), else nullopt. `real` is resolved.
-std::optional<std::string> special_root_error(const std::string& given, const std::string& real);
+// (a FIFO would block the engine), else nullopt. `kind` is what it is.
+std::optional<std::string> special_root_error(const std::string& given, PathKind kind);
 
 }  // namespace hermes::search

@@ -1,73 +1,24 @@
 // SPDX-License-Identifier: MIT
-// posix_spawn + poll runner behind search_process.h. Written here because the
-// shared src/proc/ runner did not exist when search_files needed one.
+// The record layer behind search_process.h over the shared process runner:
+// proc::spawn + run_bounded here, run_bash on a backend. A sink stop is a
+// cancellation of the run that the outcome reports as kSinkDone.
 #include "tools/search_files/search_process.h"
 
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
+#include <optional>
+#include <thread>
 
+#include "backend/run_bash.h"
 #include "core/strings.h"
-
-extern char** environ;
+#include "proc/run.h"
+#include "proc/spawn.h"
 
 namespace hermes::search {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Owns one file descriptor.
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_ = -1;
-};
-
-// Owns a spawned child: kills its process group and reaps it unless reaped.
-class Child {
- public:
-  explicit Child(pid_t pid) : pid_(pid) {}
-  ~Child() {
-    if (pid_ > 0) {
-      kill_group();
-      wait();
-    }
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-  void kill_group() const { ::kill(-pid_, SIGKILL); }
-  // Blocks until the child exits; returns its exit code (128+signal).
-  int wait() {
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-    return -1;
-  }
-
- private:
-  pid_t pid_;
-};
 
 // Splits a byte stream into records for the sink, bounding each record.
 class RecordSplitter {
@@ -110,102 +61,130 @@ class RecordSplitter {
   std::string partial_;
 };
 
-Result<pid_t> spawn(const SpawnSpec& spec, int out_fd, int err_fd) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
-  if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, spec.cwd.c_str());
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t all, none;
-  sigfillset(&all);
-  sigemptyset(&none);
-  // Our own SIGPIPE disposition (ignored by the server) must not leak into
-  // the child: a killed reader has to end it.
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETPGROUP);
-  // The child sees its basename as argv[0], so diagnostics read `grep: …`.
-  const std::string& program = spec.argv[0];
-  std::string name = program.substr(program.find_last_of('/') + 1);
-  std::vector<char*> argv = {name.data()};
-  for (size_t i = 1; i < spec.argv.size(); ++i) argv.push_back(const_cast<char*>(spec.argv[i].c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) return Error::FromErrno(rc, "spawn \"" + spec.argv[0] + "\"");
-  return pid;
+// What a launcher reports; the record layer adds the sink stop.
+struct Launched {
+  proc::RunEnd end = proc::RunEnd::kExited;
+  int code = 0;  // proc convention: minus the signal number
+  std::string stderr_text;
+};
+
+using Launch = std::function<Result<Launched>(std::stop_token, const proc::OutputCallback&)>;
+
+// Reads a separate stderr pipe on its own thread, keeping the first bytes.
+class StderrDrain {
+ public:
+  StderrDrain(proc::UniqueFd fd, size_t cap)
+      : fd_(std::move(fd)), cap_(cap), thread_([this] { drain(); }) {}
+  ~StderrDrain() { finish(); }
+  std::string finish() {
+    if (thread_.joinable()) thread_.join();
+    return std::move(text_);
+  }
+
+ private:
+  void drain() {
+    char buf[4096];
+    for (;;) {
+      ssize_t n = ::read(fd_.get(), buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;
+      size_t room = cap_ - std::min(cap_, text_.size());
+      text_.append(buf, std::min(room, static_cast<size_t>(n)));
+    }
+  }
+  proc::UniqueFd fd_;
+  size_t cap_;
+  std::string text_;
+  std::thread thread_;
+};
+
+std::string basename_of(const std::string& path) {
+  return path.substr(path.find_last_of('/') + 1);
 }
 
-// Reads what is available on `fd`; false at EOF or a hard error.
-bool drain(int fd, std::string& chunk) {
-  char buf[65536];
-  ssize_t n;
-  do {
-    n = ::read(fd, buf, sizeof buf);
-  } while (n < 0 && errno == EINTR);
-  if (n <= 0) return n < 0 && errno == EAGAIN;
-  chunk.assign(buf, static_cast<size_t>(n));
-  return true;
+// At least a millisecond: run_bounded reads zero as "no deadline", and a
+// caller whose overall budget is spent still gets a (timed-out) run.
+std::chrono::milliseconds budget(const SpawnSpec& spec) {
+  return std::max(spec.timeout, std::chrono::milliseconds(1));
+}
+
+Result<Launched> launch_local(const SpawnSpec& spec, std::stop_token stop,
+                              const proc::OutputCallback& on_output) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe2");
+  proc::UniqueFd err_read(fds[0]), err_write(fds[1]);
+  proc::SpawnOptions options{.argv = spec.argv, .program = spec.argv[0], .cwd = spec.cwd,
+                             .stderr_fd = err_write.get()};
+  options.argv[0] = basename_of(spec.argv[0]);
+  auto child = proc::spawn(options);
+  err_write = proc::UniqueFd();
+  if (!child) return child.error();
+  StderrDrain drain(std::move(err_read), spec.max_stderr_bytes);
+  // Engines need no grace to clean up: straight to SIGKILL when cut short.
+  proc::RunOutcome r = proc::run_bounded(
+      *child, {.timeout = budget(spec), .kill_grace = std::chrono::milliseconds(0)}, stop,
+      on_output);
+  return Launched{r.end, r.status.code, drain.finish()};
+}
+
+Result<RunOutcome> drive(const SpawnSpec& spec, const RecordSink& sink, const Launch& launch) {
+  if (spec.argv.empty()) return Error::InvalidArgument("empty command");
+  std::stop_source halt;
+  std::stop_callback forward(spec.stop, [&halt] { halt.request_stop(); });
+  RecordSplitter splitter(spec, sink);
+  bool sink_done = false;
+  auto on_output = [&](std::string_view bytes) {
+    if (!sink_done && !splitter.feed(bytes)) {
+      sink_done = true;
+      halt.request_stop();
+    }
+  };
+  HERMES_ASSIGN_OR_RETURN(Launched launched, launch(halt.get_token(), on_output));
+  bool exited = launched.end == proc::RunEnd::kExited;
+  if (exited && !sink_done && !splitter.finish()) sink_done = true;
+  RunOutcome outcome;
+  outcome.stderr_text = std::move(launched.stderr_text);
+  if (outcome.stderr_text.size() > spec.max_stderr_bytes) outcome.stderr_text.resize(spec.max_stderr_bytes);
+  outcome.exit_code = launched.code < 0 ? 128 - launched.code : launched.code;
+  outcome.end = sink_done                                    ? RunEnd::kSinkDone
+                : exited                                     ? RunEnd::kExited
+                : launched.end == proc::RunEnd::kTimedOut    ? RunEnd::kTimedOut
+                                                             : RunEnd::kCancelled;
+  return outcome;
+}
+
+// Words cut at a NUL as execve would cut them locally, so both paths see
+// the same argument.
+std::string quoted_word(const std::string& word) {
+  return shell_quote(std::string_view(word.c_str()));
 }
 
 }  // namespace
 
 Result<RunOutcome> run_records(const SpawnSpec& spec, const RecordSink& sink) {
-  int out_pipe[2], err_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe2");
-  Fd out_read(out_pipe[0]), out_write(out_pipe[1]);
-  if (::pipe2(err_pipe, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe2");
-  Fd err_read(err_pipe[0]), err_write(err_pipe[1]);
-  HERMES_ASSIGN_OR_RETURN(pid_t pid, spawn(spec, out_write.get(), err_write.get()));
-  Child child(pid);
-  out_write.reset();
-  err_write.reset();
+  return drive(spec, sink, [&](std::stop_token stop, const proc::OutputCallback& on_output) {
+    return launch_local(spec, std::move(stop), on_output);
+  });
+}
 
-  RunOutcome outcome;
-  RecordSplitter splitter(spec, sink);
-  const auto deadline = Clock::now() + spec.timeout;
-  pollfd fds[2] = {{out_read.get(), POLLIN, 0}, {err_read.get(), POLLIN, 0}};
-  std::string chunk;
-  bool done = false;
-  while (!done && (fds[0].fd >= 0 || fds[1].fd >= 0)) {
-    if (spec.stop.stop_requested()) {
-      outcome.end = RunEnd::kCancelled;
-      break;
-    }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) {
-      outcome.end = RunEnd::kTimedOut;
-      break;
-    }
-    int wait_ms = static_cast<int>(std::min<int64_t>(left.count(), 100));
-    if (::poll(fds, 2, wait_ms) < 0) {
-      if (errno == EINTR) continue;  // revents are undefined after a failed poll
-      return Error::FromErrno(errno, "poll");
-    }
-    for (int i = 0; i < 2 && !done; ++i) {
-      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-      chunk.clear();
-      bool open = drain(fds[i].fd, chunk);
-      if (!open) fds[i].fd = -1;
-      if (i == 1) {
-        size_t room = spec.max_stderr_bytes - std::min(spec.max_stderr_bytes, outcome.stderr_text.size());
-        outcome.stderr_text.append(chunk.substr(0, room));
-      } else if (!(open ? splitter.feed(chunk) : splitter.finish())) {
-        outcome.end = RunEnd::kSinkDone;
-        done = true;
-      }
-    }
-  }
-  if (outcome.end != RunEnd::kExited) child.kill_group();
-  outcome.exit_code = child.wait();
-  return outcome;
+std::string remote_script(const SpawnSpec& spec) {
+  std::string script;
+  if (!spec.cwd.empty()) script = "cd -- " + quoted_word(spec.cwd) + " && ";
+  script += "exec -a " + quoted_word(basename_of(spec.argv[0]));
+  for (const std::string& word : spec.argv) script += " " + quoted_word(word);
+  return script;
+}
+
+Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec,
+                                  const RecordSink& sink) {
+  return drive(spec, sink,
+               [&](std::stop_token stop, const proc::OutputCallback& on_output) -> Result<Launched> {
+                 BashRun run{.script = remote_script(spec), .timeout = budget(spec),
+                             .separate_stderr = true};
+                 HERMES_ASSIGN_OR_RETURN(BashOutcome done,
+                                         run_bash(backend, run, std::move(stop), on_output));
+                 return Launched{done.end, done.exit_code, std::move(done.stderr_text)};
+               });
 }
 
 std::string find_executable(std::string_view name) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// A minimal child-process runner for the search engines (rg, grep, find):
-// posix_spawn with an argument vector, stdout streamed as records to a sink,
-// stderr captured with a bound, a deadline and cancellation via stop_token.
+// Running one engine command (rg, grep, find) with stdout streamed as records
+// to a sink that may stop it early, stderr kept apart with a bound, a
+// deadline and cancellation. Locally through proc::spawn, or on a backend's
+// target through the same bash launcher the terminal uses.
 #pragma once
 
 #include <chrono>
@@ -13,12 +14,17 @@
 
 #include "core/result.h"
 
+namespace hermes {
+class Backend;
+}
+
 namespace hermes::search {
 
 struct SpawnSpec {
-  // argv[0] is an absolute executable path; the child gets its basename.
+  // argv[0] is an absolute executable path (on the target); the child gets
+  // its basename.
   std::vector<std::string> argv;
-  std::string cwd;                // empty: inherit
+  std::string cwd;                // empty: inherit (local) or the login folder
   std::chrono::milliseconds timeout{60'000};
   char delimiter = '\n';          // record separator on stdout
   size_t max_record_bytes = 8192; // longer records are cut (rest discarded)
@@ -43,13 +49,24 @@ struct RunOutcome {
 // record too); returns false to stop reading and kill the child.
 using RecordSink = std::function<bool(std::string_view record)>;
 
-// Runs `spec` to completion, a sink stop, the deadline or cancellation. The
-// child gets its own process group (killed as a group), stdin from
-// /dev/null, default signal dispositions. Fails only when it cannot start.
+// Runs `spec` here to completion, a sink stop, the deadline or
+// cancellation. The child gets its own process group (killed as a group),
+// stdin from /dev/null, default signal dispositions. Fails only when it
+// cannot start.
 Result<RunOutcome> run_records(const SpawnSpec& spec, const RecordSink& sink);
 
-// The absolute path of `name` found on $PATH (read at each call, so a test
-// can hide a tool), or empty.
+// The same on `backend`'s target: `cd -- <cwd> && exec -a <name> <argv…>`
+// with every word quoted, run by the backend's local launcher (killing it
+// ends the search). Fails when the launcher cannot start or the backend
+// reports a transport error (its message).
+Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec,
+                                  const RecordSink& sink);
+
+// The bash script run_records_on runs (exposed for tests).
+std::string remote_script(const SpawnSpec& spec);
+
+// The absolute path of `name` found on the local $PATH (read at each call,
+// so a test can hide a tool), or empty.
 std::string find_executable(std::string_view name);
 
 }  // namespace hermes::search

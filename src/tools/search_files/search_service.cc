@@ -20,11 +20,18 @@ struct Root {
   std::string given;   // as the model wrote it (messages)
   std::string engine;  // what the engine gets: `~` expanded, else unchanged
   std::string real;    // fully resolved
+  PathKind kind = PathKind::kMissing;
 };
 
-bool exists(const std::string& real) {
-  struct stat st;
-  return ::stat(real.c_str(), &st) == 0;
+// PathResolver::resolve with the host's `~`, workspace and links.
+Result<ResolvedPath> resolve_on(SearchHost& host, const SearchDeps& deps, const std::string& given) {
+  if (given.empty()) return Error::InvalidArgument("path is empty");
+  std::string expanded = host.expand_user(given);
+  if (!expanded.starts_with('/')) expanded = host.workspace(deps.session_cwd) + "/" + expanded;
+  ResolvedPath out{given, PathResolver::normalize(expanded), ""};
+  out.real = host.real_path(out.absolute);
+  HERMES_TRY(deps.paths.check_contained(out.real));
+  return out;
 }
 
 std::string basename_of(const std::string& path) {
@@ -56,8 +63,8 @@ std::vector<std::string> link_targets(const std::string& dir) {
 // top of those points to (a linked credential store).
 class ResultDenylist {
  public:
-  ResultDenylist(std::vector<Root> roots, std::string cwd, std::string home)
-      : roots_(std::move(roots)), cwd_(std::move(cwd)), home_(std::move(home)) {
+  ResultDenylist(std::vector<Root> roots, std::string cwd, std::string home, SearchHost& host)
+      : roots_(std::move(roots)), cwd_(std::move(cwd)), home_(std::move(home)), host_(host) {
     if (home_.empty()) return;
     std::string real = PathResolver::real_path(PathResolver::normalize(home_));
     std::vector<std::string> dirs = {real};
@@ -88,7 +95,7 @@ class ResultDenylist {
       return PathResolver::normalize(best->real + "/" + path.substr(best->engine.size()));
     }
     std::string absolute = path.starts_with('/') ? path : cwd_ + "/" + path;
-    return PathResolver::real_path(PathResolver::normalize(absolute));
+    return host_.real_path(PathResolver::normalize(absolute));
   }
 
   bool may_be_blocked(const std::string& real) const {
@@ -102,16 +109,18 @@ class ResultDenylist {
   std::vector<Root> roots_;
   std::string cwd_;
   std::string home_;
+  SearchHost& host_;
   std::vector<std::string> candidate_dirs_;
 };
 
 SearchOutcome search_roots(const SearchRequest& req, SearchDeps& deps, std::vector<Root> roots) {
   std::vector<std::string> engine_roots;
   for (const Root& root : roots) {
-    if (auto error = special_root_error(root.given, root.real)) return SearchOutcome{.error = *error};
+    if (auto error = special_root_error(root.given, root.kind)) return SearchOutcome{.error = *error};
     engine_roots.push_back(root.engine);
   }
-  auto denylist = std::make_shared<ResultDenylist>(std::move(roots), deps.env.cwd, deps.hermes_home);
+  auto denylist = std::make_shared<ResultDenylist>(std::move(roots), deps.env.cwd, deps.hermes_home,
+                                                   *deps.env.host);
   deps.env.blocked = [denylist](const std::string& path) { return denylist->blocked(path); };
   if (req.target == Target::kFiles) return search_files(req, engine_roots, deps.env);
   return search_content(req, engine_roots, deps.env);
@@ -134,17 +143,20 @@ std::optional<Result<SearchOutcome>> try_multi_path(const SearchRequest& req, Se
   if (parts.size() < 2) return std::nullopt;
   std::vector<Root> existing;
   std::vector<std::string> missing;
+  SearchHost& host = *deps.env.host;
   for (const std::string& part : parts) {
-    auto resolved = deps.paths.resolve(part, deps.session_cwd);
-    if (nt_namespace_error(part) || !resolved || !exists(resolved->real)) {
+    auto resolved = resolve_on(host, deps, part);
+    PathKind kind = resolved ? host.kind(resolved->real) : PathKind::kMissing;
+    if (nt_namespace_error(part) || kind == PathKind::kMissing) {
       missing.push_back(part);
       continue;
     }
     if (auto denied = read_block_error(resolved->real, deps.hermes_home, resolved->absolute)) {
       return Result<SearchOutcome>(Error::PermissionDenied(*denied));
     }
-    existing.push_back(Root{part, PathResolver::expand_user(part), resolved->real});
+    existing.push_back(Root{part, host.expand_user(part), resolved->real, kind});
   }
+  if (auto failure = host.failure()) return Result<SearchOutcome>(Error::Unavailable(*failure));
   if (existing.empty()) return std::nullopt;
   size_t searched = existing.size();
   SearchOutcome out = search_roots(req, deps, std::move(existing));
@@ -157,23 +169,28 @@ std::optional<Result<SearchOutcome>> try_multi_path(const SearchRequest& req, Se
 
 Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps) {
   if (auto error = nt_namespace_error(req.path)) return Error::PermissionDenied(*error);
-  deps.env.cwd = PathResolver::workspace(deps.session_cwd);
-  HERMES_ASSIGN_OR_RETURN(ResolvedPath root, deps.paths.resolve(req.path, deps.session_cwd));
+  SearchHost& host = *deps.env.host;
+  deps.env.cwd = host.workspace(deps.session_cwd);
+  deps.env.home = host.home();
+  HERMES_ASSIGN_OR_RETURN(ResolvedPath root, resolve_on(host, deps, req.path));
   if (auto denied = read_block_error(root.real, deps.hermes_home, root.absolute)) {
     return Error::PermissionDenied(*denied);
   }
+  PathKind kind = host.kind(root.real);
+  if (auto failure = host.failure()) return Error::Unavailable(*failure);
   const auto now = SearchSessionState::Clock::now();
-  if (!exists(root.real)) {
+  if (kind == PathKind::kMissing) {
     if (auto cached = deps.state.cached_not_found(root.real, now)) {
       return SearchOutcome{.error = *cached};
     }
     if (auto multi = try_multi_path(req, deps)) return std::move(*multi);
-    std::string message = path_not_found_message(req.path, deps.env.cwd);
+    std::string message = path_not_found_message(req.path, deps.env.cwd, host);
+    if (auto failure = host.failure()) return Error::Unavailable(*failure);
     deps.state.remember_not_found(root.real, message, now);
     return SearchOutcome{.error = message};
   }
   deps.state.forget_not_found(root.real);
-  return search_roots(req, deps, {Root{req.path, PathResolver::expand_user(req.path), root.real}});
+  return search_roots(req, deps, {Root{req.path, host.expand_user(req.path), root.real, kind}});
 }
 
 }  // namespace hermes::search

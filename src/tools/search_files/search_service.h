@@ -18,7 +18,7 @@ struct SearchDeps {
   std::string session_cwd;  // as recorded by the terminal tool (may be empty)
   std::string hermes_home;
   SearchSessionState& state;
-  EngineEnv env;            // cwd, blocked are filled by run_search
+  EngineEnv env;            // cwd, home, blocked are filled by run_search from env.host
 };
 
 // A refusal (NT namespace, denylisted or out-of-root root) is an Error and

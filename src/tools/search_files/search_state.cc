@@ -33,8 +33,24 @@ void SearchSessionState::forget_not_found(const std::string& real_path) {
   misses_.erase(real_path);
 }
 
+Engines SearchSessionState::engines_for(const std::shared_ptr<Backend>& backend,
+                                        const std::function<Engines()>& look_up) {
+  {
+    std::lock_guard lock(mu_);
+    if (engines_backend_ == backend) return engines_;
+  }
+  Engines found = look_up();  // a round trip: not under the lock
+  // Nothing found may be a failed lookup: asked again next time.
+  if (found.rg.empty() && found.grep.empty() && found.find.empty()) return found;
+  std::lock_guard lock(mu_);
+  engines_backend_ = backend;
+  engines_ = found;
+  return found;
+}
+
 void SearchSessionState::on_other_tool_call() {
   std::lock_guard lock(mu_);
+  engines_backend_.reset();
   last_key_.clear();
   consecutive_ = 0;
   misses_.clear();

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 // Per-session state of search_files: the consecutive-search loop guard and
-// the `Path not found:` negative cache. Both reset on any other tool call.
+// the `Path not found:` negative cache and the engines found on a backend's
+// target. All reset on any other tool call.
 // Thread-safe.
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "registry/session.h"
+#include "tools/search_files/search_host.h"
 
 namespace hermes::search {
 
@@ -30,6 +34,11 @@ class SearchSessionState : public SessionState {
                           Clock::time_point now);
   void forget_not_found(const std::string& real_path);
 
+  // The engines on `backend`'s target: `look_up()`'s answer, kept until
+  // another tool runs (the terminal may install or remove one).
+  Engines engines_for(const std::shared_ptr<Backend>& backend,
+                      const std::function<Engines()>& look_up);
+
   void on_other_tool_call() override;
 
  private:
@@ -41,6 +50,8 @@ class SearchSessionState : public SessionState {
   std::string last_key_;                 // mu_
   int consecutive_ = 0;                  // mu_
   std::map<std::string, Miss> misses_;   // mu_
+  std::shared_ptr<Backend> engines_backend_;  // mu_; whose engines_ these are
+  Engines engines_;                           // mu_
 };
 
 }  // namespace hermes::search

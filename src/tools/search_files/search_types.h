@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "tools/search_files/search_host.h"
+
 namespace hermes::search {
 
 enum class Target { kContent, kFiles };
@@ -52,19 +54,13 @@ struct SearchOutcome {
   int64_t omitted = 0;  // results dropped by the read denylist
 };
 
-// Which engines exist (absolute paths, empty when missing), read per call.
-struct Engines {
-  std::string rg;
-  std::string grep;
-  std::string find;
-  static Engines from_path();
-};
-
 // Everything the engines need besides the request.
 struct EngineEnv {
   std::string cwd;   // workspace: relative roots and result paths join it
   std::string home;  // $HOME, for the broad-find refusal
   Engines engines;
+  // Where the engines run and the disk is read (not owned).
+  SearchHost* host = &native_host();
   std::chrono::milliseconds timeout{60'000};
   std::stop_token stop;
   // True when a result path (as the engine printed it) must be dropped.

@@ -30,6 +30,8 @@ TEST_F(Fallback, GrepGivesTheSameShapeAndPathsAsRg) {
   Json with_rg = h.call({{"pattern", "needle (one|two)"}});
   FakeBin bin({"grep", "find"});
   ScopedPath path(bin.path());
+  // The portable path keeps the target's engines until another tool runs.
+  h.session().notify_other_tool_call();
   Json out = h.call({{"pattern", "needle (one|two)"}, {"limit", 10}});
   ASSERT_EQ(out["total_count"], 2) << out.dump();
   std::set<std::string> rg_paths, grep_paths;
@@ -90,6 +92,7 @@ TEST_F(Fallback, BroadFindIsRefusedAndMissingEnginesAreNamed) {
   }
   FakeBin nothing({});
   ScopedPath path(nothing.path());
+  h.session().notify_other_tool_call();  // as above
   Json files = h.call({{"pattern", "*"}, {"target", "files"}});
   EXPECT_THAT(files["error"].get<std::string>(),
               StartsWith("File search requires 'rg' (ripgrep) or 'find'."));

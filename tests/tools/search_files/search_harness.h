@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Calls search_files' handler as the dispatcher would, in a session whose
 // cwd is a temporary tree and whose Hermes home is another temporary folder;
-// plus helpers to build trees and to hide tools from PATH.
+// plus helpers to build trees and to hide tools from PATH. Built with
+// HERMES_SEARCH_PORTABLE, every session runs with terminal.portable_files, so
+// the same tests drive the shell-command path (decision 10).
 #pragma once
 
 #include <fcntl.h>
@@ -28,6 +30,12 @@ void register_search_files(Registry& registry);
 
 namespace testing {
 
+#ifdef HERMES_SEARCH_PORTABLE
+inline constexpr bool kPortable = true;
+#else
+inline constexpr bool kPortable = false;
+#endif
+
 class SearchHarness {
  public:
   SearchHarness()
@@ -35,6 +43,7 @@ class SearchHarness {
         services_{*config_, paths_},
         dispatcher_(registry_, services_),
         ctx_{session_, services_, client_, dispatcher_, {}, Json()} {
+    if (kPortable) config_->set_override("terminal.portable_files", "true");
     register_search_files(registry_);
     session_.set_cwd(tree_.path());
   }
@@ -84,10 +93,13 @@ class ScopedPath {
 };
 
 // A bin folder holding links to just the named system tools (so a test can
-// run with rg hidden), or scripts written into it.
+// run with rg hidden), or scripts written into it. The shell the portable
+// path runs on the target and the coreutils its queries use are always
+// there: a target without them is not a target (no engine looks for them).
 class FakeBin {
  public:
-  explicit FakeBin(const std::vector<std::string>& tools) {
+  explicit FakeBin(std::vector<std::string> tools) {
+    tools.insert(tools.end(), {"bash", "realpath", "stat", "xargs"});
     for (const auto& tool : tools) {
       std::string target = "/usr/bin/" + tool;
       if (::symlink(target.c_str(), dir_.file(tool).c_str()) != 0) std::abort();
