@@ -78,8 +78,11 @@ std::vector<std::string> DockerBackend::bash_argv(const std::string& script, boo
 std::optional<std::string> DockerBackend::transport_error(const BashOutcome& outcome) const {
   if (outcome.exit_code == 0) return std::nullopt;
   const std::string& text = outcome.stderr_text.empty() ? outcome.output : outcome.stderr_text;
-  if (text.find("No such container") == std::string::npos &&
-      text.find("is not running") == std::string::npos) {
+  // The CLI names the container it was given; a command's own output that
+  // merely mentions these phrases must not cost the session its container.
+  std::string id = container_id();
+  if (id.empty() || (text.find("No such container: " + id) == std::string::npos &&
+                     text.find(id + " is not running") == std::string::npos)) {
     return std::nullopt;
   }
   return "Docker backend: the session's container is gone: " + last_line(text);

@@ -81,7 +81,14 @@ std::optional<std::string> SshBackend::transport_error(const BashOutcome& outcom
       return "SSH backend: connection to " + display() + " failed: " + last_line(text);
     }
   }
-  return std::nullopt;
+  // Through the control master a dropped connection ends the client with
+  // 255 and no message at all; a remote `exit 255` leaves the master alive.
+  auto check = run_local_command({"ssh", "-o", "ControlPath=" + control_path_, "-O", "check",
+                                  target_.host},
+                                 std::chrono::seconds(5));
+  if (check && check->exit_code == 0) return std::nullopt;
+  return "SSH backend: connection to " + display() +
+         " failed: the connection was lost during the command";
 }
 
 std::string SshBackend::home() const {
