@@ -2,6 +2,7 @@
 // start_background and the event → MCP notification mapping.
 #include "tools/terminal/background.h"
 
+#include "backend/session_backend.h"
 #include "core/config.h"
 #include "core/strings.h"
 #include "registry/client_channel.h"
@@ -50,11 +51,12 @@ std::string clean_process_output(std::string_view raw, CallContext& ctx) {
 }
 
 Result<BackgroundStarted> start_background(const BackgroundRequest& request, CallContext& ctx) {
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend, session_backend(ctx));
   TerminalState& state = ctx.session.state<TerminalState>();
   OutputOptions options = output_options(ctx.services.config, request.command);
   ClientChannel* client = &ctx.client;
   proc::StartRequest start{
-      .spawn = {.argv = state.shell().background_argv(request.command, request.cwd),
+      .spawn = {.argv = state.shell().background_argv(request.command, request.cwd, backend),
                 .cwd = "/",
                 .stdin_mode = proc::StdinMode::kPipe,
                 .terminal = request.pty ? proc::TerminalMode::kPty : proc::TerminalMode::kPipe},

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "backend/session_backend.h"
 #include "core/config.h"
 #include "core/paths.h"
 #include "registry/session.h"
@@ -19,10 +20,20 @@ bool is_allowed_workdir_char(char c) {
   return kExtra.find(c) != std::string_view::npos;
 }
 
-std::string session_start_cwd(CallContext& ctx) {
+bool is_local(const Backend& backend) { return backend.name() == "local"; }
+
+std::string session_start_cwd(CallContext& ctx, const Backend& backend) {
   std::string cwd = ctx.session.cwd();
-  if (cwd.empty()) cwd = PathResolver::workspace("");
-  return nearest_existing_dir(cwd);
+  return cwd.empty() ? backend.default_cwd() : cwd;
+}
+
+// A workdir on a remote target: `~` is its home, relative paths join the
+// session cwd; folded lexically (symlinks are the target's business).
+std::string remote_workdir(const std::string& workdir, CallContext& ctx, const Backend& backend) {
+  std::string path = workdir;
+  if (path == "~" || path.starts_with("~/")) path = backend.home() + path.substr(1);
+  if (!path.starts_with("/")) path = session_start_cwd(ctx, backend) + "/" + path;
+  return PathResolver::normalize(path);
 }
 
 // Appends the timeout / interrupt notice; its leading newline is dropped
@@ -58,8 +69,10 @@ std::string py_repr_char(char c) {
   return std::string("'") + c + "'";
 }
 
-Result<std::string> start_directory(const ForegroundRequest& request, CallContext& ctx) {
-  if (!request.workdir) return session_start_cwd(ctx);
+Result<std::string> start_directory(const ForegroundRequest& request, CallContext& ctx,
+                                    const Backend& backend) {
+  if (!request.workdir) return session_start_cwd(ctx, backend);
+  if (!is_local(backend)) return remote_workdir(*request.workdir, ctx, backend);
   HERMES_ASSIGN_OR_RETURN(ResolvedPath path,
                           ctx.services.paths.resolve(*request.workdir, ctx.session.cwd()));
   // A missing workdir is left to `cd`, which fails with bash's message (126).
@@ -67,12 +80,14 @@ Result<std::string> start_directory(const ForegroundRequest& request, CallContex
 }
 
 Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallContext& ctx) {
-  HERMES_ASSIGN_OR_RETURN(std::string start, start_directory(request, ctx));
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend, session_backend(ctx));
+  HERMES_ASSIGN_OR_RETURN(std::string start, start_directory(request, ctx, *backend));
   ShellSession& shell = ctx.session.state<TerminalState>().shell();
   ShellCommand cmd{.command = request.command,
                    .cwd = start,
+                   .fall_back_to_ancestor = !request.workdir,
                    .timeout = std::chrono::seconds(request.timeout_seconds)};
-  HERMES_ASSIGN_OR_RETURN(ShellResult run, shell.run(cmd, ctx.stop));
+  HERMES_ASSIGN_OR_RETURN(ShellResult run, shell.run(cmd, backend, ctx.stop));
   ForegroundResult out;
   out.formatted = format_output(run.output, output_options(ctx.services.config, request.command));
   out.output = out.formatted.text;
@@ -85,15 +100,12 @@ Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallCo
     out.exit_code = 130;
     append_notice(out.output, "[Command interrupted]");
   }
-  // A workdir is per-command: only runs from the session cwd move it.
-  std::string previous = ctx.session.cwd();
+  // A workdir is per-command: only runs from the session cwd move it. The
+  // marker holds the physical path, so compare against the physical start.
   if (!request.workdir && run.final_cwd && !run.final_cwd->empty()) {
     ctx.session.set_cwd(*run.final_cwd);
-    if (*run.final_cwd != PathResolver::real_path(start)) out.cwd = *run.final_cwd;
-  } else if (!request.workdir && start != previous && !previous.empty()) {
-    // The recorded cwd vanished; the fallback ancestor becomes the cwd.
-    ctx.session.set_cwd(start);
-    out.cwd = start;
+    std::string before = is_local(*backend) ? PathResolver::real_path(start) : start;
+    if (*run.final_cwd != before) out.cwd = *run.final_cwd;
   }
   return out;
 }

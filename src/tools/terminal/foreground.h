@@ -14,6 +14,7 @@
 namespace hermes {
 
 struct CallContext;
+class Backend;
 
 struct ForegroundRequest {
   std::string command;
@@ -35,11 +36,12 @@ std::optional<char> workdir_disallowed_char(std::string_view workdir);
 // Python-repr quoting of one character (`'a'`, `"'"`, `'\n'`, `'\x00'`).
 std::string py_repr_char(char c);
 
-// The directory a command starts in: `workdir` resolved (containment
-// enforced when a workspace root is set), else the session cwd, else the
-// workspace; a deleted session cwd falls back to its nearest existing
-// ancestor. kOutsideRoot for a workdir outside the root.
-Result<std::string> start_directory(const ForegroundRequest& request, CallContext& ctx);
+// The directory a command starts in, on the backend's target: `workdir`
+// resolved (`~` is the target's home; containment enforced on the local
+// backend when a workspace root is set), else the session cwd, else the
+// backend's default cwd. kOutsideRoot for a workdir outside the root.
+Result<std::string> start_directory(const ForegroundRequest& request, CallContext& ctx,
+                                    const Backend& backend);
 
 // Runs the command and formats its output. kUnavailable when bash cannot be
 // spawned.

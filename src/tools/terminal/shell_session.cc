@@ -1,22 +1,18 @@
 // SPDX-License-Identifier: MIT
 // ShellSession: snapshot bootstrap, the per-command wrapper script and the
-// cwd marker protocol.
+// cwd marker protocol, all as bash run through the session's backend.
 #include "tools/terminal/shell_session.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
 #include <random>
 
+#include "backend/run_bash.h"
 #include "core/log.h"
-#include "proc/spawn.h"
 
 namespace hermes {
 namespace {
 
 constexpr std::chrono::seconds kBootstrapTimeout{30};
+constexpr std::chrono::seconds kCleanupTimeout{5};
 
 std::string random_hex(size_t n) {
   std::random_device rd;
@@ -26,36 +22,29 @@ std::string random_hex(size_t n) {
   return out;
 }
 
-std::string temp_dir() {
-  const char* t = std::getenv("TMPDIR");
-  return t && *t ? t : "/tmp";
-}
-
-// The snapshot body: exported variables, functions and aliases, plus the
-// options every restored shell starts with. `functions` is the bash
-// expression that prints the function definitions.
-std::string dump_script(const std::string& target, const std::string& functions) {
+// Writes the snapshot body to `staging`, then moves it over `target`:
+// exported variables, functions (`functions` prints their definitions),
+// aliases, plus the options every restored shell starts with.
+std::string dump_script(const std::string& staging, const std::string& target,
+                        const std::string& functions) {
   return "umask 077\n{ export -p; " + functions +
          "; alias -p; printf '%s\\n' 'shopt -s expand_aliases' 'set +e' 'set +u'; } > " +
-         shell_quote(target) + " 2>/dev/null\n";
+         shell_quote(staging) + " 2>/dev/null && builtin command mv -f -- " +
+         shell_quote(staging) + " " + shell_quote(target) + " 2>/dev/null\n";
 }
 
-bool is_dir(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+// cd into `dir`; with `fall_back` a vanished directory gives way to its
+// nearest existing ancestor, else the script ends with 126 as upstream.
+std::string cd_line(const std::string& dir, bool fall_back) {
+  if (!fall_back) return "builtin cd -- " + shell_quote(dir) + " || exit 126\n";
+  return "__hermes_d=" + shell_quote(dir) +
+         "\nuntil builtin cd -- \"${__hermes_d:-/}\" 2>/dev/null; do "
+         "[ -z \"$__hermes_d\" ] && break; case $__hermes_d in */*) __hermes_d=${__hermes_d%/*};; "
+         "*) __hermes_d=;; esac; done\n"
+         "unset __hermes_d\n";
 }
 
 }  // namespace
-
-std::string nearest_existing_dir(const std::string& path) {
-  std::string p = path.empty() ? "/" : path;
-  while (!is_dir(p)) {
-    size_t slash = p.find_last_of('/');
-    if (slash == std::string::npos || slash == 0) return "/";
-    p.resize(slash);
-  }
-  return p;
-}
 
 std::optional<std::string> take_cwd_marker(proc::OutputCapture& output,
                                            const std::string& marker) {
@@ -75,94 +64,120 @@ std::optional<std::string> take_cwd_marker(proc::OutputCapture& output,
   return cwd;
 }
 
-ShellSession::ShellSession() {
-  std::string sid = random_hex(12);
-  snapshot_ = temp_dir() + "/hermes-snap-" + sid + ".sh";
-  marker_ = "__HERMES_CWD_" + sid + "__";
+ShellSession::ShellSession() : sid_(random_hex(12)), marker_("__HERMES_CWD_" + sid_ + "__") {}
+
+ShellSession::~ShellSession() {
+  std::shared_ptr<Backend> backend;
+  std::string snapshot;
+  {
+    std::lock_guard lock(mu_);
+    backend = backend_;
+    snapshot = snapshot_;
+  }
+  if (!backend) return;
+  // Also removes staging files a killed command left behind.
+  std::string script = "rm -f -- " + shell_quote(snapshot) + " " + shell_quote(snapshot) + ".*";
+  auto removed = run_bash(*backend, {.script = script, .timeout = kCleanupTimeout}, {},
+                          [](std::string_view) {});
+  if (!removed) log::warn("terminal: could not remove the shell snapshot: " + removed.error().message);
 }
 
-ShellSession::~ShellSession() { ::unlink(snapshot_.c_str()); }
+void ShellSession::bind(const std::shared_ptr<Backend>& backend) {
+  std::lock_guard lock(mu_);
+  if (backend_) return;
+  backend_ = backend;
+  snapshot_ = backend->temp_dir() + "/hermes-snap-" + sid_ + ".sh";
+}
 
-void ShellSession::ensure_snapshot(std::stop_token stop) {
-  std::lock_guard lock(bootstrap_mu_);
-  if (bootstrapped_) return;
-  bootstrapped_ = true;
-  std::string tmp = snapshot_ + ".boot";
+std::string ShellSession::snapshot_path() const {
+  std::lock_guard lock(mu_);
+  return snapshot_;
+}
+
+void ShellSession::ensure_snapshot(Backend& backend, std::stop_token stop) {
+  std::lock_guard bootstrap(bootstrap_mu_);
+  std::string snapshot;
+  {
+    std::lock_guard lock(mu_);
+    if (bootstrapped_) return;
+    bootstrapped_ = true;
+    snapshot = snapshot_;
+  }
   std::string script =
       "[ -r ~/.bashrc ] && . ~/.bashrc >/dev/null 2>&1 </dev/null\n"
       "unset -v $(compgen -v HERMES_SESSION_) $(compgen -v HERMES_RPC_) AI_AGENT 2>/dev/null\n" +
-      dump_script(tmp,
+      dump_script(snapshot + ".boot", snapshot,
                   "for __f in $(compgen -A function); do case $__f in _|_[!_]*) ;; "
                   "*) declare -f \"$__f\";; esac; done");
-  auto child = proc::spawn({.argv = {"bash", "-l", "-c", script}, .cwd = "/"});
-  if (!child) {
-    log::warn("terminal: snapshot bootstrap failed: " + child.error().message);
-    return;
-  }
-  proc::RunOutcome r = proc::run_bounded(
-      *child, {.timeout = kBootstrapTimeout}, stop, [](std::string_view) {});
-  if (r.end == proc::RunEnd::kExited && std::rename(tmp.c_str(), snapshot_.c_str()) == 0) {
+  auto run = run_bash(backend, {.script = script, .login = true, .timeout = kBootstrapTimeout},
+                      stop, [](std::string_view) {});
+  if (run && run->end == proc::RunEnd::kExited && run->exit_code == 0) {
+    std::lock_guard lock(mu_);
     have_snapshot_ = true;
     return;
   }
-  ::unlink(tmp.c_str());
-  log::warn("terminal: snapshot bootstrap did not complete; using login shells");
+  log::warn("terminal: snapshot bootstrap did not complete; using login shells" +
+            (run ? std::string() : ": " + run.error().message));
 }
 
 std::string ShellSession::wrapper(const ShellCommand& cmd, const std::string& next) const {
-  return "source " + shell_quote(snapshot_) + " >/dev/null 2>&1\n"
+  std::string snapshot = snapshot_path();
+  return "source " + shell_quote(snapshot) + " >/dev/null 2>&1\n"
          "export AI_AGENT=\"${AI_AGENT:-1}\" HERMES_AGENT=\"${HERMES_AGENT:-1}\" "
-         "GIT_PAGER=\"${GIT_PAGER:-cat}\" PAGER=\"${PAGER:-cat}\"\n"
-         "builtin cd -- " + shell_quote(cmd.cwd) + " || exit 126\n"
+         "GIT_PAGER=\"${GIT_PAGER:-cat}\" PAGER=\"${PAGER:-cat}\"\n" +
+         cd_line(cmd.cwd, cmd.fall_back_to_ancestor) +
          "eval " + shell_quote(cmd.command) + "\n"
          "__hermes_rc=$?\n" +
          // `declare -f` without a filter: forking to filter would double
          // the cost of a call, and the bootstrap already dropped helpers.
-         dump_script(next, "declare -f") +
+         dump_script(next, snapshot, "declare -f") +
          // `cd -P .` resolves symlinks without forking for `pwd -P`.
          "builtin cd -P . 2>/dev/null\n"
          "printf '\\n%s%s%s\\n' " + shell_quote(marker_) + " \"$PWD\" " + shell_quote(marker_) +
          "\nexit $__hermes_rc\n";
 }
 
-Result<ShellResult> ShellSession::run(const ShellCommand& cmd, std::stop_token stop) {
-  ensure_snapshot(stop);
+Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
+                                      const std::shared_ptr<Backend>& backend,
+                                      std::stop_token stop) {
+  bind(backend);
+  ensure_snapshot(*backend, stop);
   bool login;
   {
-    std::lock_guard lock(bootstrap_mu_);
+    std::lock_guard lock(mu_);
     login = !have_snapshot_;
   }
-  std::string next = snapshot_ + ".next." + std::to_string(counter_++);
-  std::vector<std::string> argv = {"bash", "-c", wrapper(cmd, next)};
-  if (login) argv.insert(argv.begin() + 1, "-l");
-  HERMES_ASSIGN_OR_RETURN(proc::ChildProcess child, proc::spawn({.argv = argv, .cwd = "/"}));
+  std::string next = snapshot_path() + ".next." + std::to_string(counter_++);
   ShellResult result;
-  proc::RunOutcome outcome = proc::run_bounded(
-      child, {.timeout = cmd.timeout}, stop,
-      [&result](std::string_view bytes) { result.output.append(bytes); });
+  HERMES_ASSIGN_OR_RETURN(
+      BashOutcome outcome,
+      run_bash(*backend,
+               {.script = wrapper(cmd, next),
+                .login = login,
+                .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(cmd.timeout)},
+               stop, [&result](std::string_view bytes) { result.output.append(bytes); }));
   result.end = outcome.end;
-  result.exit_code = outcome.status.code;
+  result.exit_code = outcome.exit_code;
   if (outcome.end == proc::RunEnd::kExited) {
     result.final_cwd = take_cwd_marker(result.output, marker_);
   }
-  // Only a command that reached the marker wrote a complete snapshot.
-  if (result.final_cwd && std::rename(next.c_str(), snapshot_.c_str()) == 0) {
-    std::lock_guard lock(bootstrap_mu_);
+  // Only a command that reached the marker moved a complete snapshot in.
+  if (result.final_cwd) {
+    std::lock_guard lock(mu_);
     have_snapshot_ = true;
-  } else {
-    ::unlink(next.c_str());
   }
   return result;
 }
 
 std::vector<std::string> ShellSession::background_argv(const std::string& command,
-                                                       const std::string& cwd) {
-  ensure_snapshot({});
-  std::string script = "source " + shell_quote(snapshot_) + " >/dev/null 2>&1\n"
-                       "export PYTHONUNBUFFERED=1 PAGER=cat GIT_PAGER=cat\n"
-                       "builtin cd -- " + shell_quote(cwd) + " || exit 126\n"
-                       "eval " + shell_quote(command) + "\n";
-  return {"bash", "-c", script};
+                                                       const std::string& cwd,
+                                                       const std::shared_ptr<Backend>& backend) {
+  bind(backend);
+  ensure_snapshot(*backend, {});
+  std::string script = "source " + shell_quote(snapshot_path()) + " >/dev/null 2>&1\n"
+                       "export PYTHONUNBUFFERED=1 PAGER=cat GIT_PAGER=cat\n" +
+                       cd_line(cwd, false) + "eval " + shell_quote(command) + "\n";
+  return backend->bash_argv(script, false);
 }
 
 }  // namespace hermes

@@ -6,12 +6,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "core/result.h"
 #include "core/strings.h"
 #include "proc/output_capture.h"
@@ -21,8 +23,11 @@ namespace hermes {
 
 struct ShellCommand {
   std::string command;
-  // Existing directory the command starts in.
+  // Directory the command starts in, on the target.
   std::string cwd;
+  // When `cwd` is gone, start in its nearest existing ancestor (the session
+  // cwd) instead of failing with 126 (an explicit workdir).
+  bool fall_back_to_ancestor = false;
   std::chrono::seconds timeout{180};
 };
 
@@ -41,9 +46,11 @@ struct ShellResult {
   static constexpr size_t kTailCap = 512 * 1024;
 };
 
-// One per MCP session. Owns `<tmp>/hermes-snap-<sid>.sh`, removed on
-// destruction. Thread-safe: concurrent calls each get their own bash; the
-// snapshot is replaced atomically (last writer wins).
+// One per MCP session, bound to the session's backend on first use. Owns
+// `<target tmp>/hermes-snap-<sid>.sh` on the target, removed on destruction.
+// Every file operation on the snapshot happens inside the scripts, so the
+// same code serves every backend. Thread-safe: concurrent calls each get
+// their own bash; the snapshot is replaced atomically (last writer wins).
 class ShellSession {
  public:
   ShellSession();
@@ -51,28 +58,35 @@ class ShellSession {
   ShellSession(const ShellSession&) = delete;
   ShellSession& operator=(const ShellSession&) = delete;
 
-  // Runs `cmd` to completion (or timeout / `stop`). Errors only when bash
-  // cannot be spawned.
-  Result<ShellResult> run(const ShellCommand& cmd, std::stop_token stop);
+  // Runs `cmd` on `backend` to completion (or timeout / `stop`). Errors
+  // when bash cannot be launched or the backend's transport failed.
+  Result<ShellResult> run(const ShellCommand& cmd, const std::shared_ptr<Backend>& backend,
+                          std::stop_token stop);
 
-  // argv for a background or PTY command: restores the snapshot and cwd,
-  // then runs the command (no snapshot is written back).
-  std::vector<std::string> background_argv(const std::string& command,
-                                           const std::string& cwd);
+  // Local argv for a background or PTY command: restores the snapshot and
+  // cwd on the target, then runs the command (no snapshot is written back).
+  std::vector<std::string> background_argv(const std::string& command, const std::string& cwd,
+                                           const std::shared_ptr<Backend>& backend);
 
-  const std::string& snapshot_path() const { return snapshot_; }
   const std::string& marker() const { return marker_; }
+  // Empty until bound to a backend.
+  std::string snapshot_path() const;
 
  private:
+  // Remembers the backend and places the snapshot in its temp dir.
+  void bind(const std::shared_ptr<Backend>& backend);
   // Bootstraps the snapshot once from a login shell (30 s limit).
-  void ensure_snapshot(std::stop_token stop);
+  void ensure_snapshot(Backend& backend, std::stop_token stop);
   std::string wrapper(const ShellCommand& cmd, const std::string& next_snapshot) const;
 
-  std::string snapshot_;
-  std::string marker_;
-  std::mutex bootstrap_mu_;
-  bool bootstrapped_ = false;   // bootstrap_mu_
-  bool have_snapshot_ = false;  // bootstrap_mu_
+  const std::string sid_;
+  const std::string marker_;
+  mutable std::mutex mu_;
+  std::shared_ptr<Backend> backend_;  // mu_
+  std::string snapshot_;              // mu_ (written once, by bind)
+  bool bootstrapped_ = false;         // mu_
+  bool have_snapshot_ = false;        // mu_
+  std::mutex bootstrap_mu_;           // serializes the bootstrap itself
   std::atomic<uint64_t> counter_{0};
 };
 
@@ -80,8 +94,5 @@ class ShellSession {
 // newline before it) and returns the path; nullopt when absent.
 std::optional<std::string> take_cwd_marker(proc::OutputCapture& output,
                                            const std::string& marker);
-
-// `path` if it is a directory, else its nearest existing ancestor.
-std::string nearest_existing_dir(const std::string& path);
 
 }  // namespace hermes

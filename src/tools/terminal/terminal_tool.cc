@@ -3,6 +3,7 @@
 // The work happens in foreground.cc, background.cc and tools/approval.
 #include <string>
 
+#include "backend/session_backend.h"
 #include "core/config.h"
 #include "core/json.h"
 #include "core/strings.h"
@@ -149,7 +150,9 @@ Json foreground_json(const ForegroundResult& r, const std::string& command,
 }
 
 Json background(const TerminalArgs& args, CallContext& ctx, const approval::GateResult& gate) {
-  auto cwd = start_directory({.command = args.command, .workdir = args.workdir}, ctx);
+  auto backend = session_backend(ctx);
+  if (!backend) return status_result(backend.error().message, "error");
+  auto cwd = start_directory({.command = args.command, .workdir = args.workdir}, ctx, **backend);
   if (!cwd) return status_result("Blocked: " + cwd.error().message, "blocked");
   // gh reads the token from stdin, which must be a pipe, not a terminal.
   bool force_pipe = args.pty && args.command.find("gh auth login") != std::string::npos &&
@@ -225,6 +228,10 @@ Json terminal(const Json& raw, CallContext& ctx) {
   if (!result) {
     if (result.error().code == ErrorCode::kOutsideRoot) {
       return status_result("Blocked: " + result.error().message, "blocked");
+    }
+    if (result.error().code == ErrorCode::kUnavailable || result.error().code == ErrorCode::kInvalidArgument) {
+      // Backend faults (ssh unreachable, container gone) speak for themselves.
+      return status_result(result.error().message, "error");
     }
     return status_result("Failed to execute command: " + result.error().message, "error");
   }

@@ -40,11 +40,5 @@ TEST(TakeCwdMarker, WorksWhenTheHeadOverflowed) {
   EXPECT_EQ(out.tail().back(), 'x');
 }
 
-TEST(NearestExistingDir, WalksUp) {
-  EXPECT_EQ(nearest_existing_dir("/tmp/definitely/not/here"), "/tmp");
-  EXPECT_EQ(nearest_existing_dir("/nope"), "/");
-  EXPECT_EQ(nearest_existing_dir(""), "/");
-}
-
 }  // namespace
 }  // namespace hermes
