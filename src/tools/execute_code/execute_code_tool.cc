@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "backend/session_backend.h"
 #include "core/config.h"
 #include "core/json.h"
 #include "core/log.h"
@@ -23,6 +24,7 @@
 #include "tools/execute_code/child_env.h"
 #include "tools/execute_code/exec_session.h"
 #include "tools/execute_code/interpreter.h"
+#include "tools/execute_code/remote_run.h"
 #include "tools/execute_code/script_run.h"
 #include "tools/execute_code/stub_module.h"
 #include "tools/execute_code/tool_bridge.h"
@@ -237,6 +239,45 @@ std::string interpreter_for(ExecMode mode, ExecSession& state) {
   return choose_interpreter(mode, getenv, probe);
 }
 
+constexpr const char* kSandboxUnavailable =
+    "execute_code sandbox is unavailable in this environment. Use normal tool calls "
+    "(terminal, read_file, write_file, ...) instead.";
+
+// What every run needs besides the code: the settings, the bridge that
+// answers the script's calls, and the stop source that interrupts it.
+struct RunContext {
+  const ExecSettings& settings;
+  ToolBridge& bridge;
+  std::stop_source& stop;
+};
+
+// The classic path: a child process of `interpreter` here, with the
+// Unix-socket RPC.
+Result<RunResult> run_here(const std::string& code, const std::vector<StubSignature>& sigs,
+                           RunContext run, const std::string& interpreter, CallContext& ctx) {
+  RunRequest request{
+      .code = code,
+      .module_source = generate_module(sigs, RpcTransport::kSocket),
+      .interpreter = interpreter,
+      .cwd = working_dir(run.settings.mode, ctx.session),
+      .env = scrubbed_env(run.settings),
+      .timeout = std::chrono::seconds(run.settings.timeout_s),
+  };
+  return run_script(request, run.bridge, run.stop);
+}
+
+// Any other backend (or local with portable files): the file RPC (§6.5).
+Result<RunResult> run_there(const std::string& code, const std::vector<StubSignature>& sigs,
+                            RunContext run, Backend& backend) {
+  RemoteRunRequest request{
+      .code = code,
+      .module_source = generate_module(sigs, RpcTransport::kFiles),
+      .timezone = run.settings.timezone,
+      .timeout = std::chrono::seconds(run.settings.timeout_s),
+  };
+  return run_remote_script(backend, request, run.bridge, run.stop);
+}
+
 Json handle_execute_code(const Json& args, CallContext& ctx) {
   auto start = std::chrono::steady_clock::now();
   auto code = args.find("code");
@@ -249,28 +290,30 @@ Json handle_execute_code(const Json& args, CallContext& ctx) {
   if (!settings.mode_valid && state.first_mode_warning()) {
     log::warn("code_execution.mode: unknown value, using 'project'");
   }
+  auto backend = session_backend(ctx);
+  if (!backend) return failure_json(backend.error().message, 0, seconds_since(start));
+  const bool here = (*backend)->native_files();
+  std::string interpreter = here ? interpreter_for(settings.mode, state) : "";
+  if (here && interpreter.empty()) return error_json(kSandboxUnavailable);
   std::vector<const ToolSpec*> tools = sandbox_tools(ctx.dispatcher.registry(), ctx.services);
-  RunRequest request{
-      .code = code->get<std::string>(),
-      .module_source = generate_module(signatures(tools)),
-      .interpreter = interpreter_for(settings.mode, state),
-      .cwd = working_dir(settings.mode, ctx.session),
-      .env = scrubbed_env(settings),
-      .timeout = std::chrono::seconds(settings.timeout_s),
-  };
-  if (request.interpreter.empty()) {
-    return error_json(
-        "execute_code sandbox is unavailable in this environment. Use normal tool calls "
-        "(terminal, read_file, write_file, ...) instead.");
-  }
+  std::vector<StubSignature> sigs = signatures(tools);
   std::stop_source run_stop;
   auto guard = state.register_run(run_stop);
   std::stop_callback forward(ctx.stop, [&run_stop] { run_stop.request_stop(); });
   ToolBridge bridge(std::move(tools), static_cast<int>(settings.max_tool_calls), ctx,
                     run_stop.get_token());
-  auto run = run_script(request, bridge, run_stop);
+  RunContext run_context{settings, bridge, run_stop};
+  auto run = here ? run_here(code->get<std::string>(), sigs, run_context, interpreter, ctx)
+                  : run_there(code->get<std::string>(), sigs, run_context, **backend);
   if (!run) return failure_json(run.error().message, bridge.calls_made(), seconds_since(start));
   return result_json(*run, settings, bridge.calls_made(), seconds_since(start));
+}
+
+// Whether scripts run on another backend, which brings its own python3: the
+// file tools' rule (decision 10), read from the same keys make_backend uses.
+bool runs_elsewhere(const Config& config) {
+  return config.get_string("terminal.backend", "local", "TERMINAL_ENV") != "local" ||
+         config.get_bool("terminal.portable_files", false);
 }
 
 Json schema() {
@@ -295,7 +338,9 @@ void register_execute_code(Registry& registry) {
       .annotations = {.read_only = false, .destructive = true, .idempotent = false,
                       .open_world = true},
       .handler = handle_execute_code,
-      .is_available = [](const Services&) { return !system_python().empty(); },
+      .is_available = [](const Services& services) {
+        return !system_python().empty() || runs_elsewhere(services.config);
+      },
       .describe = [owner](const Services& services, const std::string&) {
         return describe(*owner, services);
       },

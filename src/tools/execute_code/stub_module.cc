@@ -8,9 +8,9 @@
 namespace hermes::execute_code {
 namespace {
 
-// The fixed part of the module. The socket path and token come from the
-// environment the server sets for the interpreter.
-constexpr std::string_view kPreamble = R"PY("""Hermes tools for execute_code scripts (generated; calls travel over a Unix socket)."""
+// The module's fixed head: imports, the lock that keeps threads from
+// interleaving calls, and the decoding of a result into a dict.
+constexpr std::string_view kHeader = R"PY("""Hermes tools for execute_code scripts (generated)."""
 import json
 import os
 import shlex
@@ -18,10 +18,25 @@ import socket
 import threading
 import time
 
+_lock = threading.Lock()
+
+
+def _decode(text):
+    result = json.loads(text)
+    if isinstance(result, str):
+        try:
+            return json.loads(result)
+        except ValueError:
+            return result
+    return result
+)PY";
+
+// One Unix-socket connection; the path and token come from the environment
+// the server sets for the interpreter.
+constexpr std::string_view kSocketClient = R"PY(
 _SOCKET_PATH = os.environ.get("HERMES_RPC_SOCKET", "")
 _TOKEN = os.environ.get("HERMES_RPC_TOKEN", "")
 _sock = None
-_lock = threading.Lock()
 
 
 def _connect():
@@ -47,14 +62,47 @@ def _call(tool, args):
             chunks.append(chunk)
             if chunk.endswith(b"\n"):
                 break
-    result = json.loads(b"".join(chunks).decode("utf-8", "replace"))
-    if isinstance(result, str):
-        try:
-            return json.loads(result)
-        except ValueError:
-            return result
-    return result
+    return _decode(b"".join(chunks).decode("utf-8", "replace"))
+)PY";
 
+// Request and response files in HERMES_RPC_DIR (shell-and-exec.md §6.5): the
+// host polls the directory through the backend, so a request is renamed into
+// place whole and the response is awaited with a growing interval.
+constexpr std::string_view kFileClient = R"PY(
+_RPC_DIR = os.environ.get("HERMES_RPC_DIR", "")
+_RPC_TIMEOUT = 300
+_seq = 0
+
+
+def _await_response(path, tool):
+    delay = 0.05
+    deadline = time.monotonic() + _RPC_TIMEOUT
+    while True:
+        time.sleep(delay)
+        if os.path.exists(path):
+            return
+        if time.monotonic() >= deadline:
+            raise RuntimeError("RPC timeout: no response for %s after %ds" % (tool, _RPC_TIMEOUT))
+        delay = min(delay * 1.2, 0.25)
+
+
+def _call(tool, args):
+    global _seq
+    with _lock:
+        _seq += 1
+        request = os.path.join(_RPC_DIR, "req_%06d" % _seq)
+        response = os.path.join(_RPC_DIR, "res_%06d" % _seq)
+        with open(request + ".tmp", "w", encoding="utf-8") as f:
+            f.write(json.dumps({"tool": tool, "args": args}))
+        os.rename(request + ".tmp", request)
+        _await_response(response, tool)
+        with open(response, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        os.unlink(response)
+    return _decode(text)
+)PY";
+
+constexpr std::string_view kHelpers = R"PY(
 
 def json_parse(text):
     """json.loads that tolerates control characters and a leading BOM."""
@@ -174,8 +222,10 @@ std::string render_signature(const StubSignature& signature) {
   return out + ")";
 }
 
-std::string generate_module(const std::vector<StubSignature>& tools) {
-  std::string out(kPreamble);
+std::string generate_module(const std::vector<StubSignature>& tools, RpcTransport transport) {
+  std::string out(kHeader);
+  out += transport == RpcTransport::kSocket ? kSocketClient : kFileClient;
+  out += kHelpers;
   for (const StubSignature& signature : tools) out += render_stub(signature);
   return out;
 }

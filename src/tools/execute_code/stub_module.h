@@ -34,11 +34,20 @@ StubSignature signature_from_schema(const std::string& tool, const Json& schema,
 // `read_file(path: str, offset: int = 1, limit: int = 2000)`.
 std::string render_signature(const StubSignature& signature);
 
-// The whole module: the RPC client (one lazily opened socket, a lock around
-// each request/response, `RuntimeError("Agent process disconnected")` on EOF,
-// results decoded to dicts), the helpers json_parse, shell_quote and retry,
-// then one stub per tool in the given order. Each stub sends every argument,
-// None included.
-std::string generate_module(const std::vector<StubSignature>& tools);
+// How the module reaches the host: a Unix socket (local runs) or request and
+// response files in `HERMES_RPC_DIR` (runs on another backend, §6.5).
+enum class RpcTransport { kSocket, kFiles };
+
+// The whole module: the RPC client, the helpers json_parse, shell_quote and
+// retry, then one stub per tool in the given order. Each stub sends every
+// argument, None included; a lock around each request/response keeps threads
+// from swapping answers and results are decoded to dicts. The socket client
+// opens one socket lazily and raises `RuntimeError("Agent process
+// disconnected")` on EOF; the file client writes `req_<seq:06d>.tmp`, renames
+// it to `req_<seq:06d>`, polls for `res_<seq:06d>` (50 ms, ×1.2, up to
+// 250 ms), reads and deletes it, and raises `RuntimeError("RPC timeout: no
+// response for <tool> after 300s")` when none comes.
+std::string generate_module(const std::vector<StubSignature>& tools,
+                            RpcTransport transport = RpcTransport::kSocket);
 
 }  // namespace hermes::execute_code

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// One execute_code run on a backend other than the plain local one
+// (shell-and-exec.md §6.5): the script and the file-RPC module are shipped to
+// a private directory on the target, run there with python3, and the
+// script's tool calls are answered by polling that directory.
+#pragma once
+
+#include <chrono>
+#include <stop_token>
+#include <string>
+
+#include "backend/backend.h"
+#include "core/result.h"
+#include "rpc/rpc_handler.h"
+#include "tools/execute_code/script_run.h"
+
+namespace hermes::execute_code {
+
+struct RemoteRunRequest {
+  std::string code;
+  std::string module_source;  // hermes_tools.py with RpcTransport::kFiles
+  std::string timezone;       // passed as TZ; empty: the target's own
+  std::chrono::milliseconds timeout{300000};
+};
+
+// Runs `request` in `<backend temp_dir>/hermes_exec_<12hex>` on the target;
+// `handler` answers the script's tool calls on the calling thread. The
+// output is stdout and stderr merged, all in RunResult::output's stdout.
+// `stop` interrupts the run; the source is also requested when the script
+// ends, which cancels a tool call still in flight. The directory is removed
+// whatever happens. Errors: no python3 on the target (the contract's
+// message), staging failures and transport failures (the backend's message).
+Result<RunResult> run_remote_script(Backend& backend, const RemoteRunRequest& request,
+                                    rpc::RpcHandler& handler, std::stop_source& stop);
+
+}  // namespace hermes::execute_code

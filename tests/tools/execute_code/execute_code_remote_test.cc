@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+// execute_code through the file RPC (shell-and-exec.md §6.5): on the local
+// backend with `terminal.portable_files` (every step a bash command, as on a
+// remote target) and once in the bubblewrap sandbox. Result shapes must match
+// the local run's; nothing may be left behind on either side.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <future>
+#include <optional>
+#include <thread>
+
+#include "exec_harness.h"
+
+namespace hermes::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kPortable = "terminal:\n  portable_files: true\n";
+
+// Sets an environment variable for the fixture's lifetime.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// TMPDIR (the portable backend's temp_dir and the local staging base) is a
+// fresh directory, so whatever a run leaves there is visible.
+class RemoteExec : public ::testing::Test {
+ protected:
+  // hermes_exec_* (the file RPC) and hermes_sandbox_* (a local staging the
+  // run must not have used) anywhere under TMPDIR.
+  std::vector<std::string> leftovers() const {
+    std::vector<std::string> found;
+    for (const auto& entry : fs::recursive_directory_iterator(tmp_.path())) {
+      std::string name = entry.path().filename().string();
+      if (name.starts_with("hermes_exec_") || name.starts_with("hermes_sandbox_")) {
+        found.push_back(entry.path().string());
+      }
+    }
+    return found;
+  }
+
+  TempDir tmp_;
+  ScopedEnv tmpdir_{"TMPDIR", tmp_.path()};
+};
+
+std::string output_of(const Json& result) { return result.value("output", ""); }
+
+std::vector<std::string> keys_of(const Json& result) {
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : result.items()) keys.push_back(key);
+  return keys;
+}
+
+TEST_F(RemoteExec, PrintsWhatTheScriptPrintsInTheLocalShape) {
+  ExecHarness h(kPortable);
+  Json result = h.run(
+      "import os\nprint('hello')\nprint(6 * 7)\n"
+      "rpc = os.environ['HERMES_RPC_DIR']\n"
+      "print(os.path.basename(os.path.dirname(rpc))[:12], os.path.basename(rpc))\n"
+      "print(oct(os.stat(os.path.dirname(rpc)).st_mode & 0o777), os.getcwd() == os.path.dirname(rpc))\n"
+      "print(sorted(os.listdir('.')))");
+  EXPECT_EQ(result["status"], "success") << result.dump();
+  EXPECT_EQ(result["output"],
+            "hello\n42\nhermes_exec_ rpc\n0o700 True\n['hermes_tools.py', 'rpc', 'script.py']\n");
+  EXPECT_EQ(result["tool_calls_made"], 0);
+  EXPECT_EQ(keys_of(result), (std::vector<std::string>{"status", "output", "tool_calls_made",
+                                                       "duration_seconds"}));
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+TEST_F(RemoteExec, ReadsWritesAndRunsTerminalThroughTheFiles) {
+  ExecHarness h(kPortable);
+  for (int i = 0; i < 3; ++i) h.work().write("src/f" + std::to_string(i) + ".txt", "x\ny\n");
+  Json result = h.run(
+      "from hermes_tools import read_file, write_file, terminal\n"
+      "total = sum(read_file(f'src/f{i}.txt')['total_lines'] for i in range(3))\n"
+      "w = write_file('out/summary.txt', f'total={total}\\n')\n"
+      "listing = terminal('ls src | wc -l')\n"
+      "print(f\"lines={total} wrote={w.get('bytes_written')} \"\n"
+      "      f\"files={listing['output'].strip()} exit={listing['exit_code']}\")");
+  EXPECT_EQ(output_of(result), "lines=6 wrote=8 files=3 exit=0\n") << result.dump();
+  EXPECT_EQ(result["tool_calls_made"], 5);
+  EXPECT_EQ(h.work().read("out/summary.txt"), "total=6\n");
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+// A fake `web_search` echoing its arguments.
+FakeTool echo_search(std::atomic<int>& calls) {
+  return {"web_search", "web", query_schema(), [&calls](const Json& args, CallContext&) {
+            ++calls;
+            return Json{{"echo", args}};
+          }};
+}
+
+TEST_F(RemoteExec, BudgetCountsDispatchedCallsAndTheScriptLivesOn) {
+  std::atomic<int> calls{0};
+  ExecHarness h(std::string(kPortable) + "code_execution:\n  max_tool_calls: 2\n",
+                {echo_search(calls)});
+  Json result = h.run(
+      "from hermes_tools import web_search\n"
+      "for i in range(3):\n"
+      "    print(web_search(str(i)).get('error', 'ok'))\n"
+      "print(web_search.__module__, 'done')");
+  EXPECT_EQ(result["status"], "success");
+  EXPECT_EQ(result["output"],
+            "ok\nok\n"
+            "Tool call limit reached (2). No more tool calls allowed in this execution.\n"
+            "hermes_tools done\n");
+  EXPECT_EQ(result["tool_calls_made"], 2);
+  EXPECT_EQ(calls, 2);
+}
+
+TEST_F(RemoteExec, ThreadsNeverSwapAnswers) {
+  std::atomic<int> calls{0};
+  ExecHarness h(kPortable, {echo_search(calls)});
+  Json result = h.run(
+      "import threading\n"
+      "from hermes_tools import web_search\n"
+      "bad = []\n"
+      "def work(n):\n"
+      "    for i in range(3):\n"
+      "        q = f'{n}-{i}'\n"
+      "        if web_search(q)['echo']['query'] != q: bad.append(q)\n"
+      "ts = [threading.Thread(target=work, args=(n,)) for n in range(3)]\n"
+      "[t.start() for t in ts]; [t.join() for t in ts]\n"
+      "print(len(bad))");
+  EXPECT_EQ(result["output"], "0\n") << result.dump();
+  EXPECT_EQ(result["tool_calls_made"], 9);
+}
+
+TEST_F(RemoteExec, BadJsonIsDeletedUnansweredAndABadRequestIsAnswered) {
+  std::atomic<int> calls{0};
+  ExecHarness h(kPortable, {echo_search(calls)});
+  Json result = h.run(
+      "import os, time\n"
+      "from hermes_tools import web_search\n"
+      "rpc = os.environ['HERMES_RPC_DIR']\n"
+      "open(os.path.join(rpc, 'req_000900'), 'w').write('{not json')\n"
+      "open(os.path.join(rpc, 'req_000901'), 'w').write('[1, 2]')\n"
+      "for _ in range(100):\n"
+      "    if not os.path.exists(os.path.join(rpc, 'req_000900')) and \\\n"
+      "       os.path.exists(os.path.join(rpc, 'res_000901')): break\n"
+      "    time.sleep(0.05)\n"
+      "print(sorted(os.listdir(rpc)))\n"
+      "print(open(os.path.join(rpc, 'res_000901')).read(), end='')\n"
+      "print(web_search('still works')['echo']['query'])");
+  EXPECT_EQ(output_of(result),
+            "['res_000901']\n"
+            "{\"error\":\"Invalid RPC request: request is not a JSON object\"}\n"
+            "still works\n")
+      << result.dump();
+  EXPECT_EQ(result["tool_calls_made"], 1);
+}
+
+TEST_F(RemoteExec, NonZeroExitIsAnErrorWithTheMergedOutput) {
+  ExecHarness h(kPortable);
+  Json result = h.run("print('x', flush=True)\nimport sys; sys.exit(3)");
+  EXPECT_EQ(result["status"], "error");
+  EXPECT_EQ(result["error"], "Script exited with code 3");
+  EXPECT_EQ(result["output"], "x\n");
+  Json raised = h.run("print('partial', flush=True)\nraise ValueError('bad input')");
+  EXPECT_EQ(raised["status"], "error");
+  EXPECT_EQ(raised["error"], "Script exited with code 1");
+  std::string out = output_of(raised);
+  EXPECT_EQ(out.rfind("partial\nTraceback", 0), 0u) << out;
+  EXPECT_NE(out.find("ValueError: bad input"), std::string::npos);
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+TEST_F(RemoteExec, TimeoutKillsTheScriptAndRemovesTheDirectory) {
+  ExecHarness h(std::string(kPortable) + "code_execution:\n  timeout: 1\n");
+  Json result = h.run("import time\nprint('before', flush=True)\ntime.sleep(60)");
+  EXPECT_EQ(result["status"], "timeout");
+  EXPECT_EQ(result["error"], "Script timed out after 1s and was killed.");
+  EXPECT_EQ(result["output"], "before\n\n\n⏰ Script timed out after 1s and was killed.");
+  EXPECT_LT(result["duration_seconds"].get<double>(), 5.0);
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+TEST_F(RemoteExec, InterruptEndsTheRunAndATerminalCallInFlight) {
+  ExecHarness h(kPortable);
+  std::stop_source stop;
+  auto result = std::async(std::launch::async, [&] {
+    return h.run("from hermes_tools import terminal\nprint('started', flush=True)\n"
+                 "terminal('sleep 30')",
+                 stop.get_token());
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  auto asked = std::chrono::steady_clock::now();
+  stop.request_stop();
+  Json json = result.get();
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(5));
+  EXPECT_EQ(json["status"], "interrupted") << json.dump();
+  EXPECT_EQ(json["output"], "started\n\n[execution interrupted — user sent a new message]");
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+TEST_F(RemoteExec, StdoutOverCapIsCutAndSpilledLikeLocal) {
+  ExecHarness h(kPortable);
+  Json result = h.run(
+      "import sys\nsys.stdout.write('H' * 20000 + 'm' * 1950000 + 'T' * 30000)");
+  EXPECT_EQ(result["status"], "success");
+  std::string marker =
+      "\n\n... [OUTPUT TRUNCATED - 1,950,000 chars omitted out of 2,000,000 total] ...\n\n";
+  EXPECT_EQ(output_of(result), std::string(20000, 'H') + marker + std::string(30000, 'T'));
+  EXPECT_EQ(result["stdout_bytes_total"], 2000000);
+  EXPECT_EQ(result["stdout_bytes_omitted"], 1950000);
+  EXPECT_EQ(fs::file_size(result["stdout_spill_path"].get<std::string>()), 2000000u);
+}
+
+TEST_F(RemoteExec, OutputIsAnsiFreeAndRedacted) {
+  ExecHarness h(kPortable);
+  Json result = h.run(
+      "print('\\x1b[31mred\\x1b[0m é')\n"
+      "print('key: sk-proj-' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6')");
+  std::string out = output_of(result);
+  EXPECT_NE(out.find("red \xC3\xA9\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find("\x1b"), std::string::npos);
+  EXPECT_EQ(out.find("a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6"), std::string::npos) << out;
+}
+
+TEST_F(RemoteExec, TimezoneReachesTheScript) {
+  ExecHarness h(std::string(kPortable) + "timezone: Asia/Tokyo\n");
+  EXPECT_EQ(output_of(h.run("import os; print(os.environ.get('TZ'))")), "Asia/Tokyo\n");
+}
+
+// A PATH directory with bash and the coreutils the commands use, but no
+// python3 anywhere on it.
+std::string path_without_python(const TempDir& dir) {
+  for (const char* tool : {"bash", "sh", "cat", "mv", "rm", "mkdir", "awk", "base64", "tr",
+                           "ls", "env"}) {
+    for (const char* base : {"/usr/bin/", "/bin/"}) {
+      std::string target = std::string(base) + tool;
+      if (::access(target.c_str(), X_OK) == 0) {
+        fs::create_symlink(target, dir.file(tool));
+        break;
+      }
+    }
+  }
+  return dir.path();
+}
+
+TEST_F(RemoteExec, MissingPython3IsAClearErrorAndLeavesNothing) {
+  TempDir bin;
+  ExecHarness h(kPortable);
+  ScopedEnv path("PATH", path_without_python(bin));
+  auto start = std::chrono::steady_clock::now();
+  Json result = h.run("print(1)");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(result["status"], "error") << result.dump();
+  EXPECT_EQ(result["error"],
+            "Python 3 is not available in the local terminal environment. Install Python to "
+            "use execute_code with remote backends.");
+  EXPECT_EQ(result["tool_calls_made"], 0);
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+// The sandbox backend: bubblewrap with a private /tmp under TMPDIR.
+TEST_F(RemoteExec, RunsInTheBubblewrapSandbox) {
+  if (::access("/usr/bin/bwrap", X_OK) != 0) GTEST_SKIP() << "no bubblewrap";
+  TempDir workspace;
+  workspace.write("data.txt", "one\ntwo\n");
+  ExecHarness h("terminal:\n  backend: sandbox\n  sandbox_workspace: " + workspace.path() + "\n");
+  h.session().set_cwd(workspace.path());
+  Json result = h.run(
+      "import os\n"
+      "from hermes_tools import read_file, terminal\n"
+      "print(os.environ['HERMES_RPC_DIR'].startswith('/tmp/hermes_exec_'))\n"
+      "print(read_file('data.txt')['total_lines'])\n"
+      "print(terminal('echo hi')['output'].strip())");
+  EXPECT_EQ(result["status"], "success") << result.dump();
+  EXPECT_EQ(output_of(result), "True\n2\nhi\n");
+  EXPECT_EQ(result["tool_calls_made"], 2);
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace hermes::testing
