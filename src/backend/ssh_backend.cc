@@ -28,8 +28,6 @@ SshBackend::SshBackend(SshTarget target) : target_(std::move(target)) {
   control_path_ = target_.control_dir + "/" + sha256_hex(id).substr(0, 16) + ".sock";
 }
 
-SshBackend::~SshBackend() { cleanup(); }
-
 std::string SshBackend::display() const {
   return (target_.user.empty() ? "" : target_.user + "@") + target_.host + ":" +
          std::to_string(target_.port);
@@ -101,15 +99,6 @@ std::string SshBackend::default_cwd() const {
   if (target_.cwd.empty() || target_.cwd == "~") return home;
   if (target_.cwd.starts_with("~/")) return home + target_.cwd.substr(1);
   return target_.cwd;
-}
-
-void SshBackend::cleanup() {
-  std::lock_guard lock(mu_);
-  if (!started_) return;
-  started_ = false;
-  std::vector<std::string> argv = {"ssh", "-o", "ControlPath=" + control_path_, "-O", "exit",
-                                   target_.host};
-  (void)run_local_command(argv, std::chrono::seconds(5));
 }
 
 }  // namespace hermes

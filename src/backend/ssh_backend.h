@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The ssh backend: the OpenSSH client with a per-target ControlMaster socket,
 // BatchMode (never a password prompt) and a connection check on first use.
-// `~` and the default cwd are the remote user's home.
+// `~` and the default cwd are the remote user's home. The master connection
+// outlives the session by ControlPersist (300 s), as upstream: the next
+// session (or the startup check's) reuses it.
 #pragma once
 
 #include <mutex>
@@ -26,7 +28,6 @@ struct SshTarget {
 class SshBackend final : public Backend {
  public:
   explicit SshBackend(SshTarget target);
-  ~SshBackend() override;
 
   std::string name() const override { return "ssh"; }
   bool native_files() const override { return false; }
@@ -37,7 +38,6 @@ class SshBackend final : public Backend {
   std::optional<std::string> transport_error(const BashOutcome& outcome) const override;
   std::string home() const override;
   std::string default_cwd() const override;
-  void cleanup() override;
 
   // `user@host:port`, as errors show it.
   std::string display() const;

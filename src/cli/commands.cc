@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <thread>
 
+#include "backend/backend_config.h"
 #include "cli/exit_codes.h"
+#include "core/config.h"
 #include "core/json.h"
 #include "core/log.h"
 #include "mcp/lenient_json.h"
@@ -66,7 +69,23 @@ int call_batch(const Runtime& runtime) {
 
 }  // namespace
 
+// A remote backend is checked once at startup, beside the server, so a bad
+// host or key shows in the client's server log at once; the session reuses
+// the connection (ControlPersist). Tools report the same error if it stays.
+std::jthread check_backend(const Config& config) {
+  auto backend = make_backend(config);
+  if (!backend) {
+    log::error(backend.error().message);
+    return {};
+  }
+  if ((*backend)->name() != "ssh") return {};
+  return std::jthread([backend = *backend](std::stop_token stop) {
+    if (auto started = backend->start(stop); !started) log::error(started.error().message);
+  });
+}
+
 int run_mcp(const Runtime& runtime) {
+  std::jthread backend_check = check_backend(runtime.services().config);
   mcp::ServerOptions options;
   options.identity.version = HERMES_VERSION;
   options.identity.instructions = kInstructions;

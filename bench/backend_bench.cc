@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// Per-call latency on each backend: read_file of a 4 KB file and
+// `terminal true` (p50/p99 over the run), plus the first call of a fresh
+// session on ssh (connection setup: control master, snapshot bootstrap).
+// The ssh target is a throwaway sshd on loopback (needs root); docker runs
+// through the test shim (bubblewrap), so its figures are not a real engine's.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "core/config.h"
+#include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "testutil/backend_targets.h"
+#include "testutil/temp_dir.h"
+
+namespace hermes {
+
+void register_read_file(Registry& registry);
+void register_terminal(Registry& registry);
+
+namespace {
+
+using testing::BackendKind;
+
+class Env {
+ public:
+  Env(BackendKind kind, const testing::TempDir& work)
+      : config_(Config::from_yaml(testing::backend_yaml(kind, work.path()), work.path())),
+        services_{*config_, paths_},
+        dispatcher_(registry_, services_) {
+    register_read_file(registry_);
+    register_terminal(registry_);
+    session_.set_cwd(work.path());
+  }
+  Json call(const char* tool, const Json& args) {
+    CallContext ctx{session_, services_, client_, dispatcher_, {}, Json()};
+    return dispatcher_.call(*dispatcher_.find(tool), args, ctx).value;
+  }
+
+ private:
+  std::unique_ptr<Config> config_;
+  PathResolver paths_;
+  Services services_;
+  Registry registry_;
+  Dispatcher dispatcher_;
+  Session session_{"bench"};
+  NullClientChannel client_;
+};
+
+double elapsed_ms(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+void report_percentiles(benchmark::State& state, std::vector<double>& samples) {
+  if (samples.empty()) return;
+  std::sort(samples.begin(), samples.end());
+  auto at = [&](double q) { return samples[static_cast<size_t>(q * (samples.size() - 1))]; };
+  state.counters["p50_ms"] = at(0.50);
+  state.counters["p99_ms"] = at(0.99);
+}
+
+bool skip_if_unavailable(benchmark::State& state, BackendKind kind) {
+  std::string why = testing::unavailable_reason(kind);
+  if (why.empty()) return false;
+  state.SkipWithError(why.c_str());
+  return true;
+}
+
+// Times `tool(args)` per iteration after one warm-up call.
+void run_calls(benchmark::State& state, BackendKind kind, const char* tool, bool read) {
+  state.SetLabel(testing::kind_name(kind));
+  if (skip_if_unavailable(state, kind)) return;
+  if (kind == BackendKind::kDocker) testing::use_docker_shim();
+  testing::TempDir work;
+  work.write("page.txt", std::string(4096, 'x'));
+  Env env(kind, work);
+  Json args = read ? Json{{"path", work.file("page.txt")}} : Json{{"command", "true"}};
+  Json warm = env.call(tool, args);
+  if (warm.contains("error") && !warm["error"].is_null()) {
+    state.SkipWithError(warm.dump().c_str());
+    return;
+  }
+  std::vector<double> samples;
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    Json r = env.call(tool, args);
+    samples.push_back(elapsed_ms(start));
+    benchmark::DoNotOptimize(r);
+  }
+  report_percentiles(state, samples);
+}
+
+void BM_ReadFile(benchmark::State& state) {
+  run_calls(state, static_cast<BackendKind>(state.range(0)), "read_file", true);
+}
+void BM_TerminalTrue(benchmark::State& state) {
+  run_calls(state, static_cast<BackendKind>(state.range(0)), "terminal", false);
+}
+
+// A fresh session's first `terminal true` on ssh with no control master yet:
+// TCP + key exchange + auth, the $HOME probe, the snapshot bootstrap and the
+// command. Each iteration uses its own control-socket directory.
+void BM_SshFirstCall(benchmark::State& state) {
+  if (skip_if_unavailable(state, BackendKind::kSsh)) return;
+  std::vector<double> samples;
+  const char* saved = std::getenv("TMPDIR");
+  std::string saved_tmp = saved ? saved : "";
+  for (auto _ : state) {
+    testing::TempDir work;
+    ::setenv("TMPDIR", work.path().c_str(), 1);
+    auto start = std::chrono::steady_clock::now();
+    {
+      Env env(BackendKind::kSsh, work);
+      benchmark::DoNotOptimize(env.call("terminal", {{"command", "true"}}));
+      samples.push_back(elapsed_ms(start));
+      state.PauseTiming();
+    }
+    // Close the master this iteration opened (it would persist 300 s).
+    std::string close = "for s in " + work.path() +
+                        "/hermes-ssh/*.sock; do ssh -o ControlPath=\"$s\" -O exit x; done "
+                        ">/dev/null 2>&1";
+    benchmark::DoNotOptimize(std::system(close.c_str()));
+    state.ResumeTiming();
+  }
+  if (saved_tmp.empty()) ::unsetenv("TMPDIR");
+  else ::setenv("TMPDIR", saved_tmp.c_str(), 1);
+  report_percentiles(state, samples);
+}
+
+void all_kinds(benchmark::internal::Benchmark* b) {
+  for (BackendKind kind : testing::all_backend_kinds()) {
+    b->Arg(static_cast<int>(kind));
+  }
+}
+
+BENCHMARK(BM_ReadFile)->Apply(all_kinds)->Iterations(200)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TerminalTrue)->Apply(all_kinds)->Iterations(100)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SshFirstCall)->Iterations(5)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace hermes
+
+BENCHMARK_MAIN();
