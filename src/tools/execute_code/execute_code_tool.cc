@@ -64,6 +64,13 @@ ExecSettings read_settings(const Config& config) {
   return s;
 }
 
+// Whether scripts run on another backend, which brings its own python3: the
+// file tools' rule (decision 10), read from the same keys make_backend uses.
+bool runs_elsewhere(const Config& config) {
+  return config.get_string("terminal.backend", "local", "TERMINAL_ENV") != "local" ||
+         config.get_bool("terminal.portable_files", false);
+}
+
 bool is_directory(const std::string& path) {
   struct stat st{};
   return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -130,7 +137,11 @@ std::string describe(const Registry& registry, const Services& services) {
     text += "  " + render_signature(sigs[i]) + " -> dict\n    " + return_note(*tools[i]) + "\n";
   }
   text += "\n" + limits_line(settings) + "\n\n";
-  text += settings.mode == ExecMode::kStrict
+  text += runs_elsewhere(services.config)
+              ? "Scripts run with the terminal backend's python3, in a private temporary "
+                "directory on that machine: open files there by absolute path (tool calls "
+                "resolve paths as usual).\n\n"
+          : settings.mode == ExecMode::kStrict
               ? "Scripts run in a temporary staging directory, isolated from the project: use "
                 "absolute paths.\n\n"
               : "Scripts run in the session's working directory (the same as terminal()), with "
@@ -266,13 +277,33 @@ Result<RunResult> run_here(const std::string& code, const std::vector<StubSignat
   return run_script(request, run.bridge, run.stop);
 }
 
-// Any other backend (or local with portable files): the file RPC (§6.5).
+// The names §6.8's scrub drops from the server's environment.
+std::vector<std::string> dropped_names(const ExecSettings& settings) {
+  std::vector<std::string> parent = current_environment();
+  std::set<std::string> kept;
+  for (const std::string& entry : scrub_environment(parent, settings.passthrough).kept) {
+    kept.insert(entry.substr(0, entry.find('=')));
+  }
+  std::vector<std::string> out;
+  for (const std::string& entry : parent) {
+    std::string name = entry.substr(0, entry.find('='));
+    if (!kept.count(name)) out.push_back(std::move(name));
+  }
+  return out;
+}
+
+// Any other backend (or local with portable files): the file RPC (§6.5). On
+// this host the target's environment is the server's own, so the script
+// loses what the classic path's scrub would drop; elsewhere the target's
+// environment is its own.
 Result<RunResult> run_there(const std::string& code, const std::vector<StubSignature>& sigs,
                             RunContext run, Backend& backend) {
   RemoteRunRequest request{
       .code = code,
       .module_source = generate_module(sigs, RpcTransport::kFiles),
       .timezone = run.settings.timezone,
+      .unset_names = backend.name() == "local" ? dropped_names(run.settings)
+                                               : std::vector<std::string>{},
       .timeout = std::chrono::seconds(run.settings.timeout_s),
   };
   return run_remote_script(backend, request, run.bridge, run.stop);
@@ -307,13 +338,6 @@ Json handle_execute_code(const Json& args, CallContext& ctx) {
                   : run_there(code->get<std::string>(), sigs, run_context, **backend);
   if (!run) return failure_json(run.error().message, bridge.calls_made(), seconds_since(start));
   return result_json(*run, settings, bridge.calls_made(), seconds_since(start));
-}
-
-// Whether scripts run on another backend, which brings its own python3: the
-// file tools' rule (decision 10), read from the same keys make_backend uses.
-bool runs_elsewhere(const Config& config) {
-  return config.get_string("terminal.backend", "local", "TERMINAL_ENV") != "local" ||
-         config.get_bool("terminal.portable_files", false);
 }
 
 Json schema() {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/remote_run.h"
 
+#include <algorithm>
+#include <cctype>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -82,13 +84,23 @@ Status stage(Backend& backend, const std::string& dir, const RemoteRunRequest& r
                    " terminal environment: " + last_line(staged.output));
 }
 
+bool is_shell_identifier(const std::string& name) {
+  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+         std::all_of(name.begin(), name.end(),
+                     [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+}
+
 // The script runs in its directory (so `import hermes_tools` resolves) and
 // removes it on the way out; the host removes it when the run was cut short.
-std::string run_command(const std::string& dir, const std::string& timezone) {
+std::string run_command(const std::string& dir, const RemoteRunRequest& request) {
   std::string q = shell_quote(dir);
+  std::string unset;
+  for (const std::string& name : request.unset_names) {
+    if (is_shell_identifier(name)) unset += " " + name;
+  }
   std::string vars = "HERMES_RPC_DIR=" + shell_quote(dir + "/rpc") + " ";
-  if (!timezone.empty()) vars += "TZ=" + shell_quote(timezone) + " ";
-  return "cd " + q + " && " + vars +
+  if (!request.timezone.empty()) vars += "TZ=" + shell_quote(request.timezone) + " ";
+  return (unset.empty() ? "" : "unset" + unset + " 2>/dev/null\n") + "cd " + q + " && " + vars +
          "PYTHONDONTWRITEBYTECODE=1 PYTHONIOENCODING=utf-8 python3 script.py\n"
          "rc=$?\ncd / && rm -rf " + q + "\nexit $rc";
 }
@@ -134,7 +146,7 @@ Result<RunResult> run_remote_script(Backend& backend, const RemoteRunRequest& re
   std::optional<Result<BashOutcome>> outcome;
   std::jthread runner([&] {
     outcome = run_bash(backend,
-                       BashRun{.script = run_command(dir.path(), request.timezone),
+                       BashRun{.script = run_command(dir.path(), request),
                                .timeout = request.timeout},
                        stop.get_token(),
                        [&](std::string_view bytes) { result.output.stdout_capture.append(bytes); });

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 #include "backend/backend.h"
 #include "core/result.h"
@@ -20,6 +21,8 @@ struct RemoteRunRequest {
   std::string code;
   std::string module_source;  // hermes_tools.py with RpcTransport::kFiles
   std::string timezone;       // passed as TZ; empty: the target's own
+  // Variables unset for the script (shell identifiers; others are ignored).
+  std::vector<std::string> unset_names;
   std::chrono::milliseconds timeout{300000};
 };
 

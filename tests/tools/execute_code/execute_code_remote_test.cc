@@ -241,6 +241,28 @@ TEST_F(RemoteExec, TimezoneReachesTheScript) {
   EXPECT_EQ(output_of(h.run("import os; print(os.environ.get('TZ'))")), "Asia/Tokyo\n");
 }
 
+TEST_F(RemoteExec, OnThisHostTheScrubStillApplies) {
+  ScopedEnv secret("H3_TEST_API_KEY", "s3cr3t-value");
+  ScopedEnv other("H3_TEST_PLAIN", "dropped-too");
+  ExecHarness h(kPortable);
+  Json result = h.run(
+      "import os\n"
+      "print(os.environ.get('H3_TEST_API_KEY'), os.environ.get('H3_TEST_PLAIN'),\n"
+      "      'PATH' in os.environ)");
+  EXPECT_EQ(output_of(result), "None None True\n") << result.dump();
+}
+
+TEST_F(RemoteExec, DescriptionSaysWhereScriptsRun) {
+  ExecHarness h(kPortable);
+  const ToolSpec* spec = h.registry().find("execute_code", h.services());
+  ASSERT_NE(spec, nullptr);
+  std::string text = spec->describe(h.services(), "");
+  EXPECT_NE(text.find("Scripts run with the terminal backend's python3, in a private "
+                      "temporary directory on that machine"),
+            std::string::npos)
+      << text;
+}
+
 // A PATH directory with bash and the coreutils the commands use, but no
 // python3 anywhere on it.
 std::string path_without_python(const TempDir& dir) {
