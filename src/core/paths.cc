@@ -39,9 +39,14 @@ std::string PathResolver::workspace(const std::string& session_cwd) {
 
 std::string PathResolver::expand_user(std::string_view path) {
   if (path.empty() || path[0] != '~') return std::string(path);
-  if (path.size() > 1 && path[1] != '/') return std::string(path);  // ~user: leave
   const char* home = std::getenv("HOME");
-  return std::string(home ? home : "/") + std::string(path.substr(1));
+  return expand_user(path, home ? home : "/");
+}
+
+std::string PathResolver::expand_user(std::string_view path, const std::string& home) {
+  if (path.empty() || path[0] != '~') return std::string(path);
+  if (path.size() > 1 && path[1] != '/') return std::string(path);  // ~user: leave
+  return home + std::string(path.substr(1));
 }
 
 std::string PathResolver::normalize(std::string_view absolute_path) {
@@ -92,6 +97,18 @@ Result<ResolvedPath> PathResolver::resolve(std::string_view given,
   if (expanded[0] != '/') expanded = workspace(session_cwd) + "/" + expanded;
   ResolvedPath out{std::string(given), normalize(expanded), ""};
   out.real = real_path(out.absolute);
+  HERMES_TRY(check_contained(out.real));
+  return out;
+}
+
+Result<ResolvedPath> PathResolver::resolve_on(std::string_view given, const std::string& home,
+                                              const std::string& cwd,
+                                              const RealPathFn& real_path) const {
+  if (given.empty()) return Error::InvalidArgument("path is empty");
+  std::string expanded = expand_user(given, home);
+  if (expanded[0] != '/') expanded = cwd + "/" + expanded;
+  ResolvedPath out{std::string(given), normalize(expanded), ""};
+  HERMES_ASSIGN_OR_RETURN(out.real, real_path(out.absolute));
   HERMES_TRY(check_contained(out.real));
   return out;
 }

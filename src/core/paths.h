@@ -4,6 +4,7 @@
 // root (`--root` / `security.workspace_root`). Thread-safe (immutable).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,8 @@ class PathResolver {
   static std::string workspace(const std::string& session_cwd);
   // `~` and `~/x` against $HOME; other text unchanged.
   static std::string expand_user(std::string_view path);
+  // `~` and `~/x` against `home`.
+  static std::string expand_user(std::string_view path, const std::string& home);
   // Folds `.`, `..` and repeated slashes without touching the disk.
   static std::string normalize(std::string_view absolute_path);
   // Resolves every symlink of the longest existing prefix (realpath), then
@@ -39,6 +42,11 @@ class PathResolver {
   // path leaves it (symlinks included), kInvalidArgument for an empty path.
   Result<ResolvedPath> resolve(std::string_view given,
                                const std::string& session_cwd) const;
+  // The same rules on another machine: `home` for `~`, `cwd` for relative
+  // paths, `real_path` resolving links there (its error is returned).
+  using RealPathFn = std::function<Result<std::string>(const std::string&)>;
+  Result<ResolvedPath> resolve_on(std::string_view given, const std::string& home,
+                                  const std::string& cwd, const RealPathFn& real_path) const;
   // kOutsideRoot unless `real` is the root or below it (component-wise).
   Status check_contained(const std::string& real) const;
 

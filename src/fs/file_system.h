@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
-// The narrow read-side file-system interface the file tools go through, so a
-// backend (the native one here, a shell one later) can slot in with the same
-// results: stat, open + pread, directory listing.
+// The file-system interface the file tools go through, so a backend (system
+// calls here, shell commands on any other target) slots in with the same
+// results: stat, open + pread, listing, atomic writes, removal, real paths.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
+#include "fs/atomic_write.h"
 
 namespace hermes {
 
@@ -31,6 +33,7 @@ struct FileInfo {
   uint64_t ino = 0;
   int64_t mtime_ns = 0;
   int64_t ctime_ns = 0;
+  unsigned mode = 0;  // permission bits (07777)
   bool operator==(const FileInfo&) const = default;
 };
 
@@ -58,6 +61,22 @@ class FileSystem {
   virtual Result<std::vector<std::string>> list_dir(const std::string& path) const = 0;
   // The target of a symlink.
   virtual Result<std::string> read_link(const std::string& path) const = 0;
+
+  // The whole content of a regular file (kNotFound when missing).
+  virtual Result<std::string> read_all(const std::string& path) const = 0;
+  // atomic_write's contract (fs/atomic_write.h) on this file system. Only
+  // the native one honours `options.write_fn` (a test hook).
+  virtual Result<AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
+                                                  const AtomicWriteOptions& options) const = 0;
+  // Lowercase hex SHA-256 of the file's bytes.
+  virtual Result<std::string> sha256(const std::string& path) const = 0;
+  // unlink(2), rmdir(2) and chmod(2) (`mode` in 07777).
+  virtual Status remove(const std::string& path) const = 0;
+  virtual Status remove_dir(const std::string& path) const = 0;
+  virtual Status set_mode(const std::string& path, unsigned mode) const = 0;
+  // PathResolver::real_path on this file system: every symlink of the
+  // longest existing prefix resolved, the missing tail appended.
+  virtual Result<std::string> real_path(const std::string& absolute_path) const = 0;
 };
 
 // The local backend: system calls, no shell.

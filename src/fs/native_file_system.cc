@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The local FileSystem: open/pread/fstat/readdir directly, every fd RAII-owned
-// and O_CLOEXEC.
+// The local FileSystem: open/pread/fstat/readdir and atomic_write directly,
+// every fd RAII-owned and O_CLOEXEC.
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,6 +8,7 @@
 
 #include <cerrno>
 
+#include "core/paths.h"
 #include "fs/file_system.h"
 #include "proc/unique_fd.h"
 
@@ -33,6 +34,7 @@ FileInfo info_of(const struct stat& st) {
   info.ino = st.st_ino;
   info.mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
   info.ctime_ns = int64_t{st.st_ctim.tv_sec} * 1000000000 + st.st_ctim.tv_nsec;
+  info.mode = st.st_mode & 07777;
   return info;
 }
 
@@ -102,6 +104,39 @@ class NativeFileSystem final : public FileSystem {
     if (n < 0) return Error::FromErrno(errno, "readlink \"" + path + "\"");
     buffer.resize(static_cast<size_t>(n));
     return buffer;
+  }
+
+  Result<std::string> read_all(const std::string& path) const override {
+    return read_whole_file(path);
+  }
+
+  Result<AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
+                                          const AtomicWriteOptions& options) const override {
+    return atomic_write(path, bytes, options);
+  }
+
+  Result<std::string> sha256(const std::string& path) const override {
+    HERMES_ASSIGN_OR_RETURN(std::string bytes, read_whole_file(path));
+    return sha256_hex(bytes);
+  }
+
+  Status remove(const std::string& path) const override {
+    if (::unlink(path.c_str()) != 0) return Error::FromErrno(errno, "unlink \"" + path + "\"");
+    return {};
+  }
+
+  Status remove_dir(const std::string& path) const override {
+    if (::rmdir(path.c_str()) != 0) return Error::FromErrno(errno, "rmdir \"" + path + "\"");
+    return {};
+  }
+
+  Status set_mode(const std::string& path, unsigned mode) const override {
+    if (::chmod(path.c_str(), mode) != 0) return Error::FromErrno(errno, "chmod \"" + path + "\"");
+    return {};
+  }
+
+  Result<std::string> real_path(const std::string& absolute_path) const override {
+    return PathResolver::real_path(absolute_path);
   }
 };
 

@@ -1,18 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "tools/file_common/read_tracker.h"
 
-#include <sys/stat.h>
-
 namespace hermes {
 
-bool stat_version(const std::string& real_path, FileVersion& out) {
-  struct stat st;
-  if (::stat(real_path.c_str(), &st) != 0) return false;
-  out.dev = st.st_dev;
-  out.ino = st.st_ino;
-  out.size = static_cast<uint64_t>(st.st_size);
-  out.mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
-  out.ctime_ns = int64_t{st.st_ctim.tv_sec} * 1000000000 + st.st_ctim.tv_nsec;
+bool stat_version(const FileSystem& fs, const std::string& real_path, FileVersion& out) {
+  auto info = fs.stat(real_path);
+  if (!info) return false;
+  out = FileVersion{info->dev, info->ino, info->size, info->mtime_ns, info->ctime_ns};
   return true;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fs/file_system.h"
 #include "registry/session.h"
 
 namespace hermes {
@@ -26,8 +27,9 @@ struct FileVersion {
   bool operator==(const FileVersion&) const = default;
 };
 
-// The current version of `real_path`, or false when it cannot be stat'ed.
-bool stat_version(const std::string& real_path, FileVersion& out);
+// The current version of `real_path` on `fs`, or false when it cannot be
+// stat'ed.
+bool stat_version(const FileSystem& fs, const std::string& real_path, FileVersion& out);
 
 // Whether a write gives the session a whole-file baseline of the result:
 // write_file's own content does; patch's does not (file-tools.md §2.2 item 7:

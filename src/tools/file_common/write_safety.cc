@@ -3,7 +3,6 @@
 #include "tools/file_common/write_safety.h"
 
 #include <fnmatch.h>
-#include <sys/stat.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -67,11 +66,6 @@ bool is_sensitive(const std::string& path) {
     if (starts_with(path, prefix) || path + "/" == prefix) return true;
   }
   return false;
-}
-
-bool exists(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0;
 }
 
 bool is_sqlite_sidecar(const std::string& name) {
@@ -165,7 +159,7 @@ std::optional<std::string> sensitive_path_error(const ResolvedPath& path,
   return std::nullopt;
 }
 
-std::optional<std::string> binary_document_error(const ResolvedPath& path) {
+std::optional<std::string> binary_document_error(const ResolvedPath& path, const FileSystem& fs) {
   const std::string ext = file_extension(path.real);
   if (contains(kDocumentExts, ext) || ext == ".epub") {
     return "Refusing to write plain text to binary document: " + path.given + " (" + ext +
@@ -176,7 +170,7 @@ std::optional<std::string> binary_document_error(const ResolvedPath& path) {
     return "Refusing to write plain text to binary document: " + path.given +
            " (SQLite journal/WAL sidecar files must only be changed by SQLite).";
   }
-  if (!exists(path.real)) return std::nullopt;
+  if (!fs.stat(path.real)) return std::nullopt;
   if (ext == ".pdf") {
     return "Refusing to overwrite existing PDF: " + path.given +
            " (writing text would destroy the document).";
@@ -234,13 +228,14 @@ std::optional<std::string> require_write_approval(CallContext& ctx, const std::s
 }
 
 std::optional<std::string> path_guard_error(const std::vector<ResolvedPath>& paths,
-                                            bool cross_profile, CallContext& ctx) {
+                                            bool cross_profile, CallContext& ctx,
+                                            const FileSystem& fs) {
   const Config& config = ctx.services.config;
   std::vector<std::string> protected_names;
   std::vector<std::string> ssh_configs;
   for (const auto& path : paths) {
     if (auto e = sensitive_path_error(path, config.home())) return e;
-    if (auto e = binary_document_error(path)) return e;
+    if (auto e = binary_document_error(path, fs)) return e;
     if (!cross_profile) {
       if (auto e = sandbox_mirror_error(path)) return e;
     }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/paths.h"
+#include "fs/file_system.h"
 #include "registry/tool.h"
 
 namespace hermes {
@@ -25,8 +26,8 @@ std::string file_extension(const std::string& path);
 std::optional<std::string> sensitive_path_error(const ResolvedPath& path,
                                                 const std::string& hermes_home);
 // §2.2 item 2: office/ebook containers, SQLite sidecars, an existing PDF or
-// an existing file with a binary extension.
-std::optional<std::string> binary_document_error(const ResolvedPath& path);
+// an existing file with a binary extension (existence checked on `fs`).
+std::optional<std::string> binary_document_error(const ResolvedPath& path, const FileSystem& fs);
 // §2.2 item 5: another profile's sandbox mirror (skipped with cross_profile).
 std::optional<std::string> sandbox_mirror_error(const ResolvedPath& path);
 // §2.2 item 3: the display name when `path` is a protected agent-instruction
@@ -45,9 +46,10 @@ std::optional<std::string> require_write_approval(CallContext& ctx, const std::s
 // The tool-layer guards of §2.2 items 1–5 over every path a call writes:
 // sensitive path, binary document and sandbox mirror (unless cross_profile)
 // per path, then one approval for all protected instruction files and one
-// for ~/.ssh/config. The first refusal, or nullopt.
+// for ~/.ssh/config (existence checked on `fs`). The first refusal, or nullopt.
 std::optional<std::string> path_guard_error(const std::vector<ResolvedPath>& paths,
-                                            bool cross_profile, CallContext& ctx);
+                                            bool cross_profile, CallContext& ctx,
+                                            const FileSystem& fs);
 
 // §0: a relative path that resolved outside the session workspace earns
 // this warning (it never blocks); nullopt otherwise.

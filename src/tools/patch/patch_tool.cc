@@ -7,6 +7,7 @@
 #include "core/json.h"
 #include "core/paths.h"
 #include "fs/path_lock.h"
+#include "tools/file_common/file_access.h"
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
@@ -100,11 +101,11 @@ void add_workspace_warning(Json& out, const std::vector<ResolvedPath>& paths, co
   if (!joined.empty()) out["_warning"] = joined;
 }
 
-void record_writes(CallContext& ctx, const std::vector<ResolvedPath>& paths) {
+void record_writes(CallContext& ctx, const FileSystem& fs, const std::vector<ResolvedPath>& paths) {
   auto& tracker = ctx.session.state<ReadTracker>();
   for (const auto& p : paths) {
     FileVersion version;
-    if (stat_version(p.real, version)) {
+    if (stat_version(fs, p.real, version)) {
       tracker.record_write(p.real, version, Baseline::kNotEarned);
     }
   }
@@ -121,7 +122,8 @@ bool has_dotdot(const std::string& path) {
 }
 
 // Resolves every V4A header path in place (absolute, real) and collects them.
-Result<std::vector<ResolvedPath>> resolve_headers(std::vector<v4a::FileOp>& ops, CallContext& ctx) {
+Result<std::vector<ResolvedPath>> resolve_headers(std::vector<v4a::FileOp>& ops,
+                                                  const FileAccess& access) {
   std::vector<ResolvedPath> out;
   auto resolve = [&](std::string& path) -> Status {
     if (path.empty()) return {};
@@ -129,7 +131,7 @@ Result<std::vector<ResolvedPath>> resolve_headers(std::vector<v4a::FileOp>& ops,
       return Error::InvalidArgument("V4A patch header contains '..' traversal: '" + path +
                                     "'. Use a path without '..' components.");
     }
-    HERMES_ASSIGN_OR_RETURN(ResolvedPath r, ctx.services.paths.resolve(path, ctx.session.cwd()));
+    HERMES_ASSIGN_OR_RETURN(ResolvedPath r, access.resolve(path));
     path = r.real;
     out.push_back(std::move(r));
     return {};
@@ -142,27 +144,30 @@ Result<std::vector<ResolvedPath>> resolve_headers(std::vector<v4a::FileOp>& ops,
 }
 
 std::variant<PatchSuccess, PatchFailure> run_patch_mode(const PatchArgs& args, CallContext& ctx,
+                                                        const FileAccess& access,
                                                         std::vector<ResolvedPath>& paths) {
   auto ops = v4a::parse_patch(args.patch);
   if (!ops) return PatchFailure{"Failed to parse patch: " + ops.error().message};
-  auto resolved = resolve_headers(*ops, ctx);
+  auto resolved = resolve_headers(*ops, access);
   if (!resolved) return PatchFailure{resolved.error().message};
   paths = std::move(resolved).value();
-  if (auto refusal = path_guard_error(paths, args.cross_profile, ctx)) return PatchFailure{*refusal};
+  if (auto refusal = path_guard_error(paths, args.cross_profile, ctx, access.fs())) return PatchFailure{*refusal};
   std::vector<std::string> reals;
   for (const auto& p : paths) reals.push_back(p.real);
   PathLocks lock(reals);
-  return v4a::apply_patch({std::move(ops).value(), ctx.services.config.home(), {}});
+  return v4a::apply_patch({std::move(ops).value(), ctx.services.config.home(), {}, &access.fs(),
+                           access.files_on_host()});
 }
 
 std::variant<PatchSuccess, PatchFailure> run_replace_mode(const PatchArgs& args, CallContext& ctx,
+                                                          const FileAccess& access,
                                                           std::vector<ResolvedPath>& paths) {
-  auto path = ctx.services.paths.resolve(args.path, ctx.session.cwd());
+  auto path = access.resolve(args.path);
   if (!path) return PatchFailure{path.error().message};
   paths = {*path};
-  if (auto refusal = path_guard_error(paths, args.cross_profile, ctx)) return PatchFailure{*refusal};
+  if (auto refusal = path_guard_error(paths, args.cross_profile, ctx, access.fs())) return PatchFailure{*refusal};
   PathLocks lock({path->real});
-  return run_replace(*path, args.replace, ctx.services.config.home());
+  return run_replace(*path, args.replace, ctx.services.config.home(), access);
 }
 
 // §3.5: hints on "Could not find" failures.
@@ -195,18 +200,21 @@ Json patch(const Json& raw, CallContext& ctx) {
     return out;
   }
   state.record_well_formed();
+  auto access = FileAccess::for_call(ctx);
+  if (!access) return failure_json(access.error().message);
   std::vector<ResolvedPath> paths;
-  auto result = args->mode == "patch" ? run_patch_mode(*args, ctx, paths) : run_replace_mode(*args, ctx, paths);
+  auto result = args->mode == "patch" ? run_patch_mode(*args, ctx, *access, paths)
+                                      : run_replace_mode(*args, ctx, *access, paths);
   if (auto* failure = std::get_if<PatchFailure>(&result)) {
     Json out = failure_json(failure->message);
     add_miss_hint(out, *args, state);
     return out;
   }
   const auto& ok = std::get<PatchSuccess>(result);
-  if (!ok.no_change) record_writes(ctx, paths);
+  if (!ok.no_change) record_writes(ctx, access->fs(), paths);
   if (args->mode == "replace") state.record_success(args->path);
   Json out = success_json(ok, paths);
-  add_workspace_warning(out, paths, ctx.session.cwd());
+  add_workspace_warning(out, paths, access->workspace());
   return out;
 }
 

@@ -28,9 +28,10 @@ PatchSuccess no_change(const std::string& path) {
 }  // namespace
 
 std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
-                                                     const std::string& hermes_home) {
+                                                     const std::string& hermes_home,
+                                                     const FileAccess& access) {
   if (auto denied = write_denied_error(path.real, hermes_home)) return PatchFailure{*denied};
-  auto raw = read_whole_file(path.real);
+  auto raw = access.fs().read_all(path.real);
   if (!raw) return PatchFailure{"Failed to read file: " + path.absolute};
   const bool bom = std::string_view(*raw).starts_with(kUtf8Bom);
   std::string_view content = std::string_view(*raw).substr(bom ? kUtf8Bom.size() : 0);
@@ -47,14 +48,16 @@ std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, c
   }
   auto& done = std::get<match::ReplaceOutcome>(replaced);
   std::string bytes = bom ? std::string(kUtf8Bom) + done.content : done.content;
-  auto prepared = prepare_write(path.real, bytes, hermes_home, WriteShims{.crlf = false, .bom = true}, *raw);
+  auto prepared = prepare_write(path.real, bytes, hermes_home, WriteShims{.crlf = false, .bom = true},
+                                *raw, access.fs());
   if (!prepared) return PatchFailure{"Failed to write changes: " + prepared.error().message};
   auto committed = commit_write(*prepared);
   if (!committed) return PatchFailure{"Failed to write changes: " + committed.error().message};
   PatchSuccess out;
   out.diff = unified_diff(content, done.content, "a/" + path.given, "b/" + path.given);
   out.files_modified = {path.absolute};
-  out.lint.emplace_back(path.absolute, lint_delta(path.real, prepared->bytes, *raw));
+  out.lint.emplace_back(path.absolute,
+                        lint_delta(path.real, prepared->bytes, *raw, access.files_on_host()));
   if (done.strategy != match::Strategy::kExact) out.strategy = done.strategy;
   // Which tier fired, so each tier's worth shows in the logs.
   log::debug("patch " + path.absolute + ": " + std::string(match::strategy_name(done.strategy)) + ", " +

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "core/paths.h"
+#include "tools/file_common/file_access.h"
 #include "tools/patch/patch_result.h"
 
 namespace hermes {
@@ -17,8 +18,10 @@ struct ReplaceArgs {
   bool replace_all = false;
 };
 
-// Runs under the caller's path lock. `hermes_home` locates the denylist.
+// Runs under the caller's path lock, on the call's file system. `hermes_home`
+// locates the denylist.
 std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
-                                                     const std::string& hermes_home);
+                                                     const std::string& hermes_home,
+                                                     const FileAccess& access);
 
 }  // namespace hermes

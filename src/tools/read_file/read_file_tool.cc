@@ -12,9 +12,11 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "tools/file_common/file_access.h"
 #include "tools/file_common/file_safety.h"
 #include "tools/file_common/read_tracker.h"
 #include "tools/read_file/content_kind.h"
+#include "tools/read_file/document_copy.h"
 #include "tools/read_file/documents.h"
 #include "tools/read_file/read_guards.h"
 #include "tools/read_file/read_result.h"
@@ -99,16 +101,19 @@ Json note_json(const std::string& given, const std::string& kind) {
 // Steps 6–7: documents, then binary extensions (even for a missing file).
 std::optional<Json> document_or_extension(const ResolvedPath& path,
                                           const std::optional<FileInfo>& info,
-                                          const ReadSettings& s, CallContext& ctx) {
+                                          const ReadSettings& s, CallContext& ctx,
+                                          const FileAccess& access) {
   ReadTracker& tracker = ctx.session.state<ReadTracker>();
   const std::string ext = extension_of(path.real);
   std::optional<DocumentKind> kind = document_kind(ext);
   if (kind && info && info->type == FileType::kRegular) {
     if (*kind == DocumentKind::kNotebook) {
-      if (auto text = read_notebook(native_file_system(), path.real))
+      if (auto text = read_notebook(access.fs(), path.real))
         return serve_document(*text, *info, path, s, tracker);
     } else {
-      auto text = extract_document(path.real, *kind, ctx.stop);
+      auto text = access.files_on_host()
+                      ? extract_document(path.real, *kind, ctx.stop)
+                      : extract_document_copy(access.fs(), path.real, info->size, *kind, ctx.stop);
       if (!text) {
         return error_json("Cannot read '" + path.given + "' (" + ext +
                           "): document extraction failed — " + text.error().message +
@@ -132,10 +137,12 @@ Json read_file(const Json& raw, CallContext& ctx) {
     return error_json("Cannot read '" + args->path +
                       "': NT device-namespace paths (\\\\?\\, \\??\\, \\\\.\\) are not supported.");
   }
-  auto resolved = ctx.services.paths.resolve(args->path, ctx.session.cwd());
+  auto access = FileAccess::for_call(ctx);
+  if (!access) return error_json(access.error().message);
+  auto resolved = access->resolve(args->path);
   if (!resolved) return error_json(resolved.error().message);
   resolved->given = args->path;
-  const FileSystem& fs = native_file_system();
+  const FileSystem& fs = access->fs();
   if (hits_device_blocklist(fs, resolved->absolute, resolved->real)) {
     return error_json("Cannot read '" + args->path +
                       "': this is a device file that would block or produce infinite output.");
@@ -149,7 +156,7 @@ Json read_file(const Json& raw, CallContext& ctx) {
     return error_json(*denied);
   }
   const ReadSettings settings = settings_from(config, *args);
-  if (auto early = document_or_extension(*resolved, info, settings, ctx)) return *early;
+  if (auto early = document_or_extension(*resolved, info, settings, ctx, *access)) return *early;
   ReadState& state = ctx.session.state<ReadState>();
   ReadTracker& tracker = ctx.session.state<ReadTracker>();
   state.attach(tracker);

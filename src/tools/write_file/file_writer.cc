@@ -8,8 +8,8 @@
 namespace hermes {
 namespace {
 
-Result<std::optional<std::string>> current_content(const std::string& path) {
-  auto data = read_whole_file(path);
+Result<std::optional<std::string>> current_content(const FileSystem& fs, const std::string& path) {
+  auto data = fs.read_all(path);
   if (data) return std::optional<std::string>(std::move(data).value());
   if (data.error().code == ErrorCode::kNotFound) return std::optional<std::string>();
   return Error::Io("Failed to read file: " + path + " (" + data.error().message + ")");
@@ -28,7 +28,8 @@ std::string apply_shims(std::string bytes, const std::optional<std::string>& old
 
 Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_view content,
                                     const std::string& hermes_home, WriteShims shims,
-                                    std::optional<std::string> old_content) {
+                                    std::optional<std::string> old_content,
+                                    const FileSystem& fs) {
   if (auto denied = write_denied_error(real_path, hermes_home)) return Error::PermissionDenied(*denied);
   if (auto cp = find_lone_surrogate(content)) {
     return Error::InvalidArgument("Refusing to write '" + real_path +
@@ -43,21 +44,21 @@ Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_vi
                                   ext + " syntax validation (" + *bad +
                                   "). The file was NOT created or modified. Fix the content and retry.");
   }
-  PreparedWrite out{real_path, "", std::move(old_content)};
+  PreparedWrite out{&fs, real_path, "", std::move(old_content)};
   if (!out.old_content) {
-    HERMES_ASSIGN_OR_RETURN(out.old_content, current_content(real_path));
+    HERMES_ASSIGN_OR_RETURN(out.old_content, current_content(fs, real_path));
   }
   out.bytes = apply_shims(std::move(bytes), out.old_content, shims);
   return out;
 }
 
 Result<CommittedWrite> commit_write(const PreparedWrite& write, const AtomicWriteOptions& options) {
-  auto outcome = atomic_write(write.path, write.bytes, options);
+  auto outcome = write.fs->write_atomic(write.path, write.bytes, options);
   if (!outcome) return Error::Io("Failed to write file: " + outcome.error().message);
   CommittedWrite out{write.bytes.size(), false, std::move(outcome).value()};
-  auto same = verify_file_hash(out.outcome.written_path, write.bytes);
-  if (!same) return out;  // no hash could be taken: `verified` stays unset
-  if (!*same) {
+  auto on_disk = write.fs->sha256(out.outcome.written_path);
+  if (!on_disk) return out;  // no hash could be taken: `verified` stays unset
+  if (*on_disk != sha256_hex(write.bytes)) {
     return Error::Io("Post-write verification failed for " + write.path +
                      ": on-disk content hash differs from the intended write. The write did "
                      "not persist correctly — re-read the file and retry.");

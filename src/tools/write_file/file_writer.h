@@ -10,6 +10,7 @@
 
 #include "core/result.h"
 #include "fs/atomic_write.h"
+#include "fs/file_system.h"
 
 namespace hermes {
 
@@ -22,17 +23,19 @@ struct WriteShims {
 };
 
 struct PreparedWrite {
+  const FileSystem* fs = nullptr;          // where to write (not owned)
   std::string path;                        // the real path to write
   std::string bytes;                       // exactly what lands on disk
   std::optional<std::string> old_content;  // set when the file existed
 };
 
 // §2.3 items 1–4. `old_content` is the file's current bytes when the caller
-// already has them (nullopt: read here; a missing file is a new file).
+// already has them (nullopt: read from `fs`; a missing file is a new file).
 // Errors carry the contract's refusal message.
 Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_view content,
                                     const std::string& hermes_home, WriteShims shims,
-                                    std::optional<std::string> old_content = std::nullopt);
+                                    std::optional<std::string> old_content = std::nullopt,
+                                    const FileSystem& fs = native_file_system());
 
 struct CommittedWrite {
   size_t bytes_written = 0;
@@ -40,8 +43,9 @@ struct CommittedWrite {
   AtomicWriteOutcome outcome;
 };
 
-// §2.3 items 5–6: `Failed to write file: <cause>` (old file intact, no temp
-// left) or `Post-write verification failed for <path>: …`.
+// §2.3 items 5–6 on the prepared file system: `Failed to write file:
+// <cause>` (old file intact, no temp left) or `Post-write verification
+// failed for <path>: …`.
 Result<CommittedWrite> commit_write(const PreparedWrite& write,
                                     const AtomicWriteOptions& options = {});
 

@@ -55,7 +55,7 @@ std::string clean_output(std::string_view raw) {
 
 LintReport skipped(std::string message) { return {"skipped", "", std::move(message)}; }
 
-LintReport lint_content(const std::string& path, std::string_view content) {
+LintReport lint_content(const std::string& path, std::string_view content, bool on_host) {
   const std::string ext = file_extension(path);
   if (ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".toml") {
     auto error = syntax_error(ext, content);
@@ -63,6 +63,9 @@ LintReport lint_content(const std::string& path, std::string_view content) {
   }
   auto linter = linter_for(ext);
   if (!linter) return skipped("No linter for " + ext + " files");
+  if (!linter->content_on_stdin && !on_host) {
+    return skipped(linter->argv[0] + " checks the file on disk, which is on another machine");
+  }
   std::vector<std::string> argv = linter->argv;
   for (auto& arg : argv) {
     if (arg == "{path}") arg = path;
@@ -90,12 +93,12 @@ std::string new_lines_only(const std::string& now, const std::string& before) {
 }  // namespace
 
 LintReport lint_delta(const std::string& path, std::string_view new_content,
-                      const std::optional<std::string>& old_content) {
-  LintReport now = lint_content(path, new_content);
+                      const std::optional<std::string>& old_content, bool on_host) {
+  LintReport now = lint_content(path, new_content, on_host);
   // A linter that reads the file on disk cannot see the old content.
   auto linter = linter_for(file_extension(path));
   if (now.status != "error" || !old_content || (linter && !linter->content_on_stdin)) return now;
-  LintReport before = lint_content(path, *old_content);
+  LintReport before = lint_content(path, *old_content, on_host);
   if (before.status != "error") return now;
   std::string fresh = new_lines_only(now.output, before.output);
   if (fresh.empty()) {

@@ -18,8 +18,9 @@ struct LintReport {
 // Lints `new_content` (already written at `path`). When it fails and the
 // previous content is known and failed too, only the lines that are new are
 // reported. Linters run from argv with the text on stdin (python3, node) or
-// on the written file (tsc, go vet, rustfmt); a missing tool means skipped.
+// on the written file (tsc, go vet, rustfmt); a missing tool means skipped,
+// and so does a file linter when the file is not on this host (`on_host`).
 LintReport lint_delta(const std::string& path, std::string_view new_content,
-                      const std::optional<std::string>& old_content);
+                      const std::optional<std::string>& old_content, bool on_host);
 
 }  // namespace hermes

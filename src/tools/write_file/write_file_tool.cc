@@ -8,6 +8,7 @@
 #include "core/json.h"
 #include "core/paths.h"
 #include "fs/path_lock.h"
+#include "tools/file_common/file_access.h"
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
@@ -101,19 +102,23 @@ Json stale_error(const ResolvedPath& path, const std::string& reason) {
           {"resolved_path", path.absolute}};
 }
 
-Json write_locked(const WriteFileArgs& args, const ResolvedPath& path, CallContext& ctx) {
+Json write_locked(const WriteFileArgs& args, const ResolvedPath& path, CallContext& ctx,
+                  const FileAccess& access) {
+  const FileSystem& fs = access.fs();
   auto& tracker = ctx.session.state<ReadTracker>();
-  if (auto reason = stale_overwrite_reason(tracker, path.real)) return stale_error(path, *reason);
-  auto prepared = prepare_write(path.real, args.content, ctx.services.config.home(), WriteShims{});
+  if (auto reason = stale_overwrite_reason(tracker, path.real, fs)) return stale_error(path, *reason);
+  auto prepared = prepare_write(path.real, args.content, ctx.services.config.home(), WriteShims{},
+                                std::nullopt, fs);
   if (!prepared) return error_json(prepared.error().message);
   auto committed = commit_write(*prepared);
   if (!committed) return error_json(committed.error().message);
   FileVersion version;
-  if (stat_version(path.real, version)) tracker.record_write(path.real, version);
+  if (stat_version(fs, path.real, version)) tracker.record_write(path.real, version);
   Json out = {{"bytes_written", committed->bytes_written},
               {"dirs_created", path.given.find('/') != std::string::npos}};
   if (committed->verified) out["verified"] = true;
-  out["lint"] = lint_json(lint_delta(path.real, prepared->bytes, prepared->old_content));
+  out["lint"] = lint_json(
+      lint_delta(path.real, prepared->bytes, prepared->old_content, access.files_on_host()));
   out["resolved_path"] = path.absolute;
   out["files_modified"] = Json::array({path.absolute});
   if (auto hint = rewrite_hint(prepared->old_content, prepared->bytes)) out["hint"] = *hint;
@@ -123,13 +128,17 @@ Json write_locked(const WriteFileArgs& args, const ResolvedPath& path, CallConte
 Json write_file(const Json& raw, CallContext& ctx) {
   auto args = parse_args(raw);
   if (!args) return error_json(args.error().message);
-  auto path = ctx.services.paths.resolve(args->path, ctx.session.cwd());
+  auto access = FileAccess::for_call(ctx);
+  if (!access) return error_json(access.error().message);
+  auto path = access->resolve(args->path);
   if (!path) return error_json(path.error().message);
-  if (auto refusal = path_guard_error({*path}, args->cross_profile, ctx)) return error_json(*refusal);
+  if (auto refusal = path_guard_error({*path}, args->cross_profile, ctx, access->fs())) {
+    return error_json(*refusal);
+  }
   if (auto refusal = display_text_error(args->content)) return error_json(*refusal);
   PathLocks lock({path->real});
-  Json out = write_locked(*args, *path, ctx);
-  if (auto warning = outside_workspace_warning(*path, ctx.session.cwd()); warning && !out.contains("error")) {
+  Json out = write_locked(*args, *path, ctx, *access);
+  if (auto warning = outside_workspace_warning(*path, access->workspace()); warning && !out.contains("error")) {
     out["_warning"] = *warning;
   }
   return out;

@@ -55,9 +55,10 @@ std::optional<std::string> display_text_error(std::string_view content) {
 }
 
 std::optional<std::string> stale_overwrite_reason(const ReadTracker& tracker,
-                                                  const std::string& real_path) {
+                                                  const std::string& real_path,
+                                                  const FileSystem& fs) {
   FileVersion current;
-  if (!stat_version(real_path, current)) return std::nullopt;  // a new file
+  if (!stat_version(fs, real_path, current)) return std::nullopt;  // a new file
   if (tracker.has_seen_whole(real_path, current)) return std::nullopt;
   if (tracker.has_read(real_path)) {
     return "it exists but this task has not seen its full current content: it was modified "

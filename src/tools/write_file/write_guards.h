@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "fs/file_system.h"
+
 namespace hermes {
 
 class ReadTracker;
@@ -17,8 +19,9 @@ std::optional<std::string> display_text_error(std::string_view content);
 
 // The reason an overwrite of the existing file `real_path` is stale for this
 // session (no whole-file read of its current version), or nullopt when the
-// file is new or was seen whole.
+// file is new or was seen whole. The file is looked at on `fs`.
 std::optional<std::string> stale_overwrite_reason(const ReadTracker& tracker,
-                                                  const std::string& real_path);
+                                                  const std::string& real_path,
+                                                  const FileSystem& fs);
 
 }  // namespace hermes

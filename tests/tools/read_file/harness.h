@@ -14,6 +14,7 @@
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "testutil/temp_dir.h"
+#include "tools/file_common/portable_mode.h"
 
 namespace hermes {
 
@@ -29,6 +30,7 @@ class ReadFileHarness {
         dispatcher_(registry_, services_),
         session_("test"),
         ctx_{session_, services_, client_, dispatcher_, {}, Json()} {
+    apply_portable_mode(*config_);
     register_read_file(registry_);
     registry_.enable_toolsets({"file"});
     session_.set_cwd(dir_.path());

@@ -265,7 +265,7 @@ TEST(ReadFileDedup, WriteListenerAndChangeServeContent) {
   std::string path = h.dir().write("a.txt", "a\n");
   h.read("a.txt");
   FileVersion v;
-  ASSERT_TRUE(stat_version(path, v));
+  ASSERT_TRUE(stat_version(native_file_system(), path, v));
   h.session().state<ReadTracker>().record_write(path, v);
   EXPECT_EQ(h.read("a.txt")["content"], "1|a");
 }
@@ -325,11 +325,11 @@ TEST(ReadFileRedaction, SecretsMaskedAndNotSeenWhole) {
   Json r = h.read("app.py");
   EXPECT_EQ(r["content"], "1|TOKEN = '«redacted:ghp_…»'\n2|MAX_TOKENS=100");
   FileVersion v;
-  ASSERT_TRUE(stat_version(path, v));
+  ASSERT_TRUE(stat_version(native_file_system(), path, v));
   EXPECT_FALSE(h.session().state<ReadTracker>().has_seen_whole(path, v));
   std::string clean = h.dir().write("clean.py", "x = 1\n");
   h.read("clean.py");
-  ASSERT_TRUE(stat_version(clean, v));
+  ASSERT_TRUE(stat_version(native_file_system(), clean, v));
   EXPECT_TRUE(h.session().state<ReadTracker>().has_seen_whole(clean, v));
   h.dir().write(".bashrc", "export API_TOKEN=Zx8fQ2mN7pLk4Rt9\n");
   EXPECT_EQ(h.read(".bashrc")["content"], "1|export API_TOKEN=«redacted-secret»");

@@ -130,9 +130,19 @@ class ChangingFs final : public FileSystem {
   Result<std::vector<std::string>> list_dir(const std::string&) const override {
     return std::vector<std::string>{};
   }
-  Result<std::string> read_link(const std::string&) const override {
+  Result<std::string> read_link(const std::string&) const override { return no(); }
+  // The write side is not used by a read.
+  Result<std::string> read_all(const std::string&) const override { return no(); }
+  Result<AtomicWriteOutcome> write_atomic(const std::string&, std::string_view,
+                                          const AtomicWriteOptions&) const override {
     return Error::InvalidArgument("no");
   }
+  Result<std::string> sha256(const std::string&) const override { return no(); }
+  Status remove(const std::string&) const override { return no().error(); }
+  Status remove_dir(const std::string&) const override { return no().error(); }
+  Status set_mode(const std::string&, unsigned) const override { return no().error(); }
+  Result<std::string> real_path(const std::string&) const override { return no(); }
+  static Result<std::string> no() { return Error::InvalidArgument("no"); }
   mutable int looks = 0;
 };
 

@@ -16,6 +16,7 @@
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "testutil/temp_dir.h"
+#include "tools/file_common/portable_mode.h"
 #include "tools/file_common/read_tracker.h"
 
 namespace hermes {
@@ -50,6 +51,7 @@ class ToolHarness {
         services_{*config_, paths_},
         dispatcher_(registry_, services_),
         ctx_{session_, services_, client ? *client : null_client_, dispatcher_, {}, Json()} {
+    apply_portable_mode(*config_);
     for (auto add : tools) add(registry_);
   }
 
@@ -63,7 +65,7 @@ class ToolHarness {
   void mark_read(const std::string& path) {
     std::string real = PathResolver::real_path(path);
     FileVersion version;
-    if (stat_version(real, version)) session_.state<ReadTracker>().record_read(real, version, true);
+    if (stat_version(native_file_system(), real, version)) session_.state<ReadTracker>().record_read(real, version, true);
   }
   Session& session() { return session_; }
 

@@ -3,12 +3,7 @@
 // commit that rolls back on the first failure.
 #include "tools/patch/v4a/apply.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <map>
 
 #include "tools/file_common/write_safety.h"
@@ -35,6 +30,7 @@ std::string delete_diff(const std::string& path, const std::string& content) {
 
 class DryRun {
  public:
+  explicit DryRun(const FileSystem& fs) : overlay(fs) {}
   Overlay overlay;
   std::vector<std::string> problems, diffs, modified, moved, created, deleted;
 
@@ -105,6 +101,12 @@ class DryRun {
   }
 };
 
+// The cause of a file-system error, without its operation prefix.
+std::string cause_of(const Error& error) {
+  size_t colon = error.message.rfind(": ");
+  return colon == std::string::npos ? error.message : error.message.substr(colon + 2);
+}
+
 // One step of the commit, with what is needed to undo it.
 struct JournalEntry {
   std::string path;
@@ -127,7 +129,8 @@ class Committer {
       }
       const FileState& before = overlay_.original(path);
       auto prepared = prepare_write(path, now.content, request_.hermes_home, WriteShims{false, false},
-                                    before.exists ? std::optional<std::string>(before.content) : std::nullopt);
+                                    before.exists ? std::optional<std::string>(before.content) : std::nullopt,
+                                    *request_.fs);
       if (!prepared) problems.push_back(path + ": " + prepared.error().message);
       else prepared_.emplace(path, std::move(prepared).value());
     }
@@ -144,7 +147,7 @@ class Committer {
     }
     for (const auto& [path, prepared] : prepared_) {
       const FileState& before = overlay_.original(path);
-      lint.emplace_back(path, lint_delta(path, prepared.bytes, before.exists ? std::optional<std::string>(before.content) : std::nullopt));
+      lint.emplace_back(path, lint_delta(path, prepared.bytes, before.exists ? std::optional<std::string>(before.content) : std::nullopt, request_.on_host));
     }
     return std::nullopt;
   }
@@ -153,28 +156,31 @@ class Committer {
   std::optional<std::string> step(JournalEntry& entry) {
     auto it = prepared_.find(entry.path);
     if (it == prepared_.end()) {
-      if (::unlink(entry.path.c_str()) != 0) return "Failed to delete " + entry.path + ": " + std::strerror(errno);
+      auto removed = request_.fs->remove(entry.path);
+      if (!removed) return "Failed to delete " + entry.path + ": " + cause_of(removed.error());
       return std::nullopt;
     }
     auto done = commit_write(it->second, request_.write_options);
     if (!done) return "Failed to " + std::string(entry.before.exists ? "update " : "add ") + entry.path + ": " + done.error().message;
     entry.created_dirs = done->outcome.created_dirs;
     const unsigned mode = overlay_.get(entry.path).mode;
-    if (!entry.before.exists && mode != 0) ::chmod(entry.path.c_str(), mode);
+    if (!entry.before.exists && mode != 0) (void)request_.fs->set_mode(entry.path, mode);
     return std::nullopt;
   }
 
   std::string rollback(const std::string& failure) {
     std::vector<std::string> undo_errors;
+    const FileSystem& fs = *request_.fs;
     for (auto it = journal_.rbegin(); it != journal_.rend(); ++it) {
       if (it->before.exists) {
-        auto restored = atomic_write(it->path, it->before.content);
+        auto restored = fs.write_atomic(it->path, it->before.content, {});
         if (!restored) undo_errors.push_back("Failed to restore " + it->path + ": " + restored.error().message);
-        else ::chmod(it->path.c_str(), it->before.mode);
-      } else if (::unlink(it->path.c_str()) != 0 && errno != ENOENT) {
-        undo_errors.push_back("Failed to remove " + it->path + ": " + std::strerror(errno));
+        else (void)fs.set_mode(it->path, it->before.mode);
+      } else if (auto removed = fs.remove(it->path); !removed && removed.error().code != ErrorCode::kNotFound) {
+        undo_errors.push_back("Failed to remove " + it->path + ": " + cause_of(removed.error()));
       }
-      for (auto dir = it->created_dirs.rbegin(); dir != it->created_dirs.rend(); ++dir) ::rmdir(dir->c_str());
+      // Best effort: a directory something else now uses stays.
+      for (auto dir = it->created_dirs.rbegin(); dir != it->created_dirs.rend(); ++dir) (void)fs.remove_dir(*dir);
     }
     if (undo_errors.empty()) {
       return "Apply phase failed (every change was rolled back; no files were modified):\n  • " + failure;
@@ -199,7 +205,7 @@ std::string bullets(const std::string& head, const std::vector<std::string>& ite
 }  // namespace
 
 std::variant<PatchSuccess, PatchFailure> apply_patch(const ApplyRequest& request) {
-  DryRun dry;
+  DryRun dry(*request.fs);
   for (const auto& op : request.ops) dry.run(op);
   if (dry.problems.empty() && dry.overlay.changed().empty()) {
     dry.problems.push_back("Patch contains no changes (only context lines were provided)");

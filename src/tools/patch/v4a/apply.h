@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fs/atomic_write.h"
+#include "fs/file_system.h"
 #include "tools/patch/patch_result.h"
 #include "tools/patch/v4a/parser.h"
 
@@ -20,6 +21,8 @@ struct ApplyRequest {
   std::vector<FileOp> ops;
   std::string hermes_home;
   AtomicWriteOptions write_options;  // tests inject write failures here
+  const FileSystem* fs = &native_file_system();  // where the files are (not owned)
+  bool on_host = true;  // the files are this host's (lint_delta's `on_host`)
 };
 
 std::variant<PatchSuccess, PatchFailure> apply_patch(const ApplyRequest& request);

@@ -1,24 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "tools/patch/v4a/overlay.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-
-#include "fs/atomic_write.h"
 
 namespace hermes::v4a {
 
 void Overlay::load(const std::string& path) {
   if (disk_.count(path)) return;
   FileState state;
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0) {
+  if (auto info = fs_.stat(path)) {
     state.exists = true;
-    state.regular = S_ISREG(st.st_mode);
-    state.mode = st.st_mode & 07777;
+    state.regular = info->type == FileType::kRegular;
+    state.mode = info->mode;
     if (state.regular) {
-      auto data = read_whole_file(path);
+      auto data = fs_.read_all(path);
       if (data) state.content = std::move(data).value();
       else state.regular = false;  // unreadable: treated like a non-file
     }

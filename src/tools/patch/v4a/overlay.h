@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "fs/file_system.h"
 
 namespace hermes::v4a {
 
@@ -21,6 +22,9 @@ struct FileState {
 
 class Overlay {
  public:
+  // Files are read from `fs` (which must outlive the overlay).
+  explicit Overlay(const FileSystem& fs) : fs_(fs) {}
+
   // The current (possibly dry-run-changed) state of `path`.
   const FileState& get(const std::string& path);
   // The state on disk before the patch.
@@ -34,6 +38,7 @@ class Overlay {
 
  private:
   void load(const std::string& path);
+  const FileSystem& fs_;
   std::map<std::string, FileState> disk_;
   std::map<std::string, FileState> now_;
   std::vector<std::string> order_;

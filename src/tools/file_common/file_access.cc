@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#include "tools/file_common/file_access.h"
+
+#include "backend/session_backend.h"
+#include "registry/session.h"
+
+namespace hermes {
+
+FileAccess::FileAccess(CallContext& ctx, std::shared_ptr<Backend> backend)
+    : ctx_(&ctx), backend_(std::move(backend)) {
+  if (!backend_->native_files()) shell_ = std::make_shared<ShellFileSystem>(backend_, ctx.stop);
+}
+
+Result<FileAccess> FileAccess::for_call(CallContext& ctx) {
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend, session_backend(ctx));
+  return FileAccess(ctx, std::move(backend));
+}
+
+const FileSystem& FileAccess::fs() const {
+  if (shell_) return *shell_;
+  return native_file_system();
+}
+
+bool FileAccess::files_on_host() const { return !shell_ || backend_->name() == "local"; }
+
+std::string FileAccess::workspace() const {
+  std::string cwd = ctx_->session.cwd();
+  if (!shell_) return PathResolver::workspace(cwd);
+  return cwd.empty() ? backend_->default_cwd() : cwd;
+}
+
+Result<ResolvedPath> FileAccess::resolve(std::string_view given) const {
+  if (!shell_) return ctx_->services.paths.resolve(given, ctx_->session.cwd());
+  return ctx_->services.paths.resolve_on(
+      given, backend_->home(), workspace(),
+      [this](const std::string& absolute) { return shell_->real_path(absolute); });
+}
+
+}  // namespace hermes

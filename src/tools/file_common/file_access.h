@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// Which file system a file-tool call acts on (decision 10): system calls on
+// the plain local backend; shell commands through the session's backend on
+// every other one (and on local with terminal.portable_files), with paths
+// resolved on that target.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "backend/backend.h"
+#include "core/paths.h"
+#include "fs/file_system.h"
+#include "registry/tool.h"
+#include "tools/file_common/shell_file_system.h"
+
+namespace hermes {
+
+class FileAccess {
+ public:
+  // For one call: the session's backend, started. Its error (bad
+  // configuration, ssh host unreachable) is the user-facing message.
+  static Result<FileAccess> for_call(CallContext& ctx);
+
+  const FileSystem& fs() const;
+  bool native() const { return shell_ == nullptr; }
+  // True when the target's files are this host's files (the local backend,
+  // native or portable), so host programs may open them by path.
+  bool files_on_host() const;
+  // The directory relative paths join: the session cwd, else the target's
+  // default (PathResolver::workspace on the native path).
+  std::string workspace() const;
+  // The call's PathResolver rules on the target: `~` is the target's home,
+  // a relative path joins the session cwd (else the backend's default cwd),
+  // links are resolved there.
+  Result<ResolvedPath> resolve(std::string_view given) const;
+
+ private:
+  FileAccess(CallContext& ctx, std::shared_ptr<Backend> backend);
+
+  CallContext* ctx_;
+  std::shared_ptr<Backend> backend_;
+  std::shared_ptr<const ShellFileSystem> shell_;  // null on the native path
+};
+
+}  // namespace hermes

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// ShellFileSystem's reads and small operations. Every path reaches the
+// script single-quoted (shell_quote) after `--`, so spaces, quotes, newlines,
+// leading dashes and any bytes survive.
+#include "tools/file_common/shell_file_system.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+#include "core/paths.h"
+#include "core/strings.h"
+
+namespace hermes {
+namespace {
+
+// Long enough for a slow link, short enough that a wedged target frees the
+// call (the stop token ends it sooner when the client cancels).
+constexpr std::chrono::minutes kCommandTimeout{5};
+// Bytes fetched by open_read with the metadata, then per further window.
+constexpr size_t kFirstWindow = 1 << 20;
+constexpr size_t kWindow = 4 << 20;
+
+// mode (hex, with type bits), size, dev, inode, mtime and ctime with ns.
+constexpr const char* kStatFormat = "'%f %s %d %i %.9Y %.9Z'";
+
+std::string q(const std::string& path) { return shell_quote(path); }
+
+FileType type_of(unsigned mode) {
+  switch (mode & S_IFMT) {
+    case S_IFREG: return FileType::kRegular;
+    case S_IFDIR: return FileType::kDirectory;
+    case S_IFIFO: return FileType::kFifo;
+    case S_IFSOCK: return FileType::kSocket;
+    case S_IFCHR: return FileType::kCharDevice;
+    case S_IFBLK: return FileType::kBlockDevice;
+    case S_IFLNK: return FileType::kSymlink;
+    default: return FileType::kOther;
+  }
+}
+
+template <typename T>
+bool parse_number(std::string_view text, T& out, int base = 10) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out, base);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+// `seconds.nanoseconds` as nanoseconds.
+bool parse_time(std::string_view text, int64_t& out) {
+  size_t dot = text.find('.');
+  int64_t sec = 0, ns = 0;
+  if (!parse_number(text.substr(0, dot), sec)) return false;
+  if (dot != std::string_view::npos && !parse_number(text.substr(dot + 1), ns)) return false;
+  out = sec * 1000000000 + ns;
+  return true;
+}
+
+int errno_for(std::string_view cause) {
+  for (int e = 1; e < 134; ++e) {
+    if (cause == std::strerror(e)) return e;
+  }
+  return 0;
+}
+
+// Reads through the open_read prefetch, then in windows fetched on demand.
+class ShellFile final : public ReadableFile {
+ public:
+  ShellFile(const ShellFileSystem& fs, std::string path, FileInfo info, std::string head)
+      : fs_(fs), path_(std::move(path)), info_(info), window_(std::move(head)) {
+    if (window_.size() < kFirstWindow) eof_ = window_.size();
+  }
+
+  Result<size_t> pread(char* buffer, size_t size, uint64_t offset) override {
+    if (eof_ && offset >= *eof_) return size_t{0};
+    if (offset < window_at_ || offset >= window_at_ + window_.size()) HERMES_TRY(fetch(offset));
+    if (offset >= window_at_ + window_.size()) return size_t{0};
+    size_t n = std::min<uint64_t>(size, window_at_ + window_.size() - offset);
+    std::memcpy(buffer, window_.data() + (offset - window_at_), n);
+    return n;
+  }
+
+  // The metadata taken with the first bytes; fetched anew once the read
+  // went past them, so a file that changed meanwhile is noticed.
+  Result<FileInfo> info() override {
+    if (refetched_) return fs_.stat(path_);
+    return info_;
+  }
+
+ private:
+  Status fetch(uint64_t offset) {
+    std::string script = "tail -c +" + std::to_string(offset + 1) + " -- " + q(path_) +
+                         " | head -c " + std::to_string(kWindow) +
+                         "; r=${PIPESTATUS[0]}; [ $r = 0 ] || [ $r = 141 ]";
+    HERMES_ASSIGN_OR_RETURN(window_, fs_.run(script, "read"));
+    window_at_ = offset;
+    refetched_ = true;
+    if (window_.size() < kWindow) eof_ = offset + window_.size();
+    return {};
+  }
+
+  const ShellFileSystem& fs_;
+  std::string path_;
+  FileInfo info_;
+  std::string window_;
+  uint64_t window_at_ = 0;
+  std::optional<uint64_t> eof_;
+  bool refetched_ = false;
+};
+
+}  // namespace
+
+Result<FileInfo> parse_stat_line(std::string_view line) {
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  std::vector<std::string> f = split(line, ' ');
+  FileInfo info;
+  unsigned mode = 0;
+  if (f.size() != 6 || !parse_number(f[0], mode, 16) || !parse_number(f[1], info.size) ||
+      !parse_number(f[2], info.dev) || !parse_number(f[3], info.ino) ||
+      !parse_time(f[4], info.mtime_ns) || !parse_time(f[5], info.ctime_ns)) {
+    return Error::Io("unexpected stat output: " + std::string(line.substr(0, 200)));
+  }
+  info.type = type_of(mode);
+  info.mode = mode & 07777;
+  return info;
+}
+
+Error command_error(const std::string& context, std::string_view stderr_text) {
+  std::vector<std::string> lines = split(trim(stderr_text), '\n');
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    size_t colon = it->rfind(": ");
+    if (colon == std::string::npos) continue;
+    if (int e = errno_for(it->substr(colon + 2))) {
+      return context.empty() ? Error::FromErrno(e, *it) : Error::FromErrno(e, context);
+    }
+  }
+  std::string last = lines.empty() ? "command failed" : lines.back();
+  return Error::Io(context.empty() ? last : context + ": " + last);
+}
+
+ShellFileSystem::ShellFileSystem(std::shared_ptr<Backend> backend, std::stop_token stop)
+    : backend_(std::move(backend)), stop_(std::move(stop)) {}
+
+Result<BashOutcome> ShellFileSystem::exec(const std::string& script,
+                                          std::optional<std::string> stdin_data) const {
+  BashRun run{.script = script,
+              .login = false,
+              .stdin_data = std::move(stdin_data),
+              .timeout = kCommandTimeout,
+              .separate_stderr = true};
+  HERMES_ASSIGN_OR_RETURN(BashOutcome out, run_bash_captured(*backend_, run, stop_));
+  if (out.end != proc::RunEnd::kExited) {
+    return Error::Timeout("the " + backend_->name() + " file command did not finish");
+  }
+  return out;
+}
+
+Result<std::string> ShellFileSystem::run(const std::string& script, const std::string& context,
+                                         std::optional<std::string> stdin_data) const {
+  HERMES_ASSIGN_OR_RETURN(BashOutcome out, exec(script, std::move(stdin_data)));
+  if (out.exit_code != 0) return command_error(context, out.stderr_text);
+  return std::move(out.output);
+}
+
+Result<FileInfo> ShellFileSystem::stat(const std::string& path) const {
+  HERMES_ASSIGN_OR_RETURN(std::string line,
+                          run("stat -L -c " + std::string(kStatFormat) + " -- " + q(path),
+                              "stat \"" + path + "\""));
+  return parse_stat_line(line);
+}
+
+Result<FileInfo> ShellFileSystem::lstat(const std::string& path) const {
+  HERMES_ASSIGN_OR_RETURN(std::string line,
+                          run("stat -c " + std::string(kStatFormat) + " -- " + q(path),
+                              "lstat \"" + path + "\""));
+  return parse_stat_line(line);
+}
+
+Result<std::unique_ptr<ReadableFile>> ShellFileSystem::open_read(const std::string& path) const {
+  // Metadata and the first window in one round trip; a non-regular file is
+  // never read (a FIFO would block).
+  std::string script = "p=" + q(path) + "; stat -L -c " + kStatFormat +
+                       " -- \"$p\" || exit 1; [ -f \"$p\" ] || exit 0; head -c " +
+                       std::to_string(kFirstWindow) + " -- \"$p\"";
+  HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "open \"" + path + "\""));
+  size_t nl = out.find('\n');
+  HERMES_ASSIGN_OR_RETURN(FileInfo info, parse_stat_line(out.substr(0, nl)));
+  std::string head = nl == std::string::npos ? "" : out.substr(nl + 1);
+  return std::unique_ptr<ReadableFile>(std::make_unique<ShellFile>(*this, path, info, std::move(head)));
+}
+
+Result<std::vector<std::string>> ShellFileSystem::list_dir(const std::string& path) const {
+  // Globs rather than ls or find -printf: NUL-separated, no GNU extension.
+  std::string script = "shopt -s nullglob dotglob; cd -P -- " + q(path) +
+                       " || exit 1; [ -r . ] || { echo \"cd: Permission denied\" >&2; exit 1; }"
+                       "; for f in *; do printf '%s\\0' \"$f\"; done";
+  HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "opendir \"" + path + "\""));
+  std::vector<std::string> names;
+  for (size_t at = 0; at < out.size();) {
+    size_t nul = out.find('\0', at);
+    if (nul == std::string::npos) nul = out.size();
+    names.push_back(out.substr(at, nul - at));
+    at = nul + 1;
+  }
+  return names;
+}
+
+Result<std::string> ShellFileSystem::read_link(const std::string& path) const {
+  // `readlink` is silent on a non-link; EINVAL is what readlink(2) says.
+  std::string script = "p=" + q(path) +
+                       "; [ -L \"$p\" ] || [ ! -e \"$p\" ] || { echo \"x: " +
+                       std::strerror(EINVAL) + "\" >&2; exit 1; }; readlink -v -- \"$p\"";
+  HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "readlink \"" + path + "\""));
+  if (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+Result<std::string> ShellFileSystem::read_all(const std::string& path) const {
+  return run("cat -- " + q(path), "open \"" + path + "\"");
+}
+
+Result<std::string> ShellFileSystem::sha256(const std::string& path) const {
+  // From stdin: sha256sum escapes odd file names in its output.
+  HERMES_ASSIGN_OR_RETURN(std::string out, run("sha256sum < " + q(path), "open \"" + path + "\""));
+  if (out.size() < 64) return Error::Io("unexpected sha256sum output: " + out);
+  return out.substr(0, 64);
+}
+
+Status ShellFileSystem::remove(const std::string& path) const {
+  // rm refuses a directory as unlink(2) does (EISDIR).
+  HERMES_TRY(run("rm -- " + q(path), "unlink \"" + path + "\""));
+  return {};
+}
+
+Status ShellFileSystem::remove_dir(const std::string& path) const {
+  HERMES_TRY(run("rmdir -- " + q(path), "rmdir \"" + path + "\""));
+  return {};
+}
+
+Status ShellFileSystem::set_mode(const std::string& path, unsigned mode) const {
+  char octal[8];
+  std::snprintf(octal, sizeof octal, "%o", mode & 07777);
+  HERMES_TRY(run("chmod " + std::string(octal) + " -- " + q(path), "chmod \"" + path + "\""));
+  return {};
+}
+
+Result<std::string> ShellFileSystem::real_path(const std::string& absolute_path) const {
+  // PathResolver::real_path's walk: realpath the longest existing prefix,
+  // keep the missing tail. `printf x` keeps trailing newlines of names.
+  std::string script =
+      "h=" + q(absolute_path) +
+      "; t=; until r=$(realpath -e -- \"$h\" 2>/dev/null && printf x); do"
+      " [ \"$h\" = / ] && { r=/$'\\n'x; break; }; t=${h##*/}${t:+/$t}; h=${h%/*}; h=${h:-/}; done"
+      "; printf '%s\\0%s' \"${r%$'\\n'x}\" \"$t\"";
+  HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "realpath \"" + absolute_path + "\""));
+  size_t nul = out.find('\0');
+  if (nul == std::string::npos) return Error::Io("unexpected realpath output");
+  std::string real = out.substr(0, nul), tail = out.substr(nul + 1);
+  if (tail.empty()) return real;
+  return PathResolver::normalize(real + "/" + tail);
+}
+
+}  // namespace hermes

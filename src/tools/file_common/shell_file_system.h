@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// The portable file system (decision 10): every FileSystem operation as a
+// short bash script run on a Backend — `stat -c` for metadata, `head`/`tail
+// -c` for bytes, bash globs for listings, base64 on stdin into a temp file
+// then `mv -f` for writes. Pagination, encodings and redaction stay in C++
+// over the fetched bytes, so results match the native path.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+
+#include "backend/backend.h"
+#include "backend/run_bash.h"
+#include "fs/file_system.h"
+
+namespace hermes {
+
+class ShellFileSystem final : public FileSystem {
+ public:
+  // `stop` cancels the commands this instance runs (one tool call's token).
+  ShellFileSystem(std::shared_ptr<Backend> backend, std::stop_token stop);
+
+  Result<FileInfo> stat(const std::string& path) const override;
+  Result<FileInfo> lstat(const std::string& path) const override;
+  Result<std::unique_ptr<ReadableFile>> open_read(const std::string& path) const override;
+  Result<std::vector<std::string>> list_dir(const std::string& path) const override;
+  Result<std::string> read_link(const std::string& path) const override;
+  Result<std::string> read_all(const std::string& path) const override;
+  Result<AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
+                                          const AtomicWriteOptions& options) const override;
+  Result<std::string> sha256(const std::string& path) const override;
+  Status remove(const std::string& path) const override;
+  Status remove_dir(const std::string& path) const override;
+  Status set_mode(const std::string& path, unsigned mode) const override;
+  Result<std::string> real_path(const std::string& absolute_path) const override;
+
+  // Runs `script` on the target. A non-zero exit is an error whose message
+  // is `context: <cause>`, the cause (and the error code) taken from the
+  // command's stderr as the native system call would report it; a transport
+  // failure is the backend's own message.
+  Result<std::string> run(const std::string& script, const std::string& context,
+                          std::optional<std::string> stdin_data = std::nullopt) const;
+
+ private:
+  // One run with stderr kept apart; a run cut by the deadline or the stop
+  // token is an error, any exit code is returned.
+  Result<BashOutcome> exec(const std::string& script,
+                           std::optional<std::string> stdin_data = std::nullopt) const;
+
+  std::shared_ptr<Backend> backend_;
+  std::stop_token stop_;
+};
+
+// The FileInfo of one `stat -c` line in ShellFileSystem's format.
+Result<FileInfo> parse_stat_line(std::string_view line);
+
+// The error for a failed command: `context: <cause>` where the cause is the
+// strerror text found at the end of a stderr line (its errno sets the code),
+// else the last stderr line as is.
+Error command_error(const std::string& context, std::string_view stderr_text);
+
+}  // namespace hermes

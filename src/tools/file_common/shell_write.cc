@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// ShellFileSystem::write_atomic: atomic_write's steps as one script — follow
+// links hop by hop, make missing parents, content over stdin through
+// `base64 -d` into a temp file beside the target, copy mode and owner, sync,
+// `mv -f` over the target. An EXIT trap removes the temp file on any failure.
+#include <openssl/evp.h>
+
+#include "core/strings.h"
+#include "tools/file_common/shell_file_system.h"
+
+namespace hermes {
+namespace {
+
+// On failure the script prints the failed step (as the native error names
+// it) then NUL; on success `OK`, the written path, whether it existed and
+// each directory made, all NUL-terminated.
+constexpr const char* kWriteScript = R"sh(
+fail() { printf '%s\0' "$1"; exit 1; }
+t=$p; n=0
+while [ -L "$t" ]; do
+  n=$((n + 1))
+  if [ $n -gt 40 ]; then printf '\0'; echo "too many levels of symbolic links: $t" >&2; exit 1; fi
+  l=$(readlink -- "$t"; printf x); l=${l%$'\n'x}
+  case $l in /*) t=$l ;; *) t=${t%/*}/$l ;; esac
+done
+d=${t%/*}; d=${d:-/}
+set --; q=$d
+while [ ! -e "$q" ]; do set -- "$q" "$@"; q=${q%/*}; q=${q:-/}; done
+if [ ! -d "$q" ]; then printf '\0'; echo "not a directory: $q" >&2; exit 1; fi
+for q do mkdir -- "$q" || fail "mkdir \"$q\""; done
+tmp=$(mktemp -- "$d/.hermes-tmp.XXXXXX") || fail "create temp file in \"$d\""
+trap '[ -n "$tmp" ] && rm -f -- "$tmp"' EXIT
+if [ -e "$t" ]; then
+  e=1; chmod "$(stat -c %a -- "$t")" -- "$tmp"; chown "$(stat -c %u:%g -- "$t")" -- "$tmp" 2>/dev/null
+else
+  e=0; chmod "$(printf %o $((0666 & ~$(umask))))" -- "$tmp"
+fi
+base64 -d > "$tmp" || fail write
+sync -- "$tmp" 2>/dev/null || :  # best effort: old coreutils sync takes no file
+if [ -d "$t" ]; then printf 'rename to "%s"\0' "$t"; echo "mv: Is a directory" >&2; exit 1; fi
+mv -f -- "$tmp" "$t" || fail "rename to \"$t\""
+tmp=
+printf 'OK\0%s\0%s\0' "$t" "$e"
+for q do printf '%s\0' "$q"; done
+)sh";
+
+std::string base64(std::string_view bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                          reinterpret_cast<const unsigned char*>(bytes.data()),
+                          static_cast<int>(bytes.size()));
+  out.resize(static_cast<size_t>(n));
+  return out;
+}
+
+std::vector<std::string> nul_fields(const std::string& text) {
+  std::vector<std::string> fields;
+  for (size_t at = 0; at < text.size();) {
+    size_t nul = text.find('\0', at);
+    if (nul == std::string::npos) nul = text.size();
+    fields.push_back(text.substr(at, nul - at));
+    at = nul + 1;
+  }
+  return fields;
+}
+
+}  // namespace
+
+Result<AtomicWriteOutcome> ShellFileSystem::write_atomic(const std::string& path,
+                                                         std::string_view bytes,
+                                                         const AtomicWriteOptions&) const {
+  HERMES_ASSIGN_OR_RETURN(BashOutcome out,
+                          exec("p=" + shell_quote(path) + "\n" + kWriteScript, base64(bytes)));
+  std::vector<std::string> fields = nul_fields(out.output);
+  if (out.exit_code != 0 || fields.size() < 3 || fields[0] != "OK") {
+    return command_error(fields.empty() ? "write" : fields[0], out.stderr_text);
+  }
+  AtomicWriteOutcome outcome;
+  outcome.written_path = fields[1];
+  outcome.created = fields[2] == "0";
+  outcome.created_dirs.assign(fields.begin() + 3, fields.end());
+  return outcome;
+}
+
+}  // namespace hermes

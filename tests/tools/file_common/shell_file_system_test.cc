@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+// ShellFileSystem over the portable local backend: every operation against
+// the native file system on the same files (same metadata, bytes, names and
+// error messages), awkward names, permission errors, a full disk.
+#include "tools/file_common/shell_file_system.h"
+
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+
+#include "backend/local_backend.h"
+#include "core/paths.h"
+#include "testutil/temp_dir.h"
+
+namespace hermes {
+namespace {
+
+using testing::TempDir;
+
+// As the server does (cli/main.cc): content fed to a command that already
+// failed must be an EPIPE, not a kill.
+const bool kSigpipeIgnored = std::signal(SIGPIPE, SIG_IGN) != SIG_ERR;
+
+// Names that break naive quoting or option parsing.
+const std::vector<std::string> kAwkward = {"sp ace", "quo'te\"s", "new\nline", "-dash",
+                                           "ünï cödé", ".hidden", "tab\there", "$(echo x)"};
+
+ShellFileSystem portable() {
+  EXPECT_TRUE(kSigpipeIgnored);
+  return ShellFileSystem(std::make_shared<LocalBackend>(/*portable_files=*/true), {});
+}
+
+std::string all_bytes() {
+  std::string s;
+  for (int i = 0; i < 256; ++i) s += static_cast<char>(i);
+  return s;
+}
+
+std::string read_via(const FileSystem& fs, const std::string& path) {
+  auto file = fs.open_read(path);
+  EXPECT_TRUE(file) << file.error().message;
+  if (!file) return "";
+  std::string out, buf(300000, '\0');
+  for (;;) {
+    auto n = (*file)->pread(buf.data(), buf.size(), out.size());
+    EXPECT_TRUE(n);
+    if (!n || *n == 0) return out;
+    out.append(buf.data(), *n);
+  }
+}
+
+std::vector<std::string> sorted(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST(ShellFileSystem, MetadataMatchesNative) {
+  TempDir dir;
+  std::string file = dir.write("f.txt", "hello");
+  ::chmod(file.c_str(), 0640);
+  std::filesystem::create_symlink(file, dir.file("link"));
+  ShellFileSystem fs = portable();
+  const FileSystem& native = native_file_system();
+  for (const std::string& p : {file, dir.path(), dir.file("link")}) {
+    EXPECT_EQ(*fs.stat(p), *native.stat(p)) << p;
+    EXPECT_EQ(*fs.lstat(p), *native.lstat(p)) << p;
+  }
+  EXPECT_EQ(fs.lstat(dir.file("link"))->type, FileType::kSymlink);
+  EXPECT_EQ(fs.stat(file)->mode, 0640u);
+}
+
+TEST(ShellFileSystem, ErrorsMatchNative) {
+  TempDir dir;
+  std::string file = dir.write("f", "x");
+  ShellFileSystem fs = portable();
+  const FileSystem& native = native_file_system();
+  auto missing = dir.file("nope");
+  for (const std::string& p : {missing, file + "/below"}) {
+    auto a = fs.stat(p), b = native.stat(p);
+    ASSERT_FALSE(a);
+    EXPECT_EQ(a.error().code, b.error().code);
+    EXPECT_EQ(a.error().message, b.error().message);
+    EXPECT_EQ(fs.open_read(p).error().message, native.open_read(p).error().message);
+    EXPECT_EQ(fs.read_link(p).error().code, native.read_link(p).error().code);
+  }
+  EXPECT_EQ(fs.read_link(file).error().message, native.read_link(file).error().message);
+  EXPECT_EQ(fs.list_dir(file).error().code, native.list_dir(file).error().code);
+  EXPECT_EQ(fs.read_all(missing).error().code, ErrorCode::kNotFound);
+  EXPECT_FALSE(fs.read_all(dir.path()));
+}
+
+TEST(ShellFileSystem, ReadsEveryByteAcrossWindows) {
+  TempDir dir;
+  std::string small = dir.write("small", all_bytes());
+  std::string big_text;
+  for (int i = 0; big_text.size() < (5u << 20) + 123; ++i) big_text += all_bytes() + std::to_string(i);
+  std::string big = dir.write("big", big_text);
+  ShellFileSystem fs = portable();
+  EXPECT_EQ(read_via(fs, small), all_bytes());
+  EXPECT_EQ(read_via(fs, big), big_text);
+  EXPECT_EQ(*fs.read_all(big), big_text);
+  auto opened = fs.open_read(big);
+  ASSERT_TRUE(opened);
+  auto& file = *opened;
+  char c = 0;
+  ASSERT_EQ(*file->pread(&c, 1, big_text.size() - 1), 1u);  // a jump past the first window
+  EXPECT_EQ(c, big_text.back());
+  EXPECT_EQ(*file->pread(&c, 1, big_text.size()), 0u);
+  EXPECT_EQ(*file->info(), *native_file_system().stat(big));
+  EXPECT_EQ(*fs.sha256(big), sha256_hex(big_text));
+}
+
+TEST(ShellFileSystem, DirectoryIsOpenedButNotRead) {
+  TempDir dir;
+  auto file = portable().open_read(dir.path());
+  ASSERT_TRUE(file);
+  EXPECT_EQ((*file)->info()->type, FileType::kDirectory);
+}
+
+TEST(ShellFileSystem, AwkwardNamesRoundTrip) {
+  TempDir dir;
+  ShellFileSystem fs = portable();
+  for (const std::string& name : kAwkward) {
+    std::string path = dir.file(name + "/" + name);
+    auto out = fs.write_atomic(path, name + all_bytes(), {});
+    ASSERT_TRUE(out) << name << ": " << out.error().message;
+    EXPECT_EQ(out->written_path, path);
+    EXPECT_TRUE(out->created);
+    EXPECT_EQ(out->created_dirs, std::vector<std::string>{dir.file(name)});
+    EXPECT_EQ(*read_whole_file(path), name + all_bytes());
+    EXPECT_EQ(read_via(fs, path), name + all_bytes());
+    EXPECT_EQ(*fs.stat(path), *native_file_system().stat(path));
+    std::string link = dir.file(name + " link");
+    std::filesystem::create_symlink(path, link);
+    EXPECT_EQ(*fs.read_link(link), path);
+    EXPECT_EQ(*fs.real_path(link), path);
+  }
+  EXPECT_EQ(sorted(*fs.list_dir(dir.path())), sorted(*native_file_system().list_dir(dir.path())));
+  EXPECT_EQ(fs.list_dir(dir.path())->size(), 2 * kAwkward.size());
+}
+
+TEST(ShellFileSystem, RealPathMatchesNative) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("a/b"));
+  std::filesystem::create_directory_symlink(dir.file("a"), dir.file("la"));
+  std::filesystem::create_symlink(dir.file("gone"), dir.file("dangling"));
+  ShellFileSystem fs = portable();
+  for (std::string p : {dir.file("la/b"), dir.file("la/b/new/deeper"), dir.file("dangling"),
+                        dir.file("la/b/trailing\n"), std::string("/"), std::string("/nope/x")}) {
+    EXPECT_EQ(*fs.real_path(p), PathResolver::real_path(p)) << p;
+  }
+}
+
+TEST(ShellFileSystem, WriteKeepsModeLinkAndReplacesContent) {
+  TempDir dir;
+  std::string target = dir.write("t.sh", "old");
+  ::chmod(target.c_str(), 0750);
+  std::filesystem::create_symlink("t.sh", dir.file("rel-link"));
+  ShellFileSystem fs = portable();
+  auto out = fs.write_atomic(dir.file("rel-link"), "new", {});
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(out->written_path, dir.file("t.sh"));
+  EXPECT_FALSE(out->created);
+  EXPECT_TRUE(out->created_dirs.empty());
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("rel-link")));
+  EXPECT_EQ(dir.read("t.sh"), "new");
+  EXPECT_EQ(fs.stat(target)->mode, 0750u);
+  ASSERT_TRUE(fs.write_atomic(dir.file("empty"), "", {}));
+  EXPECT_EQ(dir.read("empty"), "");
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(fs.stat(dir.file("empty"))->mode, 0666u & ~mask);
+}
+
+TEST(ShellFileSystem, WriteFailuresMatchNative) {
+  TempDir dir;
+  std::string file = dir.write("plain", "x");
+  ShellFileSystem fs = portable();
+  auto a = fs.write_atomic(file + "/child", "x", {});
+  auto b = atomic_write(file + "/child", "x");
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().message, b.error().message);
+  std::filesystem::create_directory(dir.file("d"));
+  a = fs.write_atomic(dir.file("d"), "x", {});
+  b = atomic_write(dir.file("d"), "x");
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().message, b.error().message);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 2);
+}
+
+TEST(ShellFileSystem, RemoveAndMode) {
+  TempDir dir;
+  std::string file = dir.write("sub/f", "x");
+  ShellFileSystem fs = portable();
+  ASSERT_TRUE(fs.set_mode(file, 0604));
+  EXPECT_EQ(fs.stat(file)->mode, 0604u);
+  EXPECT_EQ(fs.remove(dir.file("sub")).error().message,
+            native_file_system().remove(dir.file("sub")).error().message);
+  EXPECT_FALSE(fs.remove_dir(dir.file("sub")));  // not empty
+  ASSERT_TRUE(fs.remove(file));
+  EXPECT_EQ(fs.remove(file).error().code, ErrorCode::kNotFound);
+  ASSERT_TRUE(fs.remove_dir(dir.file("sub")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("sub")));
+}
+
+// The target as an unprivileged user, so permission bits bite.
+class NobodyBackend final : public Backend {
+ public:
+  std::string name() const override { return "nobody"; }
+  bool native_files() const override { return false; }
+  Status start(std::stop_token) override { return {}; }
+  std::vector<std::string> bash_argv(const std::string& script, bool) const override {
+    return {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "bash", "-c", script};
+  }
+  std::string home() const override { return "/"; }
+  std::string default_cwd() const override { return "/"; }
+};
+
+TEST(ShellFileSystem, PermissionDenied) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to switch to nobody";
+  TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);
+  std::string secret = dir.write("secret", "s");
+  ::chmod(secret.c_str(), 0600);
+  std::string locked = dir.file("locked");
+  std::filesystem::create_directory(locked);
+  ::chmod(locked.c_str(), 0700);
+  ShellFileSystem fs(std::make_shared<NobodyBackend>(), {});
+  auto open = fs.open_read(secret);
+  ASSERT_FALSE(open);
+  EXPECT_EQ(open.error().code, ErrorCode::kPermissionDenied);
+  EXPECT_EQ(open.error().message, "open \"" + secret + "\": Permission denied");
+  EXPECT_EQ(fs.list_dir(locked).error().code, ErrorCode::kPermissionDenied);
+  auto write = fs.write_atomic(secret, "new", {});
+  ASSERT_FALSE(write);
+  EXPECT_EQ(write.error().code, ErrorCode::kPermissionDenied);
+  auto deep = fs.write_atomic(locked + "/a/b", "x", {});
+  ASSERT_FALSE(deep);
+  EXPECT_EQ(deep.error().code, ErrorCode::kPermissionDenied);
+  EXPECT_EQ(dir.read("secret"), "s");
+}
+
+TEST(ShellFileSystem, FullDiskLeavesOldFileAndNoTemp) {
+  TempDir dir;
+  std::string mnt = dir.file("mnt");
+  std::filesystem::create_directory(mnt);
+  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=64k") != 0) {
+    GTEST_SKIP() << "cannot mount a tmpfs (needs root): " << std::strerror(errno);
+  }
+  std::string path = mnt + "/f";
+  ShellFileSystem fs = portable();
+  ASSERT_TRUE(fs.write_atomic(path, "original", {}));
+  auto out = fs.write_atomic(path, std::string(256 * 1024, 'x'), {});
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().message, "write: No space left on device");
+  EXPECT_EQ(*read_whole_file(path), "original");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(mnt), {}), 1);
+  ::umount(mnt.c_str());
+}
+
+// A launcher that cannot start: a Result, never a crash or a hang.
+class BrokenBackend final : public Backend {
+ public:
+  std::string name() const override { return "broken"; }
+  bool native_files() const override { return false; }
+  Status start(std::stop_token) override { return {}; }
+  std::vector<std::string> bash_argv(const std::string&, bool) const override {
+    return {"/nonexistent/launcher"};
+  }
+  std::string home() const override { return "/"; }
+  std::string default_cwd() const override { return "/"; }
+};
+
+TEST(ShellFileSystem, UnstartableLauncherIsAnError) {
+  ShellFileSystem fs(std::make_shared<BrokenBackend>(), {});
+  auto info = fs.stat("/");
+  ASSERT_FALSE(info);
+  EXPECT_EQ(info.error().code, ErrorCode::kUnavailable);
+  EXPECT_FALSE(fs.write_atomic("/tmp/x", "y", {}));
+}
+
+}  // namespace
+}  // namespace hermes
