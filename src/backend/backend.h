@@ -43,6 +43,10 @@ class Backend {
   virtual std::optional<std::string> transport_error(const BashOutcome&) const {
     return std::nullopt;
   }
+  // True when killing the local launcher leaves the command running on the
+  // target (an ssh or docker exec session): run_bash then ends it there.
+  virtual bool outlives_its_launcher() const { return false; }
+
   // Called after a transport error: true when the target was rebuilt (a
   // vanished container recreated) and the command should run once more.
   virtual bool recover() { return false; }

@@ -9,6 +9,7 @@
 
 #include <thread>
 
+#include "core/strings.h"
 #include "proc/spawn.h"
 
 namespace hermes {
@@ -18,6 +19,30 @@ namespace {
 // "No such container", ssh's connection failure) is always shorter.
 constexpr size_t kHoldBack = 64 * 1024;
 constexpr size_t kStderrCap = 64 * 1024;
+// First line of a script whose target outlives its launcher: the target-side
+// pid, so a timed-out or cancelled command can be ended there.
+constexpr std::string_view kPidTag = "__HERMES_PID_";
+constexpr std::chrono::seconds kRemoteKillLimit{5};
+
+// Removes the pid line from `held` once it is complete. It is the script's
+// first output, but a login shell's profile may print before it.
+std::optional<std::string> take_pid_line(std::string& held) {
+  size_t at = held.starts_with(kPidTag) ? 0 : held.find("\n" + std::string(kPidTag));
+  if (at == std::string::npos) return std::nullopt;
+  size_t begin = at == 0 ? 0 : at + 1;
+  size_t nl = held.find('\n', begin);
+  if (nl == std::string::npos) return std::nullopt;
+  std::string pid = held.substr(begin + kPidTag.size(), nl - begin - kPidTag.size());
+  held.erase(begin, nl + 1 - begin);
+  return pid;
+}
+
+// Ends `pid` and its descendants on the target, children first.
+std::string kill_tree_script(const std::string& pid) {
+  return "__hermes_kill() { local c; for c in $(cat /proc/$1/task/*/children 2>/dev/null); do "
+         "__hermes_kill \"$c\"; done; kill -TERM \"$1\" 2>/dev/null; }\n"
+         "__hermes_kill " + shell_quote(pid) + "\n";
+}
 
 // Reads a separate stderr pipe on its own thread, keeping the first bytes.
 class StderrReader {
@@ -49,11 +74,14 @@ class StderrReader {
 struct Attempt {
   BashOutcome outcome;
   bool streaming = false;  // output past the hold-back was passed on
+  std::optional<std::string> remote_pid;
 };
 
 Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token stop,
-                         const proc::OutputCallback& on_output) {
-  proc::SpawnOptions options{.argv = backend.bash_argv(run.script, run.login),
+                         const proc::OutputCallback& on_output, bool track_pid) {
+  std::string script = track_pid ? "printf '" + std::string(kPidTag) + "%s\\n' \"$$\"\n" + run.script
+                                 : run.script;
+  proc::SpawnOptions options{.argv = backend.bash_argv(script, run.login),
                              .env = backend.launch_env(),
                              .cwd = "/",
                              .stdin_mode = run.stdin_data ? proc::StdinMode::kPipe
@@ -83,9 +111,11 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
   }
   Attempt attempt;
   std::string& held = attempt.outcome.output;
+  bool awaiting_pid = track_pid;
   auto hold_then_stream = [&](std::string_view bytes) {
     if (attempt.streaming) return on_output(bytes);
     held.append(bytes);
+    if (awaiting_pid && (attempt.remote_pid = take_pid_line(held))) awaiting_pid = false;
     if (held.size() <= kHoldBack) return;
     attempt.streaming = true;
     on_output(held);
@@ -95,6 +125,11 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
   // The child is gone; an unread stdin pipe now fails fast with EPIPE.
   child->close_stdin();
   if (feeder.joinable()) feeder.join();
+  if (r.end != proc::RunEnd::kExited && attempt.remote_pid) {
+    BashRun kill{.script = kill_tree_script(*attempt.remote_pid),
+                 .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(kRemoteKillLimit)};
+    (void)run_once(backend, kill, {}, [](std::string_view) {}, false);
+  }
   attempt.outcome.end = r.end;
   attempt.outcome.exit_code = r.status.code;
   if (stderr_reader) attempt.outcome.stderr_text = stderr_reader->finish();
@@ -107,7 +142,8 @@ Result<BashOutcome> run_bash(Backend& backend, const BashRun& run, std::stop_tok
                              const proc::OutputCallback& on_output) {
   HERMES_TRY(backend.start(stop));
   for (int tries = 0;; ++tries) {
-    HERMES_ASSIGN_OR_RETURN(Attempt attempt, run_once(backend, run, stop, on_output));
+    HERMES_ASSIGN_OR_RETURN(Attempt attempt,
+                            run_once(backend, run, stop, on_output, backend.outlives_its_launcher()));
     BashOutcome& outcome = attempt.outcome;
     if (!attempt.streaming && outcome.end == proc::RunEnd::kExited) {
       if (auto failure = backend.transport_error(outcome)) {

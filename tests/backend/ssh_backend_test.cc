@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <stop_token>
 #include <thread>
@@ -48,24 +49,51 @@ bool is_socket(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
-TEST_F(SshBackendTest, ControlSocketIsPerTargetAndClosedAtCleanup) {
-  SshBackend backend(target());
-  ASSERT_TRUE(backend.start({}).has_value());
-  std::string id = "root@127.0.0.1:" + std::to_string(shared_sshd().port());
-  EXPECT_EQ(backend.control_path(),
-            control_.path() + "/hermes-ssh/" + sha256_hex(id).substr(0, 16) + ".sock");
-  EXPECT_TRUE(is_socket(backend.control_path()));
-  auto r = run(backend, "echo via-master");
-  ASSERT_TRUE(r) << r.error().message;
-  EXPECT_EQ(r->output, "via-master\n");
-  backend.cleanup();
+// The master outlives the backend by ControlPersist (the next session or
+// `hermes-tools call` reuses it, as upstream); `ssh -O exit` ends it early.
+TEST_F(SshBackendTest, ControlSocketIsPerTargetAndPersistsForReuse) {
+  std::string path;
+  {
+    SshBackend backend(target());
+    ASSERT_TRUE(backend.start({}).has_value());
+    std::string id = "root@127.0.0.1:" + std::to_string(shared_sshd().port());
+    path = backend.control_path();
+    EXPECT_EQ(path, control_.path() + "/hermes-ssh/" + sha256_hex(id).substr(0, 16) + ".sock");
+    EXPECT_TRUE(is_socket(path));
+    auto r = run(backend, "echo via-master");
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->output, "via-master\n");
+    backend.cleanup();
+  }
+  EXPECT_TRUE(is_socket(path));
+  SshBackend again(target());
+  ASSERT_TRUE(again.start({}).has_value());
+  EXPECT_EQ(again.control_path(), path);
+  std::string close = "ssh -o ControlPath=" + path + " -O exit x >/dev/null 2>&1";
+  EXPECT_EQ(std::system(close.c_str()), 0);
   // The master removes its socket as it exits.
   auto deadline = std::chrono::steady_clock::now() + seconds(5);
-  while (std::filesystem::exists(backend.control_path()) &&
-         std::chrono::steady_clock::now() < deadline) {
+  while (std::filesystem::exists(path) && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+}
+
+// Killing the local ssh client does not end the remote command; run_bash
+// ends it on the target (by the pid the script printed first).
+TEST_F(SshBackendTest, TimeoutEndsTheRemoteCommandToo) {
+  SshBackend backend(target());
+  ASSERT_TRUE(backend.start({}).has_value());
+  auto r = run(backend, "sleep 61.4242; true", std::chrono::milliseconds(700));
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->end, proc::RunEnd::kTimedOut);
+  EXPECT_EQ(r->output.find("__HERMES_PID_"), std::string::npos) << r->output;
+  auto deadline = std::chrono::steady_clock::now() + seconds(5);
+  while (std::system("pgrep -f 'sleep 61[.]4242' >/dev/null") == 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_NE(std::system("pgrep -f 'sleep 61[.]4242' >/dev/null"), 0) << "the remote sleep survived";
 }
 
 TEST_F(SshBackendTest, ConfigPutsTheSocketUnderTmpdir) {
