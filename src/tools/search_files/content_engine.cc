@@ -55,18 +55,21 @@ class ContentCollector {
       return !window_.full();
     }
     size_t nul = record.find('\0');
-    if (nul == std::string_view::npos) return true;  // `--` context separator
-    std::string_view path = with_prefix(record.substr(0, nul)), rest = record.substr(nul + 1);
-    if (mode_ == OutputMode::kCount) return on_count(path, rest);
-    int64_t line = 0;
-    std::string_view content;
-    if (!split_line_number(rest, line, content) || filter_.drop(path)) return true;
-    if (content.ends_with('\r')) content.remove_suffix(1);  // CRLF files
-    if (window_.admit()) {
-      out_.matches.push_back({std::string(path), line, cut_chars(content, kMatchContentChars)});
-      window_.keep(path.size() + out_.matches.back().content.size());
+    if (nul == std::string_view::npos) {
+      // A `--` context separator, or the head of a file name that holds a
+      // newline: records are lines, but a path ends only at its NUL.
+      if (record != "--" || !name_head_.empty()) name_head_.append(record).push_back('\n');
+      return true;
     }
-    return !window_.full();
+    std::string_view name = record.substr(0, nul), rest = record.substr(nul + 1);
+    if (!name_head_.empty()) {
+      name_head_.append(name);
+      name = name_head_;
+    }
+    std::string_view path = with_prefix(name);
+    bool more = on_line(path, rest);
+    name_head_.clear();
+    return more;
   }
 
   // True when the engine printed any result, even one the denylist dropped.
@@ -81,6 +84,20 @@ class ContentCollector {
   }
 
  private:
+  // One `path NUL rest` record of the content or count modes.
+  bool on_line(std::string_view path, std::string_view rest) {
+    if (mode_ == OutputMode::kCount) return on_count(path, rest);
+    int64_t line = 0;
+    std::string_view content;
+    if (!split_line_number(rest, line, content) || filter_.drop(path)) return true;
+    if (content.ends_with('\r')) content.remove_suffix(1);  // CRLF files
+    if (window_.admit()) {
+      out_.matches.push_back({std::string(path), line, cut_chars(content, kMatchContentChars)});
+      window_.keep(path.size() + out_.matches.back().content.size());
+    }
+    return !window_.full();
+  }
+
   bool on_count(std::string_view path, std::string_view rest) {
     int64_t n = 0;
     auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), n);
@@ -102,6 +119,7 @@ class ContentCollector {
   OutputMode mode_;
   std::string prefix_;
   std::string joined_;
+  std::string name_head_;  // lines so far of a file name with newlines
   PageWindow window_;
   PathFilter filter_;
   SearchOutcome out_;

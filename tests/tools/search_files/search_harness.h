@@ -53,6 +53,8 @@ class SearchHarness {
   const TempDir& tree() const { return tree_; }
   const TempDir& home() const { return home_; }
   Session& session() { return session_; }
+  // Overrides set before the first call choose the session's backend.
+  Config& config() { return *config_; }
   const Services& services() const { return services_; }
 
  private:
