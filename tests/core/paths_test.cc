@@ -22,6 +22,31 @@ TEST(PathResolver, ExpandsHome) {
   EXPECT_EQ(PathResolver::expand_user("~other/x"), "~other/x");
 }
 
+TEST(PathResolver, ResolveOnAnotherMachineUsesItsHomeCwdAndLinks) {
+  PathResolver resolver;
+  std::vector<std::string> asked;
+  auto remote_real = [&](const std::string& p) -> Result<std::string> {
+    asked.push_back(p);
+    return "/real" + p;
+  };
+  auto r = resolver.resolve_on("~/a/../b", "/home/remote", "/srv/work", remote_real);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->given, "~/a/../b");
+  EXPECT_EQ(r->absolute, "/home/remote/b");
+  EXPECT_EQ(r->real, "/real/home/remote/b");
+  EXPECT_EQ(resolver.resolve_on("x/y", "/h", "/srv/work", remote_real)->absolute, "/srv/work/x/y");
+  EXPECT_EQ(asked.size(), 2u);
+  auto failing = [](const std::string&) -> Result<std::string> {
+    return Error::Unavailable("ssh: connect refused");
+  };
+  EXPECT_EQ(resolver.resolve_on("f", "/h", "/w", failing).error().message, "ssh: connect refused");
+  EXPECT_FALSE(resolver.resolve_on("", "/h", "/w", remote_real));
+  EXPECT_EQ(PathResolver::expand_user("~", "/h"), "/h");
+  EXPECT_EQ(PathResolver::expand_user("~u/x", "/h"), "~u/x");
+  PathResolver rooted("/");
+  EXPECT_TRUE(rooted.resolve_on("/etc", "/h", "/w", remote_real));
+}
+
 TEST(PathResolver, RelativeJoinsSessionCwdThenTerminalCwd) {
   testing::TempDir dir;
   PathResolver resolver;

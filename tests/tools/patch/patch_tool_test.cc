@@ -134,5 +134,17 @@ TEST_F(PatchToolTest, RelativePathOutsideWorkspaceWarns) {
   EXPECT_TRUE(out.value("_warning", "").starts_with("Relative path '" + rel + "' resolved to '" + path + "'"));
 }
 
+// A backend that cannot start is each file tool's error, in its own shape.
+TEST_F(PatchToolTest, UnreachableBackendIsTheToolsError) {
+  tools.config().set_override("terminal.backend", "ssh");
+  tools.config().set_override("terminal.ssh_host", "127.0.0.1");
+  tools.config().set_override("terminal.ssh_port", "1");
+  Json patched = tools.call("patch", {{"path", "/tmp/x"}, {"old_string", "a"}, {"new_string", "b"}});
+  EXPECT_EQ(patched["success"], false);
+  EXPECT_TRUE(patched.value("error", "").starts_with("SSH backend: cannot connect to")) << patched.dump();
+  Json written = tools.call("write_file", {{"path", "/tmp/x"}, {"content", "b"}});
+  EXPECT_TRUE(written.value("error", "").starts_with("SSH backend: cannot connect to")) << written.dump();
+}
+
 }  // namespace
 }  // namespace hermes::testing

@@ -358,5 +358,15 @@ TEST(ReadFileBadInput, InvalidUtf8PathAndMissingArgs) {
   EXPECT_EQ(h.call(Json{{"path", 7}})["error"], "path is required");
 }
 
+// A backend that cannot start is the tool's error, never a crash or a hang.
+TEST(ReadFileBackend, UnreachableSshHostIsTheToolsError) {
+  ReadFileHarness h("terminal:\n  backend: ssh\n  ssh_host: 127.0.0.1\n  ssh_port: 1\n");
+  std::string path = h.dir().write("f.txt", "x\n");
+  Json out = h.read(path);
+  EXPECT_TRUE(out.value("error", "").starts_with("SSH backend: cannot connect to")) << out.dump();
+  ReadFileHarness unknown("terminal:\n  backend: mainframe\n");
+  EXPECT_TRUE(unknown.read(path).value("error", "").starts_with("Unknown terminal backend 'mainframe'"));
+}
+
 }  // namespace
 }  // namespace hermes::testing

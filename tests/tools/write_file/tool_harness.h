@@ -68,6 +68,8 @@ class ToolHarness {
     if (stat_version(native_file_system(), real, version)) session_.state<ReadTracker>().record_read(real, version, true);
   }
   Session& session() { return session_; }
+  // For overrides set before the first call (the backend is made then).
+  Config& config() { return *config_; }
 
  private:
   TempDir home_;
