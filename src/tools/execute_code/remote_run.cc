@@ -19,8 +19,12 @@
 namespace hermes::execute_code {
 namespace {
 
-// Staging and cleanup are a few file operations on the target.
-constexpr std::chrono::seconds kCommandTimeout{60};
+// Staging is a few file operations on the target; a stalled link must not
+// hold the caller much past the script's own timeout, so the bound is the
+// smaller of this and that timeout.
+constexpr std::chrono::milliseconds kStagingTimeout{60000};
+// Cleanup runs after the script's time is up: short, whatever the link does.
+constexpr std::chrono::seconds kCleanupTimeout{10};
 constexpr std::chrono::milliseconds kPollInterval{100};
 // Printed by the staging command when the preflight fails.
 constexpr std::string_view kNoPythonMarker = "HERMES_NO_PYTHON3";
@@ -39,7 +43,7 @@ class RemoteDir {
     if (!armed_) return;
     // A fresh stop token: the run's own is usually requested by now.
     auto removed = run_bash_captured(
-        backend_, BashRun{.script = "rm -rf " + shell_quote(path_), .timeout = kCommandTimeout},
+        backend_, BashRun{.script = "rm -rf " + shell_quote(path_), .timeout = kCleanupTimeout},
         std::stop_token{});
     if (!removed || removed->exit_code != 0) log::warn("execute_code: could not remove " + path_);
   }
@@ -71,7 +75,7 @@ Status stage(Backend& backend, const std::string& dir, const RemoteRunRequest& r
   BashRun run{.script = staging_script(dir),
               .stdin_data = base64_encode(request.module_source) + "\n" +
                             base64_encode(request.code) + "\n",
-              .timeout = kCommandTimeout};
+              .timeout = std::min(kStagingTimeout, request.timeout)};
   HERMES_ASSIGN_OR_RETURN(BashOutcome staged, run_bash_captured(backend, run, stop));
   if (staged.end == proc::RunEnd::kCancelled) return Error::Cancelled("interrupted");
   if (staged.end == proc::RunEnd::kExited && staged.exit_code == 0) return {};
@@ -80,8 +84,10 @@ Status stage(Backend& backend, const std::string& dir, const RemoteRunRequest& r
                               " terminal environment. Install Python to use execute_code "
                               "with remote backends.");
   }
+  std::string why = staged.end == proc::RunEnd::kTimedOut ? "timed out" : last_line(staged.output);
+  if (why.empty()) why = "exit code " + std::to_string(staged.exit_code);
   return Error::Io("Could not stage the script in the " + backend.name() +
-                   " terminal environment: " + last_line(staged.output));
+                   " terminal environment: " + why);
 }
 
 bool is_shell_identifier(const std::string& name) {

@@ -155,8 +155,7 @@ TEST_F(RemoteExec, BadJsonIsDeletedUnansweredAndABadRequestIsAnswered) {
       "open(os.path.join(rpc, 'req_000900'), 'w').write('{not json')\n"
       "open(os.path.join(rpc, 'req_000901'), 'w').write('[1, 2]')\n"
       "for _ in range(100):\n"
-      "    if not os.path.exists(os.path.join(rpc, 'req_000900')) and \\\n"
-      "       os.path.exists(os.path.join(rpc, 'res_000901')): break\n"
+      "    if sorted(os.listdir(rpc)) == ['res_000901']: break\n"
       "    time.sleep(0.05)\n"
       "print(sorted(os.listdir(rpc)))\n"
       "print(open(os.path.join(rpc, 'res_000901')).read(), end='')\n"
@@ -263,11 +262,10 @@ TEST_F(RemoteExec, DescriptionSaysWhereScriptsRun) {
       << text;
 }
 
-// A PATH directory with bash and the coreutils the commands use, but no
-// python3 anywhere on it.
-std::string path_without_python(const TempDir& dir) {
-  for (const char* tool : {"bash", "sh", "cat", "mv", "rm", "mkdir", "awk", "base64", "tr",
-                           "ls", "env"}) {
+// A PATH directory with only `tools` (symlinks to the system's), so no
+// python3 turns up through another directory.
+std::string path_with_only(const TempDir& dir, const std::vector<std::string>& tools) {
+  for (const std::string& tool : tools) {
     for (const char* base : {"/usr/bin/", "/bin/"}) {
       std::string target = std::string(base) + tool;
       if (::access(target.c_str(), X_OK) == 0) {
@@ -282,7 +280,8 @@ std::string path_without_python(const TempDir& dir) {
 TEST_F(RemoteExec, MissingPython3IsAClearErrorAndLeavesNothing) {
   TempDir bin;
   ExecHarness h(kPortable);
-  ScopedEnv path("PATH", path_without_python(bin));
+  ScopedEnv path("PATH", path_with_only(bin, {"bash", "sh", "cat", "mv", "rm", "mkdir", "awk",
+                                               "base64", "tr", "ls", "env"}));
   auto start = std::chrono::steady_clock::now();
   Json result = h.run("print(1)");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
@@ -291,6 +290,19 @@ TEST_F(RemoteExec, MissingPython3IsAClearErrorAndLeavesNothing) {
             "Python 3 is not available in the local terminal environment. Install Python to "
             "use execute_code with remote backends.");
   EXPECT_EQ(result["tool_calls_made"], 0);
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+TEST_F(RemoteExec, StagingFailureIsAnErrorAndLeavesNothing) {
+  TempDir bin;
+  ExecHarness h(kPortable);
+  ScopedEnv path("PATH", path_with_only(bin, {"bash", "python3", "mkdir", "rm"}));
+  Json result = h.run("print(1)");
+  EXPECT_EQ(result["status"], "error") << result.dump();
+  std::string error = result.value("error", "");
+  EXPECT_EQ(error.rfind("Could not stage the script in the local terminal environment: ", 0), 0u)
+      << error;
+  EXPECT_NE(error.find("awk"), std::string::npos) << error;
   EXPECT_EQ(leftovers(), std::vector<std::string>{});
 }
 
