@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // search_files against the same rg command line run directly, in one run, on
 // a generated tree (bench/gen_tree.py: ~2,000 files, 20 MB): a literal, a
-// regex, a no-match and a files search; each pair timed in alternation.
+// regex, a no-match and a files search, natively and through the portable
+// (shell) path; each pair timed in alternation.
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -53,7 +54,8 @@ const Tree& tree() {
   return instance;
 }
 
-// A session as the MCP server gives one, whose cwd is the tree.
+// A session as the MCP server gives one, whose cwd is the tree; `portable`
+// sends every search through shell commands run by the local backend.
 struct ToolRig {
   std::unique_ptr<Config> config = Config::from_yaml("", "/nonexistent-hermes-home");
   PathResolver paths;
@@ -63,7 +65,8 @@ struct ToolRig {
   Session session{"bench"};
   NullClientChannel client;
   CallContext ctx{session, services, client, dispatcher, {}, Json()};
-  ToolRig() {
+  explicit ToolRig(bool portable) {
+    if (portable) config->set_override("terminal.portable_files", "true");
     register_search_files(registry);
     session.set_cwd(tree().dir);
   }
@@ -100,6 +103,7 @@ struct Case {
   Json args;
   search::SearchRequest req;
   bool with_probes = false;  // also run the zero-result probes' command lines
+  bool portable = false;     // the tool through the portable (shell) path
 };
 
 Case content_case(const std::string& pattern) {
@@ -126,7 +130,7 @@ double median(std::vector<double> v) {
 // Times the tool and the direct rg lines in alternation, so load drift on a
 // shared machine hits both alike; reports both medians and the overhead.
 void BM_ToolVsRg(benchmark::State& state, Case c) {
-  ToolRig rig;
+  ToolRig rig(c.portable);
   auto argvs = direct_argvs(c);
   std::vector<double> tool_ms, rg_ms;
   auto timed = [](auto&& fn) {
@@ -163,6 +167,11 @@ Case nomatch_with_probes() {
   return c;
 }
 
+Case portable(Case c) {
+  c.portable = true;
+  return c;
+}
+
 #define SEARCH_PAIR(name, make) \
   BENCHMARK_CAPTURE(BM_ToolVsRg, name, make)->Unit(benchmark::kMillisecond)->Iterations(41)
 
@@ -172,6 +181,9 @@ SEARCH_PAIR(nomatch, content_case("zzq_absent_token"));
 SEARCH_PAIR(nomatch_vs_rg_plus_probes, nomatch_with_probes());
 SEARCH_PAIR(files_newest_first, files_case("modified"));
 SEARCH_PAIR(files_discovery, files_case("discovery"));
+SEARCH_PAIR(portable_literal, portable(content_case("needle_literal")));
+SEARCH_PAIR(portable_nomatch_vs_rg_plus_probes, portable(nomatch_with_probes()));
+SEARCH_PAIR(portable_files_newest_first, portable(files_case("modified")));
 
 }  // namespace
 }  // namespace hermes

@@ -43,6 +43,11 @@ struct SpawnOptions {
   // of the caller's own pipe, which the caller closes after spawn) instead of
   // being merged into the output pipe.
   int stderr_fd = -1;
+  // kPipe only: false puts the child in a new process group (pgid == pid)
+  // of the server's session instead of a new session. A new session is a
+  // new scheduler autogroup, which halved a multi-threaded rg's CPU share on
+  // a loaded machine (search_bench); short-lived engines need no session.
+  bool new_session = true;
   unsigned short pty_rows = 30;
   unsigned short pty_cols = 120;
 };
@@ -54,9 +59,10 @@ struct ExitStatus {
   bool signaled() const { return code < 0; }
 };
 
-// Owns one spawned child. The child leads its own session and process group
-// (pgid == pid), so signalling the group reaches grandchildren too. The
-// destructor SIGKILLs the whole group and reaps the child if nobody did.
+// Owns one spawned child. The child leads its own process group (and, unless
+// asked otherwise, session; pgid == pid), so signalling the group reaches
+// grandchildren too. The destructor SIGKILLs the whole group and reaps the
+// child if nobody did.
 // Not thread-safe, except that `signal_group`, `write_stdin` and
 // `close_stdin` may be called from another thread while one thread reads
 // output and reaps.

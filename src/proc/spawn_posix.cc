@@ -107,8 +107,10 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
   sigemptyset(&empty);
   posix_spawnattr_setsigdefault(&sa.attr, &defaults);
   posix_spawnattr_setsigmask(&sa.attr, &empty);
-  posix_spawnattr_setflags(&sa.attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF |
-                                         POSIX_SPAWN_SETSIGMASK);
+  posix_spawnattr_setpgroup(&sa.attr, 0);
+  posix_spawnattr_setflags(&sa.attr,
+                           (options.new_session ? POSIX_SPAWN_SETSID : POSIX_SPAWN_SETPGROUP) |
+                               POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   if (in_read.valid()) {
     posix_spawn_file_actions_adddup2(&sa.actions, in_read.get(), 0);
   } else {

@@ -85,6 +85,16 @@ class BackendHost final : public SearchHost {
     return kind_of(out.empty() ? 'm' : out[0]);
   }
 
+  Located locate(const std::string& absolute) override {
+    // `x` guards trailing newlines of the name from `$(…)`.
+    std::string out = query(std::string(kKindFunction) + "r=$(realpath -m -- " +
+                            shell_quote(absolute) +
+                            " && printf x) || exit 0; r=${r%$'\\nx'}; kind \"$r\"; "
+                            "printf '%s%s' \"$k\" \"$r\"");
+    if (out.size() < 2 || out[1] != '/') return Located{absolute, kind(absolute)};
+    return Located{out.substr(1), kind_of(out[0])};
+  }
+
   std::vector<DirEntry> list_dir(const std::string& dir) override {
     std::string out = query("cd -- " + shell_quote(dir) +
                             " 2>/dev/null || exit 0; shopt -s nullglob dotglob; for f in *; do "

@@ -100,6 +100,12 @@ std::string SearchHost::expand_user(const std::string& path) {
   return home() + path.substr(1);
 }
 
+SearchHost::Located SearchHost::locate(const std::string& absolute) {
+  Located out{real_path(absolute)};
+  out.kind = kind(out.real);
+  return out;
+}
+
 SearchHost& native_host() {
   static NativeHost host;
   return host;

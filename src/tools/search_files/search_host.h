@@ -55,6 +55,12 @@ class SearchHost {
   // real_path on the host).
   virtual std::string real_path(const std::string& absolute) = 0;
   virtual PathKind kind(const std::string& path) = 0;
+  // real_path(absolute) and the kind of what it names, in one question.
+  struct Located {
+    std::string real;
+    PathKind kind = PathKind::kMissing;
+  };
+  virtual Located locate(const std::string& absolute);
   // The entries of `dir` (no `.`/`..`), sorted by name; empty when unreadable.
   virtual std::vector<DirEntry> list_dir(const std::string& dir) = 0;
   // Modification times (ns since the epoch, links followed; 0 when unknown)

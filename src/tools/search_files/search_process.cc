@@ -113,8 +113,9 @@ Result<Launched> launch_local(const SpawnSpec& spec, std::stop_token stop,
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe2");
   proc::UniqueFd err_read(fds[0]), err_write(fds[1]);
+  // Its own process group, not session: see SpawnOptions::new_session.
   proc::SpawnOptions options{.argv = spec.argv, .program = spec.argv[0], .cwd = spec.cwd,
-                             .stderr_fd = err_write.get()};
+                             .stderr_fd = err_write.get(), .new_session = false};
   options.argv[0] = basename_of(spec.argv[0]);
   auto child = proc::spawn(options);
   err_write = proc::UniqueFd();

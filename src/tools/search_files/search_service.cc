@@ -23,14 +23,22 @@ struct Root {
   PathKind kind = PathKind::kMissing;
 };
 
-// PathResolver::resolve with the host's `~`, workspace and links.
-Result<ResolvedPath> resolve_on(SearchHost& host, const SearchDeps& deps, const std::string& given) {
+// A root as PathResolver::resolve would resolve it, with the host's `~`,
+// workspace and links, and what it is there.
+struct Located {
+  ResolvedPath path;
+  PathKind kind;
+};
+
+Result<Located> locate_root(SearchHost& host, const SearchDeps& deps, const std::string& given) {
   if (given.empty()) return Error::InvalidArgument("path is empty");
   std::string expanded = host.expand_user(given);
   if (!expanded.starts_with('/')) expanded = host.workspace(deps.session_cwd) + "/" + expanded;
-  ResolvedPath out{given, PathResolver::normalize(expanded), ""};
-  out.real = host.real_path(out.absolute);
-  HERMES_TRY(deps.paths.check_contained(out.real));
+  Located out{{given, PathResolver::normalize(expanded), ""}, PathKind::kMissing};
+  SearchHost::Located found = host.locate(out.path.absolute);
+  out.path.real = std::move(found.real);
+  out.kind = found.kind;
+  HERMES_TRY(deps.paths.check_contained(out.path.real));
   return out;
 }
 
@@ -145,16 +153,16 @@ std::optional<Result<SearchOutcome>> try_multi_path(const SearchRequest& req, Se
   std::vector<std::string> missing;
   SearchHost& host = *deps.env.host;
   for (const std::string& part : parts) {
-    auto resolved = resolve_on(host, deps, part);
-    PathKind kind = resolved ? host.kind(resolved->real) : PathKind::kMissing;
-    if (nt_namespace_error(part) || kind == PathKind::kMissing) {
+    auto located = locate_root(host, deps, part);
+    if (nt_namespace_error(part) || !located || located->kind == PathKind::kMissing) {
       missing.push_back(part);
       continue;
     }
-    if (auto denied = read_block_error(resolved->real, deps.hermes_home, resolved->absolute)) {
+    const ResolvedPath& resolved = located->path;
+    if (auto denied = read_block_error(resolved.real, deps.hermes_home, resolved.absolute)) {
       return Result<SearchOutcome>(Error::PermissionDenied(*denied));
     }
-    existing.push_back(Root{part, host.expand_user(part), resolved->real, kind});
+    existing.push_back(Root{part, host.expand_user(part), resolved.real, located->kind});
   }
   if (auto failure = host.failure()) return Result<SearchOutcome>(Error::Unavailable(*failure));
   if (existing.empty()) return std::nullopt;
@@ -172,11 +180,12 @@ Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps) {
   SearchHost& host = *deps.env.host;
   deps.env.cwd = host.workspace(deps.session_cwd);
   deps.env.home = host.home();
-  HERMES_ASSIGN_OR_RETURN(ResolvedPath root, resolve_on(host, deps, req.path));
+  HERMES_ASSIGN_OR_RETURN(Located located, locate_root(host, deps, req.path));
+  const ResolvedPath& root = located.path;
   if (auto denied = read_block_error(root.real, deps.hermes_home, root.absolute)) {
     return Error::PermissionDenied(*denied);
   }
-  PathKind kind = host.kind(root.real);
+  PathKind kind = located.kind;
   if (auto failure = host.failure()) return Error::Unavailable(*failure);
   const auto now = SearchSessionState::Clock::now();
   if (kind == PathKind::kMissing) {

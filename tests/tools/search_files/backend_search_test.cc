@@ -143,6 +143,9 @@ TEST(AwkwardNames, LeadingDashRootsAndRootsWithQuotes) {
   EXPECT_EQ(dash["matches"][0]["path"], "-r/a.txt");
   Json quoted = h.call({{"pattern", "*.txt"}, {"target", "files"}, {"path", "q'\""}});
   EXPECT_THAT(files_of(quoted), ElementsAre("q'\"/b.txt")) << quoted.dump();
+  h.tree().write("nl\n/c.txt", "needle\n");  // a root whose name ends in a newline
+  Json newline = h.call({{"pattern", "*.txt"}, {"target", "files"}, {"path", "nl\n"}});
+  EXPECT_THAT(files_of(newline), ElementsAre("nl\n/c.txt")) << newline.dump();
 }
 
 // ---- backend failures, through the tool ----
