@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "backend/docker_backend.h"
 
-#include <random>
-
 #include "backend/local_command.h"
 #include "backend/run_bash.h"
 #include "core/strings.h"
@@ -12,14 +10,6 @@ namespace {
 
 // Image pulls can be slow; a run that takes longer has failed.
 constexpr std::chrono::minutes kStartLimit{10};
-
-std::string random_hex8() {
-  std::random_device rd;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (int i = 0; i < 8; ++i) out += kHex[rd() & 15];
-  return out;
-}
 
 }  // namespace
 
@@ -41,7 +31,7 @@ std::vector<std::string> DockerBackend::run_argv(const std::string& name) const 
 }
 
 Status DockerBackend::create_container(std::stop_token stop) {
-  auto run = run_local_command(run_argv("hermes-" + random_hex8()), kStartLimit, stop);
+  auto run = run_local_command(run_argv("hermes-" + random_hex(4)), kStartLimit, stop);
   if (!run) return Error::Unavailable("Docker backend: " + run.error().message);
   std::string id = trim(run->output);
   if (run->exit_code != 0 || id.empty()) {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/strings.h"
 
+#include <sys/random.h>
+
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <stdexcept>
 
 namespace hermes {
 
@@ -114,6 +118,26 @@ std::string_view utf8_prefix(std::string_view text, size_t max_bytes) {
   size_t end = max_bytes;
   while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
   return text.substr(0, end);
+}
+
+std::string random_hex(size_t bytes) {
+  std::vector<unsigned char> raw(bytes);
+  size_t filled = 0;
+  while (filled < bytes) {
+    ssize_t n = ::getrandom(raw.data() + filled, bytes - filled, 0);
+    if (n < 0 && errno == EINTR) continue;
+    // getrandom only fails on a kernel without it: a fault, not input.
+    if (n < 0) throw std::runtime_error("getrandom failed");
+    filled += static_cast<size_t>(n);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes * 2);
+  for (unsigned char b : raw) {
+    out += kHex[b >> 4];
+    out += kHex[b & 0xF];
+  }
+  return out;
 }
 
 std::string shell_quote(std::string_view text) {

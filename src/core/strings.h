@@ -26,6 +26,8 @@ std::string sanitize_utf8(std::string_view bytes);
 size_t utf8_length(std::string_view text);
 // The longest prefix of at most `max_bytes` that does not split a code point.
 std::string_view utf8_prefix(std::string_view text, size_t max_bytes);
+// `bytes` random bytes (getrandom), hex-encoded: tokens, ids and markers.
+std::string random_hex(size_t bytes);
 // `text` as one single-quoted POSIX shell word.
 std::string shell_quote(std::string_view text);
 

@@ -7,9 +7,9 @@
 
 #include <condition_variable>
 #include <deque>
-#include <random>
 #include <thread>
 
+#include "core/strings.h"
 #include "proc/run.h"
 
 namespace hermes::proc {
@@ -63,13 +63,7 @@ struct ProcessRegistry::Job {
 
 namespace {
 
-std::string new_id() {
-  std::random_device rd;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id = "proc_";
-  for (int i = 0; i < 12; ++i) id += kHex[rd() & 15];
-  return id;
-}
+std::string new_id() { return "proc_" + random_hex(6); }
 
 // Keeps about the last `cap` bytes, cutting at a code-point start.
 void trim_front(std::string& buffer, size_t cap) {
@@ -184,6 +178,8 @@ void finish(Job& job, const RunOutcome& outcome) {
   }
   job.cv.notify_all();
   if (notify) job.request.on_event(event);
+  bool cut_short = event.completion_reason != "exited";
+  if (cut_short && job.request.on_cut_short) job.request.on_cut_short();
 }
 
 ProcessSnapshot take_snapshot(const Job& job) {

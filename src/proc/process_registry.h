@@ -40,6 +40,9 @@ struct StartRequest {
   bool notify_on_complete = false;
   std::vector<std::string> watch_patterns;
   EventSink on_event;
+  // Runs on the reader thread after the job was killed or the session ended
+  // it: ends what the local kill cannot reach (the command on an ssh host).
+  std::function<void()> on_cut_short;
 };
 
 // A copy of one job's state (output included) taken under its lock.

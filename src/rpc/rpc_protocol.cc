@@ -45,26 +45,6 @@ bool tokens_equal(std::string_view given, std::string_view expected) {
   return diff == 0;
 }
 
-std::string random_hex(size_t bytes) {
-  std::vector<unsigned char> raw(bytes);
-  size_t filled = 0;
-  while (filled < bytes) {
-    ssize_t n = ::getrandom(raw.data() + filled, bytes - filled, 0);
-    if (n < 0 && errno == EINTR) continue;
-    // getrandom only fails on a kernel without it: a fault, not input.
-    if (n < 0) throw std::runtime_error("getrandom failed");
-    filled += static_cast<size_t>(n);
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes * 2);
-  for (unsigned char b : raw) {
-    out += kHex[b >> 4];
-    out += kHex[b & 0xF];
-  }
-  return out;
-}
-
 std::string frame_response(const Json& response) {
   std::string line = dump_json(response);
   line += '\n';

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/json.h"
+#include "core/strings.h"
 #include "core/result.h"
 
 namespace hermes::rpc {
@@ -27,8 +28,8 @@ Result<RpcRequest> parse_request(std::string_view line);
 // may leak; the content does not). Empty `expected` never matches.
 bool tokens_equal(std::string_view given, std::string_view expected);
 
-// A random token of `bytes` random bytes, hex-encoded (getrandom).
-std::string random_hex(size_t bytes);
+// Tokens and socket names: hermes::random_hex (core/strings.h).
+using ::hermes::random_hex;
 
 // The line sent back for `response`: compact JSON (invalid UTF-8 replaced)
 // plus `\n`.

@@ -2,6 +2,7 @@
 // start_background and the event → MCP notification mapping.
 #include "tools/terminal/background.h"
 
+#include "backend/run_bash.h"
 #include "backend/session_backend.h"
 #include "core/config.h"
 #include "core/strings.h"
@@ -55,8 +56,10 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request, Cal
   TerminalState& state = ctx.session.state<TerminalState>();
   OutputOptions options = output_options(ctx.services.config, request.command);
   ClientChannel* client = &ctx.client;
+  // Killing the local ssh/docker client leaves the command running there.
+  std::string tag = backend->outlives_its_launcher() ? random_hex(8) : "";
   proc::StartRequest start{
-      .spawn = {.argv = state.shell().background_argv(request.command, request.cwd, backend),
+      .spawn = {.argv = state.shell().background_argv(request.command, request.cwd, backend, tag),
                 .cwd = "/",
                 .stdin_mode = proc::StdinMode::kPipe,
                 .terminal = request.pty ? proc::TerminalMode::kPty : proc::TerminalMode::kPipe},
@@ -69,6 +72,12 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request, Cal
                        Json{{"level", "info"}, {"logger", "process"}, {"data", event_json(e, options)}});
       },
   };
+  if (!tag.empty()) {
+    start.on_cut_short = [backend, tag] {
+      (void)run_bash(*backend, {.script = kill_tagged_script(tag), .timeout = std::chrono::seconds(5)},
+                     {}, [](std::string_view) {});
+    };
+  }
   auto id = state.processes().start(std::move(start));
   if (!id && request.pty) {
     // No pty available: fall back to pipe mode, as upstream does.

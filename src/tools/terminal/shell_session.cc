@@ -3,8 +3,6 @@
 // cwd marker protocol, all as bash run through the session's backend.
 #include "tools/terminal/shell_session.h"
 
-#include <random>
-
 #include "backend/run_bash.h"
 #include "core/log.h"
 
@@ -13,14 +11,7 @@ namespace {
 
 constexpr std::chrono::seconds kBootstrapTimeout{30};
 constexpr std::chrono::seconds kCleanupTimeout{5};
-
-std::string random_hex(size_t n) {
-  std::random_device rd;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < n; ++i) out += kHex[rd() & 15];
-  return out;
-}
+constexpr std::string_view kTagVariable = "HERMES_BG_TAG";
 
 // Writes the snapshot body to `staging`, then moves it over `target`:
 // exported variables, functions (`functions` prints their definitions),
@@ -46,6 +37,15 @@ std::string cd_line(const std::string& dir, bool fall_back) {
 
 }  // namespace
 
+std::string kill_tagged_script(const std::string& tag) {
+  return "__want=" + shell_quote(std::string(kTagVariable) + "=" + tag) +
+         "\nfor __p in /proc/[0-9]*; do\n"
+         "  while IFS= read -r -d '' __v; do\n"
+         "    if [ \"$__v\" = \"$__want\" ]; then kill -TERM \"${__p#/proc/}\" 2>/dev/null; break; fi\n"
+         "  done < \"$__p/environ\" 2>/dev/null\n"
+         "done\n";
+}
+
 std::optional<std::string> take_cwd_marker(proc::OutputCapture& output,
                                            const std::string& marker) {
   std::string_view tail = output.tail();
@@ -64,7 +64,7 @@ std::optional<std::string> take_cwd_marker(proc::OutputCapture& output,
   return cwd;
 }
 
-ShellSession::ShellSession() : sid_(random_hex(12)), marker_("__HERMES_CWD_" + sid_ + "__") {}
+ShellSession::ShellSession() : sid_(random_hex(6)), marker_("__HERMES_CWD_" + sid_ + "__") {}
 
 ShellSession::~ShellSession() {
   std::shared_ptr<Backend> backend;
@@ -171,11 +171,14 @@ Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
 
 std::vector<std::string> ShellSession::background_argv(const std::string& command,
                                                        const std::string& cwd,
-                                                       const std::shared_ptr<Backend>& backend) {
+                                                       const std::shared_ptr<Backend>& backend,
+                                                       const std::string& tag) {
   bind(backend);
   ensure_snapshot(*backend, {});
   std::string script = "source " + shell_quote(snapshot_path()) + " >/dev/null 2>&1\n"
                        "export PYTHONUNBUFFERED=1 PAGER=cat GIT_PAGER=cat\n" +
+                       (tag.empty() ? "" : "export " + std::string(kTagVariable) + "=" +
+                                               shell_quote(tag) + "\n") +
                        cd_line(cwd, false) + "eval " + shell_quote(command) + "\n";
   return backend->bash_argv(script, false);
 }

@@ -65,8 +65,11 @@ class ShellSession {
 
   // Local argv for a background or PTY command: restores the snapshot and
   // cwd on the target, then runs the command (no snapshot is written back).
+  // A non-empty `tag` is exported to the command and its descendants, so
+  // kill_tagged_script can find them on the target.
   std::vector<std::string> background_argv(const std::string& command, const std::string& cwd,
-                                           const std::shared_ptr<Backend>& backend);
+                                           const std::shared_ptr<Backend>& backend,
+                                           const std::string& tag = "");
 
   const std::string& marker() const { return marker_; }
   // Empty until bound to a backend.
@@ -89,6 +92,10 @@ class ShellSession {
   std::mutex bootstrap_mu_;           // serializes the bootstrap itself
   std::atomic<uint64_t> counter_{0};
 };
+
+// A script that SIGTERMs every process on the target whose environment
+// carries `tag` (see background_argv), without forking per process.
+std::string kill_tagged_script(const std::string& tag);
 
 // Removes the last `<marker>path<marker>` line from `output` (with the
 // newline before it) and returns the path; nullopt when absent.
