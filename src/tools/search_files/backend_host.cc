@@ -115,6 +115,7 @@ class BackendHost final : public SearchHost {
 
   std::vector<int64_t> mtimes(const std::vector<std::string>& paths,
                               const std::string& cwd) override {
+    if (paths.empty()) return {};
     std::string list;
     for (const std::string& path : paths) list.append(path).push_back('\0');
     std::string out = query("cd -- " + shell_quote(cwd) +

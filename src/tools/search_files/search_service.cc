@@ -47,7 +47,8 @@ std::string basename_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Where the symlinks directly inside `dir` point (resolved).
+// Where the symlinks directly inside `dir` point (resolved). Read on this
+// host whatever the backend: the Hermes home is the server's.
 std::vector<std::string> link_targets(const std::string& dir) {
   std::vector<std::string> targets;
   DIR* d = ::opendir(dir.c_str());

@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "backend/local_backend.h"
 #include "tools/search_files/content_engine.h"
 #include "tools/search_files/engine_common.h"
 #include "tools/search_files/search_harness.h"
@@ -66,6 +67,34 @@ TEST(SearchProcess, LongRecordsAreCutAndMissingProgramsFail) {
   EXPECT_EQ(records, (std::vector<std::string>{"aaaaaaaaaa", "b"}));
   EXPECT_FALSE(search::run_records(spec_of({"/nonexistent/rg"}),
                                    [](std::string_view) { return true; }).has_value());
+}
+
+TEST(SearchProcess, BackendRunsQuoteEveryWordAndStopEarly) {
+  LocalBackend backend(/*portable_files=*/true);
+  TempDir dir;
+  std::string cwd = dir.path() + "/a 'b' $(x)";
+  ASSERT_EQ(::mkdir(cwd.c_str(), 0755), 0);
+  auto spec = spec_of({"/usr/bin/printf", "%s|", "it's", "-x", "$(touch pwned)", "`id`", "a\nb"});
+  spec.cwd = cwd;
+  spec.delimiter = '|';
+  EXPECT_EQ(search::remote_script(spec),
+            "cd -- '" + dir.path() + "/a '\\''b'\\'' $(x)' && exec -a 'printf' '/usr/bin/printf' "
+            "'%s|' 'it'\\''s' '-x' '$(touch pwned)' '`id`' 'a\nb'");
+  std::vector<std::string> records;
+  auto run = search::run_records_on(backend, spec, [&](std::string_view r) {
+    records.emplace_back(r);
+    return true;
+  });
+  ASSERT_TRUE(run.has_value()) << run.error().message;
+  EXPECT_EQ(run->exit_code, 0) << run->stderr_text;
+  EXPECT_EQ(records, (std::vector<std::string>{"it's", "-x", "$(touch pwned)", "`id`", "a\nb"}));
+  EXPECT_NE(::access((cwd + "/pwned").c_str(), F_OK), 0);
+  int seen = 0;
+  auto endless = search::run_records_on(backend, spec_of({"/usr/bin/yes"}),
+                                        [&](std::string_view) { return ++seen < 100'000; });
+  ASSERT_TRUE(endless.has_value());
+  EXPECT_EQ(endless->end, RunEnd::kSinkDone);
+  EXPECT_EQ(seen, 100'000);
 }
 
 TEST(SearchEngine, TimeoutGivesLimitReason) {
