@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -32,13 +33,13 @@ using testing::BackendKind;
 
 class Env {
  public:
-  Env(BackendKind kind, const testing::TempDir& work)
-      : config_(Config::from_yaml(testing::backend_yaml(kind, work.path()), work.path())),
+  Env(BackendKind kind, const std::string& work)
+      : config_(Config::from_yaml(testing::backend_yaml(kind, work), work)),
         services_{*config_, paths_},
         dispatcher_(registry_, services_) {
     register_read_file(registry_);
     register_terminal(registry_);
-    session_.set_cwd(work.path());
+    session_.set_cwd(work);
   }
   Json call(const char* tool, const Json& args) {
     CallContext ctx{session_, services_, client_, dispatcher_, {}, Json()};
@@ -82,7 +83,7 @@ void run_calls(benchmark::State& state, BackendKind kind, const char* tool, bool
   if (kind == BackendKind::kDocker) testing::use_docker_shim();
   testing::TempDir work;
   work.write("page.txt", std::string(4096, 'x'));
-  Env env(kind, work);
+  Env env(kind, work.path());
   Json args = read ? Json{{"path", work.file("page.txt")}} : Json{{"command", "true"}};
   Json warm = env.call(tool, args);
   if (warm.contains("error") && !warm["error"].is_null()) {
@@ -111,23 +112,25 @@ void BM_TerminalTrue(benchmark::State& state) {
 // command. Each iteration uses its own control-socket directory.
 void BM_SshFirstCall(benchmark::State& state) {
   if (skip_if_unavailable(state, BackendKind::kSsh)) return;
-  std::vector<double> samples;
+  testing::TempDir root;
   const char* saved = std::getenv("TMPDIR");
   std::string saved_tmp = saved ? saved : "";
+  std::vector<double> samples;
+  int run = 0;
   for (auto _ : state) {
-    testing::TempDir work;
-    ::setenv("TMPDIR", work.path().c_str(), 1);
+    std::string tmp = root.path() + "/run" + std::to_string(run++);
+    std::filesystem::create_directories(tmp + "/work");
+    ::setenv("TMPDIR", tmp.c_str(), 1);
     auto start = std::chrono::steady_clock::now();
     {
-      Env env(BackendKind::kSsh, work);
+      Env env(BackendKind::kSsh, tmp + "/work");
       benchmark::DoNotOptimize(env.call("terminal", {{"command", "true"}}));
       samples.push_back(elapsed_ms(start));
       state.PauseTiming();
     }
     // Close the master this iteration opened (it would persist 300 s).
-    std::string close = "for s in " + work.path() +
-                        "/hermes-ssh/*.sock; do ssh -o ControlPath=\"$s\" -O exit x; done "
-                        ">/dev/null 2>&1";
+    std::string close = "for s in " + tmp + "/hermes-ssh/*.sock; do ssh -o ControlPath=\"$s\" "
+                        "-O exit x; done >/dev/null 2>&1";
     benchmark::DoNotOptimize(std::system(close.c_str()));
     state.ResumeTiming();
   }
