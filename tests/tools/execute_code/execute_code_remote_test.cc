@@ -5,6 +5,7 @@
 // the local run's; nothing may be left behind on either side.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -185,12 +186,16 @@ TEST_F(RemoteExec, NonZeroExitIsAnErrorWithTheMergedOutput) {
 
 TEST_F(RemoteExec, TimeoutKillsTheScriptAndRemovesTheDirectory) {
   ExecHarness h(std::string(kPortable) + "code_execution:\n  timeout: 1\n");
-  Json result = h.run("import time\nprint('before', flush=True)\ntime.sleep(60)");
+  Json result = h.run("import os, time\nopen('" + h.work().file("pid") +
+                      "', 'w').write(str(os.getpid()))\nprint('before', flush=True)\n"
+                      "time.sleep(60)");
   EXPECT_EQ(result["status"], "timeout");
   EXPECT_EQ(result["error"], "Script timed out after 1s and was killed.");
   EXPECT_EQ(result["output"], "before\n\n\n⏰ Script timed out after 1s and was killed.");
   EXPECT_LT(result["duration_seconds"].get<double>(), 5.0);
   EXPECT_EQ(leftovers(), std::vector<std::string>{});
+  pid_t pid = std::stoi(h.work().read("pid"));
+  EXPECT_NE(::kill(pid, 0), 0) << "the script outlived its timeout";
 }
 
 TEST_F(RemoteExec, InterruptEndsTheRunAndATerminalCallInFlight) {
