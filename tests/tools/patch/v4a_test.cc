@@ -3,11 +3,16 @@
 // out-of-order hunks, anchors, and the transactional rollback on an injected
 // write failure.
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 
+#include "backend/local_backend.h"
+#include "tools/file_common/shell_file_system.h"
 #include "tools/patch/v4a/apply.h"
 #include "tools/patch/v4a/parser.h"
 #include "tools/write_file/tool_harness.h"
@@ -153,6 +158,40 @@ TEST(V4aTransaction, InjectedFailureRollsBackEverything) {
   size_t entries = 0;
   for ([[maybe_unused]] auto& e2 : std::filesystem::directory_iterator(dir.path())) ++entries;
   EXPECT_EQ(entries, 3u);  // no temp files left
+}
+
+// The same transaction through shell commands: the last write hits a full
+// disk (a 64 KiB tmpfs), and everything already done is undone there too.
+TEST(V4aTransaction, ShellWriteFailureRollsBackEverything) {
+  TempDir dir;
+  std::string mnt = dir.file("mnt");
+  std::filesystem::create_directory(mnt);
+  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=64k") != 0) {
+    GTEST_SKIP() << "cannot mount a tmpfs (needs root): " << std::strerror(errno);
+  }
+  std::signal(SIGPIPE, SIG_IGN);  // as the server does
+  dir.write("a.txt", "a1\n");
+  dir.write("del.txt", "bye\n");
+  dir.write("mnt/b.txt", "b1\n");
+  auto ops = v4a::parse_patch(
+      "*** Begin Patch\n*** Update File: " + dir.file("a.txt") + "\n@@\n-a1\n+a2\n*** Add File: " +
+      dir.file("sub/new.txt") + "\n+new\n*** Delete File: " + dir.file("del.txt") +
+      "\n*** Update File: " + dir.file("mnt/b.txt") + "\n@@\n-b1\n+" + std::string(200000, 'b') +
+      "\n*** End Patch\n");
+  ASSERT_TRUE(ops);
+  ShellFileSystem fs(std::make_shared<LocalBackend>(/*portable_files=*/true), {});
+  v4a::ApplyRequest request{*ops, dir.file("home"), {}, &fs, true};
+  auto result = v4a::apply_patch(request);
+  ASSERT_TRUE(std::holds_alternative<PatchFailure>(result));
+  std::string e = std::get<PatchFailure>(result).message;
+  EXPECT_EQ(e, "Apply phase failed (every change was rolled back; no files were modified):\n  • Failed to update " +
+                   dir.file("mnt/b.txt") + ": Failed to write file: write: No space left on device");
+  EXPECT_EQ(dir.read("a.txt"), "a1\n");
+  EXPECT_EQ(dir.read("mnt/b.txt"), "b1\n");
+  EXPECT_EQ(dir.read("del.txt"), "bye\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("sub")));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(mnt), {}), 1);  // no temp file
+  ::umount(mnt.c_str());
 }
 
 }  // namespace
