@@ -43,7 +43,7 @@ class RemoteDir {
     if (!armed_) return;
     // A fresh stop token: the run's own is usually requested by now.
     auto removed = run_bash_captured(
-        backend_, BashRun{.script = "rm -rf " + shell_quote(path_), .timeout = kCleanupTimeout},
+        backend_, BashRun{.script = cleanup_script(path_), .timeout = kCleanupTimeout},
         std::stop_token{});
     if (!removed || removed->exit_code != 0) log::warn("execute_code: could not remove " + path_);
   }
@@ -98,6 +98,7 @@ bool is_shell_identifier(const std::string& name) {
 
 // The script runs in its directory (so `import hermes_tools` resolves) and
 // removes it on the way out; the host removes it when the run was cut short.
+// `pids` holds the run's shell and python, for cleanup_script.
 std::string run_command(const std::string& dir, const RemoteRunRequest& request) {
   std::string q = shell_quote(dir);
   std::string unset;
@@ -107,7 +108,8 @@ std::string run_command(const std::string& dir, const RemoteRunRequest& request)
   std::string vars = "HERMES_RPC_DIR=" + shell_quote(dir + "/rpc") + " ";
   if (!request.timezone.empty()) vars += "TZ=" + shell_quote(request.timezone) + " ";
   return (unset.empty() ? "" : "unset" + unset + " 2>/dev/null\n") + "cd " + q + " && " + vars +
-         "PYTHONDONTWRITEBYTECODE=1 PYTHONIOENCODING=utf-8 python3 script.py\n"
+         "PYTHONDONTWRITEBYTECODE=1 PYTHONIOENCODING=utf-8 "
+         "sh -c 'echo \"$PPID $$\" > pids && exec python3 script.py'\n"
          "rc=$?\ncd / && rm -rf " + q + "\nexit $rc";
 }
 
@@ -139,6 +141,15 @@ RunEnd run_end(const BashOutcome& outcome) {
 }
 
 }  // namespace
+
+std::string cleanup_script(const std::string& dir) {
+  return "d=" + shell_quote(dir) + "\n" + R"SH(if read -r s p 2>/dev/null < "$d/pids" &&
+   tr '\0' '\n' 2>/dev/null < "/proc/$p/environ" | grep -qxF "HERMES_RPC_DIR=$d/rpc"; then
+  read -r _ _ _ _ g _ < "/proc/$p/stat"
+  if [ "$g" = "$s" ]; then kill -KILL -- "-$g"; else kill -KILL "$p"; fi 2>/dev/null
+fi
+rm -rf "$d")SH";
+}
 
 Result<RunResult> run_remote_script(Backend& backend, const RemoteRunRequest& request,
                                     rpc::RpcHandler& handler, std::stop_source& stop) {

@@ -36,4 +36,13 @@ struct RemoteRunRequest {
 Result<RunResult> run_remote_script(Backend& backend, const RemoteRunRequest& request,
                                     rpc::RpcHandler& handler, std::stop_source& stop);
 
+// The command that removes a run's directory after the run was cut short.
+// Killing the local launcher does not end the script on every target (an
+// ssh or docker client dies alone), so it first kills the python recorded
+// in `<dir>/pids` when that process still carries the run's HERMES_RPC_DIR
+// (so a reused pid is never hit), with its process group when the run's
+// own shell leads that group. Linux /proc on the target; elsewhere only the
+// directory goes.
+std::string cleanup_script(const std::string& dir);
+
 }  // namespace hermes::execute_code

@@ -79,7 +79,7 @@ TEST_F(RemoteExec, PrintsWhatTheScriptPrintsInTheLocalShape) {
       "print(sorted(os.listdir('.')))");
   EXPECT_EQ(result["status"], "success") << result.dump();
   EXPECT_EQ(result["output"],
-            "hello\n42\nhermes_exec_ rpc\n0o700 True\n['hermes_tools.py', 'rpc', 'script.py']\n");
+            "hello\n42\nhermes_exec_ rpc\n0o700 True\n['hermes_tools.py', 'pids', 'rpc', 'script.py']\n");
   EXPECT_EQ(result["tool_calls_made"], 0);
   EXPECT_EQ(keys_of(result), (std::vector<std::string>{"status", "output", "tool_calls_made",
                                                        "duration_seconds"}));

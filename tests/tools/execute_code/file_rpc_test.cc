@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <thread>
 
 #include "proc/run.h"
 #include "proc/spawn.h"
@@ -12,6 +14,7 @@
 #include "tools/execute_code/base64.h"
 #include "tools/execute_code/file_rpc_host.h"
 #include "tools/execute_code/interpreter.h"
+#include "tools/execute_code/remote_run.h"
 #include "tools/execute_code/stub_module.h"
 
 namespace hermes::execute_code {
@@ -129,6 +132,59 @@ except RuntimeError as e:
   EXPECT_EQ(out, "RPC timeout: no response for ping after 1s\n");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   EXPECT_NE(file_module().find("_RPC_TIMEOUT = 300\n"), std::string::npos);
+}
+
+// Runs `script` with bash and waits for it.
+void run_bash_script(const std::string& script) {
+  auto child = proc::spawn(proc::SpawnOptions{.argv = {"bash", "-c", script}});
+  ASSERT_TRUE(child);
+  proc::run_bounded(*child, proc::RunLimits{.timeout = std::chrono::seconds(10)}, {},
+                    [](std::string_view) {});
+}
+
+bool wait_for_file(const std::string& path) {
+  for (int i = 0; i < 200 && !std::filesystem::exists(path); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return std::filesystem::exists(path);
+}
+
+TEST(RemoteCleanup, KillsTheRecordedScriptTreeAndRemovesTheDirectory) {
+  hermes::testing::TempDir base;
+  std::string dir = base.file("hermes_exec_0123456789ab");
+  std::filesystem::create_directories(dir + "/rpc");
+  // What the run command does, with a sleeping child instead of python3.
+  auto run = proc::spawn(proc::SpawnOptions{
+      .argv = {"bash", "-c",
+               "cd '" + dir + "' && HERMES_RPC_DIR='" + dir + "/rpc' "
+               "sh -c 'echo \"$PPID $$\" > pids && exec sleep 60'\necho survived"}});
+  ASSERT_TRUE(run);
+  ASSERT_TRUE(wait_for_file(dir + "/pids"));
+  run_bash_script(cleanup_script(dir));
+  std::string out;
+  auto start = std::chrono::steady_clock::now();
+  proc::RunOutcome ended =
+      proc::run_bounded(*run, proc::RunLimits{.timeout = std::chrono::seconds(10)}, {},
+                        [&](std::string_view bytes) { out += bytes; });
+  EXPECT_EQ(ended.end, proc::RunEnd::kExited);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(out, "");  // the shell died with its group, not just the sleep
+  EXPECT_FALSE(std::filesystem::exists(dir));
+}
+
+TEST(RemoteCleanup, LeavesAProcessWithoutTheRunsEnvironmentAlone) {
+  hermes::testing::TempDir base;
+  std::string dir = base.file("hermes_exec_0123456789ab");
+  std::filesystem::create_directories(dir + "/rpc");
+  auto other = proc::spawn(proc::SpawnOptions{.argv = {"sleep", "60"}});
+  ASSERT_TRUE(other);
+  base.write("hermes_exec_0123456789ab/pids", "1 " + std::to_string(other->pid()) + "\n");
+  run_bash_script(cleanup_script(dir));
+  EXPECT_FALSE(std::filesystem::exists(dir));
+  proc::RunOutcome still = proc::run_bounded(
+      *other, proc::RunLimits{.timeout = std::chrono::milliseconds(300)}, {},
+      [](std::string_view) {});
+  EXPECT_EQ(still.end, proc::RunEnd::kTimedOut);  // alive until the test's own limit
 }
 
 }  // namespace
