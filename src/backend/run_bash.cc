@@ -79,7 +79,9 @@ struct Attempt {
 
 Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token stop,
                          const proc::OutputCallback& on_output, bool track_pid) {
-  std::string script = track_pid ? "printf '" + std::string(kPidTag) + "%s\\n' \"$$\"\n" + run.script
+  // On the same line as the script's first, so bash's "line N:" messages
+  // match a local run's.
+  std::string script = track_pid ? "printf '" + std::string(kPidTag) + "%s\\n' \"$$\"; " + run.script
                                  : run.script;
   proc::SpawnOptions options{.argv = backend.bash_argv(script, run.login),
                              .env = backend.launch_env(),
