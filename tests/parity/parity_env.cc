@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#include "parity/parity_env.h"
+
+#include "core/strings.h"
+
+namespace hermes::testing {
+
+ParityEnv::ParityEnv(BackendKind kind, const std::string& extra)
+    : ParityEnv([&](const std::string& work) { return backend_yaml(kind, work, extra); }) {}
+
+ParityEnv::ParityEnv(const YamlFor& yaml_for)
+    : config_(Config::from_yaml(yaml_for(work_.path()), home_.path())),
+      services_{*config_, paths_},
+      dispatcher_(registry_, services_),
+      session_(std::make_unique<Session>("parity")) {
+  register_all_tools(registry_);
+  session_->set_cwd(work_.path());
+}
+
+// The session goes first: its destructor ends the backend (ssh master,
+// container) while the directories still exist.
+ParityEnv::~ParityEnv() { session_.reset(); }
+
+Json ParityEnv::call(const std::string& tool, const Json& args) {
+  const ToolSpec* spec = dispatcher_.find(tool);
+  if (!spec) return Json{{"harness_error", "no tool " + tool}};
+  CallContext ctx{*session_, services_, client_, dispatcher_, {}, Json()};
+  return dispatcher_.call(*spec, args, ctx).value;
+}
+
+namespace {
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  if (from.empty()) return text;
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+}  // namespace
+
+Json normalize(const Json& value, const ParityEnv& env) {
+  if (value.is_string()) {
+    std::string s = value.get<std::string>();
+    return replace_all(replace_all(s, env.work(), "<work>"), env.home(), "<home>");
+  }
+  if (value.is_array()) {
+    Json out = Json::array();
+    for (const auto& item : value) out.push_back(normalize(item, env));
+    return out;
+  }
+  if (value.is_object()) {
+    Json out = Json::object();
+    for (const auto& [key, item] : value.items()) {
+      out[key] = key == "full_output_path" ? Json("<spill>") : normalize(item, env);
+    }
+    return out;
+  }
+  return value;
+}
+
+}  // namespace hermes::testing

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// One session of the real tool table (registry + dispatcher) on one backend,
+// with its own working directory and config home, for the parity suite.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/json.h"
+#include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "testutil/backend_targets.h"
+#include "testutil/temp_dir.h"
+
+namespace hermes::testing {
+
+class ParityEnv {
+ public:
+  // The configuration for a working directory.
+  using YamlFor = std::function<std::string(const std::string& work)>;
+  explicit ParityEnv(BackendKind kind, const std::string& extra = "");
+  explicit ParityEnv(const YamlFor& yaml_for);
+  ~ParityEnv();
+
+  // Calls `tool` through the dispatcher, as an MCP call would.
+  Json call(const std::string& tool, const Json& args);
+  Json terminal(const std::string& command) { return call("terminal", {{"command", command}}); }
+
+  // Host-side file access to the working directory (the same directory every
+  // backend sees at the same path).
+  std::string write(const std::string& relative, const std::string& content) const {
+    return work_.write(relative, content);
+  }
+  std::string read(const std::string& relative) const { return work_.read(relative); }
+  std::string path(const std::string& relative) const { return work_.file(relative); }
+  const std::string& work() const { return work_.path(); }
+  const std::string& home() const { return home_.path(); }
+
+ private:
+  TempDir home_;
+  TempDir work_;
+  std::unique_ptr<Config> config_;
+  PathResolver paths_;
+  Services services_;
+  Registry registry_;
+  Dispatcher dispatcher_;
+  std::unique_ptr<Session> session_;
+  NullClientChannel client_;
+};
+
+// A behaviour checked on every backend: it returns everything observable
+// (tool results, files as the host sees them) as one JSON value.
+struct ParityCase {
+  std::string name;
+  std::function<Json(ParityEnv&)> run;
+};
+
+// The cases, by area (parity_file_cases.cc, parity_terminal_cases.cc).
+std::vector<ParityCase> file_cases();
+std::vector<ParityCase> terminal_cases();
+
+// The documented normalisation before comparing: the working directory and
+// config home become `<work>` and `<home>`; `full_output_path` (where the
+// spill file landed) becomes `<spill>`. Nothing else is touched.
+Json normalize(const Json& value, const ParityEnv& env);
+
+}  // namespace hermes::testing
