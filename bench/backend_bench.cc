@@ -45,6 +45,7 @@ class Env {
     CallContext ctx{session_, services_, client_, dispatcher_, {}, Json()};
     return dispatcher_.call(*dispatcher_.find(tool), args, ctx).value;
   }
+  Session& session() { return session_; }
 
  private:
   std::unique_ptr<Config> config_;
@@ -91,10 +92,23 @@ void run_calls(benchmark::State& state, BackendKind kind, const char* tool, bool
     return;
   }
   std::vector<double> samples;
+  int round = 0;
   for (auto _ : state) {
+    if (read) {
+      // A changed file and a reset loop counter: every call is a real read,
+      // not the unchanged-file stub.
+      state.PauseTiming();
+      work.write("page.txt", std::string(4096, "xy"[++round % 2]));
+      env.session().notify_other_tool_call();
+      state.ResumeTiming();
+    }
     auto start = std::chrono::steady_clock::now();
     Json r = env.call(tool, args);
     samples.push_back(elapsed_ms(start));
+    if (read && !r.contains("content")) {
+      state.SkipWithError(r.dump().c_str());
+      return;
+    }
     benchmark::DoNotOptimize(r);
   }
   report_percentiles(state, samples);
