@@ -108,3 +108,21 @@ test('docker (test shim): one container per session, removed at the end', { skip
     state.cleanup();
   }
 });
+
+test('ssh to a host that refuses: a clear error at startup and from every tool, no hang', async () => {
+  const work = scratchDir();
+  const yaml = 'terminal:\n  backend: ssh\n  ssh_host: 127.0.0.1\n  ssh_port: 1\n  ssh_user: nobody\n';
+  const s = await connectWith(yaml, work.dir, { TMPDIR: work.dir });
+  try {
+    for (const [tool, args] of [['terminal', { command: 'true' }], ['read_file', { path: 'x' }],
+      ['write_file', { path: 'x', content: 'y' }], ['search_files', { pattern: 'x' }]]) {
+      const r = await callTool(s.client, tool, args);
+      assert.equal(r.isError, true, `${tool}: ${r.text}`);
+      assert.match(r.text, /cannot connect to nobody@127\.0\.0\.1:1/, `${tool}: ${r.text}`);
+    }
+    assert.match(s.stderr(), /SSH backend: cannot connect to nobody@127\.0\.0\.1:1/);
+  } finally {
+    await s.close();
+    work.cleanup();
+  }
+});
