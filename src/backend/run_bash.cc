@@ -79,10 +79,15 @@ struct Attempt {
 
 Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token stop,
                          const proc::OutputCallback& on_output, bool track_pid) {
-  // On the same line as the script's first, so bash's "line N:" messages
-  // match a local run's.
-  std::string script = track_pid ? "printf '" + std::string(kPidTag) + "%s\\n' \"$$\"; " + run.script
-                                 : run.script;
+  // Remote prefixes share the script's first line, so bash's "line N:"
+  // messages match a local run's. Merging stderr on the target keeps the
+  // order that ssh's separate stdout/stderr channels would lose.
+  std::string prefix;
+  if (track_pid) {
+    if (!run.separate_stderr) prefix = "exec 2>&1; ";
+    prefix += "printf '" + std::string(kPidTag) + "%s\\n' \"$$\"; ";
+  }
+  std::string script = prefix + run.script;
   proc::SpawnOptions options{.argv = backend.bash_argv(script, run.login),
                              .env = backend.launch_env(),
                              .cwd = "/",

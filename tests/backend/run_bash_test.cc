@@ -85,6 +85,14 @@ TEST_P(RunBashTest, StderrKeptApartWhenAsked) {
   EXPECT_EQ(merged->output, "out\nerr\n");
 }
 
+TEST_P(RunBashTest, MergedOutputKeepsTheOrderWritten) {
+  auto r = run(backend(), "for i in 1 2 3 4 5 6 7 8; do echo o$i; echo e$i >&2; done");
+  ASSERT_TRUE(r) << r.error().message;
+  std::string expected;
+  for (int i = 1; i <= 8; ++i) expected += "o" + std::to_string(i) + "\ne" + std::to_string(i) + "\n";
+  EXPECT_EQ(r->output, expected);
+}
+
 TEST_P(RunBashTest, LoginShellWhenAsked) {
   auto login = run_bash_captured(
       backend(), {.script = "shopt -q login_shell && echo login || echo plain", .login = true}, {});
