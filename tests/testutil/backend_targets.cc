@@ -78,15 +78,16 @@ std::string unavailable_reason(BackendKind kind) {
 }
 
 const std::string& use_docker_shim() {
-  static TempDir* state = new TempDir();  // lives as long as the process
+  // Removed at exit, after the sessions have removed their containers.
+  static const TempDir state;
   static const bool once = [] {
     std::string path = std::string(HERMES_DOCKER_SHIM_DIR) + ":" + (getenv("PATH") ? getenv("PATH") : "");
     ::setenv("PATH", path.c_str(), 1);
-    ::setenv("HERMES_DOCKER_SHIM_STATE", state->path().c_str(), 1);
+    ::setenv("HERMES_DOCKER_SHIM_STATE", state.path().c_str(), 1);
     return true;
   }();
   (void)once;
-  return state->path();
+  return state.path();
 }
 
 std::string real_docker() {
