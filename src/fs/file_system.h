@@ -77,6 +77,9 @@ class FileSystem {
   // PathResolver::real_path on this file system: every symlink of the
   // longest existing prefix resolved, the missing tail appended.
   virtual Result<std::string> real_path(const std::string& absolute_path) const = 0;
+  // The user's home directory on this file system's machine (`~`), for the
+  // home-relative write denylist; empty when unknown.
+  virtual std::string home() const = 0;
 };
 
 // The local backend: system calls, no shell.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 
 #include "core/paths.h"
 #include "fs/file_system.h"
@@ -137,6 +138,11 @@ class NativeFileSystem final : public FileSystem {
 
   Result<std::string> real_path(const std::string& absolute_path) const override {
     return PathResolver::real_path(absolute_path);
+  }
+
+  std::string home() const override {
+    const char* home = std::getenv("HOME");
+    return home ? home : "";
   }
 };
 

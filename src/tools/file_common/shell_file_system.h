@@ -35,6 +35,7 @@ class ShellFileSystem final : public FileSystem {
   Status remove_dir(const std::string& path) const override;
   Status set_mode(const std::string& path, unsigned mode) const override;
   Result<std::string> real_path(const std::string& absolute_path) const override;
+  std::string home() const override { return backend_->home(); }
 
   // Runs `script` on the target. A non-zero exit is an error whose message
   // is `context: <cause>`, the cause (and the error code) taken from the

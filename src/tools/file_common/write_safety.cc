@@ -37,11 +37,6 @@ constexpr std::string_view kBinaryExts[] = {
 constexpr std::string_view kProtectedNames[] = {"agents.md", "claude.md",
                                                              "soul.md", ".cursorrules"};
 
-std::string home_dir() {
-  const char* home = std::getenv("HOME");
-  return home ? home : "";
-}
-
 std::string base_name(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -104,8 +99,8 @@ bool in_hermes_profile_state(const std::string& path, const std::string& hermes_
   return slash != std::string::npos && is_hermes_state(path, path.substr(0, slash));
 }
 
-bool is_denylisted(const std::string& path, const std::string& hermes_home) {
-  const std::string home = home_dir();
+bool is_denylisted(const std::string& path, const std::string& hermes_home,
+                   const std::string& home) {
   static constexpr std::string_view kHomeExact[] = {
       "/.ssh/authorized_keys", "/.ssh/id_rsa", "/.ssh/id_ed25519", "/.netrc",
       "/.pgpass", "/.npmrc", "/.pypirc", "/.git-credentials"};
@@ -204,8 +199,9 @@ std::optional<std::string> protected_instruction_name(const ResolvedPath& path,
   return std::nullopt;
 }
 
-bool is_ssh_config(const ResolvedPath& path) {
-  const std::string target = home_dir() + "/.ssh/config";
+bool is_ssh_config(const ResolvedPath& path, const std::string& home) {
+  if (home.empty()) return false;
+  const std::string target = home + "/.ssh/config";
   return path.absolute == target || path.real == PathResolver::real_path(target);
 }
 
@@ -240,7 +236,7 @@ std::optional<std::string> path_guard_error(const std::vector<ResolvedPath>& pat
       if (auto e = sandbox_mirror_error(path)) return e;
     }
     if (auto name = protected_instruction_name(path, config)) protected_names.push_back(*name);
-    if (is_ssh_config(path)) ssh_configs.push_back(path.given);
+    if (is_ssh_config(path, fs.home())) ssh_configs.push_back(path.given);
   }
   if (!protected_names.empty()) {
     if (auto e = require_write_approval(ctx, "protected agent-instruction file(s)", protected_names)) return e;
@@ -260,8 +256,9 @@ std::optional<std::string> outside_workspace_warning(const ResolvedPath& path,
 }
 
 std::optional<std::string> write_denied_error(const std::string& real_path,
-                                              const std::string& hermes_home) {
-  if (is_denylisted(real_path, hermes_home)) {
+                                              const std::string& hermes_home,
+                                              const FileSystem& fs) {
+  if (is_denylisted(real_path, hermes_home, fs.home())) {
     return "Write denied: '" + real_path + "' is a protected system/credential file.";
   }
   return safe_root_error(real_path);

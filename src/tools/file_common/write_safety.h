@@ -34,8 +34,8 @@ std::optional<std::string> sandbox_mirror_error(const ResolvedPath& path);
 // file under the current configuration.
 std::optional<std::string> protected_instruction_name(const ResolvedPath& path,
                                                       const Config& config);
-// §2.2 item 4: the user's ~/.ssh/config.
-bool is_ssh_config(const ResolvedPath& path);
+// §2.2 item 4: the user's ~/.ssh/config (`home` is the target's `~`).
+bool is_ssh_config(const ResolvedPath& path, const std::string& home);
 
 // Asks the user, through MCP elicitation when the client offers it, to
 // approve writing `targets` (what: "protected agent-instruction file(s)" or
@@ -56,9 +56,11 @@ std::optional<std::string> path_guard_error(const std::vector<ResolvedPath>& pat
 std::optional<std::string> outside_workspace_warning(const ResolvedPath& path,
                                                      const std::string& session_cwd);
 
-// §2.3 item 1, on the real path: the credential/system denylist, then
-// HERMES_WRITE_SAFE_ROOT when set.
+// §2.3 item 1, on the real path: the credential/system denylist (its `~`
+// entries under the home of `fs`'s machine), then HERMES_WRITE_SAFE_ROOT
+// when set.
 std::optional<std::string> write_denied_error(const std::string& real_path,
-                                              const std::string& hermes_home);
+                                              const std::string& hermes_home,
+                                              const FileSystem& fs);
 
 }  // namespace hermes

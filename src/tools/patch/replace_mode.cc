@@ -30,7 +30,7 @@ PatchSuccess no_change(const std::string& path) {
 std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
                                                      const std::string& hermes_home,
                                                      const FileAccess& access) {
-  if (auto denied = write_denied_error(path.real, hermes_home)) return PatchFailure{*denied};
+  if (auto denied = write_denied_error(path.real, hermes_home, access.fs())) return PatchFailure{*denied};
   auto raw = access.fs().read_all(path.real);
   if (!raw) return PatchFailure{"Failed to read file: " + path.absolute};
   const bool bom = std::string_view(*raw).starts_with(kUtf8Bom);

@@ -30,7 +30,7 @@ Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_vi
                                     const std::string& hermes_home, WriteShims shims,
                                     std::optional<std::string> old_content,
                                     const FileSystem& fs) {
-  if (auto denied = write_denied_error(real_path, hermes_home)) return Error::PermissionDenied(*denied);
+  if (auto denied = write_denied_error(real_path, hermes_home, fs)) return Error::PermissionDenied(*denied);
   if (auto cp = find_lone_surrogate(content)) {
     return Error::InvalidArgument("Refusing to write '" + real_path +
                                   "': content contains a lone surrogate character ('" + *cp +

@@ -16,6 +16,7 @@
 
 #include "backend/local_backend.h"
 #include "core/paths.h"
+#include "tools/file_common/write_safety.h"
 #include "testutil/temp_dir.h"
 
 namespace hermes {
@@ -209,17 +210,26 @@ TEST(ShellFileSystem, RemoveAndMode) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("sub")));
 }
 
-// The target as an unprivileged user, so permission bits bite.
-class NobodyBackend final : public Backend {
+// A target reached through `prefix` (e.g. setpriv to another user), with
+// its own home.
+class CustomBackend final : public Backend {
  public:
-  std::string name() const override { return "nobody"; }
+  CustomBackend(std::vector<std::string> prefix, std::string home)
+      : prefix_(std::move(prefix)), home_(std::move(home)) {}
+  std::string name() const override { return "custom"; }
   bool native_files() const override { return false; }
   Status start(std::stop_token) override { return {}; }
   std::vector<std::string> bash_argv(const std::string& script, bool) const override {
-    return {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "bash", "-c", script};
+    std::vector<std::string> argv = prefix_;
+    argv.insert(argv.end(), {"bash", "-c", script});
+    return argv;
   }
-  std::string home() const override { return "/"; }
+  std::string home() const override { return home_; }
   std::string default_cwd() const override { return "/"; }
+
+ private:
+  std::vector<std::string> prefix_;
+  std::string home_;
 };
 
 TEST(ShellFileSystem, PermissionDenied) {
@@ -231,7 +241,12 @@ TEST(ShellFileSystem, PermissionDenied) {
   std::string locked = dir.file("locked");
   std::filesystem::create_directory(locked);
   ::chmod(locked.c_str(), 0700);
-  ShellFileSystem fs(std::make_shared<NobodyBackend>(), {});
+  // As nobody, so permission bits bite.
+  ShellFileSystem fs(std::make_shared<CustomBackend>(
+                         std::vector<std::string>{"setpriv", "--reuid=65534", "--regid=65534",
+                                                  "--clear-groups"},
+                         "/"),
+                     {});
   auto open = fs.open_read(secret);
   ASSERT_FALSE(open);
   EXPECT_EQ(open.error().code, ErrorCode::kPermissionDenied);
@@ -262,6 +277,20 @@ TEST(ShellFileSystem, FullDiskLeavesOldFileAndNoTemp) {
   EXPECT_EQ(*read_whole_file(path), "original");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(mnt), {}), 1);
   ::umount(mnt.c_str());
+}
+
+// The `~` entries of the write denylist are the target user's, not the
+// server's.
+TEST(ShellFileSystem, TargetHomeDrivesTheWriteDenylist) {
+  TempDir remote_home;
+  ShellFileSystem fs(std::make_shared<CustomBackend>(std::vector<std::string>{}, remote_home.path()), {});
+  EXPECT_EQ(fs.home(), remote_home.path());
+  std::string keys = remote_home.file(".ssh/authorized_keys");
+  EXPECT_TRUE(write_denied_error(keys, "/nonexistent-hermes-home", fs).has_value());
+  EXPECT_FALSE(write_denied_error(keys, "/nonexistent-hermes-home", native_file_system()).has_value());
+  ResolvedPath config{"~/.ssh/config", remote_home.file(".ssh/config"), remote_home.file(".ssh/config")};
+  EXPECT_TRUE(is_ssh_config(config, fs.home()));
+  EXPECT_FALSE(is_ssh_config(config, native_file_system().home()));
 }
 
 // A launcher that cannot start: a Result, never a crash or a hang.

@@ -142,6 +142,7 @@ class ChangingFs final : public FileSystem {
   Status remove_dir(const std::string&) const override { return no().error(); }
   Status set_mode(const std::string&, unsigned) const override { return no().error(); }
   Result<std::string> real_path(const std::string&) const override { return no(); }
+  std::string home() const override { return ""; }
   static Result<std::string> no() { return Error::InvalidArgument("no"); }
   mutable int looks = 0;
 };

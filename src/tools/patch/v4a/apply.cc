@@ -124,7 +124,7 @@ class Committer {
     for (const auto& path : overlay_.changed()) {
       const FileState& now = overlay_.get(path);
       if (!now.exists) {
-        if (auto denied = write_denied_error(path, request_.hermes_home)) problems.push_back(path + ": " + *denied);
+        if (auto denied = write_denied_error(path, request_.hermes_home, *request_.fs)) problems.push_back(path + ": " + *denied);
         continue;
       }
       const FileState& before = overlay_.original(path);
