@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parity/parity_env.h"
 
-#include "core/strings.h"
+#include <regex>
 
 namespace hermes::testing {
 
@@ -42,8 +42,11 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 
 Json normalize(const Json& value, const ParityEnv& env) {
   if (value.is_string()) {
-    std::string s = value.get<std::string>();
-    return replace_all(replace_all(s, env.work(), "<work>"), env.home(), "<home>");
+    std::string s = replace_all(value.get<std::string>(), env.work(), "<work>");
+    s = replace_all(s, env.home(), "<home>");
+    // execute_code's per-run staging directory (named differently on a target).
+    static const std::regex kScriptDir("/tmp/hermes_(sandbox|exec)_[A-Za-z0-9]+/");
+    return std::regex_replace(s, kScriptDir, "<script-dir>/");
   }
   if (value.is_array()) {
     Json out = Json::array();
@@ -53,7 +56,9 @@ Json normalize(const Json& value, const ParityEnv& env) {
   if (value.is_object()) {
     Json out = Json::object();
     for (const auto& [key, item] : value.items()) {
-      out[key] = key == "full_output_path" ? Json("<spill>") : normalize(item, env);
+      if (key == "full_output_path") out[key] = "<spill>";
+      else if (key == "duration_seconds") out[key] = "<time>";
+      else out[key] = normalize(item, env);
     }
     return out;
   }

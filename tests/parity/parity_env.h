@@ -61,13 +61,17 @@ struct ParityCase {
   std::function<Json(ParityEnv&)> run;
 };
 
-// The cases, by area (parity_file_cases.cc, parity_terminal_cases.cc).
+// The cases, by area (parity_file_cases.cc, parity_terminal_cases.cc,
+// parity_code_cases.cc).
 std::vector<ParityCase> file_cases();
 std::vector<ParityCase> terminal_cases();
+std::vector<ParityCase> code_cases();
 
 // The documented normalisation before comparing: the working directory and
 // config home become `<work>` and `<home>`; `full_output_path` (where the
-// spill file landed) becomes `<spill>`. Nothing else is touched.
+// spill file landed) becomes `<spill>`; `duration_seconds` (a timing)
+// becomes `<time>`; execute_code's per-run staging directory in a traceback
+// becomes `<script-dir>`. Nothing else is touched.
 Json normalize(const Json& value, const ParityEnv& env);
 
 }  // namespace hermes::testing

@@ -17,8 +17,7 @@ namespace {
 const std::vector<ParityCase>& cases() {
   static const std::vector<ParityCase> all = [] {
     auto v = file_cases();
-    auto t = terminal_cases();
-    v.insert(v.end(), t.begin(), t.end());
+    for (const auto& more : {terminal_cases(), code_cases()}) v.insert(v.end(), more.begin(), more.end());
     return v;
   }();
   return all;
