@@ -92,7 +92,8 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
                              .env = backend.launch_env(),
                              .cwd = "/",
                              .stdin_mode = run.stdin_data ? proc::StdinMode::kPipe
-                                                          : proc::StdinMode::kNull};
+                                                          : proc::StdinMode::kNull,
+                             .new_session = run.new_session};
   proc::UniqueFd err_read;
   proc::UniqueFd err_write;
   if (run.separate_stderr) {

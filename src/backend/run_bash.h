@@ -23,6 +23,10 @@ struct BashRun {
   std::chrono::milliseconds timeout{0};
   // Keep stderr out of the output and return it in BashOutcome::stderr_text.
   bool separate_stderr = false;
+  // The launcher leads a new session (the default, as terminal commands
+  // want); false gives it only its own process group, for short helper
+  // runs (search engines) that a new scheduler autogroup would slow down.
+  bool new_session = true;
 };
 
 struct BashOutcome {

@@ -147,7 +147,7 @@ class BackendHost final : public SearchHost {
   // The output of `script`; empty after a failure, which failure() keeps.
   std::string query(const std::string& script, std::optional<std::string> input = std::nullopt) {
     BashRun run{.script = script, .stdin_data = std::move(input), .timeout = kQueryTimeout,
-                .separate_stderr = true};
+                .separate_stderr = true, .new_session = false};
     auto done = run_bash_captured(*backend_, run, stop_);
     if (done && done->end == proc::RunEnd::kExited) return std::move(done->output);
     std::lock_guard lock(mu_);

@@ -181,7 +181,7 @@ Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec,
   return drive(spec, sink,
                [&](std::stop_token stop, const proc::OutputCallback& on_output) -> Result<Launched> {
                  BashRun run{.script = remote_script(spec), .timeout = budget(spec),
-                             .separate_stderr = true};
+                             .separate_stderr = true, .new_session = false};
                  HERMES_ASSIGN_OR_RETURN(BashOutcome done,
                                          run_bash(backend, run, std::move(stop), on_output));
                  return Launched{done.end, done.exit_code, std::move(done.stderr_text)};
