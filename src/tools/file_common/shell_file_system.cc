@@ -85,7 +85,7 @@ class ShellFile final : public ReadableFile {
   // The metadata taken with the first bytes; fetched anew once the read
   // went past them, so a file that changed meanwhile is noticed.
   Result<FileInfo> info() override {
-    if (refetched_) return fs_.stat(path_);
+    if (refetched_) return fs_.fetch_stat(path_, true);
     return info_;
   }
 
@@ -111,6 +111,17 @@ class ShellFile final : public ReadableFile {
 };
 
 }  // namespace
+
+std::vector<std::string> nul_fields(const std::string& text) {
+  std::vector<std::string> fields;
+  for (size_t at = 0; at < text.size();) {
+    size_t nul = text.find('\0', at);
+    if (nul == std::string::npos) nul = text.size();
+    fields.push_back(text.substr(at, nul - at));
+    at = nul + 1;
+  }
+  return fields;
+}
 
 Result<FileInfo> parse_stat_line(std::string_view line) {
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
@@ -164,18 +175,42 @@ Result<std::string> ShellFileSystem::run(const std::string& script, const std::s
   return std::move(out.output);
 }
 
-Result<FileInfo> ShellFileSystem::stat(const std::string& path) const {
-  HERMES_ASSIGN_OR_RETURN(std::string line,
-                          run("stat -L -c " + std::string(kStatFormat) + " -- " + q(path),
-                              "stat \"" + path + "\""));
+Result<FileInfo> ShellFileSystem::fetch_stat(const std::string& path, bool follow) const {
+  HERMES_ASSIGN_OR_RETURN(
+      std::string line,
+      run(std::string(follow ? "stat -L -c " : "stat -c ") + kStatFormat + " -- " + q(path),
+          (follow ? "stat \"" : "lstat \"") + path + "\""));
   return parse_stat_line(line);
 }
 
+Result<FileInfo> ShellFileSystem::memo_stat(const std::string& path, bool follow) const {
+  MemoKey key{follow, path};
+  {
+    std::lock_guard lock(memo_mu_);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  }
+  Result<FileInfo> info = fetch_stat(path, follow);
+  remember(key, info);
+  return info;
+}
+
+void ShellFileSystem::remember(const MemoKey& key, const Result<FileInfo>& info) const {
+  if (!info && info.error().code != ErrorCode::kNotFound) return;
+  std::lock_guard lock(memo_mu_);
+  memo_.insert_or_assign(key, info);
+}
+
+void ShellFileSystem::forget() const {
+  std::lock_guard lock(memo_mu_);
+  memo_.clear();
+}
+
+Result<FileInfo> ShellFileSystem::stat(const std::string& path) const {
+  return memo_stat(path, true);
+}
+
 Result<FileInfo> ShellFileSystem::lstat(const std::string& path) const {
-  HERMES_ASSIGN_OR_RETURN(std::string line,
-                          run("stat -c " + std::string(kStatFormat) + " -- " + q(path),
-                              "lstat \"" + path + "\""));
-  return parse_stat_line(line);
+  return memo_stat(path, false);
 }
 
 Result<std::unique_ptr<ReadableFile>> ShellFileSystem::open_read(const std::string& path) const {
@@ -197,14 +232,7 @@ Result<std::vector<std::string>> ShellFileSystem::list_dir(const std::string& pa
                        " || exit 1; [ -r . ] || { echo \"cd: Permission denied\" >&2; exit 1; }"
                        "; for f in *; do printf '%s\\0' \"$f\"; done";
   HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "opendir \"" + path + "\""));
-  std::vector<std::string> names;
-  for (size_t at = 0; at < out.size();) {
-    size_t nul = out.find('\0', at);
-    if (nul == std::string::npos) nul = out.size();
-    names.push_back(out.substr(at, nul - at));
-    at = nul + 1;
-  }
-  return names;
+  return nul_fields(out);
 }
 
 Result<std::string> ShellFileSystem::read_link(const std::string& path) const {
@@ -229,17 +257,20 @@ Result<std::string> ShellFileSystem::sha256(const std::string& path) const {
 }
 
 Status ShellFileSystem::remove(const std::string& path) const {
+  forget();
   // rm refuses a directory as unlink(2) does (EISDIR).
   HERMES_TRY(run("rm -- " + q(path), "unlink \"" + path + "\""));
   return {};
 }
 
 Status ShellFileSystem::remove_dir(const std::string& path) const {
+  forget();
   HERMES_TRY(run("rmdir -- " + q(path), "rmdir \"" + path + "\""));
   return {};
 }
 
 Status ShellFileSystem::set_mode(const std::string& path, unsigned mode) const {
+  forget();
   char octal[8];
   std::snprintf(octal, sizeof octal, "%o", mode & 07777);
   HERMES_TRY(run("chmod " + std::string(octal) + " -- " + q(path), "chmod \"" + path + "\""));
@@ -249,17 +280,29 @@ Status ShellFileSystem::set_mode(const std::string& path, unsigned mode) const {
 Result<std::string> ShellFileSystem::real_path(const std::string& absolute_path) const {
   // PathResolver::real_path's walk: realpath the longest existing prefix,
   // keep the missing tail. `printf x` keeps trailing newlines of names.
+  // Then, in the same round trip, the stat of the result and the lstat of
+  // the given path, which a file tool asks for next.
   std::string script =
-      "h=" + q(absolute_path) +
-      "; t=; until r=$(realpath -e -- \"$h\" 2>/dev/null && printf x); do"
+      "a=" + q(absolute_path) +
+      "; h=$a; t=; until r=$(realpath -e -- \"$h\" 2>/dev/null && printf x); do"
       " [ \"$h\" = / ] && { r=/$'\\n'x; break; }; t=${h##*/}${t:+/$t}; h=${h%/*}; h=${h:-/}; done"
-      "; printf '%s\\0%s' \"${r%$'\\n'x}\" \"$t\"";
+      "; r=${r%$'\\n'x}; printf '%s\\0%s\\0' \"$r\" \"$t\""
+      "; stat -L -c " + std::string(kStatFormat) + " -- \"$r${t:+/$t}\" 2>&1; printf '\\0'"
+      "; stat -c " + kStatFormat + " -- \"$a\" 2>&1; :";
   HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "realpath \"" + absolute_path + "\""));
-  size_t nul = out.find('\0');
-  if (nul == std::string::npos) return Error::Io("unexpected realpath output");
-  std::string real = out.substr(0, nul), tail = out.substr(nul + 1);
-  if (tail.empty()) return real;
-  return PathResolver::normalize(real + "/" + tail);
+  std::vector<std::string> f = nul_fields(out);
+  if (f.size() < 2) return Error::Io("unexpected realpath output");
+  std::string real = f[1].empty() ? f[0] : PathResolver::normalize(f[0] + "/" + f[1]);
+  if (f.size() == 4) {
+    auto seen = [](const std::string& text, const std::string& context) -> Result<FileInfo> {
+      auto info = parse_stat_line(text);
+      if (info) return info;
+      return command_error(context, text);
+    };
+    remember({true, real}, seen(f[2], "stat \"" + real + "\""));
+    remember({false, absolute_path}, seen(f[3], "lstat \"" + absolute_path + "\""));
+  }
+  return real;
 }
 
 }  // namespace hermes

@@ -6,7 +6,9 @@
 // over the fetched bytes, so results match the native path.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -20,6 +22,8 @@ namespace hermes {
 class ShellFileSystem final : public FileSystem {
  public:
   // `stop` cancels the commands this instance runs (one tool call's token).
+  // An instance serves one call: metadata it has seen (stat, lstat, and the
+  // stats real_path fetches along) is reused until it changes a file itself.
   ShellFileSystem(std::shared_ptr<Backend> backend, std::stop_token stop);
 
   Result<FileInfo> stat(const std::string& path) const override;
@@ -43,6 +47,8 @@ class ShellFileSystem final : public FileSystem {
   // failure is the backend's own message.
   Result<std::string> run(const std::string& script, const std::string& context,
                           std::optional<std::string> stdin_data = std::nullopt) const;
+  // stat (`follow`) or lstat on the target now, past the memo.
+  Result<FileInfo> fetch_stat(const std::string& path, bool follow) const;
 
  private:
   // One run with stderr kept apart; a run cut by the deadline or the stop
@@ -50,9 +56,21 @@ class ShellFileSystem final : public FileSystem {
   Result<BashOutcome> exec(const std::string& script,
                            std::optional<std::string> stdin_data = std::nullopt) const;
 
+  using MemoKey = std::pair<bool, std::string>;  // (follow links, path)
+  Result<FileInfo> memo_stat(const std::string& path, bool follow) const;
+  // Keeps a success or a not-found; anything else may pass.
+  void remember(const MemoKey& key, const Result<FileInfo>& info) const;
+  void forget() const;
+
   std::shared_ptr<Backend> backend_;
   std::stop_token stop_;
+  mutable std::mutex memo_mu_;
+  mutable std::map<MemoKey, Result<FileInfo>> memo_;  // memo_mu_
 };
+
+// The fields of NUL-separated script output, empty ones kept (a final NUL
+// ends the last field rather than starting an empty one).
+std::vector<std::string> nul_fields(const std::string& text);
 
 // The FileInfo of one `stat -c` line in ShellFileSystem's format.
 Result<FileInfo> parse_stat_line(std::string_view line);

@@ -53,22 +53,12 @@ std::string base64(std::string_view bytes) {
   return out;
 }
 
-std::vector<std::string> nul_fields(const std::string& text) {
-  std::vector<std::string> fields;
-  for (size_t at = 0; at < text.size();) {
-    size_t nul = text.find('\0', at);
-    if (nul == std::string::npos) nul = text.size();
-    fields.push_back(text.substr(at, nul - at));
-    at = nul + 1;
-  }
-  return fields;
-}
-
 }  // namespace
 
 Result<AtomicWriteOutcome> ShellFileSystem::write_atomic(const std::string& path,
                                                          std::string_view bytes,
                                                          const AtomicWriteOptions&) const {
+  forget();
   HERMES_ASSIGN_OR_RETURN(BashOutcome out,
                           exec("p=" + shell_quote(path) + "\n" + kWriteScript, base64(bytes)));
   std::vector<std::string> fields = nul_fields(out.output);

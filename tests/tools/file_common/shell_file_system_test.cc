@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -277,6 +278,41 @@ TEST(ShellFileSystem, FullDiskLeavesOldFileAndNoTemp) {
   EXPECT_EQ(*read_whole_file(path), "original");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(mnt), {}), 1);
   ::umount(mnt.c_str());
+}
+
+// Counts the commands run on the local host.
+class CountingBackend final : public Backend {
+ public:
+  std::string name() const override { return "local"; }
+  bool native_files() const override { return false; }
+  Status start(std::stop_token) override { return {}; }
+  std::vector<std::string> bash_argv(const std::string& script, bool) const override {
+    ++runs;
+    return {"bash", "-c", script};
+  }
+  std::string home() const override { return "/"; }
+  std::string default_cwd() const override { return "/"; }
+  mutable std::atomic<int> runs{0};
+};
+
+// real_path brings the stat of its result and the lstat of its argument in
+// the same round trip; a change made through the instance forgets them.
+TEST(ShellFileSystem, RealPathPrimesMetadataUntilAChange) {
+  TempDir dir;
+  std::string file = dir.write("f", "x");
+  std::filesystem::create_symlink(file, dir.file("l"));
+  auto backend = std::make_shared<CountingBackend>();
+  ShellFileSystem fs(backend, {});
+  const FileSystem& native = native_file_system();
+  ASSERT_EQ(*fs.real_path(dir.file("l")), file);
+  EXPECT_EQ(*fs.stat(file), *native.stat(file));
+  EXPECT_EQ(*fs.lstat(dir.file("l")), *native.lstat(dir.file("l")));
+  ASSERT_EQ(*fs.real_path(dir.file("new/x")), dir.file("new/x"));
+  EXPECT_EQ(fs.stat(dir.file("new/x")).error().message, native.stat(dir.file("new/x")).error().message);
+  EXPECT_EQ(backend->runs, 2);
+  ASSERT_TRUE(fs.write_atomic(file, "longer", {}));
+  EXPECT_EQ(fs.stat(file)->size, 6u);
+  EXPECT_EQ(backend->runs, 4);
 }
 
 // The `~` entries of the write denylist are the target user's, not the
