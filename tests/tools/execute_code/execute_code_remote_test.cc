@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <optional>
 #include <thread>
@@ -184,6 +185,20 @@ TEST_F(RemoteExec, NonZeroExitIsAnErrorWithTheMergedOutput) {
   EXPECT_EQ(leftovers(), std::vector<std::string>{});
 }
 
+// True once `pid` is gone or a zombie (killed, not yet reaped by init),
+// within two seconds.
+bool process_ends(pid_t pid) {
+  for (int i = 0; i < 200; ++i) {
+    if (::kill(pid, 0) != 0) return true;
+    std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    size_t close = stat.rfind(')');
+    if (close != std::string::npos && stat.compare(close, 3, ") Z") == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
 TEST_F(RemoteExec, TimeoutKillsTheScriptAndRemovesTheDirectory) {
   ExecHarness h(std::string(kPortable) + "code_execution:\n  timeout: 1\n");
   Json result = h.run("import os, time\nopen('" + h.work().file("pid") +
@@ -194,8 +209,7 @@ TEST_F(RemoteExec, TimeoutKillsTheScriptAndRemovesTheDirectory) {
   EXPECT_EQ(result["output"], "before\n\n\n⏰ Script timed out after 1s and was killed.");
   EXPECT_LT(result["duration_seconds"].get<double>(), 5.0);
   EXPECT_EQ(leftovers(), std::vector<std::string>{});
-  pid_t pid = std::stoi(h.work().read("pid"));
-  EXPECT_NE(::kill(pid, 0), 0) << "the script outlived its timeout";
+  EXPECT_TRUE(process_ends(std::stoi(h.work().read("pid")))) << "the script outlived its timeout";
 }
 
 TEST_F(RemoteExec, InterruptEndsTheRunAndATerminalCallInFlight) {
