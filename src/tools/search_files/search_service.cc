@@ -25,19 +25,19 @@ struct Root {
 
 // A root as PathResolver::resolve would resolve it, with the host's `~`,
 // workspace and links, and what it is there.
-struct Located {
+struct FoundRoot {
   ResolvedPath path;
   PathKind kind;
 };
 
-Result<Located> locate_root(SearchHost& host, const SearchDeps& deps, const std::string& given) {
+Result<FoundRoot> locate_root(SearchHost& host, const SearchDeps& deps, const std::string& given) {
   if (given.empty()) return Error::InvalidArgument("path is empty");
   std::string expanded = host.expand_user(given);
   if (!expanded.starts_with('/')) expanded = host.workspace(deps.session_cwd) + "/" + expanded;
-  Located out{{given, PathResolver::normalize(expanded), ""}, PathKind::kMissing};
-  SearchHost::Located found = host.locate(out.path.absolute);
-  out.path.real = std::move(found.real);
-  out.kind = found.kind;
+  FoundRoot out{{given, PathResolver::normalize(expanded), ""}, PathKind::kMissing};
+  SearchHost::Located where = host.locate(out.path.absolute);
+  out.path.real = std::move(where.real);
+  out.kind = where.kind;
   HERMES_TRY(deps.paths.check_contained(out.path.real));
   return out;
 }
@@ -181,7 +181,7 @@ Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps) {
   SearchHost& host = *deps.env.host;
   deps.env.cwd = host.workspace(deps.session_cwd);
   deps.env.home = host.home();
-  HERMES_ASSIGN_OR_RETURN(Located located, locate_root(host, deps, req.path));
+  HERMES_ASSIGN_OR_RETURN(FoundRoot located, locate_root(host, deps, req.path));
   const ResolvedPath& root = located.path;
   if (auto denied = read_block_error(root.real, deps.hermes_home, root.absolute)) {
     return Error::PermissionDenied(*denied);
