@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,9 +28,8 @@ namespace {
 constexpr const char* kSshd = "/usr/sbin/sshd";
 constexpr auto kStartLimit = std::chrono::seconds(10);
 
-// Runs argv with stdio on /dev/null (stderr to `log` when given); its exit code.
-int run_quiet(const std::vector<std::string>& argv, const std::string& log = "/dev/null",
-              pid_t* spawned = nullptr) {
+// Runs argv with stdin on /dev/null and output to `log`; its exit code.
+int run_quiet(const std::vector<std::string>& argv, const std::string& log = "/dev/null") {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -42,14 +42,35 @@ int run_quiet(const std::vector<std::string>& argv, const std::string& log = "/d
   int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) return -1;
-  if (spawned) {
-    *spawned = pid;
-    return 0;
-  }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Starts argv[0] (an absolute path) with stdout and stderr appended to `log`,
+// tied to this thread: the kernel sends it SIGTERM when the thread ends, so
+// sshd does not outlive a test process that crashed or was killed.
+pid_t spawn_tied(const std::vector<std::string>& argv, const std::string& log) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid == 0) {  // only async-signal-safe calls until exec
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) ::_exit(127);
+    ::dup2(null_fd, 0);
+    ::dup2(log_fd, 1);
+    ::dup2(log_fd, 2);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  ::close(log_fd);
+  ::close(null_fd);
+  return pid;
 }
 
 // A loopback port nothing listens on right now.
@@ -158,13 +179,10 @@ bool SshdServer::prepare() {
 }
 
 bool SshdServer::launch() {
-  if (run_quiet({kSshd, "-D", "-e", "-f", dir_.file("sshd_config")}, dir_.file("sshd.log"),
-                &pid_) != 0) {
-    pid_ = -1;
-    skip_reason_ = "cannot spawn sshd";
-    return false;
-  }
-  return true;
+  pid_ = spawn_tied({kSshd, "-D", "-e", "-f", dir_.file("sshd_config")}, dir_.file("sshd.log"));
+  if (pid_ > 0) return true;
+  skip_reason_ = "cannot fork for sshd";
+  return false;
 }
 
 bool SshdServer::wait_until_listening() {

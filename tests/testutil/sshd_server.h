@@ -17,7 +17,9 @@ namespace hermes::testing {
 class SshdServer {
  public:
   // Starts the server; on failure skip_reason() says why (not root, no
-  // sshd, the port never opened) and nothing is left running.
+  // sshd, the port never opened) and nothing is left running. The server
+  // is sent SIGTERM when the constructing thread ends (construct it on the
+  // test's main thread).
   SshdServer();
   ~SshdServer();
   SshdServer(const SshdServer&) = delete;
