@@ -24,8 +24,6 @@ constexpr std::chrono::minutes kCommandTimeout{5};
 constexpr size_t kFirstWindow = 1 << 20;
 constexpr size_t kWindow = 4 << 20;
 
-// mode (hex, with type bits), size, dev, inode, mtime and ctime with ns.
-constexpr const char* kStatFormat = "'%f %s %d %i %.9Y %.9Z'";
 
 std::string q(const std::string& path) { return shell_quote(path); }
 
@@ -178,7 +176,7 @@ Result<std::string> ShellFileSystem::run(const std::string& script, const std::s
 Result<FileInfo> ShellFileSystem::fetch_stat(const std::string& path, bool follow) const {
   HERMES_ASSIGN_OR_RETURN(
       std::string line,
-      run(std::string(follow ? "stat -L -c " : "stat -c ") + kStatFormat + " -- " + q(path),
+      run(std::string(follow ? "stat -L -c " : "stat -c ") + kShellStatFormat + " -- " + q(path),
           (follow ? "stat \"" : "lstat \"") + path + "\""));
   return parse_stat_line(line);
 }
@@ -203,6 +201,7 @@ void ShellFileSystem::remember(const MemoKey& key, const Result<FileInfo>& info)
 void ShellFileSystem::forget() const {
   std::lock_guard lock(memo_mu_);
   memo_.clear();
+  sha_memo_.clear();
 }
 
 Result<FileInfo> ShellFileSystem::stat(const std::string& path) const {
@@ -216,7 +215,7 @@ Result<FileInfo> ShellFileSystem::lstat(const std::string& path) const {
 Result<std::unique_ptr<ReadableFile>> ShellFileSystem::open_read(const std::string& path) const {
   // Metadata and the first window in one round trip; a non-regular file is
   // never read (a FIFO would block).
-  std::string script = "p=" + q(path) + "; stat -L -c " + kStatFormat +
+  std::string script = "p=" + q(path) + "; stat -L -c " + kShellStatFormat +
                        " -- \"$p\" || exit 1; [ -f \"$p\" ] || exit 0; head -c " +
                        std::to_string(kFirstWindow) + " -- \"$p\"";
   HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "open \"" + path + "\""));
@@ -250,6 +249,10 @@ Result<std::string> ShellFileSystem::read_all(const std::string& path) const {
 }
 
 Result<std::string> ShellFileSystem::sha256(const std::string& path) const {
+  {
+    std::lock_guard lock(memo_mu_);
+    if (auto it = sha_memo_.find(path); it != sha_memo_.end()) return it->second;
+  }
   // From stdin: sha256sum escapes odd file names in its output.
   HERMES_ASSIGN_OR_RETURN(std::string out, run("sha256sum < " + q(path), "open \"" + path + "\""));
   if (out.size() < 64) return Error::Io("unexpected sha256sum output: " + out);
@@ -287,8 +290,8 @@ Result<std::string> ShellFileSystem::real_path(const std::string& absolute_path)
       "; h=$a; t=; until r=$(realpath -e -- \"$h\" 2>/dev/null && printf x); do"
       " [ \"$h\" = / ] && { r=/$'\\n'x; break; }; t=${h##*/}${t:+/$t}; h=${h%/*}; h=${h:-/}; done"
       "; r=${r%$'\\n'x}; printf '%s\\0%s\\0' \"$r\" \"$t\""
-      "; stat -L -c " + std::string(kStatFormat) + " -- \"$r${t:+/$t}\" 2>&1; printf '\\0'"
-      "; stat -c " + kStatFormat + " -- \"$a\" 2>&1; :";
+      "; stat -L -c " + std::string(kShellStatFormat) + " -- \"$r${t:+/$t}\" 2>&1; printf '\\0'"
+      "; stat -c " + kShellStatFormat + " -- \"$a\" 2>&1; :";
   HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "realpath \"" + absolute_path + "\""));
   std::vector<std::string> f = nul_fields(out);
   if (f.size() < 2) return Error::Io("unexpected realpath output");

@@ -66,7 +66,12 @@ class ShellFileSystem final : public FileSystem {
   std::stop_token stop_;
   mutable std::mutex memo_mu_;
   mutable std::map<MemoKey, Result<FileInfo>> memo_;  // memo_mu_
+  mutable std::map<std::string, std::string> sha_memo_;  // memo_mu_, by path
 };
+
+// The `stat -c` format parse_stat_line reads: mode (hex, with the type
+// bits), size, device, inode, mtime and ctime with nanoseconds.
+inline constexpr const char* kShellStatFormat = "'%f %s %d %i %.9Y %.9Z'";
 
 // The fields of NUL-separated script output, empty ones kept (a final NUL
 // ends the last field rather than starting an empty one).

@@ -12,8 +12,9 @@ namespace hermes {
 namespace {
 
 // On failure the script prints the failed step (as the native error names
-// it) then NUL; on success `OK`, the written path, whether it existed and
-// each directory made, all NUL-terminated.
+// it) then NUL; on success `OK`, the written path, whether it existed, the
+// SHA-256 and stat line of the file read back, and each directory made, all
+// NUL-terminated.
 constexpr const char* kWriteScript = R"sh(
 fail() { printf '%s\0' "$1"; exit 1; }
 t=$p; n=0
@@ -41,6 +42,8 @@ if [ -d "$t" ]; then printf 'rename to "%s"\0' "$t"; echo "mv: Is a directory" >
 mv -f -- "$tmp" "$t" || fail "rename to \"$t\""
 tmp=
 printf 'OK\0%s\0%s\0' "$t" "$e"
+sha256sum < "$t" | cut -c1-64 | tr -d '\n'; printf '\0'
+stat -L -c "$F" -- "$t" | tr -d '\n'; printf '\0'
 for q do printf '%s\0' "$q"; done
 )sh";
 
@@ -59,16 +62,20 @@ Result<AtomicWriteOutcome> ShellFileSystem::write_atomic(const std::string& path
                                                          std::string_view bytes,
                                                          const AtomicWriteOptions&) const {
   forget();
-  HERMES_ASSIGN_OR_RETURN(BashOutcome out,
-                          exec("p=" + shell_quote(path) + "\n" + kWriteScript, base64(bytes)));
+  std::string script = "p=" + shell_quote(path) + "\nF=" + kShellStatFormat + "\n" + kWriteScript;
+  HERMES_ASSIGN_OR_RETURN(BashOutcome out, exec(script, base64(bytes)));
   std::vector<std::string> fields = nul_fields(out.output);
-  if (out.exit_code != 0 || fields.size() < 3 || fields[0] != "OK") {
+  if (out.exit_code != 0 || fields.size() < 5 || fields[0] != "OK") {
     return command_error(fields.empty() ? "write" : fields[0], out.stderr_text);
   }
   AtomicWriteOutcome outcome;
   outcome.written_path = fields[1];
   outcome.created = fields[2] == "0";
-  outcome.created_dirs.assign(fields.begin() + 3, fields.end());
+  outcome.created_dirs.assign(fields.begin() + 5, fields.end());
+  // What commit_write and the read tracker ask next, already read back.
+  std::lock_guard lock(memo_mu_);
+  if (fields[3].size() == 64) sha_memo_[outcome.written_path] = fields[3];
+  if (auto info = parse_stat_line(fields[4])) memo_.insert_or_assign(MemoKey{true, outcome.written_path}, *info);
   return outcome;
 }
 

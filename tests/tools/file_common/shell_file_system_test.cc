@@ -296,7 +296,8 @@ class CountingBackend final : public Backend {
 };
 
 // real_path brings the stat of its result and the lstat of its argument in
-// the same round trip; a change made through the instance forgets them.
+// the same round trip, a write the hash and stat of what it wrote; any other
+// change made through the instance forgets them.
 TEST(ShellFileSystem, RealPathPrimesMetadataUntilAChange) {
   TempDir dir;
   std::string file = dir.write("f", "x");
@@ -310,9 +311,13 @@ TEST(ShellFileSystem, RealPathPrimesMetadataUntilAChange) {
   ASSERT_EQ(*fs.real_path(dir.file("new/x")), dir.file("new/x"));
   EXPECT_EQ(fs.stat(dir.file("new/x")).error().message, native.stat(dir.file("new/x")).error().message);
   EXPECT_EQ(backend->runs, 2);
-  ASSERT_TRUE(fs.write_atomic(file, "longer", {}));
-  EXPECT_EQ(fs.stat(file)->size, 6u);
-  EXPECT_EQ(backend->runs, 4);
+  ASSERT_TRUE(fs.write_atomic(file, "longer", {}));  // reads the result back
+  EXPECT_EQ(*fs.stat(file), *native.stat(file));
+  EXPECT_EQ(*fs.sha256(file), sha256_hex("longer"));
+  EXPECT_EQ(backend->runs, 3);
+  ASSERT_TRUE(fs.set_mode(file, 0600));
+  EXPECT_EQ(fs.stat(file)->mode, 0600u);
+  EXPECT_EQ(backend->runs, 5);
 }
 
 // The `~` entries of the write denylist are the target user's, not the
