@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdio>
+
 #include "proc/run.h"
 #include "proc/proc_test_util.h"
 
@@ -39,6 +41,24 @@ TEST(Spawn, StderrToItsOwnFdWhenAsked) {
   ::close(err[0]);
   EXPECT_EQ(out, "out\n");
   EXPECT_EQ(std::string(buf, n > 0 ? static_cast<size_t>(n) : 0), "err\n");
+}
+
+TEST(Spawn, ProgramRunsUnderTheArgvZeroItIsGiven) {
+  std::string out = run_capture({.argv = {"renamed", "-c", "echo $0"}, .program = "/bin/sh"});
+  EXPECT_EQ(out, "renamed\n");
+}
+
+// Without a new session the child leads its own group inside ours.
+TEST(Spawn, GroupWithoutANewSession) {
+  std::string out = run_capture({.argv = {"sh", "-c", "ps -o sid=,pgid= -p $$; echo $$"},
+                                 .new_session = false});
+  int sid = 0, pgid = 0, pid = 0;
+  ASSERT_EQ(std::sscanf(out.c_str(), "%d %d %d", &sid, &pgid, &pid), 3) << out;
+  EXPECT_EQ(pgid, pid);
+  EXPECT_EQ(sid, ::getsid(0));
+  std::string own = run_capture({.argv = {"sh", "-c", "ps -o sid= -p $$; echo $$"}});
+  EXPECT_EQ(std::sscanf(own.c_str(), "%d %d", &sid, &pid), 2) << own;
+  EXPECT_EQ(sid, pid);
 }
 
 TEST(Spawn, OwnsItsProcessGroup) {
