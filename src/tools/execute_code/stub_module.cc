@@ -88,12 +88,19 @@ def _await_response(path, tool):
 
 def _call(tool, args):
     global _seq
+    payload = {"tool": tool, "args": args}
+    try:
+        # The host's JSON parser refuses lone surrogates; refuse them here
+        # rather than leave a request that is never answered.
+        json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return {"error": "Invalid RPC request: %s" % exc}
     with _lock:
         _seq += 1
         request = os.path.join(_RPC_DIR, "req_%06d" % _seq)
         response = os.path.join(_RPC_DIR, "res_%06d" % _seq)
         with open(request + ".tmp", "w", encoding="utf-8") as f:
-            f.write(json.dumps({"tool": tool, "args": args}))
+            f.write(json.dumps(payload))
         os.rename(request + ".tmp", request)
         _await_response(response, tool)
         with open(response, encoding="utf-8", errors="replace") as f:

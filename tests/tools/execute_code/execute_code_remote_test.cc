@@ -170,6 +170,19 @@ TEST_F(RemoteExec, BadJsonIsDeletedUnansweredAndABadRequestIsAnswered) {
   EXPECT_EQ(result["tool_calls_made"], 1);
 }
 
+TEST_F(RemoteExec, LoneSurrogatesAreRefusedInsteadOfHanging) {
+  std::atomic<int> calls{0};
+  ExecHarness h(kPortable, {echo_search(calls)});
+  Json result = h.run(
+      "from hermes_tools import web_search\n"
+      "print(web_search('bad\\udc80')['error'][:40])\n"
+      "print(web_search('fine \\U0001F600')['echo']['query'])");
+  EXPECT_EQ(output_of(result), "Invalid RPC request: 'utf-8' codec can't\nfine \xF0\x9F\x98\x80\n")
+      << result.dump();
+  EXPECT_LT(result["duration_seconds"].get<double>(), 5.0);
+  EXPECT_EQ(result["tool_calls_made"], 1);
+}
+
 TEST_F(RemoteExec, NonZeroExitIsAnErrorWithTheMergedOutput) {
   ExecHarness h(kPortable);
   Json result = h.run("print('x', flush=True)\nimport sys; sys.exit(3)");
