@@ -222,7 +222,8 @@ Result<std::unique_ptr<ReadableFile>> ShellFileSystem::open_read(const std::stri
   size_t nl = out.find('\n');
   HERMES_ASSIGN_OR_RETURN(FileInfo info, parse_stat_line(out.substr(0, nl)));
   std::string head = nl == std::string::npos ? "" : out.substr(nl + 1);
-  return std::unique_ptr<ReadableFile>(std::make_unique<ShellFile>(*this, path, info, std::move(head)));
+  return std::unique_ptr<ReadableFile>(
+      std::make_unique<ShellFile>(*this, path, info, std::move(head)));
 }
 
 Result<std::vector<std::string>> ShellFileSystem::list_dir(const std::string& path) const {

@@ -32,7 +32,8 @@ for q do mkdir -- "$q" || fail "mkdir \"$q\""; done
 tmp=$(mktemp -- "$d/.hermes-tmp.XXXXXX") || fail "create temp file in \"$d\""
 trap '[ -n "$tmp" ] && rm -f -- "$tmp"' EXIT
 if [ -e "$t" ]; then
-  e=1; chmod "$(stat -c %a -- "$t")" -- "$tmp"; chown "$(stat -c %u:%g -- "$t")" -- "$tmp" 2>/dev/null
+  e=1; chmod "$(stat -c %a -- "$t")" -- "$tmp"
+  chown "$(stat -c %u:%g -- "$t")" -- "$tmp" 2>/dev/null  # best effort, as natively
 else
   e=0; chmod "$(printf %o $((0666 & ~$(umask))))" -- "$tmp"
 fi
@@ -75,7 +76,9 @@ Result<AtomicWriteOutcome> ShellFileSystem::write_atomic(const std::string& path
   // What commit_write and the read tracker ask next, already read back.
   std::lock_guard lock(memo_mu_);
   if (fields[3].size() == 64) sha_memo_[outcome.written_path] = fields[3];
-  if (auto info = parse_stat_line(fields[4])) memo_.insert_or_assign(MemoKey{true, outcome.written_path}, *info);
+  if (auto info = parse_stat_line(fields[4])) {
+    memo_.insert_or_assign(MemoKey{true, outcome.written_path}, *info);
+  }
   return outcome;
 }
 

@@ -101,7 +101,9 @@ TEST(ShellFileSystem, ReadsEveryByteAcrossWindows) {
   TempDir dir;
   std::string small = dir.write("small", all_bytes());
   std::string big_text;
-  for (int i = 0; big_text.size() < (5u << 20) + 123; ++i) big_text += all_bytes() + std::to_string(i);
+  for (int i = 0; big_text.size() < (5u << 20) + 123; ++i) {
+    big_text += all_bytes() + std::to_string(i);
+  }
   std::string big = dir.write("big", big_text);
   ShellFileSystem fs = portable();
   EXPECT_EQ(read_via(fs, small), all_bytes());
@@ -309,7 +311,8 @@ TEST(ShellFileSystem, RealPathPrimesMetadataUntilAChange) {
   EXPECT_EQ(*fs.stat(file), *native.stat(file));
   EXPECT_EQ(*fs.lstat(dir.file("l")), *native.lstat(dir.file("l")));
   ASSERT_EQ(*fs.real_path(dir.file("new/x")), dir.file("new/x"));
-  EXPECT_EQ(fs.stat(dir.file("new/x")).error().message, native.stat(dir.file("new/x")).error().message);
+  EXPECT_EQ(fs.stat(dir.file("new/x")).error().message,
+            native.stat(dir.file("new/x")).error().message);
   EXPECT_EQ(backend->runs, 2);
   ASSERT_TRUE(fs.write_atomic(file, "longer", {}));  // reads the result back
   EXPECT_EQ(*fs.stat(file), *native.stat(file));
@@ -324,12 +327,15 @@ TEST(ShellFileSystem, RealPathPrimesMetadataUntilAChange) {
 // server's.
 TEST(ShellFileSystem, TargetHomeDrivesTheWriteDenylist) {
   TempDir remote_home;
-  ShellFileSystem fs(std::make_shared<CustomBackend>(std::vector<std::string>{}, remote_home.path()), {});
+  auto backend = std::make_shared<CustomBackend>(std::vector<std::string>{}, remote_home.path());
+  ShellFileSystem fs(backend, {});
   EXPECT_EQ(fs.home(), remote_home.path());
   std::string keys = remote_home.file(".ssh/authorized_keys");
   EXPECT_TRUE(write_denied_error(keys, "/nonexistent-hermes-home", fs).has_value());
-  EXPECT_FALSE(write_denied_error(keys, "/nonexistent-hermes-home", native_file_system()).has_value());
-  ResolvedPath config{"~/.ssh/config", remote_home.file(".ssh/config"), remote_home.file(".ssh/config")};
+  EXPECT_FALSE(
+      write_denied_error(keys, "/nonexistent-hermes-home", native_file_system()).has_value());
+  const std::string ssh_config = remote_home.file(".ssh/config");
+  ResolvedPath config{"~/.ssh/config", ssh_config, ssh_config};
   EXPECT_TRUE(is_ssh_config(config, fs.home()));
   EXPECT_FALSE(is_ssh_config(config, native_file_system().home()));
 }
