@@ -88,6 +88,24 @@ TEST_F(RemoteFaults, UnreachablePortIsAClearErrorFromEveryTool) {
   EXPECT_TRUE(files_under(tmp.path()).empty()) << files_under(tmp.path()).front();
 }
 
+TEST_F(RemoteFaults, UnresolvableHostIsAClearError) {
+  ScopedTmpdir tmp;
+  auto start = Clock::now();
+  {
+    // `.invalid` never resolves (RFC 6761).
+    ParityEnv env([&](const std::string& w) {
+      std::string yaml = ssh_yaml(shared_sshd(), w);
+      yaml.replace(yaml.find("127.0.0.1"), 9, "no-such-host.invalid");
+      return yaml;
+    });
+    std::string text = text_of(env.terminal("echo hi"));
+    EXPECT_NE(text.find("cannot connect to root@no-such-host.invalid:"), std::string::npos) << text;
+    EXPECT_NE(text.find("Could not resolve hostname"), std::string::npos) << text;
+  }
+  EXPECT_LT(seconds_since(start), 20.0);
+  EXPECT_TRUE(files_under(tmp.path()).empty()) << files_under(tmp.path()).front();
+}
+
 TEST_F(RemoteFaults, RefusedKeyIsAClearError) {
   ScopedTmpdir tmp;
   {
