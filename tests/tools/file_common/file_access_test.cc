@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// FileAccess: which file system a call gets (decision 10) and how paths
+// resolve on it.
+#include "tools/file_common/file_access.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/config.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "testutil/temp_dir.h"
+
+namespace hermes {
+namespace {
+
+using testing::TempDir;
+
+class Call {
+ public:
+  explicit Call(const std::string& yaml, const std::string& cwd)
+      : config_(Config::from_yaml(yaml, home_.path())),
+        services_{*config_, paths_},
+        dispatcher_(registry_, services_),
+        ctx_{session_, services_, client_, dispatcher_, {}, Json()} {
+    session_.set_cwd(cwd);
+  }
+  CallContext& ctx() { return ctx_; }
+
+ private:
+  TempDir home_;
+  std::unique_ptr<Config> config_;
+  PathResolver paths_;
+  Services services_;
+  Registry registry_;
+  Dispatcher dispatcher_;
+  Session session_{"test"};
+  NullClientChannel client_;
+  CallContext ctx_;
+};
+
+TEST(FileAccess, NativeOnlyOnThePlainLocalBackend) {
+  TempDir dir;
+  Call native("", dir.path());
+  auto a = FileAccess::for_call(native.ctx());
+  ASSERT_TRUE(a);
+  EXPECT_TRUE(a->native());
+  EXPECT_TRUE(a->files_on_host());
+  EXPECT_EQ(&a->fs(), &native_file_system());
+  Call portable("terminal:\n  portable_files: true\n", dir.path());
+  auto b = FileAccess::for_call(portable.ctx());
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(b->native());
+  EXPECT_TRUE(b->files_on_host());
+  EXPECT_NE(dynamic_cast<const ShellFileSystem*>(&b->fs()), nullptr);
+}
+
+TEST(FileAccess, PortablePathsResolveLikeNativeOnes) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("real/sub"));
+  std::filesystem::create_directory_symlink(dir.file("real"), dir.file("link"));
+  Call native("", dir.path());
+  Call portable("terminal:\n  portable_files: true\n", dir.path());
+  auto a = FileAccess::for_call(native.ctx());
+  auto b = FileAccess::for_call(portable.ctx());
+  for (const std::string& given :
+       std::vector<std::string>{"link/sub/new.txt", "./link/../link/sub", "~/x", dir.file("link")}) {
+    auto x = a->resolve(given), y = b->resolve(given);
+    ASSERT_TRUE(x && y) << given;
+    EXPECT_EQ(x->absolute, y->absolute) << given;
+    EXPECT_EQ(x->real, y->real) << given;
+  }
+  EXPECT_EQ(b->workspace(), dir.path());
+  EXPECT_EQ(b->resolve("").error().code, ErrorCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace hermes
