@@ -16,7 +16,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <thread>
 
@@ -107,8 +106,15 @@ std::multimap<pid_t, pid_t> children_by_parent() {
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
     std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), {});
+    // read(2), not a stream: a process that exits mid-read fails with ESRCH,
+    // which libstdc++'s filebuf turns into an exception.
+    int fd = ::open((entry.path() / "stat").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    char buf[512];
+    ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n <= 0) continue;
+    std::string stat(buf, static_cast<size_t>(n));
     size_t close_paren = stat.rfind(')');
     if (close_paren == std::string::npos) continue;
     // After ") " come the state and the parent pid.
