@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <csignal>
 #include <functional>
 #include <memory>
 #include <string>
@@ -57,6 +58,10 @@ class ExecHarness {
     }
     register_execute_code(registry_);
     session_.set_cwd(work_.path());
+    // The server ignores SIGPIPE (cli/main.cc), and so must the test process:
+    // a backend command that exits before reading its stdin (the file RPC's
+    // python3 preflight) would otherwise kill it.
+    std::signal(SIGPIPE, SIG_IGN);
   }
 
   // Runs `code` through execute_code and returns the result JSON.
