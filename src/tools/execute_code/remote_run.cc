@@ -164,7 +164,8 @@ Result<RunResult> run_remote_script(Backend& backend, const RemoteRunRequest& re
   std::jthread runner([&] {
     outcome = run_bash(backend,
                        BashRun{.script = run_command(dir.path(), request),
-                               .timeout = request.timeout},
+                               .timeout = request.timeout,
+                               .separate_stderr = true},
                        stop.get_token(),
                        [&](std::string_view bytes) { result.output.stdout_capture.append(bytes); });
     stop.request_stop();  // ends serve() and cancels a tool call in flight
@@ -174,6 +175,7 @@ Result<RunResult> run_remote_script(Backend& backend, const RemoteRunRequest& re
   runner.join();
   if (!*outcome) return outcome->error();
   const BashOutcome& ran = **outcome;
+  result.output.stderr_capture.append(ran.stderr_text);
   if (ran.end == proc::RunEnd::kExited && ran.exit_code >= 0) dir.removed_by_run();
   result.end = run_end(ran);
   result.exit_code = ran.exit_code;

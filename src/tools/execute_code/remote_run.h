@@ -27,8 +27,9 @@ struct RemoteRunRequest {
 };
 
 // Runs `request` in `<backend temp_dir>/hermes_exec_<12hex>` on the target;
-// `handler` answers the script's tool calls on the calling thread. The
-// output is stdout and stderr merged, all in RunResult::output's stdout.
+// `handler` answers the script's tool calls on the calling thread. stdout
+// and stderr stay apart as in a local run (upstream merges them; decision 10
+// wants the same results on every backend), stderr capped by run_bash.
 // `stop` interrupts the run; the source is also requested when the script
 // ends, which cancels a tool call still in flight. The directory is removed
 // whatever happens. Errors: no python3 on the target (the contract's

@@ -183,18 +183,19 @@ TEST_F(RemoteExec, LoneSurrogatesAreRefusedInsteadOfHanging) {
   EXPECT_EQ(result["tool_calls_made"], 1);
 }
 
-TEST_F(RemoteExec, NonZeroExitIsAnErrorWithTheMergedOutput) {
+TEST_F(RemoteExec, NonZeroExitCarriesStderrLikeLocal) {
   ExecHarness h(kPortable);
   Json result = h.run("print('x', flush=True)\nimport sys; sys.exit(3)");
   EXPECT_EQ(result["status"], "error");
   EXPECT_EQ(result["error"], "Script exited with code 3");
   EXPECT_EQ(result["output"], "x\n");
-  Json raised = h.run("print('partial', flush=True)\nraise ValueError('bad input')");
+  // stderr kept apart, as in a local run.
+  Json raised = h.run("print('partial')\nraise ValueError('bad input')");
   EXPECT_EQ(raised["status"], "error");
-  EXPECT_EQ(raised["error"], "Script exited with code 1");
-  std::string out = output_of(raised);
-  EXPECT_EQ(out.rfind("partial\nTraceback", 0), 0u) << out;
-  EXPECT_NE(out.find("ValueError: bad input"), std::string::npos);
+  std::string error = raised.value("error", "");
+  EXPECT_EQ(error.rfind("Traceback", 0), 0u) << error;
+  EXPECT_NE(error.find("ValueError: bad input"), std::string::npos);
+  EXPECT_EQ(output_of(raised), "partial\n\n--- stderr ---\n" + error);
   EXPECT_EQ(leftovers(), std::vector<std::string>{});
 }
 
@@ -241,6 +242,12 @@ TEST_F(RemoteExec, InterruptEndsTheRunAndATerminalCallInFlight) {
   EXPECT_EQ(json["status"], "interrupted") << json.dump();
   EXPECT_EQ(json["output"], "started\n\n[execution interrupted — user sent a new message]");
   EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+TEST_F(RemoteExec, StderrIsCappedAt10000Bytes) {
+  ExecHarness h(kPortable);
+  Json result = h.run("import sys\nsys.stderr.write('e' * 50000)\nsys.exit(1)");
+  EXPECT_EQ(result["error"], std::string(10000, 'e'));
 }
 
 TEST_F(RemoteExec, StdoutOverCapIsCutAndSpilledLikeLocal) {
