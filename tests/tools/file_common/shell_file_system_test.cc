@@ -5,7 +5,6 @@
 #include "tools/file_common/shell_file_system.h"
 
 #include <gtest/gtest.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include "core/paths.h"
 #include "tools/file_common/write_safety.h"
 #include "testutil/temp_dir.h"
+#include "tools/file_common/tmpfs_mount.h"
 
 namespace hermes {
 namespace {
@@ -268,9 +268,8 @@ TEST(ShellFileSystem, FullDiskLeavesOldFileAndNoTemp) {
   TempDir dir;
   std::string mnt = dir.file("mnt");
   std::filesystem::create_directory(mnt);
-  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=64k") != 0) {
-    GTEST_SKIP() << "cannot mount a tmpfs (needs root): " << std::strerror(errno);
-  }
+  testing::TmpfsMount tmpfs(mnt, "64k");
+  if (!tmpfs.mounted()) GTEST_SKIP() << "cannot mount a tmpfs (needs root): " << tmpfs.error();
   std::string path = mnt + "/f";
   ShellFileSystem fs = portable();
   ASSERT_TRUE(fs.write_atomic(path, "original", {}));
@@ -279,7 +278,6 @@ TEST(ShellFileSystem, FullDiskLeavesOldFileAndNoTemp) {
   EXPECT_EQ(out.error().message, "write: No space left on device");
   EXPECT_EQ(*read_whole_file(path), "original");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(mnt), {}), 1);
-  ::umount(mnt.c_str());
 }
 
 // Counts the commands run on the local host.

@@ -3,7 +3,6 @@
 // out-of-order hunks, anchors, and the transactional rollback on an injected
 // write failure.
 #include <gtest/gtest.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -13,6 +12,7 @@
 
 #include "backend/local_backend.h"
 #include "tools/file_common/shell_file_system.h"
+#include "tools/file_common/tmpfs_mount.h"
 #include "tools/patch/v4a/apply.h"
 #include "tools/patch/v4a/parser.h"
 #include "tools/write_file/tool_harness.h"
@@ -166,9 +166,8 @@ TEST(V4aTransaction, ShellWriteFailureRollsBackEverything) {
   TempDir dir;
   std::string mnt = dir.file("mnt");
   std::filesystem::create_directory(mnt);
-  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=64k") != 0) {
-    GTEST_SKIP() << "cannot mount a tmpfs (needs root): " << std::strerror(errno);
-  }
+  TmpfsMount tmpfs(mnt, "64k");
+  if (!tmpfs.mounted()) GTEST_SKIP() << "cannot mount a tmpfs (needs root): " << tmpfs.error();
   std::signal(SIGPIPE, SIG_IGN);  // as the server does
   dir.write("a.txt", "a1\n");
   dir.write("del.txt", "bye\n");
@@ -191,7 +190,6 @@ TEST(V4aTransaction, ShellWriteFailureRollsBackEverything) {
   EXPECT_EQ(dir.read("del.txt"), "bye\n");
   EXPECT_FALSE(std::filesystem::exists(dir.file("sub")));
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(mnt), {}), 1);  // no temp file
-  ::umount(mnt.c_str());
 }
 
 }  // namespace
