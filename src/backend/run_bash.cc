@@ -3,14 +3,12 @@
 // first output back until the run is known not to be a transport failure.
 #include "backend/run_bash.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <unistd.h>
-
+#include <cerrno>
 #include <thread>
 
 #include "core/strings.h"
 #include "proc/spawn.h"
+#include "proc/stderr_capture.h"
 
 namespace hermes {
 namespace {
@@ -44,33 +42,6 @@ std::string kill_tree_script(const std::string& pid) {
          "__hermes_kill " + shell_quote(pid) + "\n";
 }
 
-// Reads a separate stderr pipe on its own thread, keeping the first bytes.
-class StderrReader {
- public:
-  explicit StderrReader(proc::UniqueFd fd)
-      : fd_(std::move(fd)), thread_([this] { drain(); }) {}
-  std::string finish() {
-    if (thread_.joinable()) thread_.join();
-    return std::move(text_);
-  }
-  ~StderrReader() { finish(); }
-
- private:
-  void drain() {
-    char buf[4096];
-    for (;;) {
-      ssize_t n = ::read(fd_.get(), buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return;
-      size_t room = kStderrCap - std::min(kStderrCap, text_.size());
-      text_.append(buf, std::min(room, static_cast<size_t>(n)));
-    }
-  }
-  proc::UniqueFd fd_;
-  std::string text_;
-  std::thread thread_;
-};
-
 struct Attempt {
   BashOutcome outcome;
   bool streaming = false;  // output past the hold-back was passed on
@@ -94,20 +65,15 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
                              .stdin_mode = run.stdin_data ? proc::StdinMode::kPipe
                                                           : proc::StdinMode::kNull,
                              .new_session = run.new_session};
-  proc::UniqueFd err_read;
-  proc::UniqueFd err_write;
+  std::optional<proc::StderrCapture> stderr_capture;
   if (run.separate_stderr) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe");
-    err_read = proc::UniqueFd(fds[0]);
-    err_write = proc::UniqueFd(fds[1]);
-    options.stderr_fd = err_write.get();
+    stderr_capture.emplace(kStderrCap);
+    if (!stderr_capture->ok()) return Error::FromErrno(errno, "pipe");
+    options.stderr_fd = stderr_capture->write_fd();
   }
   auto child = proc::spawn(options);
-  err_write = proc::UniqueFd();
+  if (stderr_capture) stderr_capture->start();
   if (!child) return Error::Unavailable(backend.name() + " backend: " + child.error().message);
-  std::optional<StderrReader> stderr_reader;
-  if (run.separate_stderr) stderr_reader.emplace(std::move(err_read));
   std::jthread feeder;
   if (run.stdin_data) {
     feeder = std::jthread([&child, &run] {
@@ -140,7 +106,7 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
   }
   attempt.outcome.end = r.end;
   attempt.outcome.exit_code = r.status.code;
-  if (stderr_reader) attempt.outcome.stderr_text = stderr_reader->finish();
+  if (stderr_capture) attempt.outcome.stderr_text = stderr_capture->finish();
   return attempt;
 }
 

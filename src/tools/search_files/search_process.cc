@@ -16,6 +16,7 @@
 #include "core/strings.h"
 #include "proc/run.h"
 #include "proc/spawn.h"
+#include "proc/stderr_capture.h"
 
 namespace hermes::search {
 namespace {
@@ -70,34 +71,6 @@ struct Launched {
 
 using Launch = std::function<Result<Launched>(std::stop_token, const proc::OutputCallback&)>;
 
-// Reads a separate stderr pipe on its own thread, keeping the first bytes.
-class StderrDrain {
- public:
-  StderrDrain(proc::UniqueFd fd, size_t cap)
-      : fd_(std::move(fd)), cap_(cap), thread_([this] { drain(); }) {}
-  ~StderrDrain() { finish(); }
-  std::string finish() {
-    if (thread_.joinable()) thread_.join();
-    return std::move(text_);
-  }
-
- private:
-  void drain() {
-    char buf[4096];
-    for (;;) {
-      ssize_t n = ::read(fd_.get(), buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return;
-      size_t room = cap_ - std::min(cap_, text_.size());
-      text_.append(buf, std::min(room, static_cast<size_t>(n)));
-    }
-  }
-  proc::UniqueFd fd_;
-  size_t cap_;
-  std::string text_;
-  std::thread thread_;
-};
-
 std::string basename_of(const std::string& path) {
   return path.substr(path.find_last_of('/') + 1);
 }
@@ -110,22 +83,20 @@ std::chrono::milliseconds budget(const SpawnSpec& spec) {
 
 Result<Launched> launch_local(const SpawnSpec& spec, std::stop_token stop,
                               const proc::OutputCallback& on_output) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe2");
-  proc::UniqueFd err_read(fds[0]), err_write(fds[1]);
+  proc::StderrCapture stderr_capture(spec.max_stderr_bytes);
+  if (!stderr_capture.ok()) return Error::FromErrno(errno, "pipe2");
   // Its own process group, not session: see SpawnOptions::new_session.
   proc::SpawnOptions options{.argv = spec.argv, .program = spec.argv[0], .cwd = spec.cwd,
-                             .stderr_fd = err_write.get(), .new_session = false};
+                             .stderr_fd = stderr_capture.write_fd(), .new_session = false};
   options.argv[0] = basename_of(spec.argv[0]);
   auto child = proc::spawn(options);
-  err_write = proc::UniqueFd();
+  stderr_capture.start();
   if (!child) return child.error();
-  StderrDrain drain(std::move(err_read), spec.max_stderr_bytes);
   // Engines need no grace to clean up: straight to SIGKILL when cut short.
   proc::RunOutcome r = proc::run_bounded(
       *child, {.timeout = budget(spec), .kill_grace = std::chrono::milliseconds(0)}, stop,
       on_output);
-  return Launched{r.end, r.status.code, drain.finish()};
+  return Launched{r.end, r.status.code, stderr_capture.finish()};
 }
 
 Result<RunOutcome> drive(const SpawnSpec& spec, const RecordSink& sink, const Launch& launch) {
