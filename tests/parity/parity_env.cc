@@ -8,25 +8,11 @@ namespace hermes::testing {
 ParityEnv::ParityEnv(BackendKind kind, const std::string& extra)
     : ParityEnv([&](const std::string& work) { return backend_yaml(kind, work, extra); }) {}
 
-ParityEnv::ParityEnv(const YamlFor& yaml_for)
-    : config_(Config::from_yaml(yaml_for(work_.path()), home_.path())),
-      services_{*config_, paths_},
-      dispatcher_(registry_, services_),
-      session_(std::make_unique<Session>("parity")) {
-  register_all_tools(registry_);
-  session_->set_cwd(work_.path());
+ParityEnv::ParityEnv(const YamlFor& yaml_for) : tools_(yaml_for) {
+  register_all_tools(tools_.registry());
 }
 
-// The session goes first: its destructor ends the backend (ssh master,
-// container) while the directories still exist.
-ParityEnv::~ParityEnv() { session_.reset(); }
-
-Json ParityEnv::call(const std::string& tool, const Json& args) {
-  const ToolSpec* spec = dispatcher_.find(tool);
-  if (!spec) return Json{{"harness_error", "no tool " + tool}};
-  CallContext ctx{*session_, services_, client_, dispatcher_, {}, Json()};
-  return dispatcher_.call(*spec, args, ctx).value;
-}
+Json ParityEnv::call(const std::string& tool, const Json& args) { return tools_.call(tool, args); }
 
 namespace {
 

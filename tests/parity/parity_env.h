@@ -4,29 +4,21 @@
 #pragma once
 
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "core/config.h"
 #include "core/json.h"
-#include "core/paths.h"
-#include "registry/client_channel.h"
-#include "registry/dispatcher.h"
-#include "registry/registry.h"
-#include "registry/session.h"
 #include "testutil/backend_targets.h"
-#include "testutil/temp_dir.h"
+#include "testutil/tool_session.h"
 
 namespace hermes::testing {
 
 class ParityEnv {
  public:
   // The configuration for a working directory.
-  using YamlFor = std::function<std::string(const std::string& work)>;
+  using YamlFor = ToolSession::YamlFor;
   explicit ParityEnv(BackendKind kind, const std::string& extra = "");
   explicit ParityEnv(const YamlFor& yaml_for);
-  ~ParityEnv();
 
   // Calls `tool` through the dispatcher, as an MCP call would.
   Json call(const std::string& tool, const Json& args);
@@ -35,23 +27,15 @@ class ParityEnv {
   // Host-side file access to the working directory (the same directory every
   // backend sees at the same path).
   std::string write(const std::string& relative, const std::string& content) const {
-    return work_.write(relative, content);
+    return tools_.work().write(relative, content);
   }
-  std::string read(const std::string& relative) const { return work_.read(relative); }
-  std::string path(const std::string& relative) const { return work_.file(relative); }
-  const std::string& work() const { return work_.path(); }
-  const std::string& home() const { return home_.path(); }
+  std::string read(const std::string& relative) const { return tools_.work().read(relative); }
+  std::string path(const std::string& relative) const { return tools_.work().file(relative); }
+  const std::string& work() const { return tools_.work().path(); }
+  const std::string& home() const { return tools_.home().path(); }
 
  private:
-  TempDir home_;
-  TempDir work_;
-  std::unique_ptr<Config> config_;
-  PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  std::unique_ptr<Session> session_;
-  NullClientChannel client_;
+  ToolSession tools_;
 };
 
 // A behaviour checked on every backend: it returns everything observable

@@ -6,16 +6,10 @@
 #include <algorithm>
 #include <csignal>
 #include <functional>
-#include <memory>
 #include <string>
 
-#include "core/config.h"
-#include "core/paths.h"
-#include "registry/client_channel.h"
-#include "registry/dispatcher.h"
 #include "registry/registry.h"
-#include "registry/session.h"
-#include "testutil/temp_dir.h"
+#include "testutil/tool_session.h"
 
 namespace hermes {
 
@@ -34,30 +28,27 @@ struct FakeTool {
   ToolHandler handler;
 };
 
-class ExecHarness {
+class ExecHarness : public ToolSession {
  public:
   explicit ExecHarness(const std::string& yaml = "",
                        const std::vector<FakeTool>& fakes = {})
-      : config_(Config::from_yaml(yaml, home_.path())),
-        services_{*config_, paths_},
-        dispatcher_(registry_, services_) {
+      : ToolSession(yaml) {
     // A fake named like a real tool replaces it.
     auto faked = [&](const std::string& name) {
       return std::any_of(fakes.begin(), fakes.end(),
                          [&](const FakeTool& fake) { return fake.name == name; });
     };
-    if (!faked("read_file")) register_read_file(registry_);
-    if (!faked("terminal")) register_terminal(registry_);
-    if (!faked("write_file")) register_write_file(registry_);
+    if (!faked("read_file")) register_read_file(registry());
+    if (!faked("terminal")) register_terminal(registry());
+    if (!faked("write_file")) register_write_file(registry());
     for (const FakeTool& fake : fakes) {
-      registry_.add(ToolSpec{.name = fake.name,
-                             .toolset = fake.toolset,
-                             .description = "Fake " + fake.name + ". For tests.",
-                             .input_schema = fake.schema,
-                             .handler = fake.handler});
+      registry().add(ToolSpec{.name = fake.name,
+                              .toolset = fake.toolset,
+                              .description = "Fake " + fake.name + ". For tests.",
+                              .input_schema = fake.schema,
+                              .handler = fake.handler});
     }
-    register_execute_code(registry_);
-    session_.set_cwd(work_.path());
+    register_execute_code(registry());
     // The server ignores SIGPIPE (cli/main.cc), and so must the test process:
     // a backend command that exits before reading its stdin (the file RPC's
     // python3 preflight) would otherwise kill it.
@@ -68,28 +59,6 @@ class ExecHarness {
   Json run(const std::string& code, std::stop_token stop = {}) {
     return call("execute_code", Json{{"code", code}}, stop);
   }
-  Json call(const std::string& tool, const Json& args, std::stop_token stop = {}) {
-    const ToolSpec* spec = dispatcher_.find(tool);
-    if (!spec) return Json{{"harness_error", "no tool " + tool}};
-    CallContext ctx{session_, services_, client_, dispatcher_, stop, Json()};
-    return dispatcher_.call(*spec, args, ctx).value;
-  }
-
-  Registry& registry() { return registry_; }
-  const Services& services() const { return services_; }
-  Session& session() { return session_; }
-  const TempDir& work() const { return work_; }
-
- private:
-  TempDir home_;
-  TempDir work_;
-  std::unique_ptr<Config> config_;
-  PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  Session session_{"test"};
-  NullClientChannel client_;
 };
 
 // `{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","default":5}},"required":["query"]}`

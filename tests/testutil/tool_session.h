@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// One session of a tool table as the server builds it (config, resolver,
+// registry, dispatcher, session) with its own config home and working
+// directory; the harnesses of the tool tests and the parity suite build on it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <stop_token>
+#include <string>
+
+#include "core/config.h"
+#include "core/json.h"
+#include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "testutil/temp_dir.h"
+
+namespace hermes::testing {
+
+class ToolSession {
+ public:
+  // The configuration, given the working directory.
+  using YamlFor = std::function<std::string(const std::string& work)>;
+
+  explicit ToolSession(const std::string& yaml = "")
+      : ToolSession([yaml](const std::string&) { return yaml; }) {}
+  explicit ToolSession(const YamlFor& yaml_for)
+      : config_(Config::from_yaml(yaml_for(work_.path()), home_.path())),
+        services_{*config_, paths_},
+        dispatcher_(registry_, services_) {
+    session_.set_cwd(work_.path());
+  }
+  virtual ~ToolSession() = default;
+  ToolSession(const ToolSession&) = delete;
+  ToolSession& operator=(const ToolSession&) = delete;
+
+  // Calls `tool` with `args` through the dispatcher, as an MCP call would.
+  Json call(const std::string& tool, const Json& args, std::stop_token stop = {}) {
+    const ToolSpec* spec = dispatcher_.find(tool);
+    if (!spec) return Json{{"harness_error", "no tool " + tool}};
+    CallContext ctx{session_, services_, *client_, dispatcher_, stop, Json()};
+    return dispatcher_.call(*spec, args, ctx).value;
+  }
+
+  Registry& registry() { return registry_; }
+  Session& session() { return session_; }
+  const Services& services() const { return services_; }
+  const TempDir& work() const { return work_; }
+  const TempDir& home() const { return home_; }
+  void set_client(ClientChannel* client) { client_ = client; }
+
+ private:
+  TempDir home_;
+  TempDir work_;
+  std::unique_ptr<Config> config_;
+  PathResolver paths_;
+  Services services_;
+  Registry registry_;
+  Dispatcher dispatcher_;
+  // Destroyed before the directories: it ends the backend (ssh master,
+  // container, sandbox /tmp) while they still exist.
+  Session session_{"test"};
+  NullClientChannel null_client_;
+  ClientChannel* client_ = &null_client_;
+};
+
+}  // namespace hermes::testing
