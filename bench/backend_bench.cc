@@ -10,17 +10,12 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <memory>
 #include <vector>
 
-#include "core/config.h"
-#include "core/paths.h"
-#include "registry/client_channel.h"
-#include "registry/dispatcher.h"
 #include "registry/registry.h"
-#include "registry/session.h"
 #include "testutil/backend_targets.h"
 #include "testutil/temp_dir.h"
+#include "testutil/tool_session.h"
 
 namespace hermes {
 
@@ -31,30 +26,14 @@ namespace {
 
 using testing::BackendKind;
 
-class Env {
+// A session on `kind` with read_file and terminal, in its own work dir.
+class Env : public testing::ToolSession {
  public:
-  Env(BackendKind kind, const std::string& work)
-      : config_(Config::from_yaml(testing::backend_yaml(kind, work), work)),
-        services_{*config_, paths_},
-        dispatcher_(registry_, services_) {
-    register_read_file(registry_);
-    register_terminal(registry_);
-    session_.set_cwd(work);
+  explicit Env(BackendKind kind)
+      : ToolSession([kind](const std::string& work) { return testing::backend_yaml(kind, work); }) {
+    register_read_file(registry());
+    register_terminal(registry());
   }
-  Json call(const char* tool, const Json& args) {
-    CallContext ctx{session_, services_, client_, dispatcher_, {}, Json()};
-    return dispatcher_.call(*dispatcher_.find(tool), args, ctx).value;
-  }
-  Session& session() { return session_; }
-
- private:
-  std::unique_ptr<Config> config_;
-  PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  Session session_{"bench"};
-  NullClientChannel client_;
 };
 
 double elapsed_ms(std::chrono::steady_clock::time_point start) {
@@ -82,9 +61,9 @@ void run_calls(benchmark::State& state, BackendKind kind, const char* tool, bool
   state.SetLabel(testing::kind_name(kind));
   if (skip_if_unavailable(state, kind)) return;
   if (kind == BackendKind::kDocker) testing::use_docker_shim();
-  testing::TempDir work;
+  Env env(kind);
+  const testing::TempDir& work = env.work();
   work.write("page.txt", std::string(4096, 'x'));
-  Env env(kind, work.path());
   Json args = read ? Json{{"path", work.file("page.txt")}} : Json{{"command", "true"}};
   Json warm = env.call(tool, args);
   if (warm.contains("error") && !warm["error"].is_null()) {
@@ -133,11 +112,11 @@ void BM_SshFirstCall(benchmark::State& state) {
   int run = 0;
   for (auto _ : state) {
     std::string tmp = root.path() + "/run" + std::to_string(run++);
-    std::filesystem::create_directories(tmp + "/work");
+    std::filesystem::create_directories(tmp);
     ::setenv("TMPDIR", tmp.c_str(), 1);
     auto start = std::chrono::steady_clock::now();
     {
-      Env env(BackendKind::kSsh, tmp + "/work");
+      Env env(BackendKind::kSsh);
       benchmark::DoNotOptimize(env.call("terminal", {{"command", "true"}}));
       samples.push_back(elapsed_ms(start));
       state.PauseTiming();

@@ -6,16 +6,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <vector>
 
-#include "core/config.h"
 #include "proc/run.h"
-#include "core/paths.h"
-#include "registry/client_channel.h"
-#include "registry/dispatcher.h"
 #include "registry/registry.h"
-#include "registry/session.h"
+#include "testutil/tool_session.h"
 
 namespace hermes {
 
@@ -24,26 +19,13 @@ void register_process(Registry& registry);
 
 namespace {
 
-class Env {
+// A session with terminal and process, in its own work dir.
+class Env : public testing::ToolSession {
  public:
-  Env() : config_(Config::from_yaml("")), services_{*config_, paths_},
-          dispatcher_(registry_, services_) {
-    register_terminal(registry_);
-    register_process(registry_);
+  Env() {
+    register_terminal(registry());
+    register_process(registry());
   }
-  Json call(const char* tool, const Json& args) {
-    CallContext ctx{session_, services_, client_, dispatcher_, {}, Json()};
-    return dispatcher_.call(*dispatcher_.find(tool), args, ctx).value;
-  }
-
- private:
-  std::unique_ptr<Config> config_;
-  PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  Session session_{"bench"};
-  NullClientChannel client_;
 };
 
 // Reports the p50 and p99 of per-call wall time (ms) as counters.

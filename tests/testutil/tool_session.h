@@ -41,8 +41,12 @@ class ToolSession {
   Json call(const std::string& tool, const Json& args, std::stop_token stop = {}) {
     const ToolSpec* spec = dispatcher_.find(tool);
     if (!spec) return Json{{"harness_error", "no tool " + tool}};
-    CallContext ctx{session_, services_, *client_, dispatcher_, stop, Json()};
+    CallContext ctx = context(stop);
     return dispatcher_.call(*spec, args, ctx).value;
+  }
+  // What a handler of this session receives.
+  CallContext context(std::stop_token stop = {}) {
+    return CallContext{session_, services_, *client_, dispatcher_, stop, Json()};
   }
 
   Registry& registry() { return registry_; }

@@ -80,7 +80,9 @@ class ShellSession {
   void bind(const std::shared_ptr<Backend>& backend);
   // Bootstraps the snapshot once from a login shell (30 s limit).
   void ensure_snapshot(Backend& backend, std::stop_token stop);
-  std::string wrapper(const ShellCommand& cmd, const std::string& next_snapshot) const;
+  // `on_host`: the snapshot is a file of this host, renamed by run() itself.
+  std::string wrapper(const ShellCommand& cmd, const std::string& next_snapshot,
+                      bool on_host) const;
 
   const std::string sid_;
   const std::string marker_;

@@ -7,38 +7,22 @@
 
 #include <filesystem>
 
-#include "core/config.h"
-#include "registry/client_channel.h"
-#include "registry/dispatcher.h"
-#include "registry/registry.h"
-#include "registry/session.h"
 #include "testutil/temp_dir.h"
+#include "testutil/tool_session.h"
 
 namespace hermes {
 namespace {
 
 using testing::TempDir;
 
-class Call {
+class Call : public testing::ToolSession {
  public:
-  explicit Call(const std::string& yaml, const std::string& cwd)
-      : config_(Config::from_yaml(yaml, home_.path())),
-        services_{*config_, paths_},
-        dispatcher_(registry_, services_),
-        ctx_{session_, services_, client_, dispatcher_, {}, Json()} {
-    session_.set_cwd(cwd);
+  Call(const std::string& yaml, const std::string& cwd) : ToolSession(yaml), ctx_(context()) {
+    session().set_cwd(cwd);
   }
   CallContext& ctx() { return ctx_; }
 
  private:
-  TempDir home_;
-  std::unique_ptr<Config> config_;
-  PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  Session session_{"test"};
-  NullClientChannel client_;
   CallContext ctx_;
 };
 
