@@ -26,12 +26,15 @@ class DirectLauncher final : public Backend {
 
 Result<LocalCommandResult> run_local_command(const std::vector<std::string>& argv,
                                              std::chrono::milliseconds timeout,
-                                             std::stop_token stop, bool separate_stderr) {
+                                             std::stop_token stop, bool separate_stderr,
+                                             std::optional<std::string> input) {
   DirectLauncher launcher(argv);
-  HERMES_ASSIGN_OR_RETURN(
-      BashOutcome outcome,
-      run_bash_captured(launcher, {.timeout = timeout, .separate_stderr = separate_stderr}, stop,
-                        size_t{16} << 20));
+  HERMES_ASSIGN_OR_RETURN(BashOutcome outcome,
+                          run_bash_captured(launcher,
+                                            {.stdin_data = std::move(input),
+                                             .timeout = timeout,
+                                             .separate_stderr = separate_stderr},
+                                            stop, size_t{16} << 20));
   LocalCommandResult result;
   result.exit_code = outcome.end == proc::RunEnd::kExited ? outcome.exit_code : -1;
   result.output = std::move(outcome.output);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Running a short-lived program on this host (the ssh and docker clients'
-// own management commands) with its output collected.
+// own management commands, write_file's linters) with its output collected.
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -18,11 +19,13 @@ struct LocalCommandResult {
   std::string errors;    // stderr when kept apart
 };
 
-// kNotFound when the program is missing.
+// kNotFound when the program is missing. `input`, when given, is the
+// program's stdin (else /dev/null).
 Result<LocalCommandResult> run_local_command(const std::vector<std::string>& argv,
                                              std::chrono::milliseconds timeout,
                                              std::stop_token stop = {},
-                                             bool separate_stderr = true);
+                                             bool separate_stderr = true,
+                                             std::optional<std::string> input = std::nullopt);
 
 // The last non-empty line of `text`, trimmed (the useful part of a client's
 // error output).

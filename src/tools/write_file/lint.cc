@@ -5,10 +5,10 @@
 #include <set>
 #include <vector>
 
+#include "backend/local_command.h"
 #include "core/strings.h"
 #include "tools/file_common/write_safety.h"
 #include "tools/write_file/content_gate.h"
-#include "tools/write_file/spawn_capture.h"
 
 namespace hermes {
 namespace {
@@ -70,11 +70,15 @@ LintReport lint_content(const std::string& path, std::string_view content, bool 
   for (auto& arg : argv) {
     if (arg == "{path}") arg = path;
   }
-  auto run = run_captured(argv, linter->content_on_stdin ? content : std::string_view{},
-                          kLintTimeout);
+  auto run = run_local_command(
+      argv, kLintTimeout, {}, /*separate_stderr=*/false,
+      linter->content_on_stdin ? std::optional<std::string>(std::string(content)) : std::nullopt);
   if (!run) {
     if (run.error().code == ErrorCode::kNotFound) return skipped(argv[0] + " not available");
     return skipped("No linter available for " + ext + " (" + run.error().message + ")");
+  }
+  if (run->exit_code == -1) {
+    return skipped("No linter available for " + ext + " (" + argv[0] + " timed out)");
   }
   if (run->exit_code == 0) return {"ok", "", ""};
   return {"error", clean_output(run->output), ""};
