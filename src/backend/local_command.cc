@@ -3,6 +3,7 @@
 
 #include "backend/run_bash.h"
 #include "core/strings.h"
+#include "proc/spawn.h"
 
 namespace hermes {
 namespace {
@@ -28,6 +29,11 @@ Result<LocalCommandResult> run_local_command(const std::vector<std::string>& arg
                                              std::chrono::milliseconds timeout,
                                              std::stop_token stop, bool separate_stderr,
                                              std::optional<std::string> input) {
+  // Told apart from other launch failures, which run_bash reports as a
+  // backend being unavailable.
+  if (argv.empty() || proc::find_program(argv[0]).empty()) {
+    return Error::NotFound((argv.empty() ? std::string("(empty)") : argv[0]) + " not found");
+  }
   DirectLauncher launcher(argv);
   HERMES_ASSIGN_OR_RETURN(BashOutcome outcome,
                           run_bash_captured(launcher,

@@ -19,7 +19,7 @@ struct LocalCommandResult {
   std::string errors;    // stderr when kept apart
 };
 
-// kNotFound when the program is missing. `input`, when given, is the
+// kNotFound when the program is not on PATH. `input`, when given, is the
 // program's stdin (else /dev/null).
 Result<LocalCommandResult> run_local_command(const std::vector<std::string>& argv,
                                              std::chrono::milliseconds timeout,

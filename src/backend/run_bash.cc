@@ -73,12 +73,7 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
   }
   auto child = proc::spawn(options);
   if (stderr_capture) stderr_capture->start();
-  if (!child) {
-    // kNotFound stays itself: a missing launcher (bash, ssh, bwrap, docker).
-    ErrorCode code = child.error().code == ErrorCode::kNotFound ? ErrorCode::kNotFound
-                                                                : ErrorCode::kUnavailable;
-    return Error{code, backend.name() + " backend: " + child.error().message};
-  }
+  if (!child) return Error::Unavailable(backend.name() + " backend: " + child.error().message);
   std::jthread feeder;
   if (run.stdin_data) {
     feeder = std::jthread([&child, &run] {

@@ -113,6 +113,10 @@ class ChildProcess {
   std::optional<ExitStatus> status_;
 };
 
+// The path spawn would run for `name`: itself when it has a slash, else the
+// first executable match on $PATH, else empty.
+std::string find_program(const std::string& name);
+
 // Starts a child as described. Errors: kInvalidArgument for an empty argv,
 // kNotFound when the program or cwd does not exist, kIo otherwise.
 Result<ChildProcess> spawn(const SpawnOptions& options);

@@ -3,6 +3,10 @@
 // names, refusals), writes (CRLF/BOM preservation, parents, staleness),
 // patches (exact, fuzzy, V4A) and searches. Each returns the tool results
 // and the bytes the host sees afterwards.
+#include <algorithm>
+#include <map>
+#include <vector>
+
 #include "parity/parity_env.h"
 
 namespace hermes::testing {
@@ -26,6 +30,33 @@ Json v4a(ParityEnv& e, const std::string& body) {
   return e.call("patch", {{"mode", "patch"}, {"patch", "*** Begin Patch\n" + body + "*** End Patch\n"}});
 }
 Json search(ParityEnv& e, Json args) { return e.call("search_files", args); }
+
+// rg walks directories in parallel, so the order of files in a content,
+// count or files-only result changes from run to run (native local too).
+// Cases over several files compare these results in path order.
+Json search_any_order(ParityEnv& e, Json args) {
+  Json r = search(e, std::move(args));
+  if (r.contains("counts") && r["counts"].is_object()) {
+    std::map<std::string, Json> sorted;
+    for (const auto& [path, n] : r["counts"].items()) sorted[path] = n;
+    Json counts = Json::object();
+    for (auto& [path, n] : sorted) counts[path] = n;
+    r["counts"] = counts;
+  }
+  for (const char* key : {"matches", "files"}) {
+    if (!r.contains(key) || !r[key].is_array()) continue;
+    std::vector<Json> items(r[key].begin(), r[key].end());
+    std::stable_sort(items.begin(), items.end(), [](const Json& a, const Json& b) {
+      auto rank = [](const Json& j) {
+        return j.is_object() ? std::make_pair(j.value("path", ""), j.value("line", 0))
+                             : std::make_pair(j.is_string() ? j.get<std::string>() : "", 0);
+      };
+      return rank(a) < rank(b);
+    });
+    r[key] = Json(items);
+  }
+  return r;
+}
 
 std::string numbered(int n) {
   std::string s;
@@ -178,14 +209,14 @@ std::vector<ParityCase> search_cases() {
   };
   return {
       {"search_content", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "def handler"}}); }},
-      {"search_regex", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "return [0-9]+"}}); }},
-      {"search_file_glob", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "handler"}, {"file_glob", "*.py"}}); }},
-      {"search_context", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "getcwd"}, {"context", 1}}); }},
+      {"search_regex", [tree](ParityEnv& e) { tree(e); return search_any_order(e, {{"pattern", "return [0-9]+"}}); }},
+      {"search_file_glob", [tree](ParityEnv& e) { tree(e); return search_any_order(e, {{"pattern", "handler"}, {"file_glob", "*.py"}}); }},
+      {"search_context", [tree](ParityEnv& e) { tree(e); return search_any_order(e, {{"pattern", "getcwd"}, {"context", 1}}); }},
       {"search_no_match", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "zzz_nothing_zzz"}}); }},
       {"search_files_by_name", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "*.js"}, {"target", "files"}}); }},
-      {"search_count", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "handler"}, {"path", "src"}, {"output_mode", "count"}}); }},
-      {"search_files_only", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "import"}, {"output_mode", "files_only"}}); }},
-      {"search_unicode", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "ünïcödé"}}); }},
+      {"search_count", [tree](ParityEnv& e) { tree(e); return search_any_order(e, {{"pattern", "handler"}, {"path", "src"}, {"output_mode", "count"}}); }},
+      {"search_files_only", [tree](ParityEnv& e) { tree(e); return search_any_order(e, {{"pattern", "import"}, {"output_mode", "files_only"}}); }},
+      {"search_unicode", [tree](ParityEnv& e) { tree(e); return search_any_order(e, {{"pattern", "ünïcödé"}}); }},
       {"search_in_file", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "handler"}, {"path", "docs/readme.md"}}); }},
       {"search_missing_path", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "x"}, {"path", "nowhere"}}); }},
       {"search_invalid_regex", [tree](ParityEnv& e) { tree(e); return search(e, {{"pattern", "(unclosed"}}); }},
