@@ -34,13 +34,16 @@ std::string SshBackend::display() const {
 }
 
 std::vector<std::string> SshBackend::base_argv() const {
-  std::vector<std::string> argv = {
-      "ssh", "-o", "ControlMaster=auto", "-o", "ControlPersist=300", "-o",
+  // ssh keeps the first value of an option: the user's come first so they
+  // can override ours.
+  std::vector<std::string> argv = {"ssh"};
+  for (const auto& option : target_.options) argv.insert(argv.end(), {"-o", option});
+  argv.insert(argv.end(), {
+      "-o", "ControlMaster=auto", "-o", "ControlPersist=300", "-o",
       "ControlPath=" + control_path_, "-o", "BatchMode=yes", "-o",
       "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR",
-      "-p", std::to_string(target_.port)};
+      "-p", std::to_string(target_.port)});
   if (!target_.key.empty()) argv.insert(argv.end(), {"-i", target_.key, "-o", "IdentitiesOnly=yes"});
-  for (const auto& option : target_.options) argv.insert(argv.end(), {"-o", option});
   argv.push_back(target_.user.empty() ? target_.host : target_.user + "@" + target_.host);
   return argv;
 }

@@ -19,7 +19,7 @@ struct SshTarget {
   std::string key;   // identity file; empty: ssh's default
   // The remote starting directory; empty or `~` means the remote home.
   std::string cwd;
-  // Extra `-o` options (e.g. `UserKnownHostsFile=…`), after ours.
+  // Extra `-o` options (e.g. `UserKnownHostsFile=…`); they win over ours.
   std::vector<std::string> options;
   // Local directory for the control socket.
   std::string control_dir;

@@ -96,6 +96,19 @@ TEST_F(SshBackendTest, TimeoutEndsTheRemoteCommandToo) {
   EXPECT_NE(std::system("pgrep -f 'sleep 61[.]4242' >/dev/null"), 0) << "the remote sleep survived";
 }
 
+// ssh keeps an option's first value: configured options must come first to
+// be able to override ours (here LogLevel=ERROR).
+TEST_F(SshBackendTest, ConfiguredOptionsOverrideOurs) {
+  SshTarget t = target();
+  t.options.push_back("LogLevel=DEBUG1");
+  SshBackend backend(t);
+  ASSERT_TRUE(backend.start({}).has_value());
+  auto r = run_bash_captured(backend, {.script = "echo ok", .separate_stderr = true}, {});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->output, "ok\n");
+  EXPECT_NE(r->stderr_text.find("debug1:"), std::string::npos) << r->stderr_text;
+}
+
 TEST_F(SshBackendTest, ConfigPutsTheSocketUnderTmpdir) {
   TempDir work;
   auto started = start_backend(backend_yaml(BackendKind::kSsh, work.path()));
