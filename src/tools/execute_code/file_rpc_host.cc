@@ -6,7 +6,7 @@
 #include "backend/run_bash.h"
 #include "core/strings.h"
 #include "rpc/rpc_protocol.h"
-#include "tools/execute_code/base64.h"
+#include "core/base64.h"
 
 namespace hermes::execute_code {
 namespace {

@@ -13,7 +13,7 @@
 #include "core/log.h"
 #include "core/strings.h"
 #include "rpc/rpc_protocol.h"
-#include "tools/execute_code/base64.h"
+#include "core/base64.h"
 #include "tools/execute_code/file_rpc_host.h"
 
 namespace hermes::execute_code {

@@ -3,10 +3,10 @@
 // links hop by hop, make missing parents, content over stdin through
 // `base64 -d` into a temp file beside the target, copy mode and owner, sync,
 // `mv -f` over the target. An EXIT trap removes the temp file on any failure.
-#include <openssl/evp.h>
-
-#include "core/strings.h"
 #include "tools/file_common/shell_file_system.h"
+
+#include "core/base64.h"
+#include "core/strings.h"
 
 namespace hermes {
 namespace {
@@ -48,14 +48,6 @@ stat -L -c "$F" -- "$t" | tr -d '\n'; printf '\0'
 for q do printf '%s\0' "$q"; done
 )sh";
 
-std::string base64(std::string_view bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(bytes.data()),
-                          static_cast<int>(bytes.size()));
-  out.resize(static_cast<size_t>(n));
-  return out;
-}
 
 }  // namespace
 
@@ -64,7 +56,7 @@ Result<AtomicWriteOutcome> ShellFileSystem::write_atomic(const std::string& path
                                                          const AtomicWriteOptions&) const {
   forget();
   std::string script = "p=" + shell_quote(path) + "\nF=" + kShellStatFormat + "\n" + kWriteScript;
-  HERMES_ASSIGN_OR_RETURN(BashOutcome out, exec(script, base64(bytes)));
+  HERMES_ASSIGN_OR_RETURN(BashOutcome out, exec(script, base64_encode(bytes)));
   std::vector<std::string> fields = nul_fields(out.output);
   if (out.exit_code != 0 || fields.size() < 5 || fields[0] != "OK") {
     return command_error(fields.empty() ? "write" : fields[0], out.stderr_text);

@@ -11,7 +11,7 @@
 #include "proc/run.h"
 #include "proc/spawn.h"
 #include "testutil/temp_dir.h"
-#include "tools/execute_code/base64.h"
+#include "core/base64.h"
 #include "tools/execute_code/file_rpc_host.h"
 #include "tools/execute_code/interpreter.h"
 #include "tools/execute_code/remote_run.h"

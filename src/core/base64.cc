@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "tools/execute_code/base64.h"
+#include "core/base64.h"
 
 #include <array>
 #include <cstdint>
 
-namespace hermes::execute_code {
+namespace hermes {
 namespace {
 
 constexpr std::string_view kAlphabet =
@@ -57,4 +57,4 @@ std::optional<std::string> base64_decode(std::string_view text) {
   return out;
 }
 
-}  // namespace hermes::execute_code
+}  // namespace hermes

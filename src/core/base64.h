@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Standard base64 (RFC 4648, with padding): how the file RPC moves scripts,
-// modules and requests through shell commands without quoting trouble.
+// Standard base64 (RFC 4648, with padding): how bytes travel through shell
+// commands on a backend (file writes, the execute_code file RPC) without
+// quoting trouble.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace hermes::execute_code {
+namespace hermes {
 
 // One line, no wrapping.
 std::string base64_encode(std::string_view bytes);
@@ -16,4 +17,4 @@ std::string base64_encode(std::string_view bytes);
 // multiple of 4 (what `base64` without wrapping prints).
 std::optional<std::string> base64_decode(std::string_view text);
 
-}  // namespace hermes::execute_code
+}  // namespace hermes
