@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Fetching one page for the native extractor: every hop is vetted (scheme,
+// address table with a fresh pinned resolution, website policy) before it
+// is dialled, and redirects are followed here, not by curl.
+#pragma once
+
+#include <optional>
+#include <stop_token>
+#include <string>
+
+#include "web/http.h"
+#include "web/site_policy.h"
+#include "web/url_guard.h"
+
+namespace hermes::web {
+
+struct PageFetchEnv {
+  const UrlGuard& guard;
+  const SitePolicy& policy;
+  HttpLimits limits;
+  int max_redirects = 10;
+};
+
+struct FetchedPage {
+  std::string url;           // the final URL, or the hop that failed
+  std::string content_type;  // lower case, parameters included
+  std::string body;          // decoded from gzip/deflate
+  std::string error;         // empty on success
+  std::optional<PolicyBlock> policy_block;
+};
+
+FetchedPage fetch_page(const std::string& url, const PageFetchEnv& env, std::stop_token stop);
+
+}  // namespace hermes::web

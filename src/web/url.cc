@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#include "web/url.h"
+
+#include <curl/curl.h>
+
+#include <memory>
+
+#include "core/strings.h"
+
+namespace hermes::web {
+namespace {
+
+struct UrlHandleFree {
+  void operator()(CURLU* u) const { curl_url_cleanup(u); }
+};
+using UrlHandle = std::unique_ptr<CURLU, UrlHandleFree>;
+
+std::optional<std::string> get_part(CURLU* u, CURLUPart part, unsigned flags = 0) {
+  char* value = nullptr;
+  if (curl_url_get(u, part, &value, flags) != CURLUE_OK || !value) return std::nullopt;
+  std::string out(value);
+  curl_free(value);
+  return out;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+bool keep_literal(unsigned char c, bool after_path) {
+  if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') return true;
+  static constexpr std::string_view kSafe = "/%:@!$&'()*+,;=";
+  if (kSafe.find(static_cast<char>(c)) != std::string_view::npos) return true;
+  return after_path && (c == '?' || c == '#');
+}
+
+// Percent-encodes the path, query and fragment (`tail` starts at the path).
+std::string encode_tail(std::string_view tail) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  bool after_path = false;
+  for (unsigned char c : tail) {
+    if (c == '?' || c == '#') after_path = true;
+    if (keep_literal(c, after_path)) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+// The IDNA form of `host` through curl (libidn2); the host itself when it
+// cannot be converted.
+std::string punycode_host(const std::string& scheme, const std::string& host) {
+  UrlHandle u(curl_url());
+  std::string probe = scheme + "://" + host + "/";
+  if (curl_url_set(u.get(), CURLUPART_URL, probe.c_str(), 0) != CURLUE_OK) return host;
+  auto name = get_part(u.get(), CURLUPART_HOST, CURLU_PUNYCODE);
+  if (!name) return host;
+  auto port = get_part(u.get(), CURLUPART_PORT);
+  return port ? *name + ":" + *port : *name;
+}
+
+}  // namespace
+
+std::optional<Url> parse_url(std::string_view text) {
+  UrlHandle u(curl_url());
+  std::string input(text);
+  if (input.find_first_of(std::string_view("\0\r\n", 3)) != std::string::npos) return std::nullopt;
+  if (curl_url_set(u.get(), CURLUPART_URL, input.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
+    return std::nullopt;
+  auto host = get_part(u.get(), CURLUPART_HOST, CURLU_PUNYCODE);
+  auto scheme = get_part(u.get(), CURLUPART_SCHEME);
+  auto port = get_part(u.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
+  auto whole = get_part(u.get(), CURLUPART_URL, CURLU_PUNYCODE);
+  if (!host || host->empty() || !scheme || !whole) return std::nullopt;
+  Url out{*whole, to_lower(*scheme), to_lower(*host), 0};
+  if (out.host.size() > 2 && out.host.front() == '[') out.host = out.host.substr(1, out.host.size() - 2);
+  while (!out.host.empty() && out.host.back() == '.') out.host.pop_back();
+  if (out.host.empty()) return std::nullopt;
+  out.port = port ? static_cast<int>(parse_int(*port).value_or(0)) : 0;
+  return out;
+}
+
+std::optional<std::string> resolve_url(std::string_view base, std::string_view reference) {
+  UrlHandle u(curl_url());
+  std::string b(base), r(trim(reference));
+  if (curl_url_set(u.get(), CURLUPART_URL, b.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
+    return std::nullopt;
+  unsigned flags = CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE;
+  if (curl_url_set(u.get(), CURLUPART_URL, r.c_str(), flags) != CURLUE_OK) return std::nullopt;
+  return get_part(u.get(), CURLUPART_URL);
+}
+
+std::string normalize_url(std::string_view raw) {
+  std::string url = trim(raw);
+  size_t sep = url.find("://");
+  if (sep == std::string::npos) return url;
+  size_t authority = sep + 3;
+  size_t skip = authority;
+  while (skip < url.size() && is_space(url[skip])) ++skip;
+  url.erase(authority, skip - authority);
+  std::string scheme = to_lower(url.substr(0, sep));
+  if (scheme != "http" && scheme != "https") return url;
+  size_t path = url.find_first_of("/?#", authority);
+  if (path == std::string::npos) path = url.size();
+  std::string hostport = url.substr(authority, path - authority);
+  size_t at = hostport.rfind('@');
+  std::string userinfo = at == std::string::npos ? "" : hostport.substr(0, at + 1);
+  std::string host = hostport.substr(userinfo.size());
+  return url.substr(0, authority) + userinfo + punycode_host(scheme, host) +
+         encode_tail(std::string_view(url).substr(path));
+}
+
+std::string percent_decode(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace hermes::web

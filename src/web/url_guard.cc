@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include "web/url_guard.h"
+
+#include <netdb.h>
+#include <sys/socket.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/strings.h"
+
+namespace hermes::web {
+namespace {
+
+class SystemResolver final : public Resolver {
+ public:
+  Result<std::vector<IpAddress>> resolve(const std::string& host) const override {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* list = nullptr;
+    int rc = getaddrinfo(host.c_str(), nullptr, &hints, &list);
+    if (rc != 0) return Error::NotFound(std::string("could not resolve ") + host + ": " + gai_strerror(rc));
+    std::vector<IpAddress> out;
+    for (addrinfo* ai = list; ai; ai = ai->ai_next) out.push_back(from_sockaddr(ai->ai_addr));
+    freeaddrinfo(list);
+    return out;
+  }
+
+ private:
+  static IpAddress from_sockaddr(const sockaddr* sa) {
+    IpAddress a;
+    if (sa->sa_family == AF_INET) {
+      std::memcpy(a.bytes.data(), &reinterpret_cast<const sockaddr_in*>(sa)->sin_addr, 4);
+    } else {
+      a.is_v4 = false;
+      std::memcpy(a.bytes.data(), &reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr, 16);
+    }
+    return a;
+  }
+};
+
+Error blocked() { return Error::PermissionDenied(std::string(kBlockedInternal)); }
+
+bool is_metadata_name(const std::string& host) {
+  return host == "metadata.google.internal" || host == "metadata.goog";
+}
+
+}  // namespace
+
+std::shared_ptr<const Resolver> system_resolver() {
+  static const auto resolver = std::make_shared<SystemResolver>();
+  return resolver;
+}
+
+Result<TestAllowlist> TestAllowlist::parse(std::string_view spec) {
+  TestAllowlist out;
+  for (const std::string& item : split(spec, ',')) {
+    size_t colon = item.rfind(':');
+    auto address = colon == std::string::npos ? std::nullopt : parse_ip(item.substr(0, colon));
+    auto port = colon == std::string::npos ? std::nullopt : parse_int(item.substr(colon + 1));
+    bool bracketed_v6 = address && (address->is_v4 || item.front() == '[');
+    if (!address || !bracketed_v6 || !is_loopback(*address) || !port || *port < 1 || *port > 65535)
+      return Error::InvalidArgument("HERMES_TOOLS_TEST_ALLOW_HOSTS: '" + item +
+                                    "' is not a loopback IP literal with a port");
+    out.entries_.push_back({*address, static_cast<int>(*port)});
+  }
+  return out;
+}
+
+Result<TestAllowlist> TestAllowlist::from_environment() {
+  const char* spec = std::getenv("HERMES_TOOLS_TEST_ALLOW_HOSTS");
+  if (!spec || !*spec) return TestAllowlist{};
+  return parse(spec);
+}
+
+bool TestAllowlist::allows(const IpAddress& address, int port) const {
+  for (const Entry& e : entries_)
+    if (e.address == address && e.port == port) return true;
+  return false;
+}
+
+std::string TestAllowlist::describe() const {
+  std::string out;
+  for (const Entry& e : entries_) {
+    if (!out.empty()) out += ',';
+    std::string ip = to_string(e.address);
+    out += (e.address.is_v4 ? ip : "[" + ip + "]") + ":" + std::to_string(e.port);
+  }
+  return out;
+}
+
+UrlGuard::UrlGuard(std::shared_ptr<const Resolver> resolver, GuardOptions options)
+    : resolver_(std::move(resolver)), options_(std::move(options)) {}
+
+Result<VettedTarget> UrlGuard::vet(std::string_view url) const {
+  auto parsed = parse_url(url);
+  if (!parsed) return blocked();
+  return vet(*parsed);
+}
+
+Result<VettedTarget> UrlGuard::vet(const Url& url) const {
+  if ((url.scheme != "http" && url.scheme != "https") || is_metadata_name(url.host))
+    return blocked();
+  std::vector<IpAddress> addresses;
+  if (auto literal = parse_ip(url.host)) {
+    addresses.push_back(*literal);
+  } else {
+    auto answers = resolver_->resolve(url.host);
+    if (!answers || answers->empty()) return blocked();
+    addresses = std::move(*answers);
+  }
+  VettedTarget out;
+  for (const IpAddress& a : addresses) {
+    if (address_allowed(a, options_.allow_private)) continue;
+    if (!options_.test_fixtures.allows(a, url.port)) return blocked();
+    out.test_fixture = true;
+  }
+  out.addresses = std::move(addresses);
+  return out;
+}
+
+bool UrlGuard::may_connect(const IpAddress& address, int port) const {
+  return address_allowed(address, options_.allow_private) ||
+         options_.test_fixtures.allows(address, port);
+}
+
+}  // namespace hermes::web

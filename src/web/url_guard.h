@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+// Where a web fetch may go. We resolve names ourselves, vet every answer
+// against the address table, and the fetcher dials only vetted addresses,
+// so a name that answers differently later (DNS rebinding) changes nothing.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "web/address.h"
+#include "web/url.h"
+
+namespace hermes::web {
+
+inline constexpr std::string_view kBlockedInternal =
+    "Blocked: URL targets a private or internal network address";
+
+// The name-lookup seam (tests inject answers).
+class Resolver {
+ public:
+  virtual ~Resolver() = default;
+  // Every address `host` has; an error when it does not resolve.
+  virtual Result<std::vector<IpAddress>> resolve(const std::string& host) const = 0;
+};
+
+// getaddrinfo(AF_UNSPEC, SOCK_STREAM).
+std::shared_ptr<const Resolver> system_resolver();
+
+// Loopback `address:port` pairs that test fixtures listen on. Only the
+// environment variable HERMES_TOOLS_TEST_ALLOW_HOSTS (never config.yaml)
+// fills it, so no user configuration can open loopback by accident.
+class TestAllowlist {
+ public:
+  // `127.0.0.1:8123,[::1]:8124`: loopback IP literals with a port, nothing
+  // else (a name, a private address or a missing port is an error).
+  static Result<TestAllowlist> parse(std::string_view spec);
+  // From the environment variable; an invalid value is an error.
+  static Result<TestAllowlist> from_environment();
+
+  bool allows(const IpAddress& address, int port) const;
+  bool empty() const { return entries_.empty(); }
+  std::string describe() const;
+
+ private:
+  struct Entry {
+    IpAddress address;
+    int port;
+  };
+  std::vector<Entry> entries_;
+};
+
+struct GuardOptions {
+  // `security.allow_private_urls`: internal ranges allowed, metadata never.
+  bool allow_private = false;
+  TestAllowlist test_fixtures;
+};
+
+struct VettedTarget {
+  std::vector<IpAddress> addresses;  // every address the name had, all allowed
+  bool test_fixture = false;         // reached through the test allowlist
+};
+
+class UrlGuard {
+ public:
+  UrlGuard(std::shared_ptr<const Resolver> resolver, GuardOptions options);
+
+  // Scheme http(s), not a metadata name, resolvable, and every answer
+  // allowed; otherwise kPermissionDenied carrying kBlockedInternal.
+  Result<VettedTarget> vet(const Url& url) const;
+  // The same check for a URL given as text.
+  Result<VettedTarget> vet(std::string_view url) const;
+  // The second guard at connect time: may this socket address be dialled?
+  bool may_connect(const IpAddress& address, int port) const;
+  bool private_allowed() const { return options_.allow_private; }
+
+ private:
+  std::shared_ptr<const Resolver> resolver_;
+  GuardOptions options_;
+};
+
+}  // namespace hermes::web

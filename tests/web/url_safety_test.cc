@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// The address table and the URL guard, attacked with every internal range,
+// the IPv6 forms that embed an IPv4 address, and resolvers that lie.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "web/address.h"
+#include "web/url_guard.h"
+#include "web_test_support.h"
+
+namespace hermes::web {
+namespace {
+
+AddressClass class_of(const char* text) {
+  auto ip = parse_ip(text);
+  EXPECT_TRUE(ip) << text;
+  return ip ? classify(*ip) : AddressClass::kPublic;
+}
+
+TEST(AddressTable, EveryInternalIpv4RangeAtBothEnds) {
+  const char* internal[] = {
+      "0.0.0.0",       "0.255.255.255",   "10.0.0.0",        "10.255.255.255",
+      "100.64.0.0",    "100.127.255.255", "127.0.0.1",       "127.255.255.254",
+      "172.16.0.0",    "172.31.255.255",  "192.0.0.0",       "192.0.0.9",
+      "192.0.0.255",   "192.0.2.1",       "192.88.99.1",     "192.168.0.1",
+      "192.168.255.255", "198.18.0.0",    "198.19.255.255",  "198.51.100.7",
+      "203.0.113.9",   "224.0.0.1",       "239.255.255.255", "240.0.0.1",
+      "255.255.255.255"};
+  for (const char* a : internal) EXPECT_EQ(class_of(a), AddressClass::kInternal) << a;
+}
+
+TEST(AddressTable, MetadataIsItsOwnClass) {
+  for (const char* a : {"169.254.169.254", "169.254.170.2", "169.254.169.253", "169.254.0.1",
+                        "100.100.100.200", "fd00:ec2::254", "::ffff:169.254.169.254",
+                        "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::1", "::ffff:100.100.100.200"})
+    EXPECT_EQ(class_of(a), AddressClass::kMetadata) << a;
+}
+
+TEST(AddressTable, PublicNeighboursOfInternalRanges) {
+  for (const char* a : {"1.1.1.1", "8.8.8.8", "9.255.255.255", "11.0.0.0", "100.63.255.255",
+                        "100.128.0.0", "126.255.255.255", "128.0.0.0", "172.15.255.255",
+                        "172.32.0.0", "192.0.1.1", "192.167.255.255", "198.17.255.255",
+                        "198.20.0.0", "223.255.255.255", "2606:4700:4700::1111",
+                        "2001:4860:4860::8888", "2a00:1450::1"})
+    EXPECT_EQ(class_of(a), AddressClass::kPublic) << a;
+}
+
+TEST(AddressTable, Ipv6OutsideGlobalUnicastIsInternal) {
+  for (const char* a : {"::", "::1", "fe80::1", "fe80::1%eth0", "fc00::1", "fd12:3456::1",
+                        "fec0::1", "ff02::1", "100::1", "2001::1", "2001:1ff::1", "2001:db8::1",
+                        "3fff::1", "3fff:fff::1", "64:ff9b:1::a00:1", "::7f00:1", "::a00:1",
+                        "4000::1", "[::1]"})
+    EXPECT_EQ(class_of(a), AddressClass::kInternal) << a;
+  EXPECT_EQ(class_of("3fff:1000::1"), AddressClass::kPublic);
+  EXPECT_EQ(class_of("2001:200::1"), AddressClass::kPublic);
+}
+
+TEST(AddressTable, EmbeddedIpv4JudgedByTheIpv4) {
+  EXPECT_EQ(class_of("::ffff:127.0.0.1"), AddressClass::kInternal);
+  EXPECT_EQ(class_of("::ffff:10.1.2.3"), AddressClass::kInternal);
+  EXPECT_EQ(class_of("::ffff:8.8.8.8"), AddressClass::kPublic);
+  EXPECT_EQ(class_of("64:ff9b::10.0.0.1"), AddressClass::kInternal);
+  EXPECT_EQ(class_of("64:ff9b::8.8.8.8"), AddressClass::kPublic);
+  EXPECT_EQ(class_of("2002:7f00:1::"), AddressClass::kInternal);
+  EXPECT_EQ(class_of("2002:c0a8:101::1"), AddressClass::kInternal);
+  EXPECT_EQ(class_of("2002:808:808::1"), AddressClass::kPublic);
+}
+
+TEST(AddressTable, OnlyCanonicalLiteralsParse) {
+  for (const char* a : {"0x7f.1", "127.1", "2130706433", "017700000001", "127.0.0.1.", "",
+                        "localhost", "1.2.3.4.5", "::ffff:1.2.3"})
+    EXPECT_FALSE(parse_ip(a)) << a;
+}
+
+GuardOptions private_allowed() {
+  GuardOptions o;
+  o.allow_private = true;
+  return o;
+}
+
+TEST(UrlGuard, LiteralHostsInEveryForm) {
+  auto resolver = std::make_shared<testing::FakeResolver>();
+  UrlGuard guard(resolver, {});
+  for (const char* u : {"http://127.0.0.1/", "http://[::1]/", "http://[::ffff:127.0.0.1]/",
+                        "http://[::ffff:7f00:1]/", "http://0x7f.1/", "http://2130706433/",
+                        "http://0177.0.0.1/", "http://127.1/", "http://10.0.0.5:8080/x",
+                        "http://169.254.169.254/latest/meta-data/", "http://[fe80::1%25eth0]/",
+                        "http://[2002:a9fe:a9fe::]/", "http://[64:ff9b::a9fe:a9fe]/",
+                        "https://100.64.1.1/", "http://[fd00:ec2::254]/", "http://0/"}) {
+    auto r = guard.vet(std::string_view(u));
+    ASSERT_FALSE(r) << u;
+    EXPECT_EQ(r.error().message, kBlockedInternal);
+  }
+  EXPECT_TRUE(guard.vet(std::string_view("https://8.8.8.8/")));
+  EXPECT_EQ(resolver->calls(), 0) << "literal hosts are never looked up";
+}
+
+TEST(UrlGuard, SchemesAndShapes) {
+  auto resolver = std::make_shared<testing::FakeResolver>();
+  resolver->set("example.com", {"93.184.216.34"});
+  UrlGuard guard(resolver, {});
+  for (const char* u : {"ftp://example.com/", "file:///etc/passwd", "example.com/path", "http://",
+                        "", "gopher://example.com/", "javascript:alert(1)", "http://exa mple.com/"})
+    EXPECT_FALSE(guard.vet(std::string_view(u))) << u;
+  EXPECT_TRUE(guard.vet(std::string_view("HTTPS://EXAMPLE.COM./a")));
+}
+
+TEST(UrlGuard, EveryDnsAnswerIsVetted) {
+  auto resolver = std::make_shared<testing::FakeResolver>();
+  resolver->set("mixed.test", {"93.184.216.34", "10.0.0.1"});
+  resolver->set("mixed6.test", {"2606:4700::1", "::1"});
+  resolver->set("mapped.test", {"::ffff:192.168.1.1"});
+  resolver->set("sixtofour.test", {"2002:0a00:0001::1"});
+  resolver->set("meta.test", {"169.254.169.254"});
+  resolver->set("good.test", {"93.184.216.34", "2606:4700::1"});
+  UrlGuard guard(resolver, {});
+  for (const char* host : {"mixed.test", "mixed6.test", "mapped.test", "sixtofour.test",
+                           "meta.test", "unresolvable.test"})
+    EXPECT_FALSE(guard.vet("https://" + std::string(host) + "/")) << host;
+  auto ok = guard.vet(std::string_view("https://good.test/"));
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->addresses.size(), 2u);
+}
+
+TEST(UrlGuard, MetadataNamesBlockedWithoutLookup) {
+  auto resolver = std::make_shared<testing::FakeResolver>();
+  resolver->set("metadata.google.internal", {"8.8.8.8"});
+  UrlGuard guard(resolver, private_allowed());
+  EXPECT_FALSE(guard.vet(std::string_view("http://metadata.google.internal/computeMetadata/v1/")));
+  EXPECT_FALSE(guard.vet(std::string_view("http://METADATA.GOOG./")));
+  EXPECT_EQ(resolver->calls(), 0);
+}
+
+TEST(UrlGuard, AllowPrivateStillBlocksMetadata) {
+  auto resolver = std::make_shared<testing::FakeResolver>();
+  UrlGuard guard(resolver, private_allowed());
+  EXPECT_TRUE(guard.vet(std::string_view("http://10.0.0.5/")));
+  EXPECT_TRUE(guard.vet(std::string_view("http://[::1]/")));
+  for (const char* u : {"http://169.254.169.254/", "http://[::ffff:169.254.169.254]/",
+                        "http://100.100.100.200/", "http://[fd00:ec2::254]/",
+                        "http://[2002:a9fe:a9fe::1]/"})
+    EXPECT_FALSE(guard.vet(std::string_view(u))) << u;
+}
+
+TEST(TestAllowlist, OnlyLoopbackLiteralsWithPorts) {
+  auto ok = TestAllowlist::parse("127.0.0.1:8123,[::1]:8124");
+  ASSERT_TRUE(ok);
+  EXPECT_TRUE(ok->allows(*parse_ip("127.0.0.1"), 8123));
+  EXPECT_FALSE(ok->allows(*parse_ip("127.0.0.1"), 8124));
+  EXPECT_TRUE(ok->allows(*parse_ip("::1"), 8124));
+  EXPECT_EQ(ok->describe(), "127.0.0.1:8123,[::1]:8124");
+  for (const char* bad : {"localhost:80", "10.0.0.1:80", "127.0.0.1", "169.254.169.254:80",
+                          "127.0.0.1:0", "127.0.0.1:99999", "::1:80", "0.0.0.0:80",
+                          "127.0.0.1:80,example.com:80"})
+    EXPECT_FALSE(TestAllowlist::parse(bad)) << bad;
+}
+
+TEST(TestAllowlist, OpensExactlyTheListedPort) {
+  auto resolver = std::make_shared<testing::FakeResolver>();
+  GuardOptions o;
+  o.test_fixtures = *TestAllowlist::parse("127.0.0.1:8123");
+  UrlGuard guard(resolver, std::move(o));
+  auto fixture = guard.vet(std::string_view("http://127.0.0.1:8123/page"));
+  ASSERT_TRUE(fixture);
+  EXPECT_TRUE(fixture->test_fixture);
+  EXPECT_FALSE(guard.vet(std::string_view("http://127.0.0.1:8124/")));
+  EXPECT_FALSE(guard.vet(std::string_view("http://127.0.0.2:8123/")));
+  EXPECT_FALSE(guard.vet(std::string_view("http://10.0.0.1:8123/")));
+  EXPECT_FALSE(guard.vet(std::string_view("http://169.254.169.254:8123/")));
+}
+
+}  // namespace
+}  // namespace hermes::web
