@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// GFM pipe tables: the header is the first row holding a <th> (else the
+// first row), `colspan` repeats empty cells, `|` is escaped and rows are
+// padded to the widest.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hermes::web {
+
+class TableBuilder {
+ public:
+  void set_caption(std::string caption) { caption_ = std::move(caption); }
+  void start_row() { rows_.push_back({}); }
+  void add_cell(std::string text, bool header, int colspan);
+  std::string render() const;
+
+ private:
+  struct Row {
+    std::vector<std::string> cells;
+    bool has_header_cell = false;
+  };
+  std::string caption_;
+  std::vector<Row> rows_;
+};
+
+}  // namespace hermes::web
