@@ -187,6 +187,17 @@ class McpChild {
   bool ok_ = false;
 };
 
+// A read of the whole 4 KB file. A different limit per call keeps the dedup
+// stub out of the way (the file has under 100 lines, so every page is all of it).
+std::string read_request(const std::string& path, int id) {
+  Json args{{"path", path}, {"limit", 100 + id % 1900}};
+  Json call{{"jsonrpc", "2.0"},
+            {"id", id},
+            {"method", "tools/call"},
+            {"params", {{"name", "read_file"}, {"arguments", args}}}};
+  return call.dump();
+}
+
 void BM_Read4KB_McpStdio(benchmark::State& state) {
   static const std::string path = make_file("hermes-bench-4k.txt", 4096);
   McpChild child;
@@ -196,18 +207,38 @@ void BM_Read4KB_McpStdio(benchmark::State& state) {
   }
   int id = 1;
   timed(state, [&] {
-    // A different limit per call keeps the dedup stub out of the way (the
-    // 4 KB file has under 100 lines, so every page is the whole file).
-    Json args{{"path", path}, {"limit", 100 + id % 1900}};
-    Json call{{"jsonrpc", "2.0"},
-              {"id", id++},
-              {"method", "tools/call"},
-              {"params", {{"name", "read_file"}, {"arguments", args}}}};
-    child.send(call.dump());
+    child.send(read_request(path, id++));
     benchmark::DoNotOptimize(child.receive());
   });
 }
 BENCHMARK(BM_Read4KB_McpStdio)->Unit(benchmark::kMicrosecond)->Iterations(1500);
+
+// Throughput with range(0) calls in flight, as an agent running parallel tool
+// calls keeps them: each answer received sends the next request. items/s is
+// calls per second.
+void BM_Read4KB_McpStdio_InFlight(benchmark::State& state) {
+  static const std::string path = make_file("hermes-bench-4k.txt", 4096);
+  McpChild child;
+  if (!child.ok()) {
+    state.SkipWithError("hermes-tools not found (set HERMES_TOOLS_BIN)");
+    return;
+  }
+  const int window = static_cast<int>(state.range(0));
+  int id = 1;
+  for (int i = 0; i < window; ++i) child.send(read_request(path, id++));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(child.receive());
+    child.send(read_request(path, id++));
+  }
+  for (int i = 0; i < window; ++i) child.receive();
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Read4KB_McpStdio_InFlight)
+    ->Arg(1)
+    ->Arg(8)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime()
+    ->Iterations(20000);
 
 }  // namespace
 }  // namespace hermes

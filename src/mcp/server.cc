@@ -36,7 +36,6 @@ int Server::run(int in_fd, int out_fd) {
   while (true) {
     LineReader::Status status = reader.next(line);
     if (status == LineReader::Status::kEof) break;
-    reap_finished();
     if (status == LineReader::Status::kTooLong) {
       send(make_error(nullptr, RpcError::kInvalidRequest,
                       "Message exceeds the " + std::to_string(options_.max_line_bytes) +
@@ -177,27 +176,33 @@ void Server::handle_tools_call(const Json& id, const Json& params) {
     progress_token = params["_meta"].value("progressToken", Json());
   }
   auto flight = std::make_shared<InFlight>();
-  std::lock_guard lock(flights_mu_);
-  auto [it, inserted] = flights_.emplace(id_key(id), flight);
-  if (!inserted) {
+  if (!track(id, flight)) {
     return send(make_error(id, RpcError::kInvalidRequest,
                            "Invalid request: id " + id_key(id) + " is already in use"));
   }
-  flight->thread = std::thread(&Server::run_call, this, id, std::cref(*spec), std::move(args),
-                               std::move(progress_token), flight);
+  pool_.submit([this, id, spec, args = std::move(args), token = std::move(progress_token),
+                 flight = std::move(flight)]() mutable {
+    run_call(id, *spec, std::move(args), std::move(token), std::move(flight));
+  });
+}
+
+bool Server::track(const Json& id, const std::shared_ptr<InFlight>& flight) {
+  std::lock_guard lock(flights_mu_);
+  return flights_.emplace(id_key(id), flight).second;
 }
 
 void Server::run_call(const Json& id, const ToolSpec& spec, Json args, Json progress_token,
                       std::shared_ptr<InFlight> flight) {
-  CallContext ctx{*session_, services_, *client_, dispatcher_, flight->stop.get_token(),
-                  std::move(progress_token)};
-  ToolCallResult result = dispatcher_.call(spec, args, ctx);
-  // A cancelled request gets no response (the client has moved on).
-  if (!flight->cancelled) send(make_result(id, call_result(result.text, result.is_error)));
+  // A call cancelled while it waited for a worker is not started.
+  if (!flight->cancelled) {
+    CallContext ctx{*session_, services_, *client_, dispatcher_, flight->stop.get_token(),
+                    std::move(progress_token)};
+    ToolCallResult result = dispatcher_.call(spec, args, ctx);
+    // A cancelled request gets no response (the client has moved on).
+    if (!flight->cancelled) send(make_result(id, call_result(result.text, result.is_error)));
+  }
   std::lock_guard lock(flights_mu_);
   flights_.erase(id_key(id));
-  done_.push_back(flight);
-  flight->finished = true;
 }
 
 void Server::cancel(const Json& request_id) {
@@ -208,31 +213,15 @@ void Server::cancel(const Json& request_id) {
   it->second->stop.request_stop();
 }
 
-void Server::reap_finished() {
-  std::vector<std::shared_ptr<InFlight>> done;
-  {
-    std::lock_guard lock(flights_mu_);
-    done.swap(done_);
-  }
-  for (auto& flight : done) {
-    if (flight->thread.joinable()) flight->thread.join();
-  }
-}
-
 void Server::stop_all_and_join() {
-  std::vector<std::shared_ptr<InFlight>> running;
   {
     std::lock_guard lock(flights_mu_);
     for (auto& [key, flight] : flights_) {
       flight->cancelled = true;
       flight->stop.request_stop();
-      running.push_back(flight);
     }
   }
-  for (auto& flight : running) {
-    if (flight->thread.joinable()) flight->thread.join();
-  }
-  reap_finished();
+  pool_.drain();
 }
 
 }  // namespace hermes::mcp

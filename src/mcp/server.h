@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The MCP server over newline-delimited JSON-RPC: protocol methods answered on
-// the reader thread, each tools/call on its own thread (responses may come out
-// of order), notifications/cancelled stopping the call it names. One server
-// is one session. Not copyable; run() is called once.
+// the reader thread, each tools/call on a CallPool worker (responses may come
+// out of order), notifications/cancelled stopping the call it names. One
+// server is one session. Not copyable; run() is called once.
 #pragma once
 
 #include <atomic>
@@ -11,9 +11,8 @@
 #include <mutex>
 #include <stop_token>
 #include <string>
-#include <thread>
-#include <vector>
 
+#include "mcp/call_pool.h"
 #include "mcp/client_link.h"
 #include "mcp/output_writer.h"
 #include "mcp/protocol.h"
@@ -42,8 +41,6 @@ class Server {
   struct InFlight {
     std::stop_source stop;
     std::atomic<bool> cancelled{false};
-    std::thread thread;
-    std::atomic<bool> finished{false};
   };
 
   void handle_line(const std::string& line);
@@ -53,10 +50,10 @@ class Server {
   void handle_initialize(const Json& id, const Json& params);
   void handle_tools_list(const Json& id);
   void handle_tools_call(const Json& id, const Json& params);
+  bool track(const Json& id, const std::shared_ptr<InFlight>& flight);  // false: id in use
   void run_call(const Json& id, const ToolSpec& spec, Json args, Json progress_token,
                 std::shared_ptr<InFlight> flight);
   void cancel(const Json& request_id);
-  void reap_finished();
   void stop_all_and_join();
   void send(const Json& message);
 
@@ -69,7 +66,7 @@ class Server {
   std::unique_ptr<ClientLink> client_;
   std::mutex flights_mu_;
   std::map<std::string, std::shared_ptr<InFlight>> flights_;  // flights_mu_; by id
-  std::vector<std::shared_ptr<InFlight>> done_;              // flights_mu_
+  CallPool pool_;  // last: its workers finish before the members they use go
 };
 
 }  // namespace hermes::mcp

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "core/config.h"
@@ -112,6 +113,20 @@ TEST_F(ServerTest, DuplicateInFlightIdIsRefused) {
   Json first = next();
   EXPECT_EQ(first["error"]["code"], -32600);
   EXPECT_EQ(next()["id"], 7);
+}
+
+TEST_F(ServerTest, ManyConcurrentCallsAllAnswerAndAReadIsNotHeldBehindThem) {
+  // More blocked calls than the pool's cap: the rest queue, none is lost.
+  constexpr int kCalls = 80;
+  for (int i = 1; i <= kCalls; ++i) send(dump_json(call(i, "slow", {{"ms", 300}})));
+  std::set<int> ids;
+  for (int i = 1; i <= kCalls; ++i) ids.insert(next()["id"].get<int>());
+  EXPECT_EQ(ids.size(), static_cast<size_t>(kCalls));
+  // A call sent while long ones run is answered first.
+  send(dump_json(call(100, "slow", {{"ms", 5000}})));
+  send(dump_json(call(101, "slow", {{"ms", 0}})));
+  EXPECT_EQ(next()["id"], 101);
+  send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":100}})");
 }
 
 }  // namespace

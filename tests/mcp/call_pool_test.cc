@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+#include "mcp/call_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <latch>
+
+namespace hermes::mcp {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(CallPoolTest, RunsEveryTaskAndDrains) {
+  CallPool pool;
+  std::atomic<int> done{0};
+  for (int i = 0; i < 200; ++i) pool.submit([&] { ++done; });
+  pool.drain();
+  EXPECT_EQ(done.load(), 200);
+}
+
+TEST(CallPoolTest, ABlockedTaskDoesNotHoldTheNextOne) {
+  CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 4});
+  std::promise<void> release;
+  std::shared_future<void> gate = release.get_future().share();
+  pool.submit([gate] { gate.wait(); });
+  std::promise<void> quick;
+  pool.submit([&] { quick.set_value(); });
+  // The second task runs while the first still blocks (a queue behind the
+  // first worker would make this wait forever: the bound is only a safety net).
+  EXPECT_EQ(quick.get_future().wait_for(30s), std::future_status::ready);
+  release.set_value();
+  pool.drain();
+}
+
+TEST(CallPoolTest, GrowsNoFurtherThanItsCapAndQueuesTheRest) {
+  CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 3});
+  std::promise<void> release;
+  std::shared_future<void> gate = release.get_future().share();
+  std::latch started(3);
+  std::atomic<int> entered{0};
+  std::atomic<int> done{0};
+  for (int i = 0; i < 6; ++i) {
+    pool.submit([&, gate] {
+      if (entered++ < 3) started.count_down();
+      gate.wait();
+      ++done;
+    });
+  }
+  started.wait();  // three workers hold three tasks; three wait in the queue
+  EXPECT_EQ(pool.workers(), 3u);
+  EXPECT_EQ(done.load(), 0);
+  release.set_value();
+  pool.drain();
+  EXPECT_EQ(done.load(), 6);
+  EXPECT_EQ(pool.workers(), 3u);
+}
+
+TEST(CallPoolTest, IdleWorkersRetireDownToTheMinimum) {
+  CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 4, .idle_timeout = 20ms});
+  std::promise<void> release;
+  std::shared_future<void> gate = release.get_future().share();
+  std::latch started(3);
+  for (int i = 0; i < 3; ++i) {
+    pool.submit([&, gate] {
+      started.count_down();
+      gate.wait();
+    });
+  }
+  started.wait();
+  EXPECT_EQ(pool.workers(), 3u);
+  release.set_value();
+  pool.drain();
+  for (int i = 0; i < 500 && pool.workers() > 1; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(pool.workers(), 1u);
+  std::atomic<bool> ran{false};
+  pool.submit([&] { ran = true; });  // joins the retired threads, still serves
+  pool.drain();
+  EXPECT_TRUE(ran.load());
+}
+
+TEST(CallPoolTest, DestructorWaitsForQueuedAndRunningTasks) {
+  std::atomic<int> done{0};
+  {
+    CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 2});
+    for (int i = 0; i < 20; ++i) {
+      pool.submit([&] {
+        std::this_thread::sleep_for(1ms);
+        ++done;
+      });
+    }
+  }
+  EXPECT_EQ(done.load(), 20);
+}
+
+}  // namespace
+}  // namespace hermes::mcp
