@@ -17,6 +17,12 @@ int main(int argc, char** argv) {
   CLI::App app{"hermes-tools: the Hermes Agent tool runtime, served over MCP"};
   app.set_version_flag("--version", std::string(HERMES_VERSION));
   app.require_subcommand(1);
+  // MCP clients are configured with an argument array, and people write the
+  // global flags after the subcommand (`mcp --root . --yolo`): a subcommand
+  // hands the options it does not know to the app, so either side works.
+  app.fallthrough();
+  app.footer("Global options go before or after the subcommand: "
+             "`hermes-tools --root . mcp` and `hermes-tools mcp --root .` are the same.");
   GlobalOptions options;
   app.add_option("--toolsets", options.toolsets,
                  "Toolsets to enable: file, terminal, code, task (default: all)")

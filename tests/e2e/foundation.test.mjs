@@ -41,6 +41,18 @@ test('--toolsets limits what is listed', async () => {
   } finally { await s.close(); }
 });
 
+test('global flags after the subcommand work as before it', async () => {
+  const d = scratchDir();
+  const s = await connect({ after: ['--toolsets', 'file', '--root', d.dir, '--yolo'] });
+  try {
+    const { tools } = await s.client.listTools();
+    assert.ok(tools.some((t) => t.name === 'read_file'));
+    assert.ok(!tools.some((t) => t.name === 'terminal'));
+    const outside = await callTool(s.client, 'read_file', { path: '/etc/hostname' });
+    assert.equal(outside.isError, true, 'the --root after mcp confines reads');
+  } finally { await s.close(); d.cleanup(); }
+});
+
 test('read_file returns numbered lines; a missing path is an isError result', async () => {
   const d = scratchDir();
   const s = await connect();

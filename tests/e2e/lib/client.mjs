@@ -20,14 +20,14 @@ export function scratchDir(prefix = 'hermes-e2e-') {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-// Connects an SDK client to a fresh `hermes-tools [args] mcp`.
-// Options: args (global flags before `mcp`), env (added to process.env),
+// Connects an SDK client to a fresh `hermes-tools [args] mcp [after]`.
+// Options: args (global flags before `mcp`), after (flags after it), env (added to process.env),
 // cwd, capabilities (client capabilities, e.g. {elicitation: {}}).
-export async function connect({ args = [], env = {}, cwd, capabilities = {} } = {}) {
+export async function connect({ args = [], after = [], env = {}, cwd, capabilities = {} } = {}) {
   const home = scratchDir('hermes-home-');
   const transport = new StdioClientTransport({
     command: BIN,
-    args: [...args, 'mcp'],
+    args: [...args, 'mcp', ...after],
     env: { ...process.env, HERMES_HOME: home.dir, ...env },
     cwd,
     stderr: 'pipe',
