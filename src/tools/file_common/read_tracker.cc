@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "tools/file_common/read_tracker.h"
 
+#include <algorithm>
+
 namespace hermes {
 
 bool stat_version(const FileSystem& fs, const std::string& real_path, FileVersion& out) {
@@ -11,13 +13,16 @@ bool stat_version(const FileSystem& fs, const std::string& real_path, FileVersio
 }
 
 void ReadTracker::record_read(const std::string& real_path,
-                              const FileVersion& version, bool whole_file) {
+                              const FileVersion& version, const ReadSpan& span) {
   std::lock_guard lock(mu_);
   Stamp& stamp = stamps_[real_path];
+  if (stamp.version != version) stamp = Stamp{version};
+  // A page that starts at or before the first unseen line extends the run.
+  if (span.exact && span.first <= stamp.seen_through + 1) {
+    stamp.seen_through = std::max(stamp.seen_through, span.last);
+  }
   // A partial read of the same version keeps an earlier whole-file stamp.
-  bool keep_whole = stamp.whole_file && stamp.version == version;
-  stamp.version = version;
-  stamp.whole_file = whole_file || keep_whole;
+  if (span.exact && stamp.seen_through >= span.total) stamp.whole_file = true;
 }
 
 void ReadTracker::record_write(const std::string& real_path,
@@ -26,7 +31,7 @@ void ReadTracker::record_write(const std::string& real_path,
   {
     std::lock_guard lock(mu_);
     if (baseline == Baseline::kEarned) {
-      stamps_[real_path] = Stamp{version, true};
+      stamps_[real_path] = Stamp{version, 0, true};
     } else {
       stamps_.erase(real_path);
     }

@@ -36,12 +36,26 @@ bool stat_version(const FileSystem& fs, const std::string& real_path, FileVersio
 // write after patch needs a re-read).
 enum class Baseline { kEarned, kNotEarned };
 
+// What one read showed: lines [first, last] of a file of `total` lines;
+// `exact` when every shown line is the file's own text (not redacted, not
+// clamped, not cut by the character budget).
+struct ReadSpan {
+  int64_t first = 1;
+  int64_t last = 0;
+  int64_t total = 0;
+  bool exact = false;
+  // Every line, however many (a baseline set without a read).
+  static ReadSpan whole() { return {1, INT64_MAX, 0, true}; }
+  static ReadSpan inexact() { return {}; }
+};
+
 class ReadTracker : public SessionState {
  public:
-  // read_file served `real_path` at `version`; `whole_file` is true when the
-  // model saw every line unredacted (a redacted or partial read is not).
+  // read_file served `span` of `real_path` at `version`. The session has
+  // seen the whole file once exact spans of one version cover every line
+  // contiguously from line 1, in one read or in consecutive pages.
   void record_read(const std::string& real_path, const FileVersion& version,
-                   bool whole_file);
+                   const ReadSpan& span);
   // write_file/patch wrote `real_path`. With kEarned (write_file) the
   // session now knows its content; with kNotEarned (patch) any earlier stamp
   // is dropped. Either way every per-path read cache of the path is dropped
@@ -60,6 +74,7 @@ class ReadTracker : public SessionState {
  private:
   struct Stamp {
     FileVersion version;
+    int64_t seen_through = 0;  // lines 1..seen_through seen exactly
     bool whole_file = false;
   };
   mutable std::mutex mu_;

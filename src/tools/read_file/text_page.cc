@@ -123,8 +123,9 @@ Page render_page(const ChunkSource& source, const PageRequest& request) {
   std::vector<std::string>& lines = collector.lines();
   size_t used = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
-    std::string rendered = std::to_string(request.offset + static_cast<int64_t>(i)) + "|" +
-                           clamp_line(lines[i], request.max_line_length);
+    std::string shown = clamp_line(lines[i], request.max_line_length);
+    std::string rendered =
+        std::to_string(request.offset + static_cast<int64_t>(i)) + "|" + shown;
     size_t cost = utf8_length(rendered) + (i ? 1 : 0);
     if (used + cost > static_cast<size_t>(request.max_chars)) {
       page.budget_hit = true;
@@ -137,6 +138,7 @@ Page render_page(const ChunkSource& source, const PageRequest& request) {
     }
     if (i) page.content += '\n';
     page.content += rendered;
+    if (shown != lines[i]) page.lines_altered = true;
     used += cost;
     page.lines_shown = static_cast<int64_t>(i) + 1;
   }

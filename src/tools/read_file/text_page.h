@@ -25,6 +25,7 @@ struct Page {
   int64_t lines_shown = 0;  // whole or cut lines in `content`
   bool budget_hit = false;  // the char budget stopped the page
   bool line_cut = false;    // the first line alone exceeded the budget
+  bool lines_altered = false;  // a shown line was clamped or had bad UTF-8 replaced
   int conflict_blocks = 0;  // balanced `<<<<<<< ` … `>>>>>>> ` pairs shown
 };
 

@@ -66,7 +66,7 @@ FileVersion version_of(const FileInfo& info) {
 
 struct Served {
   Json result;
-  bool whole_file = false;
+  ReadSpan span;
 };
 
 Served serve_page(Page page, const FileInfo& info, const ResolvedPath& path, const ReadSettings& s,
@@ -76,8 +76,9 @@ Served serve_page(Page page, const FileInfo& info, const ResolvedPath& path, con
   ctx.file_size = info.size;
   ctx.limit = s.page.limit;
   ctx.max_chars = s.page.max_chars;
-  Served out{page_json(page, ctx), false};
-  out.whole_file = s.page.offset == 1 && !page_truncated(page, s.page.limit) && !redacted;
+  Served out{page_json(page, ctx), {}};
+  out.span = ReadSpan{page.first_line, page.first_line + page.lines_shown - 1, page.total_lines,
+                      !redacted && !page.lines_altered && !page.line_cut};
   return out;
 }
 
@@ -93,7 +94,7 @@ Result<Served> read_page(ReadableFile& file, FileInfo& info, const ResolvedPath&
     Page page;
     if (looks_binary(head)) {
       auto utf16 = info.size <= kUtf16Cap ? detect_utf16(head) : std::nullopt;
-      if (!utf16) return Served{binary_json(info.size, binary_kind(head)), false};
+      if (!utf16) return Served{binary_json(info.size, binary_kind(head)), {}};
       HERMES_ASSIGN_OR_RETURN(std::string bytes, read_all(file, kUtf16Cap));
       page = render_page(transcode_utf16(bytes, *utf16), s.page);
       ctx.hint_prefix = (hint_prefix.empty() ? "" : hint_prefix + " ") + "Transcoded from " +
@@ -165,7 +166,7 @@ std::optional<std::string> read_notebook(const FileSystem& fs, const std::string
 
 Json serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
                     const ReadSettings& settings, ReadTracker& tracker) {
-  tracker.record_read(path.real, version_of(info), false);
+  tracker.record_read(path.real, version_of(info), ReadSpan::inexact());
   PageContext ctx;
   ctx.extracted_document = true;
   return serve_page(render_page(text, settings.page), info, path, settings, ctx).result;
@@ -213,7 +214,7 @@ Json read_text_file(const FileSystem& fs, const ResolvedPath& path,
   if (!served) return open_error(path, served.error());
   if (served->result.contains("is_binary") && served->result["is_binary"] == true)
     return served->result;
-  tracker.record_read(target.real, version_of(current), served->whole_file);
+  tracker.record_read(target.real, version_of(current), served->span);
   if (target.real == path.real) state.record_served(key, current);
   if (consecutive == 3) served->result["_warning"] = repeat_warning();
   return served->result;

@@ -368,5 +368,47 @@ TEST(ReadFileBackend, UnreachableSshHostIsTheToolsError) {
   EXPECT_TRUE(unknown.read(path).value("error", "").starts_with("Unknown terminal backend 'mainframe'"));
 }
 
+bool seen_whole(ReadFileHarness& h, const std::string& path) {
+  FileVersion v;
+  EXPECT_TRUE(stat_version(native_file_system(), path, v));
+  return h.session().state<ReadTracker>().has_seen_whole(path, v);
+}
+
+std::string numbered_body(int lines) {
+  std::string body;
+  for (int i = 1; i <= lines; ++i) body += "line " + std::to_string(i) + "\n";
+  return body;
+}
+
+TEST(ReadFileBaseline, ContiguousPagesCountAsAWholeRead) {
+  ReadFileHarness h;
+  std::string path = h.dir().write("paged.txt", numbered_body(25));
+  h.call({{"path", "paged.txt"}, {"offset", 1}, {"limit", 10}});
+  EXPECT_FALSE(seen_whole(h, path));
+  h.call({{"path", "paged.txt"}, {"offset", 11}, {"limit", 10}});
+  EXPECT_FALSE(seen_whole(h, path));
+  h.call({{"path", "paged.txt"}, {"offset", 21}, {"limit", 10}});
+  EXPECT_TRUE(seen_whole(h, path));
+}
+
+TEST(ReadFileBaseline, AGapOrANewVersionIsNotAWholeRead) {
+  ReadFileHarness h;
+  std::string path = h.dir().write("gap.txt", numbered_body(25));
+  h.call({{"path", "gap.txt"}, {"offset", 1}, {"limit", 10}});
+  h.call({{"path", "gap.txt"}, {"offset", 12}, {"limit", 20}});  // line 11 never shown
+  EXPECT_FALSE(seen_whole(h, path));
+  h.dir().write("gap.txt", numbered_body(26));  // a new version starts over
+  h.call({{"path", "gap.txt"}, {"offset", 11}, {"limit", 20}});
+  EXPECT_FALSE(seen_whole(h, path));
+}
+
+TEST(ReadFileBaseline, AReadWithAClampedLineIsNotAWholeRead) {
+  ReadFileHarness h;
+  std::string path = h.dir().write("long.txt", "short\n" + std::string(2500, 'x') + "\nend\n");
+  Json r = h.read("long.txt");
+  EXPECT_NE(r["content"].get<std::string>().find("... [truncated]"), std::string::npos);
+  EXPECT_FALSE(seen_whole(h, path));
+}
+
 }  // namespace
 }  // namespace hermes::testing

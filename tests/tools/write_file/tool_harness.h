@@ -65,7 +65,7 @@ class ToolHarness {
   void mark_read(const std::string& path) {
     std::string real = PathResolver::real_path(path);
     FileVersion version;
-    if (stat_version(native_file_system(), real, version)) session_.state<ReadTracker>().record_read(real, version, true);
+    if (stat_version(native_file_system(), real, version)) session_.state<ReadTracker>().record_read(real, version, ReadSpan::whole());
   }
   Session& session() { return session_; }
   // For overrides set before the first call (the backend is made then).
