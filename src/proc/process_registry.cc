@@ -66,11 +66,22 @@ namespace {
 std::string new_id() { return "proc_" + random_hex(6); }
 
 // Keeps about the last `cap` bytes, cutting at a code-point start.
+// Where the last `cap` characters of `buffer` begin: UTF-8 code points,
+// never more than 4 bytes each even when the bytes are not valid UTF-8.
+size_t tail_start(std::string_view buffer, size_t cap) {
+  size_t at = buffer.size(), chars = 0;
+  while (at > 0 && chars < cap && buffer.size() - at < 4 * cap) {
+    --at;
+    if ((static_cast<unsigned char>(buffer[at]) & 0xC0) != 0x80) ++chars;
+  }
+  return at;
+}
+
+// Trimmed in bulk once the buffer doubles, so appends stay amortised O(1);
+// readers see only the last `cap` characters (take_snapshot).
 void trim_front(std::string& buffer, size_t cap) {
   if (buffer.size() <= 2 * cap) return;
-  size_t cut = buffer.size() - cap;
-  while (cut < buffer.size() && (static_cast<unsigned char>(buffer[cut]) & 0xC0) == 0x80) ++cut;
-  buffer.erase(0, cut);
+  buffer.erase(0, tail_start(buffer, cap));
 }
 
 bool is_hex(std::string_view s) {
@@ -182,7 +193,7 @@ void finish(Job& job, const RunOutcome& outcome) {
   if (cut_short && job.request.on_cut_short) job.request.on_cut_short();
 }
 
-ProcessSnapshot take_snapshot(const Job& job) {
+ProcessSnapshot take_snapshot(const Job& job, size_t buffer_chars) {
   std::lock_guard lock(job.mu);
   ProcessSnapshot s;
   s.id = job.id;
@@ -197,7 +208,7 @@ ProcessSnapshot take_snapshot(const Job& job) {
   s.exit_code = job.exit_code;
   s.completion_reason = job.reason;
   s.termination_source = job.source;
-  s.output = job.buffer;
+  s.output = job.buffer.substr(tail_start(job.buffer, buffer_chars));
   return s;
 }
 
@@ -291,14 +302,14 @@ std::vector<ProcessSnapshot> ProcessRegistry::list() const {
     for (const auto& [id, job] : jobs_) jobs.push_back(job);
   }
   std::vector<ProcessSnapshot> out;
-  for (const auto& job : jobs) out.push_back(take_snapshot(*job));
+  for (const auto& job : jobs) out.push_back(take_snapshot(*job, limits_.buffer_chars));
   return out;
 }
 
 std::optional<ProcessSnapshot> ProcessRegistry::snapshot(const std::string& id) const {
   auto job = find(id);
   if (!job) return std::nullopt;
-  return take_snapshot(*job);
+  return take_snapshot(*job, limits_.buffer_chars);
 }
 
 bool ProcessRegistry::wait(const std::string& id, std::chrono::milliseconds timeout,

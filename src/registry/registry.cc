@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "registry/registry.h"
 
+#include <map>
 #include <stdexcept>
 
 namespace hermes {
@@ -33,10 +34,23 @@ std::vector<const ToolSpec*> Registry::list(const Services& services) const {
   return out;
 }
 
+namespace {
+
+// Names the newest upstream gave tools that keep their classic name here;
+// a call by either name reaches the tool (only the classic one is listed).
+const std::string& classic_name(const std::string& name) {
+  static const std::map<std::string, std::string> kRenamed = {{"process_manage", "process"}};
+  auto it = kRenamed.find(name);
+  return it == kRenamed.end() ? name : it->second;
+}
+
+}  // namespace
+
 const ToolSpec* Registry::find(const std::string& name,
                                const Services& services) const {
+  const std::string& wanted = classic_name(name);
   for (const auto& tool : tools_) {
-    if (tool.name == name) {
+    if (tool.name == wanted) {
       return is_enabled(tool) && tool.is_available(services) ? &tool : nullptr;
     }
   }

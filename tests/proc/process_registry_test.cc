@@ -43,9 +43,20 @@ TEST(ProcessRegistry, RollingBufferIsBounded) {
   ASSERT_TRUE(id.has_value());
   ASSERT_TRUE(reg.wait(*id, seconds(10), {}));
   auto snap = reg.snapshot(*id);
-  EXPECT_LE(snap->output.size(), 2000u);
+  EXPECT_EQ(snap->output.size(), 1000u);
   EXPECT_TRUE(snap->output.ends_with("99999\n100000\n"));
   EXPECT_EQ(snap->completion_reason, "exited");
+}
+
+TEST(ProcessRegistry, RollingBufferCountsCharactersNotBytes) {
+  ProcessRegistry reg({.buffer_chars = 1000});
+  // 3000 two-byte characters: the last 1000 of them (2000 bytes) are kept.
+  auto id = reg.start(sh("i=0; while [ $i -lt 300 ]; do printf 'éééééééééé'; i=$((i+1)); done"));
+  ASSERT_TRUE(id.has_value());
+  ASSERT_TRUE(reg.wait(*id, seconds(10), {}));
+  auto snap = reg.snapshot(*id);
+  EXPECT_EQ(snap->output.size(), 2000u);
+  EXPECT_TRUE(snap->output.starts_with("é"));
 }
 
 TEST(ProcessRegistry, CompletionEventUnlessOutputWasRead) {

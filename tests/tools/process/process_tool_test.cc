@@ -131,6 +131,26 @@ TEST(Background, LookupAndErrors) {
   EXPECT_EQ(list["processes"][0]["session_id"], id);
 }
 
+TEST(Background, ProcessManageIsAnAliasOfProcess) {
+  ProcessHarness h;
+  std::string id = h.start("true");
+  Json list = h.call("process_manage", {{"action", "list"}});
+  ASSERT_EQ(list["processes"].size(), 1u) << list.dump();
+  EXPECT_EQ(list["processes"][0]["session_id"], id);
+}
+
+TEST(Background, LogOfALoudProcessStaysWithinTheBuffer) {
+  ProcessHarness h;
+  // ~590,000 characters of output: only the last 200,000 are kept.
+  std::string id = h.start("seq 1 100000");
+  h.process("wait", id, {{"timeout", 30}});
+  Json log = h.process("log", id, {{"offset", 0}, {"limit", 1000000}});
+  const std::string out = log["output"].get<std::string>();
+  EXPECT_LE(out.size(), 200000u);
+  EXPECT_GT(out.size(), 190000u);
+  EXPECT_TRUE(out.ends_with("99999\n100000")) << out.substr(out.size() - 20);
+}
+
 TEST(Background, WaitTimeoutIsNotAnError) {
   ProcessHarness h;
   std::string id = h.start("echo hi; sleep 30");
