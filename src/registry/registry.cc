@@ -18,7 +18,7 @@ void Registry::enable_toolsets(std::set<std::string> toolsets) {
 }
 
 const std::set<std::string>& Registry::known_toolsets() {
-  static const std::set<std::string> kToolsets = {"file", "terminal", "code", "task"};
+  static const std::set<std::string> kToolsets = {"file", "terminal", "code", "task", "web"};
   return kToolsets;
 }
 

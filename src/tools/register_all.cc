@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The tool table of the binary, in tools/list order: file tools, shell tools,
-// code, then task dispatch.
+// code, task dispatch, then the web.
 #include "registry/registry.h"
 
 namespace hermes {
@@ -13,6 +13,7 @@ void register_terminal(Registry& registry);
 void register_process(Registry& registry);
 void register_execute_code(Registry& registry);
 void register_task(Registry& registry);
+void register_web(Registry& registry);
 
 void register_all_tools(Registry& registry) {
   register_read_file(registry);
@@ -23,6 +24,7 @@ void register_all_tools(Registry& registry) {
   register_process(registry);
   register_execute_code(registry);
   register_task(registry);
+  register_web(registry);
 }
 
 }  // namespace hermes

@@ -129,3 +129,20 @@ std::string percent_decode(std::string_view text) {
 }
 
 }  // namespace hermes::web
+
+namespace hermes::web {
+std::string encode_component(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+}  // namespace hermes::web

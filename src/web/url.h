@@ -33,3 +33,8 @@ std::string normalize_url(std::string_view raw);
 std::string percent_decode(std::string_view text);
 
 }  // namespace hermes::web
+
+namespace hermes::web {
+// Every byte outside [A-Za-z0-9-._~] as `%XX` (a query or form value).
+std::string encode_component(std::string_view text);
+}  // namespace hermes::web

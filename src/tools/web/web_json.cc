@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// The JSON edge of web_search and web_extract: schemas, argument parsing
+// (upstream's lenient clamping, strict where it was silent), results and
+// the three failure envelopes.
+#include <algorithm>
+
+#include "core/config.h"
+#include "core/json.h"
+#include "core/log.h"
+#include "core/strings.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "tools/web/web_tools.h"
+#include "web/backend_select.h"
+
+namespace hermes {
+namespace {
+
+using web_tools::ExtractOutput;
+
+constexpr const char* kSearchSchema = R"JSON({"type": "object",
+  "properties": {
+   "query": {"type": "string", "description": "The search query to look up on the web. You may include backend-supported operators such as site:example.com, filetype:pdf, intitle:word, -term, or \"exact phrase\"."},
+   "limit": {"type": "integer", "description": "Maximum number of results to return. Defaults to 5.", "minimum": 1, "maximum": 100, "default": 5}},
+  "required": ["query"]})JSON";
+
+constexpr const char* kSearchDescription =
+    "Search the web for information. Returns up to 5 results by default with titles, URLs, and descriptions. "
+    "The query is passed through to the configured backend, so operators such as site:domain, filetype:pdf, "
+    "intitle:word, -term, and \"exact phrase\" may work when the backend supports them.";
+
+constexpr const char* kExtractSchema = R"JSON({"type": "object",
+  "properties": {
+   "urls": {"type": "array", "items": {"type": "string"}, "description": "List of URLs to extract content from (max 5 URLs per call)", "maxItems": 5},
+   "char_limit": {"type": "integer", "description": "Optional per-page character budget sent back (default 15000). Pages larger than this are head+tail truncated with the full text stored to disk. Raise it when you need more of a long page inline.", "minimum": 2000}},
+  "required": ["urls"]})JSON";
+
+constexpr const char* kExtractDescription =
+    "Extract content from web page URLs. Returns clean page content in markdown/text (no LLM summarization — "
+    "fast). Also works with PDF URLs (arxiv papers, documents) — pass the PDF link directly. Pages within the "
+    "char budget (default 15000) return whole; larger pages return a head+tail window with a footer telling you "
+    "the full text's saved file path and the read_file call to page through the omitted middle. Inline images "
+    "appear as [IMAGE: alt] placeholders; real image URLs are kept as links. If a URL fails or times out, use "
+    "the browser tool instead.";
+
+constexpr const char* kBadItem =
+    "expected a URL string or an object with a string 'url' or 'href' field";
+
+std::optional<int64_t> as_integer(const Json& value) {
+  if (value.is_number_integer()) return value.get<int64_t>();
+  if (value.is_number()) return static_cast<int64_t>(std::clamp(value.get<double>(), -1e12, 1e12));
+  if (value.is_string()) return parse_int(value.get<std::string>());
+  return std::nullopt;
+}
+
+Json failure(const Error& e) {
+  if (e.code == ErrorCode::kCancelled) return Json{{"error", "Interrupted"}, {"success", false}};
+  if (e.code == ErrorCode::kNotFound || e.code == ErrorCode::kIo) return Json{{"error", e.message}};
+  return Json{{"success", false}, {"error", e.message}};
+}
+
+web_tools::SearchParams search_params(const Json& args) {
+  web_tools::SearchParams p;
+  if (auto q = args.find("query"); q != args.end() && q->is_string()) p.query = q->get<std::string>();
+  auto limit = args.contains("limit") ? as_integer(args["limit"]) : std::nullopt;
+  p.limit = static_cast<int>(std::clamp<int64_t>(limit.value_or(5), 1, 100));
+  return p;
+}
+
+Json search_json(const web_tools::SearchOutput& out) {
+  Json rows = Json::array();
+  for (size_t i = 0; i < out.hits.size(); ++i) {
+    const auto& h = out.hits[i];
+    rows.push_back({{"title", h.title}, {"url", h.url}, {"description", h.description}, {"position", i + 1}});
+  }
+  return {{"success", true}, {"data", {{"web", rows}}}};
+}
+
+Json web_search_handler(const Json& args, CallContext& ctx) {
+  auto& service = web_tools::web_service(ctx.session, ctx.services.config);
+  try {
+    auto out = web_tools::web_search(search_params(args), service, ctx.stop);
+    return out ? search_json(*out) : failure(out.error());
+  } catch (const std::exception& e) {
+    return Json{{"error", std::string("Error searching web: ") + e.what()}};
+  }
+}
+
+web_tools::ExtractItem item_of(const Json& item, size_t index) {
+  const Json* url = &item;
+  if (item.is_object()) {
+    auto it = item.find("url");
+    if (it == item.end() || !it->is_string()) it = item.find("href");
+    url = it == item.end() ? nullptr : &*it;
+  }
+  if (url && url->is_string()) return {trim(url->get<std::string>()), ""};
+  return {"", "Invalid URL item at index " + std::to_string(index) + ": " + kBadItem};
+}
+
+Result<web_tools::ExtractParams> extract_params(const Json& args, const Config& config) {
+  auto urls = args.find("urls");
+  if (urls == args.end() || !(urls->is_array() || urls->is_string()))
+    return Error::InvalidArgument("urls must be a list of URL strings");
+  web_tools::ExtractParams p;
+  Json list = urls->is_string() ? Json::array({*urls}) : *urls;
+  p.given = list.size();
+  for (size_t i = 0; i < list.size() && i < 5; ++i) p.items.push_back(item_of(list[i], i));
+  auto limit = args.find("char_limit");
+  std::optional<int64_t> asked = limit == args.end() || limit->is_null()
+                                     ? std::optional(config.get_int("web.extract_char_limit", 15000))
+                                     : as_integer(*limit);
+  p.char_limit = std::clamp<int64_t>(asked.value_or(15000), 2000, 500000);
+  return p;
+}
+
+Json extract_json(const ExtractOutput& out) {
+  Json rows = Json::array();
+  for (const auto& e : out.results) {
+    Json row = {{"url", e.url}, {"title", e.title}, {"content", e.content},
+                {"error", e.error ? Json(*e.error) : Json(nullptr)}};
+    if (e.blocked_by_policy)
+      row["blocked_by_policy"] = {{"host", e.blocked_by_policy->host}, {"rule", e.blocked_by_policy->rule},
+                                  {"source", e.blocked_by_policy->source}};
+    rows.push_back(std::move(row));
+  }
+  Json result = {{"results", rows}};
+  if (!out.warning.empty()) result["_warning"] = out.warning;
+  if (!out.hint.empty()) result["_hint"] = out.hint;
+  return result;
+}
+
+Json web_extract_handler(const Json& args, CallContext& ctx) {
+  auto& service = web_tools::web_service(ctx.session, ctx.services.config);
+  try {
+    auto params = extract_params(args, ctx.services.config);
+    if (!params) return failure(params.error());
+    auto out = web_tools::web_extract(*params, service, ctx.stop);
+    return out ? extract_json(*out) : failure(out.error());
+  } catch (const std::exception& e) {
+    return Json{{"error", std::string("Error extracting content: ") + e.what()}};
+  }
+}
+
+bool offered(const Services& services, web::Capability capability) {
+  auto env = web::environment_with_dotenv(services.config.home());
+  return !web::select_backend(services.config, env, capability).off;
+}
+
+}  // namespace
+
+namespace web_tools {
+size_t extract_json_size(const ExtractOutput& output) { return dump_json(extract_json(output)).size(); }
+}  // namespace web_tools
+
+void register_web(Registry& registry) {
+  auto fixtures = web::TestAllowlist::from_environment();
+  if (!fixtures) {
+    log::error(fixtures.error().message);
+    std::exit(2);
+  }
+  if (!fixtures->empty()) log::warn("WARNING: test loopback allowlist active: " + fixtures->describe());
+  ToolAnnotations annotations{.read_only = true, .destructive = false, .idempotent = false, .open_world = true};
+  registry.add(ToolSpec{
+      .name = "web_search", .toolset = "web", .description = kSearchDescription,
+      .input_schema = Json::parse(kSearchSchema), .annotations = annotations, .handler = web_search_handler,
+      .is_available = [](const Services& s) { return offered(s, web::Capability::kSearch); }});
+  registry.add(ToolSpec{
+      .name = "web_extract", .toolset = "web", .description = kExtractDescription,
+      .input_schema = Json::parse(kExtractSchema), .annotations = annotations, .handler = web_extract_handler,
+      .is_available = [](const Services& s) { return offered(s, web::Capability::kExtract); }});
+}
+
+}  // namespace hermes

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+// The `native` extract backend: pages fetched here (pinned, every redirect
+// hop vetted) and converted here; up to 5 URLs at once, at most 2 per host.
+#pragma once
+
+#include <memory>
+
+#include "web/backend.h"
+#include "web/page_fetch.h"
+
+namespace hermes::web {
+
+struct NativeConfig {
+  std::shared_ptr<const UrlGuard> guard;
+  SitePolicy policy;
+  HttpLimits limits;
+  int max_redirects = 10;
+};
+
+std::unique_ptr<ExtractBackend> make_native_extract(NativeConfig config);
+
+}  // namespace hermes::web

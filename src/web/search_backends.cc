@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+#include "web/search_backends.h"
+
+#include <gumbo.h>
+
+#include <algorithm>
+
+#include "core/json.h"
+#include "core/strings.h"
+#include "web/html_tree.h"
+#include "web/url.h"
+#include "web/vendor_http.h"
+
+namespace hermes::web {
+namespace {
+
+std::string strip_slash(std::string base) {
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base;
+}
+
+// Any JSON scalar as text (SearXNG fields are stringified).
+std::string as_text(const Json& row, const char* key) {
+  auto it = row.find(key);
+  if (it == row.end() || it->is_null()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+double score_of(const Json& row) {
+  auto it = row.find("score");
+  if (it == row.end()) return 0;
+  if (it->is_number()) return it->get<double>();
+  if (it->is_string()) return std::strtod(it->get<std::string>().c_str(), nullptr);
+  return 0;
+}
+
+class SearxngSearch final : public SearchBackend {
+ public:
+  explicit SearxngSearch(std::string base) : base_(strip_slash(std::move(base))) {}
+
+  Result<std::vector<SearchHit>> search(const std::string& query, int limit,
+                                        std::stop_token stop) const override {
+    if (base_.empty()) return Error::Unavailable("SEARXNG_URL is not set");
+    VendorCall call{"SearXNG", "search", base_ + "/search?q=" + encode_component(query) + "&format=json&pageno=1",
+                    "GET", {"Accept: application/json"}, "", std::chrono::seconds(15), ""};
+    auto reply = vendor_exchange(call, stop);
+    if (!reply) {
+      if (reply.error().code == ErrorCode::kCancelled) return reply.error();
+      return Error::Unavailable("Could not reach SearXNG at " + base_ + ": " + reply.error().message);
+    }
+    if (reply->status != 200) return Error::Unavailable("SearXNG returned HTTP " + std::to_string(reply->status));
+    Json parsed = Json::parse(reply->body, nullptr, false);
+    auto results = parsed.is_object() ? parsed.find("results") : parsed.end();
+    if (parsed.is_discarded() || !parsed.is_object() || (results != parsed.end() && !results->is_array()))
+      return Error::Unavailable("Could not parse SearXNG response as JSON");
+    std::vector<Json> rows;
+    if (results != parsed.end())
+      for (const Json& r : *results)
+        if (r.is_object()) rows.push_back(r);
+    std::stable_sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) { return score_of(a) > score_of(b); });
+    std::vector<SearchHit> hits;
+    for (const Json& r : rows) {
+      if (static_cast<int>(hits.size()) >= limit) break;
+      hits.push_back({as_text(r, "title"), as_text(r, "url"), as_text(r, "content")});
+    }
+    return hits;
+  }
+
+ private:
+  std::string base_;
+};
+
+class BraveSearch final : public SearchBackend {
+ public:
+  BraveSearch(std::string key, std::string base) : key_(std::move(key)), base_(strip_slash(std::move(base))) {}
+
+  Result<std::vector<SearchHit>> search(const std::string& query, int limit,
+                                        std::stop_token stop) const override {
+    if (key_.empty()) return Error::Unavailable("BRAVE_SEARCH_API_KEY is not set");
+    int count = std::clamp(limit, 1, 20);
+    VendorCall call{"Brave Search", "search",
+                    base_ + "/res/v1/web/search?q=" + encode_component(query) + "&count=" + std::to_string(count),
+                    "GET", {"X-Subscription-Token: " + key_, "Accept: application/json"}, "",
+                    std::chrono::seconds(15), key_};
+    auto reply = vendor_exchange(call, stop);
+    if (!reply) {
+      if (reply.error().code == ErrorCode::kCancelled) return reply.error();
+      return Error::Unavailable(scrub("Could not reach Brave Search: " + reply.error().message, key_));
+    }
+    if (reply->status != 200) return Error::Unavailable("Brave Search returned HTTP " + std::to_string(reply->status));
+    Json parsed = Json::parse(reply->body, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object())
+      return Error::Unavailable("Could not parse Brave Search response as JSON");
+    std::vector<SearchHit> hits;
+    const Json web = parsed.value("web", Json::object());
+    const Json results = web.is_object() ? web.value("results", Json::array()) : Json::array();
+    for (const Json& r : results) {
+      if (!r.is_object() || static_cast<int>(hits.size()) >= count) continue;
+      hits.push_back({text_field(r, "title"), text_field(r, "url"), text_field(r, "description")});
+    }
+    return hits;
+  }
+
+ private:
+  std::string key_;
+  std::string base_;
+};
+
+constexpr const char* kDdgThrottled =
+    "DuckDuckGo search failed: rate limited (HTTP 202 challenge) — try again later, set SEARXNG_URL, "
+    "or configure a keyed backend.";
+
+class DdgSearch final : public SearchBackend {
+ public:
+  explicit DdgSearch(std::string base) : base_(strip_slash(std::move(base))) {}
+
+  Result<std::vector<SearchHit>> search(const std::string& query, int limit,
+                                        std::stop_token stop) const override {
+    VendorCall call{"DuckDuckGo", "search", base_ + "/html/", "POST",
+                    {"Content-Type: application/x-www-form-urlencoded", "Accept: text/html"},
+                    "q=" + encode_component(query) + "&kl=wt-wt", std::chrono::seconds(15), ""};
+    auto reply = vendor_exchange(call, stop);
+    if (!reply) {
+      if (reply.error().code == ErrorCode::kCancelled) return Error::Cancelled("DuckDuckGo search interrupted");
+      if (reply.error().code == ErrorCode::kTimeout)
+        return Error::Timeout("DuckDuckGo search timed out after 15s — DuckDuckGo may be rate-limiting or slow. "
+                              "Try again later or switch to a different search provider.");
+      return Error::Unavailable("DuckDuckGo search failed: " + reply.error().message);
+    }
+    if (reply->status == 202) return Error::Unavailable(kDdgThrottled);
+    if (reply->status != 200)
+      return Error::Unavailable("DuckDuckGo search failed: HTTP " + std::to_string(reply->status));
+    auto hits = parse_ddg_html(reply->body, limit);
+    if (hits.empty() && reply->body.find("anomaly-modal") != std::string::npos)
+      return Error::Unavailable(kDdgThrottled);
+    return hits;
+  }
+
+ private:
+  std::string base_;
+};
+
+// `//duckduckgo.com/l/?uddg=<target>&rut=…` → the target.
+std::string ddg_target(std::string href) {
+  size_t at = href.find("uddg=");
+  if (href.find("duckduckgo.com/l/") == std::string::npos || at == std::string::npos) return href;
+  std::string value = href.substr(at + 5, href.find('&', at) - (at + 5));
+  return percent_decode(value);
+}
+
+struct DdgRow {
+  const GumboNode* link = nullptr;
+  const GumboNode* snippet = nullptr;
+};
+
+void find_parts(const GumboNode* node, DdgRow& row) {
+  if (node->type != GUMBO_NODE_ELEMENT) return;
+  if (!row.link && has_class_token(node, "result__a")) row.link = node;
+  if (!row.snippet && has_class_token(node, "result__snippet")) row.snippet = node;
+  const GumboVector& kids = node->v.element.children;
+  for (unsigned i = 0; i < kids.length; ++i) find_parts(static_cast<const GumboNode*>(kids.data[i]), row);
+}
+
+void collect_results(const GumboNode* node, std::vector<DdgRow>& rows, int depth) {
+  if (node->type != GUMBO_NODE_ELEMENT || depth > 64) return;
+  if (node->v.element.tag == GUMBO_TAG_DIV && has_class_token(node, "result")) {
+    if (has_class_token(node, "result--ad")) return;
+    DdgRow row;
+    find_parts(node, row);
+    if (row.link) rows.push_back(row);
+    return;
+  }
+  const GumboVector& kids = node->v.element.children;
+  for (unsigned i = 0; i < kids.length; ++i)
+    collect_results(static_cast<const GumboNode*>(kids.data[i]), rows, depth + 1);
+}
+
+}  // namespace
+
+std::vector<SearchHit> parse_ddg_html(std::string_view html, int limit) {
+  GumboOutput* doc = gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size());
+  std::vector<DdgRow> rows;
+  collect_results(doc->root, rows, 0);
+  std::vector<SearchHit> hits;
+  for (const DdgRow& r : rows) {
+    if (static_cast<int>(hits.size()) >= limit) break;
+    std::string href = ddg_target(std::string(attribute(r.link, "href")));
+    if (starts_with(href, "//")) href = "https:" + href;
+    hits.push_back({collapsed_text(r.link), href, r.snippet ? collapsed_text(r.snippet) : ""});
+  }
+  gumbo_destroy_output(&kGumboDefaultOptions, doc);
+  return hits;
+}
+
+std::unique_ptr<SearchBackend> make_searxng(std::string base) {
+  return std::make_unique<SearxngSearch>(std::move(base));
+}
+std::unique_ptr<SearchBackend> make_ddg(std::string base) {
+  return std::make_unique<DdgSearch>(base.empty() ? "https://html.duckduckgo.com" : std::move(base));
+}
+std::unique_ptr<SearchBackend> make_brave(std::string key, std::string base) {
+  return std::make_unique<BraveSearch>(std::move(key), base.empty() ? "https://api.search.brave.com" : std::move(base));
+}
+
+}  // namespace hermes::web

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The keyless and search-only backends: SearXNG (self-hosted), DuckDuckGo's
+// HTML endpoint (our own client, parsed with Gumbo) and Brave's free tier.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "web/backend.h"
+
+namespace hermes::web {
+
+// `base` is SEARXNG_URL (empty: every call fails with `SEARXNG_URL is not set`).
+std::unique_ptr<SearchBackend> make_searxng(std::string base);
+// `base` defaults to https://html.duckduckgo.com.
+std::unique_ptr<SearchBackend> make_ddg(std::string base);
+// `key` is BRAVE_SEARCH_API_KEY; `base` defaults to https://api.search.brave.com.
+std::unique_ptr<SearchBackend> make_brave(std::string key, std::string base);
+
+// The hits of a DuckDuckGo HTML results page (ads skipped, `uddg`
+// redirect links decoded), at most `limit`.
+std::vector<SearchHit> parse_ddg_html(std::string_view html, int limit);
+
+}  // namespace hermes::web
