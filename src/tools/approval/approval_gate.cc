@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// check_command: the guard order of shell-and-exec §3.1 as it applies to an
-// MCP server, where no human sits at the server (decision 9).
+// check_command: the guard order as it applies to an MCP server, where no
+// human sits at the server (docs/approval.md).
 #include "tools/approval/approval_gate.h"
 
 #include <fnmatch.h>
@@ -55,17 +55,19 @@ bool glob_matches(const std::string& glob, const std::string& text) {
   return ::fnmatch(glob.c_str(), text.c_str(), FNM_CASEFOLD) == 0;
 }
 
-bool denied_by_user_rule(const Config& config, const std::string& command) {
+// The approvals.deny glob matching the command as typed or any of its
+// deobfuscated readings.
+std::optional<std::string> matching_deny_rule(const Config& config, const std::string& command) {
   std::vector<std::string> globs = config.get_string_list("approvals.deny");
-  if (globs.empty()) return false;
+  if (globs.empty()) return std::nullopt;
   std::vector<std::string> texts = {command, normalize_command(command)};
   for (const CommandTexts& v : command_variants(command)) texts.push_back(v.plain);
   for (const std::string& glob : globs) {
     for (const std::string& text : texts) {
-      if (glob_matches(glob, text)) return true;
+      if (glob_matches(glob, text)) return glob;
     }
   }
-  return false;
+  return std::nullopt;
 }
 
 // Allowlist entries are approval keys, or globs over simple commands.
@@ -119,6 +121,17 @@ GateResult ask_user(const std::string& command, const std::string& description,
   return {Verdict::kApproved, description, ""};
 }
 
+// Approval proper, once the floors have passed.
+GateResult evaluate(const std::string& command, const std::optional<Detection>& found,
+                    CallContext& ctx) {
+  const Config& config = ctx.services.config;
+  if (!found || approvals_off(config)) return {};
+  if (allowlisted(config, command, found->description)) return {};
+  if (ctx.session.state<ApprovalState>().is_approved(found->description)) return {};
+  if (ctx.client.supports_elicitation()) return ask_user(command, found->description, ctx);
+  return {Verdict::kPending, found->description, ""};
+}
+
 }  // namespace
 
 bool ApprovalState::is_approved(const std::string& key) const {
@@ -135,9 +148,34 @@ std::string approval_note(const std::string& description) {
   return "Command required approval (" + description + ") and was approved by the user.";
 }
 
+shell::Environment ApprovalState::environment(std::string_view snapshot) {
+  std::lock_guard lock(mu_);
+  size_t hash = std::hash<std::string_view>{}(snapshot);
+  if (hash != snapshot_hash_) {
+    snapshot_env_ = snapshot.empty() ? shell::Environment{} : shell::load_snapshot(snapshot);
+    snapshot_hash_ = hash;
+  }
+  shell::Environment env = snapshot_env_;
+  shell::merge_definitions(env, remembered_);
+  return env;
+}
+
+void ApprovalState::remember(const shell::Environment& after) {
+  std::lock_guard lock(mu_);
+  shell::merge_definitions(remembered_, after);
+}
+
 GateResult check_command(const std::string& command, CallContext& ctx) {
+  return check_command(command, ctx, ShellContext{});
+}
+
+GateResult check_command(const std::string& command, CallContext& ctx, const ShellContext& shell) {
   const Config& config = ctx.services.config;
-  std::optional<Detection> found = detect_dangerous(command);
+  ApprovalState& state = ctx.session.state<ApprovalState>();
+  shell::Environment env = state.environment(shell.snapshot);
+  env.origin = shell.cwd.empty() ? ctx.session.cwd() : shell.cwd;
+  shell::Environment after;
+  std::optional<Detection> found = detect_dangerous(command, env, &after);
   if (found && found->hardline) {
     return blocked(found->description, hardline_message(found->description));
   }
@@ -146,15 +184,14 @@ GateResult check_command(const std::string& command, CallContext& ctx) {
     return blocked(desc, "BLOCKED: " + desc + ". SUDO_PASSWORD is not set, so sudo -S "
                                               "cannot be answered; do not guess passwords.");
   }
-  if (denied_by_user_rule(config, command)) {
-    return blocked("user deny rule", "BLOCKED: This command matches an approvals.deny rule "
-                                     "in the user's configuration. Do NOT retry");
+  if (auto rule = matching_deny_rule(config, command)) {
+    std::string desc = "user-defined deny rule '" + *rule + "'";
+    return blocked(desc, "BLOCKED: " + desc + ". The user's configuration (approvals.deny) "
+                                              "forbids this command. Do NOT retry");
   }
-  if (!found || approvals_off(config)) return {};
-  if (allowlisted(config, command, found->description)) return {};
-  if (ctx.session.state<ApprovalState>().is_approved(found->description)) return {};
-  if (ctx.client.supports_elicitation()) return ask_user(command, found->description, ctx);
-  return {Verdict::kPending, found->description, ""};
+  GateResult result = evaluate(command, found, ctx);
+  if (result.verdict == Verdict::kAllow || result.verdict == Verdict::kApproved) state.remember(after);
+  return result;
 }
 
 }  // namespace hermes::approval

@@ -145,17 +145,21 @@ void substitute_variables(std::string& text) {
 
 }  // namespace
 
-std::string normalize_command(std::string_view command) {
+std::string fold_text(std::string_view command) {
   static const RE2 kAnsi(R"(\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b.)");
+  std::string text(command);
+  std::erase(text, '\0');
+  RE2::GlobalReplace(&text, kAnsi, "");
+  return fold_lookalikes(nfkc(text));
+}
+
+std::string normalize_command(std::string_view command) {
   static const RE2 kEmptyQuotes(R"(''|"")");
   static const RE2 kIfs(R"(\$\{IFS\}|\$IFS\b)");
   static const RE2 kEchoSubst(R"(\$\(\s*(?:echo|printf)\s+(?:-\w+\s+)?['"]?([\w./+-]*)['"]?\s*\))");
   static const RE2 kBacktickEcho(R"(`\s*(?:echo|printf)\s+['"]?([\w./+-]*)['"]?\s*`)");
   static const RE2 kDefault(R"(\$\{\w+:?[-=]([\w./+-]*)\})");
-  std::string text(command);
-  std::erase(text, '\0');
-  RE2::GlobalReplace(&text, kAnsi, "");
-  text = fold_lookalikes(nfkc(text));
+  std::string text = fold_text(command);
   replace_all(text, "\\\n", "");
   if (const char* home = std::getenv("HOME"); home && std::string_view(home).size() > 1) {
     replace_all(text, home, "~");

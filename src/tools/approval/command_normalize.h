@@ -21,6 +21,10 @@ struct CommandTexts {
   std::vector<std::string> segments;
 };
 
+// ANSI sequences and NUL removed, NFKC, look-alike and zero-width folding:
+// the text the shell parser reads.
+std::string fold_text(std::string_view command);
+
 // Step one of §3.4: ANSI/NUL removal, NFKC, look-alike and zero-width
 // folding, `\<newline>` joins, home folding to `~`, `$IFS` → space,
 // backslash unescaping, empty quote pairs dropped, simple variable

@@ -10,7 +10,9 @@
 #include <memory>
 #include <vector>
 
+#include "tools/approval/command_checks.h"
 #include "tools/approval/command_normalize.h"
+#include "tools/approval/command_render.h"
 
 namespace hermes::approval {
 namespace {
@@ -236,12 +238,9 @@ bool is_verify_cleanup(std::string_view command) {
   return RE2::FullMatch(command, kExempt);
 }
 
-}  // namespace
-
-std::optional<Detection> detect_dangerous(std::string_view command) {
-  if (exceeds_parser_limits(command)) return Detection{"command parser limit exceeded", false};
-  if (is_verify_cleanup(command)) return std::nullopt;
-  std::vector<CommandTexts> variants = command_variants(command);
+// The rule table over rendered texts: the first hardline match, else the
+// first dangerous one.
+std::optional<Detection> match_rules(const std::vector<CommandTexts>& variants) {
   std::optional<Detection> first;
   for (const CompiledRule& r : compiled_rules()) {
     if (first && !r.rule->hardline) break;  // hardline rules come first
@@ -253,6 +252,36 @@ std::optional<Detection> detect_dangerous(std::string_view command) {
     }
   }
   return first;
+}
+
+std::optional<Detection> detect_in(const shell::Analysis& analysis, std::string_view command) {
+  if (analysis.limit_exceeded) return Detection{"command parser limit exceeded", false};
+  std::vector<CommandTexts> variants = render(analysis);
+  // Past a syntax error bash stops too, but a reading that differs from
+  // bash's must not hide what follows: the raw text is matched as well.
+  if (analysis.syntax_error) {
+    for (CommandTexts& t : command_variants(command)) variants.push_back(std::move(t));
+  }
+  std::optional<Detection> rules = match_rules(variants);
+  if (rules && rules->hardline) return rules;
+  std::optional<Detection> parsed = check_parsed(analysis);
+  if (parsed && parsed->hardline) return parsed;
+  if (rules) return rules;
+  if (parsed) return parsed;
+  if (analysis.syntax_error) return Detection{"shell syntax the approval parser cannot read", false};
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Detection> detect_dangerous(std::string_view command, const shell::Environment& session,
+                                          shell::Environment* after) {
+  if (exceeds_parser_limits(command)) return Detection{"command parser limit exceeded", false};
+  if (is_verify_cleanup(command)) return std::nullopt;
+  shell::Analysis analysis = shell::analyze(fold_text(command), session);
+  std::optional<Detection> found = detect_in(analysis, command);
+  if (after) *after = std::move(analysis.env);
+  return found;
 }
 
 std::vector<std::string> broken_rules() {

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "shell/analyze.h"
+
 namespace hermes::approval {
 
 struct Detection {
@@ -17,10 +19,16 @@ struct Detection {
   bool hardline = false;
 };
 
-// The first hardline rule that matches any variant of `command`, else the
-// first dangerous rule, else nullopt. Linear in the command length (RE2).
-// Thread-safe.
-std::optional<Detection> detect_dangerous(std::string_view command);
+// Reads `command` as bash would in a session carrying `session`'s
+// definitions (functions, aliases, variables, working directory) and
+// returns the first hardline finding, else the first dangerous one, else
+// nullopt. Bounded: a command too large or too nested to read counts as
+// dangerous ("command parser limit exceeded"). Thread-safe.
+// `after`, when given, receives the session's definitions as the command
+// would leave them.
+std::optional<Detection> detect_dangerous(std::string_view command,
+                                          const shell::Environment& session = {},
+                                          shell::Environment* after = nullptr);
 
 // For tests: descriptions of rules whose patterns failed to compile.
 std::vector<std::string> broken_rules();

@@ -3,6 +3,8 @@
 // cwd marker protocol, all as bash run through the session's backend.
 #include "tools/terminal/shell_session.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -94,6 +96,26 @@ void ShellSession::bind(const std::shared_ptr<Backend>& backend) {
   if (backend_) return;
   backend_ = backend;
   snapshot_ = backend->temp_dir() + "/hermes-snap-" + sid_ + ".sh";
+}
+
+std::string ShellSession::snapshot_text() const {
+  std::string path;
+  {
+    std::lock_guard lock(mu_);
+    if (!backend_ || backend_->name() != "local" || !have_snapshot_) return "";
+    path = snapshot_;
+  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return "";
+  struct stat st{};
+  std::string text;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) <= kMaxSnapshotRead) {
+    text.resize(static_cast<size_t>(st.st_size));
+    ssize_t n = ::read(fd, text.data(), text.size());
+    text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  }
+  ::close(fd);
+  return text;
 }
 
 std::string ShellSession::snapshot_path() const {

@@ -71,6 +71,11 @@ class ShellSession {
                                            const std::shared_ptr<Backend>& backend,
                                            const std::string& tag = "");
 
+  // The snapshot script when it is a file of this host (what the approval
+  // gate reads definitions from), else "". Capped at kMaxSnapshotRead.
+  std::string snapshot_text() const;
+  static constexpr size_t kMaxSnapshotRead = 4 * 1024 * 1024;
+
   const std::string& marker() const { return marker_; }
   // Empty until bound to a backend.
   std::string snapshot_path() const;

@@ -15,6 +15,7 @@
 #include "tools/terminal/exit_meaning.h"
 #include "tools/terminal/foreground.h"
 #include "tools/terminal/guardrails.h"
+#include "tools/terminal/terminal_state.h"
 
 namespace hermes {
 namespace {
@@ -212,7 +213,11 @@ Json terminal(const Json& raw, CallContext& ctx) {
   if (!args->background) {
     if (auto refusal = foreground_guardrail(args->command)) return status_result(*refusal, "error");
   }
-  approval::GateResult gate = approval::check_command(args->command, ctx);
+  // The gate reads names the session's snapshot defines (functions,
+  // aliases, exports) at their call sites.
+  std::string snapshot = ctx.session.state<TerminalState>().shell().snapshot_text();
+  approval::GateResult gate =
+      approval::check_command(args->command, ctx, {snapshot, args->workdir.value_or("")});
   if (gate.verdict == approval::Verdict::kBlocked) return status_result(gate.message, "blocked");
   if (gate.verdict == approval::Verdict::kPending) return pending_result(args->command, gate);
   if (args->workdir) {

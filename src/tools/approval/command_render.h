@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// The parsed form of a command rendered for the rule table: each simple
+// command as it would start (wrappers stripped, paths and options
+// normalised), and the whole program with quoted operands masked.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shell/analyze.h"
+#include "tools/approval/command_normalize.h"
+
+namespace hermes::approval {
+
+// `path` as an absolute or `~`-relative path where possible: relative to
+// `cwd`, the home directory folded to `~`, `//`, `/./` and `..` collapsed.
+std::string normalize_path(std::string_view path, std::string_view cwd);
+
+// `--forc` → `--force`: a long option abbreviated as the program accepts,
+// for programs whose options select dangerous behaviour.
+std::string expand_long_option(std::string_view program, std::string_view arg);
+
+// The command's words from its command word on, with git's global
+// options dropped, options expanded and path operands normalised.
+std::vector<std::string> normalized_words(const shell::Command& cmd);
+
+// One CommandTexts for the whole analysis (segments: one per command), and
+// one more with SQL comments removed when a command carries any.
+std::vector<CommandTexts> render(const shell::Analysis& analysis);
+
+}  // namespace hermes::approval
