@@ -7,45 +7,43 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include "tools/approval/corpus.h"
 
 namespace hermes::approval {
 namespace {
 
-const std::vector<std::string> kDangerous = {
-#include "tools/approval/dangerous_corpus.inc"
-};
-
-const std::vector<std::string> kEveryday = {
-#include "tools/approval/everyday_corpus.inc"
-};
-
 TEST(DangerousCommand, AllRulesCompile) { EXPECT_EQ(broken_rules(), std::vector<std::string>{}); }
 
 TEST(DangerousCommand, CorpusDangerousAllFlagged) {
-  ASSERT_GE(kDangerous.size(), 100u);
+  std::vector<Session> corpus = load_corpus("dangerous.txt");
+  ASSERT_GE(corpus.size(), 300u);
   size_t flagged = 0;
-  for (const std::string& c : kDangerous) {
-    bool hit = detect_dangerous(c).has_value();
-    flagged += hit;
-    EXPECT_TRUE(hit) << "not flagged: " << c;
+  for (const Session& s : corpus) {
+    std::optional<Detection> d = detect_session(s);
+    flagged += d.has_value();
+    EXPECT_TRUE(d.has_value()) << "not flagged: " << s.calls.back();
   }
-  std::printf("dangerous corpus: %zu/%zu flagged\n", flagged, kDangerous.size());
+  std::printf("dangerous corpus: %zu/%zu flagged (%.1f%%)\n", flagged, corpus.size(),
+              100.0 * static_cast<double>(flagged) / static_cast<double>(corpus.size()));
 }
 
 TEST(DangerousCommand, CorpusEverydayAtMostOnePercent) {
-  ASSERT_GE(kEveryday.size(), 300u);
+  std::vector<Session> corpus = load_corpus("everyday.txt");
+  ASSERT_GE(corpus.size(), 500u);
   size_t flagged = 0;
-  for (const std::string& c : kEveryday) {
-    if (auto d = detect_dangerous(c)) {
+  for (const Session& s : corpus) {
+    if (auto d = detect_session(s)) {
       ++flagged;
-      std::printf("everyday flagged: %s  [%s]\n", c.c_str(), d->description.c_str());
+      std::printf("everyday flagged: %s  [%s]\n", s.calls.back().c_str(), d->description.c_str());
     }
   }
-  std::printf("everyday corpus: %zu/%zu flagged (%.2f%%)\n", flagged, kEveryday.size(),
-              100.0 * static_cast<double>(flagged) / static_cast<double>(kEveryday.size()));
-  EXPECT_LE(flagged * 100, kEveryday.size());
+  std::printf("everyday corpus: %zu/%zu flagged (%.2f%%)\n", flagged, corpus.size(),
+              100.0 * static_cast<double>(flagged) / static_cast<double>(corpus.size()));
+  EXPECT_LE(flagged * 100, corpus.size());
 }
 
 TEST(DangerousCommand, HardlineTier) {
