@@ -25,7 +25,7 @@ struct CommandTexts {
 // the text the shell parser reads.
 std::string fold_text(std::string_view command);
 
-// Step one of §3.4: ANSI/NUL removal, NFKC, look-alike and zero-width
+// The text normalisation: ANSI/NUL removal, NFKC, look-alike and zero-width
 // folding, `\<newline>` joins, home folding to `~`, `$IFS` → space,
 // backslash unescaping, empty quote pairs dropped, simple variable
 // assignments substituted, `$(echo x)` / `${v:-x}` resolved.

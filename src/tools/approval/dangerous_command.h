@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The dangerous-command detector of shell-and-exec §3.4: a hardline tier
+// The dangerous-command detector (docs/approval.md): a hardline tier
 // that is always blocked and the dangerous families that need approval.
 #pragma once
 

@@ -79,7 +79,32 @@ TEST(ApprovalGate, YoloAndModeOffBypass) {
 
 TEST(ApprovalGate, DenyRulesAreAFloor) {
   Fixture f("approvals:\n  mode: off\n  deny: ['git push*']\n");
-  EXPECT_EQ(f.check("GIT PUSH origin main").verdict, Verdict::kBlocked);
+  GateResult r = f.check("GIT PUSH origin main");
+  EXPECT_EQ(r.verdict, Verdict::kBlocked);
+  EXPECT_EQ(r.description, "user-defined deny rule 'git push*'");
+  EXPECT_EQ(r.message.rfind("BLOCKED: user-defined deny rule 'git push*'. ", 0), 0u) << r.message;
+}
+
+// A definition that ran is remembered for the session's later calls.
+TEST(ApprovalGate, NamesDefinedInOneCallAreReadInTheNext) {
+  Fixture f;
+  EXPECT_EQ(f.check("zap() { rm -rf \"$@\"; }; alias s=sudo; export T=rm").verdict, Verdict::kAllow);
+  EXPECT_EQ(f.check("zap build").description, "recursive delete");
+  EXPECT_EQ(f.check("$T -rf build").description, "recursive delete");
+  EXPECT_EQ(f.check("s -A id").description, "sudo with stdin password, askpass or shell");
+  // A command that did not run leaves nothing behind.
+  EXPECT_EQ(f.check("rm -rf x; ok() { rm -rf /; }").verdict, Verdict::kPending);
+  EXPECT_EQ(f.check("ok").verdict, Verdict::kAllow);
+}
+
+// Definitions from the session snapshot, read with the command.
+TEST(ApprovalGate, SnapshotDefinitionsApply) {
+  Fixture f;
+  CallContext ctx{f.session, f.services, *f.client, f.dispatcher, {}, Json()};
+  ShellContext shell{"wipe () \n{ \n    rm -rf \"$1\"\n}\nalias ll='ls -l'\n", "/work"};
+  EXPECT_EQ(check_command("wipe /", ctx, shell).verdict, Verdict::kBlocked);
+  EXPECT_EQ(check_command("ll", ctx, shell).verdict, Verdict::kAllow);
+  EXPECT_EQ(Fixture().check("wipe /").verdict, Verdict::kAllow);
 }
 
 TEST(ApprovalGate, AllowlistByKeyOrGlob) {

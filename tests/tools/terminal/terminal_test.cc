@@ -221,6 +221,21 @@ TEST(TerminalApproval, DangerousCommandIsPendingAndDoesNotRun) {
   EXPECT_EQ(h.work().read("keep/file"), "x");
 }
 
+// Names that reach the session without the gate seeing their definition
+// (a sourced file) are read from the snapshot at their call sites.
+TEST(TerminalApproval, SnapshotDefinitionsAreReadWhereTheyAreUsed) {
+  TerminalHarness h;
+  h.work().write("keep/file", "x");
+  h.work().write("defs.sh", "zap() { rm -rf \"$1\"; }\nalias wipe='rm -rf'\nexport TOOL=rm\n");
+  EXPECT_EQ(h.run("source ./defs.sh")["exit_code"], 0);
+  for (const char* call : {"zap keep", "wipe keep", "$TOOL -rf keep"}) {
+    Json r = h.run(call);
+    EXPECT_EQ(r["status"], "pending_approval") << call;
+    EXPECT_EQ(r["description"], "recursive delete") << call;
+  }
+  EXPECT_EQ(h.work().read("keep/file"), "x");
+}
+
 TEST(TerminalApproval, ClientArgumentsCannotSkipApproval) {
   TerminalHarness h;
   Json r = h.call("terminal", {{"command", "python3 -c 'print(1)'"}, {"force", true}});
