@@ -68,6 +68,7 @@ class Parser {
   void read_dollar(Word& w, bool quoted);
   void read_backtick(Word& w, bool quoted);
   void read_process_subst(Word& w);
+  NodePtr parse_substitution_body();
   size_t matching_close(size_t from, char open, char close) const;
   WordPart parse_param(std::string_view inner, bool quoted);
   Word sub_word(std::string_view text, Mode mode, bool quoted);

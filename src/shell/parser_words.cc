@@ -288,14 +288,8 @@ void Parser::read_dollar(Word& w, bool quoted) {
     pos_ = close + 1;
   } else if (!rest.empty() && rest[0] == '(') {
     pos_ += 2;
-    peeked_.reset();
     p.kind = WordPart::Kind::kCommandSubst;
-    ++depth_;
-    p.body = parse_list({")"});
-    --depth_;
-    if (peek().kind != Token::kOp || peek().op != ")") throw SyntaxError("unterminated $(");
-    pos_ = peeked_->end;
-    peeked_.reset();
+    p.body = parse_substitution_body();
   } else if (!rest.empty() && rest[0] == '{') {
     size_t close = matching_close(pos_ + 1, '{', '}');
     p = parse_param(std::string_view(buf_).substr(pos_ + 2, close - pos_ - 2), quoted);
@@ -389,14 +383,21 @@ void Parser::read_process_subst(Word& w) {
   p.kind = WordPart::Kind::kProcessSubst;
   p.text = std::string(1, buf_[pos_]);
   pos_ += 2;
+  p.body = parse_substitution_body();
+  w.parts.push_back(std::move(p));
+}
+
+// The commands of $( … ) or <( … ), read from the same input up to the
+// `)` that closes them.
+NodePtr Parser::parse_substitution_body() {
   peeked_.reset();
   ++depth_;
-  p.body = parse_list({")"});
+  NodePtr body = parse_list({")"});
   --depth_;
-  if (peek().kind != Token::kOp || peek().op != ")") throw SyntaxError("unterminated process substitution");
+  if (peek().kind != Token::kOp || peek().op != ")") throw SyntaxError("unterminated substitution");
   pos_ = peeked_->end;
   peeked_.reset();
-  w.parts.push_back(std::move(p));
+  return body;
 }
 
 }  // namespace hermes::shell
