@@ -507,6 +507,15 @@ NodePtr Parser::parse_simple() {
       if (expand_alias(t)) continue;
     }
     Token word = take();
+    // `local a=( … )`: an array operand of a declaration builtin.
+    if (word.plain && word.text.size() > 1 && word.text.back() == '=' && pos_ < buf_.size() &&
+        buf_[pos_] == '(' && split_assignment(word)) {
+      size_t close = matching_close(pos_, '(', ')');
+      word.word.parts.back().text += buf_.substr(pos_, close + 1 - pos_);
+      pos_ = close + 1;
+      node->words.push_back(std::move(word.word));
+      continue;
+    }
     if (node->words.empty() && node->assigns.empty() && word.plain && at_op("(")) {
       take();
       expect_op(")");

@@ -145,6 +145,7 @@ TEST(ShellCommands, CompoundForms) {
   EXPECT_EQ(commands("(( x = $(echo 1) + 2 ))"), (V{"echo 1"}));
   EXPECT_EQ(commands("diff <(ls a) >(cat)"), (V{"ls a", "cat", "diff <(ls) >(cat)"}));
   EXPECT_EQ(commands("! true | false &"), (V{"true", "false"}));
+  EXPECT_EQ(commands("f() { local w=(\"${A[@]}\"); x+=(1); echo ok; }; f"), (V{"f", "local w=(\"${A[@]}\")", "echo ok"}));
 }
 
 TEST(ShellCommands, ForkBombsUnderAnyName) {
