@@ -12,6 +12,7 @@
 #include "core/json.h"
 #include "core/log.h"
 #include "mcp/lenient_json.h"
+#include "mcp/line_reader.h"
 #include "mcp/server.h"
 #include "registry/client_channel.h"
 #include "registry/dispatcher.h"
@@ -31,6 +32,9 @@ constexpr const char* kInstructions =
     "package managers and processes (background=true for long jobs, then "
     "process to poll). Relative paths resolve against the terminal's "
     "current directory.";
+
+// A `call -` line or `call` argument: the MCP server's line limit.
+constexpr size_t kMaxLineBytes = 64u << 20;
 
 // Runs one call in `session`; prints the tool's JSON text.
 int call_one(const Runtime& runtime, Session& session, const std::string& tool,
@@ -52,12 +56,17 @@ int call_one(const Runtime& runtime, Session& session, const std::string& tool,
 int call_batch(const Runtime& runtime) {
   Session session("cli");
   int worst = kExitSuccess;
+  mcp::LineReader reader(STDIN_FILENO, kMaxLineBytes);
   std::string line;
-  while (std::getline(std::cin, line)) {
-    if (line.empty()) continue;
-    auto request = mcp::parse_lenient(line);
+  for (auto status = reader.next(line); status != mcp::LineReader::Status::kEof;
+       status = reader.next(line)) {
+    if (status == mcp::LineReader::Status::kLine && line.empty()) continue;
+    auto request = status == mcp::LineReader::Status::kLine
+                       ? mcp::parse_lenient(line)
+                       : Result<Json>(Error::TooLarge("line exceeds the line limit"));
     if (!request || !request->is_object() || !(*request)["tool"].is_string()) {
-      std::cerr << "hermes-tools: each line must be {\"tool\": NAME, \"arguments\": {...}}\n";
+      std::cerr << "hermes-tools: each line must be {\"tool\": NAME, \"arguments\": {...}}"
+                << (request ? "" : ": " + request.error().message) << "\n";
       return kExitUsage;
     }
     Json args = request->value("arguments", Json::object());

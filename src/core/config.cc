@@ -4,13 +4,18 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
+#include "core/capped_read.h"
 #include "core/log.h"
 #include "core/strings.h"
 
 namespace hermes {
+namespace {
+
+// A hand-written configuration: kilobytes.
+constexpr size_t kMaxConfigBytes = 1u << 20;
+
+}  // namespace
 
 struct Config::Tree {
   YAML::Node root;
@@ -36,15 +41,16 @@ std::string Config::default_home() {
 }
 
 std::unique_ptr<Config> Config::load(const std::string& home) {
-  std::ifstream in(home + "/config.yaml");
-  if (!in) {
+  auto text = read_capped_file(home + "/config.yaml", kMaxConfigBytes);
+  if (!text) {
+    if (text.error().code != ErrorCode::kNotFound) {
+      log::warn("config.yaml not read (" + text.error().message + "); using defaults");
+    }
     auto config = std::make_unique<Config>();
     config->home_ = home;
     return config;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return from_yaml(text.str(), home);
+  return from_yaml(*text, home);
 }
 
 std::unique_ptr<Config> Config::from_yaml(std::string_view text,

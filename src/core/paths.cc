@@ -24,6 +24,15 @@ bool is_unset_marker(std::string_view value) {
          value == "cwd";
 }
 
+// A NUL would end the path at the first system call: refused, not truncated.
+Status check_given(std::string_view given) {
+  if (given.empty()) return Error::InvalidArgument("path is empty");
+  if (given.find('\0') != std::string_view::npos) {
+    return Error::InvalidArgument("path contains a NUL byte");
+  }
+  return {};
+}
+
 }  // namespace
 
 PathResolver::PathResolver(std::string root) {
@@ -92,7 +101,7 @@ std::string PathResolver::real_path(const std::string& absolute_path) {
 
 Result<ResolvedPath> PathResolver::resolve(std::string_view given,
                                            const std::string& session_cwd) const {
-  if (given.empty()) return Error::InvalidArgument("path is empty");
+  HERMES_TRY(check_given(given));
   std::string expanded = expand_user(given);
   if (expanded[0] != '/') expanded = workspace(session_cwd) + "/" + expanded;
   ResolvedPath out{std::string(given), normalize(expanded), ""};
@@ -104,7 +113,7 @@ Result<ResolvedPath> PathResolver::resolve(std::string_view given,
 Result<ResolvedPath> PathResolver::resolve_on(std::string_view given, const std::string& home,
                                               const std::string& cwd,
                                               const RealPathFn& real_path) const {
-  if (given.empty()) return Error::InvalidArgument("path is empty");
+  HERMES_TRY(check_given(given));
   std::string expanded = expand_user(given, home);
   if (expanded[0] != '/') expanded = cwd + "/" + expanded;
   ResolvedPath out{std::string(given), normalize(expanded), ""};

@@ -64,6 +64,7 @@ void unmark(std::string& s) {
   }
 }
 
+// Recurses: the value is depth-bounded by parse_json.
 void unmark_all(Json& value) {
   if (value.is_string()) {
     unmark(value.get_ref<std::string&>());
@@ -74,21 +75,16 @@ void unmark_all(Json& value) {
 
 }  // namespace
 
-Result<Json> parse_lenient(std::string_view text) {
-  try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& strict_error) {
-    bool changed = false;
-    std::string marked = mark_lone_surrogates(text, changed);
-    if (!changed) return Error::InvalidArgument(strict_error.what());
-    try {
-      Json value = Json::parse(marked);
-      unmark_all(value);
-      return value;
-    } catch (const Json::parse_error& e) {
-      return Error::InvalidArgument(e.what());
-    }
-  }
+Result<Json> parse_lenient(std::string_view text, const JsonLimits& limits) {
+  auto strict = parse_json(text, limits);
+  if (strict || strict.error().code == ErrorCode::kTooLarge) return strict;
+  bool changed = false;
+  std::string marked = mark_lone_surrogates(text, changed);
+  if (!changed) return strict;
+  // Marking lengthens the text; the size was checked on what was sent.
+  auto value = parse_json(marked, {marked.size(), limits.max_depth});
+  if (value) unmark_all(*value);
+  return value;
 }
 
 }  // namespace hermes::mcp

@@ -9,11 +9,13 @@
 #include <string_view>
 
 #include "core/json.h"
+#include "core/json_parse.h"
 #include "core/result.h"
 
 namespace hermes::mcp {
 
-// Parses one JSON text; kInvalidArgument with the parser's message on error.
-Result<Json> parse_lenient(std::string_view text);
+// Parses one JSON text within `limits` (see core/json_parse.h); kTooLarge or
+// kInvalidArgument with the reason on error.
+Result<Json> parse_lenient(std::string_view text, const JsonLimits& limits = {});
 
 }  // namespace hermes::mcp

@@ -54,7 +54,7 @@ void Server::send(const Json& message) { writer_->write(message); }
 
 void Server::handle_line(const std::string& line) {
   if (line.find_first_not_of(" \t\r") == std::string::npos) return;
-  auto parsed = parse_lenient(line);
+  auto parsed = parse_lenient(line, {.max_bytes = options_.max_line_bytes});
   if (!parsed) {
     send(make_error(nullptr, RpcError::kParseError, "Parse error: " + parsed.error().message));
     return;

@@ -7,15 +7,12 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/json_parse.h"
+
 namespace hermes::rpc {
 
 Result<RpcRequest> parse_request(std::string_view line) {
-  Json parsed;
-  try {
-    parsed = Json::parse(line);
-  } catch (const Json::exception& e) {
-    return Error::InvalidArgument(e.what());
-  }
+  HERMES_ASSIGN_OR_RETURN(Json parsed, parse_json(line));
   if (!parsed.is_object()) return Error::InvalidArgument("request is not a JSON object");
   RpcRequest request;
   auto tool = parsed.find("tool");

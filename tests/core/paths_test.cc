@@ -47,6 +47,17 @@ TEST(PathResolver, ResolveOnAnotherMachineUsesItsHomeCwdAndLinks) {
   EXPECT_TRUE(rooted.resolve_on("/etc", "/h", "/w", remote_real));
 }
 
+// "a\0b" would reach open(2) as "a": refused instead of silently truncated.
+TEST(PathResolver, NulBytesAreRefusedNotDropped) {
+  using namespace std::string_literals;
+  PathResolver resolver;
+  auto local = resolver.resolve("/tmp/a\0/etc/passwd"s, "/");
+  ASSERT_FALSE(local);
+  EXPECT_EQ(local.error().message, "path contains a NUL byte");
+  auto same = [](const std::string& p) -> Result<std::string> { return p; };
+  EXPECT_FALSE(resolver.resolve_on("x\0"s, "/h", "/w", same));
+}
+
 TEST(PathResolver, RelativeJoinsSessionCwdThenTerminalCwd) {
   testing::TempDir dir;
   PathResolver resolver;

@@ -129,5 +129,23 @@ TEST_F(ServerTest, ManyConcurrentCallsAllAnswerAndAReadIsNotHeldBehindThem) {
   send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":100}})");
 }
 
+// Each hostile text gets a -32700 with a null id, and the server keeps serving.
+TEST_F(ServerTest, HostileJsonIsAParseErrorNotAnExit) {
+  std::string deep_arrays(100000, '[');
+  std::string deep_args = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"a":)";
+  deep_args += std::string(100000, '[') + std::string(100000, ']') + "}}}";
+  for (const std::string& hostile :
+       {std::string(R"({"jsonrpc":"2.0","id":1e400,"method":"ping"})"),
+        std::string(R"({"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"})"),
+        deep_arrays, deep_args}) {
+    send(hostile);
+    Json reply = next();
+    EXPECT_EQ(reply["error"]["code"], -32700) << reply.dump();
+    EXPECT_TRUE(reply["id"].is_null());
+  }
+  send(R"({"jsonrpc":"2.0","id":9,"method":"ping"})");
+  EXPECT_EQ(next()["id"], 9);
+}
+
 }  // namespace
 }  // namespace hermes::mcp

@@ -200,5 +200,18 @@ TEST(RpcServerLimits, SocketIsRemovedWithTheServer) {
   EXPECT_NE(::access(path.c_str(), F_OK), 0);
 }
 
+TEST_F(RpcServerTest, HostileJsonIsAnErrorAndTheConnectionSurvives) {
+  Client client(server_->socket_path());
+  std::string deep = R"({"tool":"t","token":")" + server_->token() + R"(","args":{"a":)" +
+                     std::string(100000, '[') + std::string(100000, ']') + "}}";
+  for (const std::string& hostile :
+       {deep, std::string(R"({"tool":"t","args":{"n":1e400}})")}) {
+    std::string reply = client.call(hostile);
+    EXPECT_EQ(reply.rfind(R"({"error":"Invalid RPC request: )", 0), 0u) << reply;
+  }
+  EXPECT_EQ(handler_.calls, 0);
+  EXPECT_EQ(client.call(request("t", server_->token())), R"({"tool":"t","args":{"n":1}})");
+}
+
 }  // namespace
 }  // namespace hermes::rpc
