@@ -93,11 +93,17 @@ std::jthread check_backend(const Config& config) {
   });
 }
 
+mcp::ServerIdentity server_identity() {
+  mcp::ServerIdentity identity;
+  identity.version = HERMES_VERSION;
+  identity.instructions = kInstructions;
+  return identity;
+}
+
 int run_mcp(const Runtime& runtime) {
   std::jthread backend_check = check_backend(runtime.services().config);
   mcp::ServerOptions options;
-  options.identity.version = HERMES_VERSION;
-  options.identity.instructions = kInstructions;
+  options.router.identity = server_identity();
   log::info(std::string("MCP server ") + HERMES_VERSION + " on stdio, " +
             std::to_string(runtime.registry().list(runtime.services()).size()) + " tools");
   mcp::Server server(runtime.registry(), runtime.services(), options);

@@ -4,10 +4,17 @@
 #pragma once
 
 #include <string>
+#include <thread>
 
 #include "cli/runtime.h"
+#include "mcp/protocol.h"
 
 namespace hermes::cli {
+
+// Our name, version and instructions, as both transports announce them.
+mcp::ServerIdentity server_identity();
+// Starts checking a remote backend beside the server (an error is logged).
+std::jthread check_backend(const Config& config);
 
 int run_mcp(const Runtime& runtime);
 // `json_args` is the arguments object as text; `tool == "-"` reads JSON lines

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/runtime.h"
+#include "cli/serve.h"
 
 int main(int argc, char** argv) {
   // A vanished client must not kill us mid-write: EPIPE is handled instead.
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
   app.add_flag("--yolo", options.yolo, "Run dangerous commands without approval");
 
   auto* mcp = app.add_subcommand("mcp", "Serve MCP over stdio (newline-delimited JSON-RPC)");
+  ServeFlags serve_flags;
+  auto* serve = add_serve_command(app, serve_flags);
   auto* call = app.add_subcommand("call", "Call one tool and print its JSON result");
   std::string tool, args;
   call->add_option("tool", tool, "Tool name, or - to read JSON lines from stdin")->required();
@@ -48,6 +51,7 @@ int main(int argc, char** argv) {
   try {
     Runtime runtime(options);
     if (*mcp) return run_mcp(runtime);
+    if (*serve) return run_serve(runtime, serve_flags);
     if (*call) return run_call(runtime, tool, args);
     return run_tools(runtime, as_json);
   } catch (const std::exception& e) {

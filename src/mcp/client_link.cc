@@ -21,6 +21,8 @@ int level_index(std::string_view level) {
 
 }  // namespace
 
+bool is_log_level(std::string_view level) { return level_index(level) >= 0; }
+
 void ClientLink::set_capabilities(const Json& capabilities) {
   elicitation_ = capabilities.is_object() && capabilities.contains("elicitation");
 }

@@ -10,11 +10,15 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "mcp/output_writer.h"
 #include "registry/client_channel.h"
 
 namespace hermes::mcp {
+
+// True for an RFC 5424 level name as MCP spells it (debug … emergency).
+bool is_log_level(std::string_view level);
 
 class ClientLink final : public ClientChannel {
  public:

@@ -26,11 +26,12 @@ Json make_result(const Json& id, Json result) {
   return out;
 }
 
-Json make_error(const Json& id, RpcError code, const std::string& message) {
+Json make_error(const Json& id, RpcError code, const std::string& message, Json data) {
   Json out;
   out["jsonrpc"] = "2.0";
-  out["id"] = id;
+  if (!id.is_null()) out["id"] = id;
   out["error"] = {{"code", static_cast<int>(code)}, {"message", message}};
+  if (!data.is_null()) out["error"]["data"] = std::move(data);
   return out;
 }
 
@@ -49,6 +50,25 @@ Json initialize_result(const ServerIdentity& identity, const std::string& versio
   out["serverInfo"] = {{"name", identity.name}, {"version", identity.version}};
   if (!identity.instructions.empty()) out["instructions"] = identity.instructions;
   return out;
+}
+
+Json discover_result(const ServerIdentity& identity, bool tasks) {
+  Json capabilities = {{"tools", Json::object()}};
+  if (tasks) capabilities["extensions"] = {{"io.modelcontextprotocol/tasks", Json::object()}};
+  Json out;
+  out["supportedVersions"] = Json::array({std::string(kModernVersion)});
+  out["capabilities"] = std::move(capabilities);
+  if (!identity.instructions.empty()) out["instructions"] = identity.instructions;
+  out["ttlMs"] = kListTtlMs;
+  out["cacheScope"] = "private";
+  return modern_result(identity, std::move(out));
+}
+
+Json modern_result(const ServerIdentity& identity, Json result, std::string_view result_type) {
+  if (!result.contains("resultType")) result["resultType"] = std::string(result_type);
+  result["_meta"]["io.modelcontextprotocol/serverInfo"] = {{"name", identity.name},
+                                                           {"version", identity.version}};
+  return result;
 }
 
 Json tool_to_json(const ToolSpec& spec, const std::string& description) {

@@ -18,7 +18,14 @@ enum class RpcError {
   kMethodNotFound = -32601,
   kInvalidParams = -32602,
   kInternalError = -32603,
+  // Reserved by the 2026-07-28 revision.
+  kHeaderMismatch = -32020,
+  kMissingClientCapability = -32021,
+  kUnsupportedProtocolVersion = -32022,
 };
+
+// The modern era's one revision; requests claim it in their `_meta`.
+inline constexpr std::string_view kModernVersion = "2026-07-28";
 
 // Revisions we speak, oldest first; the last is our latest.
 const std::vector<std::string>& supported_versions();
@@ -26,7 +33,10 @@ const std::vector<std::string>& supported_versions();
 std::string negotiate_version(const Json& requested);
 
 Json make_result(const Json& id, Json result);
-Json make_error(const Json& id, RpcError code, const std::string& message);
+// A null `id` (unknown: the message did not parse or had no valid id) is
+// left out: both eras' schemas forbid `"id": null`.
+Json make_error(const Json& id, RpcError code, const std::string& message,
+                Json data = Json());
 Json make_notification(const std::string& method, Json params);
 
 struct ServerIdentity {
@@ -37,6 +47,15 @@ struct ServerIdentity {
 
 // The initialize result for `version`.
 Json initialize_result(const ServerIdentity& identity, const std::string& version);
+// The modern era's server/discover result.
+Json discover_result(const ServerIdentity& identity, bool tasks);
+// Marks a modern-era result: `resultType` (when the builder has not set
+// it) and our serverInfo in `_meta`.
+Json modern_result(const ServerIdentity& identity, Json result,
+                   std::string_view result_type = "complete");
+// How long clients may cache tools/list (and discover) on the modern wire.
+inline constexpr int kListTtlMs = 600000;
+
 // One tools/list entry.
 Json tool_to_json(const ToolSpec& spec, const std::string& description);
 // A tools/call result: the tool's JSON text as one text block.

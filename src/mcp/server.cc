@@ -20,10 +20,8 @@ std::string describe_type(const Json& value) {
 }  // namespace
 
 Server::Server(const Registry& registry, const Services& services, ServerOptions options)
-    : registry_(registry),
-      services_(services),
-      options_(std::move(options)),
-      dispatcher_(registry, services),
+    : options_(std::move(options)),
+      router_(registry, services, options_.router),
       session_(std::make_unique<Session>("stdio")) {}
 
 Server::~Server() { stop_all_and_join(); }
@@ -46,6 +44,7 @@ int Server::run(int in_fd, int out_fd) {
   }
   client_->close();
   stop_all_and_join();
+  router_.stop_tasks();
   session_.reset();  // ends background processes the session owns
   return 0;
 }
@@ -109,26 +108,18 @@ void Server::handle_message(const Json& message) {
     if (has_id) send(make_error(id, RpcError::kInvalidParams, "Invalid params: must be an object"));
     return;
   }
-  if (has_id) {
-    handle_request(id, method, params);
-  } else {
-    handle_notification(method, params);
-  }
+  if (!has_id) return handle_notification(method, params);
+  if (has_claim(params)) return handle_modern(id, method, params);
+  if (method == "tools/call") return handle_tools_call(id, params, std::nullopt);
+  send(router_.legacy(id, method, params, client_.get()).message);
 }
 
-void Server::handle_request(const Json& id, const std::string& method, const Json& params) {
-  if (method == "initialize") return handle_initialize(id, params);
-  if (method == "ping") return send(make_result(id, Json::object()));
-  if (method == "tools/list") return handle_tools_list(id);
-  if (method == "tools/call") return handle_tools_call(id, params);
-  if (method == "logging/setLevel") {
-    if (!params.contains("level") || !params["level"].is_string() ||
-        !client_->set_log_level(params["level"].get<std::string>())) {
-      return send(make_error(id, RpcError::kInvalidParams, "Invalid params: unknown log level"));
-    }
-    return send(make_result(id, Json::object()));
-  }
-  send(make_error(id, RpcError::kMethodNotFound, "Method not found: " + method));
+void Server::handle_modern(const Json& id, const std::string& method, const Json& params) {
+  auto checked = check_modern_request(method, params, nullptr);
+  if (auto* refusal = std::get_if<Refusal>(&checked)) return send(refusal_reply(id, *refusal).message);
+  Envelope& envelope = std::get<Envelope>(checked);
+  if (method == "tools/call") return handle_tools_call(id, params, std::move(envelope));
+  send(router_.modern(id, method, params, envelope, session_->id()).message);
 }
 
 void Server::handle_notification(const std::string& method, const Json& params) {
@@ -138,52 +129,18 @@ void Server::handle_notification(const std::string& method, const Json& params) 
   // notifications/initialized and anything unknown need no answer.
 }
 
-void Server::handle_initialize(const Json& id, const Json& params) {
-  if (!params.is_object()) {
-    return send(make_error(id, RpcError::kInvalidParams, "Invalid params: must be an object"));
-  }
-  if (params.contains("capabilities")) client_->set_capabilities(params["capabilities"]);
-  std::string version = negotiate_version(params.value("protocolVersion", Json()));
-  send(make_result(id, initialize_result(options_.identity, version)));
-}
-
-void Server::handle_tools_list(const Json& id) {
-  Json tools = Json::array();
-  for (const ToolSpec* spec : registry_.list(services_)) {
-    std::string description =
-        spec->describe ? spec->describe(services_, spec->description) : spec->description;
-    tools.push_back(tool_to_json(*spec, description));
-  }
-  send(make_result(id, {{"tools", std::move(tools)}}));
-}
-
-void Server::handle_tools_call(const Json& id, const Json& params) {
-  if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
-    return send(make_error(id, RpcError::kInvalidParams,
-                           "Invalid params: tools/call needs a string 'name'"));
-  }
-  Json args = params.contains("arguments") ? params["arguments"] : Json::object();
-  if (args.is_null()) args = Json::object();
-  if (!args.is_object()) {
-    return send(make_error(id, RpcError::kInvalidParams,
-                           "Invalid params: 'arguments' must be an object"));
-  }
-  const std::string& name = params["name"].get_ref<const std::string&>();
-  const ToolSpec* spec = dispatcher_.find(name);
-  if (!spec) return send(make_error(id, RpcError::kInvalidParams, "Unknown tool: " + name));
-  Json progress_token;
-  if (params.contains("_meta") && params["_meta"].is_object()) {
-    progress_token = params["_meta"].value("progressToken", Json());
-  }
+void Server::handle_tools_call(const Json& id, const Json& params,
+                               std::optional<Envelope> envelope) {
+  auto prepared = router_.prepare_call(id, params);
+  if (auto* reply = std::get_if<Reply>(&prepared)) return send(reply->message);
   auto flight = std::make_shared<InFlight>();
+  flight->envelope = std::move(envelope);
   if (!track(id, flight)) {
     return send(make_error(id, RpcError::kInvalidRequest,
                            "Invalid request: id " + id_key(id) + " is already in use"));
   }
-  pool_.submit([this, id, spec, args = std::move(args), token = std::move(progress_token),
-                 flight = std::move(flight)]() mutable {
-    run_call(id, *spec, std::move(args), std::move(token), std::move(flight));
-  });
+  pool_.submit([this, id, call = std::get<PreparedCall>(std::move(prepared)),
+                flight = std::move(flight)] { run_call(id, call, flight); });
 }
 
 bool Server::track(const Json& id, const std::shared_ptr<InFlight>& flight) {
@@ -191,15 +148,17 @@ bool Server::track(const Json& id, const std::shared_ptr<InFlight>& flight) {
   return flights_.emplace(id_key(id), flight).second;
 }
 
-void Server::run_call(const Json& id, const ToolSpec& spec, Json args, Json progress_token,
-                      std::shared_ptr<InFlight> flight) {
+void Server::run_call(const Json& id, const PreparedCall& call, std::shared_ptr<InFlight> flight) {
   // A call cancelled while it waited for a worker is not started.
   if (!flight->cancelled) {
-    CallContext ctx{*session_, services_, *client_, dispatcher_, flight->stop.get_token(),
-                    std::move(progress_token)};
-    ToolCallResult result = dispatcher_.call(spec, args, ctx);
+    bool modern = flight->envelope.has_value();
+    if (modern) modern_channel_.open(call.progress_token, [this](const Json& n) { send(n); });
+    CallEnv env{*session_, modern ? static_cast<ClientChannel&>(modern_channel_) : *client_,
+                flight->stop.get_token(), modern ? &*flight->envelope : nullptr, session_->id()};
+    std::optional<Reply> reply = router_.run_call(id, call, env);
+    if (modern) modern_channel_.close(call.progress_token);
     // A cancelled request gets no response (the client has moved on).
-    if (!flight->cancelled) send(make_result(id, call_result(result.text, result.is_error)));
+    if (reply && !flight->cancelled) send(reply->message);
   }
   std::lock_guard lock(flights_mu_);
   flights_.erase(id_key(id));

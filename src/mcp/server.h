@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The MCP server over newline-delimited JSON-RPC: protocol methods answered on
 // the reader thread, each tools/call on a CallPool worker (responses may come
-// out of order), notifications/cancelled stopping the call it names. One
-// server is one session. Not copyable; run() is called once.
+// out of order), notifications/cancelled stopping the call it names. Both eras on
+// one connection, told apart per message: a request claiming a protocol
+// version in its `_meta` is modern, anything else follows the legacy
+// handshake. One server is one session. Not copyable; run() is called once.
 #pragma once
 
 #include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stop_token>
 #include <string>
 
@@ -16,13 +19,14 @@
 #include "mcp/client_link.h"
 #include "mcp/output_writer.h"
 #include "mcp/protocol.h"
-#include "registry/dispatcher.h"
+#include "mcp/request_channel.h"
+#include "mcp/router.h"
 #include "registry/session.h"
 
 namespace hermes::mcp {
 
 struct ServerOptions {
-  ServerIdentity identity;
+  RouterOptions router;
   size_t max_line_bytes = 64u << 20;
 };
 
@@ -41,29 +45,26 @@ class Server {
   struct InFlight {
     std::stop_source stop;
     std::atomic<bool> cancelled{false};
+    std::optional<Envelope> envelope;  // set for a modern request
   };
 
   void handle_line(const std::string& line);
   void handle_message(const Json& message);
-  void handle_request(const Json& id, const std::string& method, const Json& params);
+  void handle_modern(const Json& id, const std::string& method, const Json& params);
   void handle_notification(const std::string& method, const Json& params);
-  void handle_initialize(const Json& id, const Json& params);
-  void handle_tools_list(const Json& id);
-  void handle_tools_call(const Json& id, const Json& params);
+  void handle_tools_call(const Json& id, const Json& params, std::optional<Envelope> envelope);
   bool track(const Json& id, const std::shared_ptr<InFlight>& flight);  // false: id in use
-  void run_call(const Json& id, const ToolSpec& spec, Json args, Json progress_token,
-                std::shared_ptr<InFlight> flight);
+  void run_call(const Json& id, const PreparedCall& call, std::shared_ptr<InFlight> flight);
   void cancel(const Json& request_id);
   void stop_all_and_join();
   void send(const Json& message);
 
-  const Registry& registry_;
-  const Services& services_;
   ServerOptions options_;
-  Dispatcher dispatcher_;
+  Router router_;
   std::unique_ptr<Session> session_;
   std::unique_ptr<OutputWriter> writer_;
-  std::unique_ptr<ClientLink> client_;
+  std::unique_ptr<ClientLink> client_;  // the legacy era's channel
+  RequestChannel modern_channel_;
   std::mutex flights_mu_;
   std::map<std::string, std::shared_ptr<InFlight>> flights_;  // flights_mu_; by id
   CallPool pool_;  // last: its workers finish before the members they use go

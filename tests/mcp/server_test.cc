@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <set>
+#include <functional>
 #include <thread>
 
 #include "core/config.h"
@@ -28,10 +29,23 @@ Json slow_tool(const Json& args, CallContext& ctx) {
   return {{"stopped", ctx.stop.stop_requested()}};
 }
 
+// A modern request: the envelope in `_meta`, tasks declared when asked.
+Json modern(const Json& id, const std::string& method, Json params = Json::object(),
+            bool tasks = false) {
+  Json caps = Json::object();
+  if (tasks) caps["extensions"]["io.modelcontextprotocol/tasks"] = Json::object();
+  params["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2026-07-28";
+  params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = caps;
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+}
+
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     registry_.add(ToolSpec{.name = "slow", .toolset = "file", .description = "d",
+                           .input_schema = {{"type", "object"}}, .handler = slow_tool});
+    // Named like the foreground tool whose calls may become tasks.
+    registry_.add(ToolSpec{.name = "terminal", .toolset = "file", .description = "d",
                            .input_schema = {{"type", "object"}}, .handler = slow_tool});
     registry_.add(ToolSpec{.name = "fail", .toolset = "file", .description = "d",
                            .input_schema = {{"type", "object"}},
@@ -40,7 +54,9 @@ class ServerTest : public ::testing::Test {
                            }});
     ASSERT_EQ(::pipe(in_), 0);
     ASSERT_EQ(::pipe(out_), 0);
-    server_ = std::make_unique<Server>(registry_, services_, ServerOptions{});
+    ServerOptions options;
+    options.router.task.inline_budget = 100ms;
+    server_ = std::make_unique<Server>(registry_, services_, options);
     thread_ = std::thread([this] { server_->run(in_[0], out_[1]); ::close(out_[1]); });
     reader_ = std::make_unique<LineReader>(out_[0], 1 << 20);
   }
@@ -63,6 +79,9 @@ class ServerTest : public ::testing::Test {
     return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
             {"params", {{"name", tool}, {"arguments", args}}}};
   }
+
+  // Polls tasks/get until the task leaves `working` (bounded).
+  Json poll_task(const std::string& task_id);
 
   std::unique_ptr<Config> config_ = Config::from_yaml("");
   PathResolver paths_;
@@ -113,6 +132,104 @@ TEST_F(ServerTest, DuplicateInFlightIdIsRefused) {
   Json first = next();
   EXPECT_EQ(first["error"]["code"], -32600);
   EXPECT_EQ(next()["id"], 7);
+}
+
+TEST_F(ServerTest, ErrorsWithoutAKnownIdOmitIt) {
+  send("{not json");
+  Json parse = next();
+  EXPECT_FALSE(parse.contains("id"));
+  send(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])");
+  EXPECT_FALSE(next().contains("id"));
+}
+
+TEST_F(ServerTest, DiscoverAnswersTheModernEra) {
+  send(dump_json(modern("d1", "server/discover")));
+  Json result = next()["result"];
+  EXPECT_EQ(result["supportedVersions"], Json::array({"2026-07-28"}));
+  EXPECT_EQ(result["resultType"], "complete");
+  EXPECT_TRUE(result["capabilities"]["extensions"].contains("io.modelcontextprotocol/tasks"));
+  EXPECT_EQ(result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "hermes-tools");
+  EXPECT_EQ(result["cacheScope"], "private");
+  // Without a claim, discover is an unknown legacy method.
+  send(R"({"jsonrpc":"2.0","id":2,"method":"server/discover"})");
+  EXPECT_EQ(next()["error"]["code"], -32601);
+}
+
+TEST_F(ServerTest, ModernLadderRefusals) {
+  Json no_caps = modern(1, "tools/list");
+  no_caps["params"]["_meta"].erase("io.modelcontextprotocol/clientCapabilities");
+  send(dump_json(no_caps));
+  Json reply = next();
+  EXPECT_EQ(reply["error"]["code"], -32602);
+  EXPECT_EQ(reply["id"], 1);
+  Json future = modern(2, "tools/list");
+  future["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2099-01-01";
+  send(dump_json(future));
+  reply = next();
+  EXPECT_EQ(reply["error"]["code"], -32022);
+  EXPECT_EQ(reply["error"]["data"]["requested"], "2099-01-01");
+  for (const char* removed : {"ping", "logging/setLevel", "initialize", "tasks/list"}) {
+    send(dump_json(modern(3, removed)));
+    EXPECT_EQ(next()["error"]["code"], -32601) << removed;
+  }
+}
+
+TEST_F(ServerTest, EraDecidedPerMessage) {
+  send(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+  EXPECT_FALSE(next()["result"].contains("resultType"));
+  send(dump_json(modern(2, "tools/list")));
+  Json result = next()["result"];
+  EXPECT_EQ(result["resultType"], "complete");
+  EXPECT_EQ(result["ttlMs"], 600000);
+  send(dump_json(modern(3, "tools/call", {{"name", "slow"}, {"arguments", {{"ms", 0}}}})));
+  result = next()["result"];
+  EXPECT_EQ(result["resultType"], "complete");
+  EXPECT_EQ(result["isError"], false);
+  send(R"({"jsonrpc":"2.0","id":4,"method":"ping"})");
+  EXPECT_EQ(next()["result"], Json::object());
+}
+
+Json ServerTest::poll_task(const std::string& task_id) {
+  Json task;
+  for (int i = 0; i < 1000; ++i) {
+    send(dump_json(modern("g", "tasks/get", {{"taskId", task_id}}, true)));
+    task = next()["result"];
+    if (task["status"] != "working") break;
+    std::this_thread::sleep_for(20ms);
+  }
+  return task;
+}
+
+TEST_F(ServerTest, LongCallBecomesATaskThatCompletes) {
+  send(dump_json(modern(1, "tools/call", {{"name", "terminal"}, {"arguments", {{"ms", 600}}}}, true)));
+  Json created = next()["result"];
+  ASSERT_EQ(created["resultType"], "task");
+  ASSERT_EQ(created["status"], "working");
+  EXPECT_GT(created["ttlMs"].get<int64_t>(), 0);
+  std::string id = created["taskId"];
+  Json done = poll_task(id);
+  EXPECT_EQ(done["status"], "completed");
+  EXPECT_EQ(done["result"]["isError"], false);
+  EXPECT_EQ(done["resultType"], "complete");
+}
+
+TEST_F(ServerTest, CancelledTaskSettlesCancelled) {
+  send(dump_json(modern(1, "tools/call", {{"name", "terminal"}, {"arguments", {{"ms", 30000}}}}, true)));
+  std::string id = next()["result"]["taskId"];
+  send(dump_json(modern(2, "tasks/cancel", {{"taskId", id}}, true)));
+  EXPECT_EQ(next()["result"]["resultType"], "complete");
+  Json done = poll_task(id);
+  EXPECT_EQ(done["status"], "cancelled");
+  EXPECT_FALSE(done.contains("result"));
+}
+
+TEST_F(ServerTest, NoTaskWithoutTheExtension) {
+  send(dump_json(modern(1, "tools/call", {{"name", "terminal"}, {"arguments", {{"ms", 300}}}})));
+  EXPECT_EQ(next()["result"]["resultType"], "complete");
+  send(dump_json(modern(2, "tasks/get", {{"taskId", "tk_x"}})));
+  EXPECT_EQ(next()["error"]["code"], -32021);
+  send(dump_json(modern(3, "tasks/get", {{"taskId", "tk_x"}}, true)));
+  EXPECT_EQ(next()["error"]["code"], -32602);
 }
 
 TEST_F(ServerTest, ManyConcurrentCallsAllAnswerAndAReadIsNotHeldBehindThem) {

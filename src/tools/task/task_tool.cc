@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tools/task/progress_ticker.h"
+#include "registry/progress_ticker.h"
 #include "tools/task/task_json.h"
 #include "tools/task/task_tools.h"
 

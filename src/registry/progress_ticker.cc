@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: MIT
 // The ticker thread: waits on its stop token with a timeout, so destruction
 // wakes it at once.
-#include "tools/task/progress_ticker.h"
+#include "registry/progress_ticker.h"
 
 #include <algorithm>
 
 #include "registry/client_channel.h"
 
-namespace hermes::task {
+namespace hermes {
 
 ProgressTicker::ProgressTicker(ClientChannel& client, Json token,
-                               std::chrono::milliseconds interval, int64_t total_seconds)
+                               std::chrono::milliseconds interval, int64_t total_seconds,
+                               std::string label)
     : client_(client),
       token_(std::move(token)),
       interval_(interval),
-      total_seconds_(total_seconds) {
+      total_seconds_(total_seconds),
+      label_(std::move(label)) {
   if (token_.is_null()) return;
   thread_ = std::jthread([this](std::stop_token stop) { loop(stop); });
 }
@@ -37,13 +39,11 @@ void ProgressTicker::loop(std::stop_token stop) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // `progress` must increase strictly, whatever the clock granularity.
     last = std::max(elapsed, last + 0.001);
-    client_.notify("notifications/progress",
-                   Json{{"progressToken", token_},
-                        {"progress", last},
-                        {"total", total_seconds_},
-                        {"message", "hermes_task running (" +
-                                        std::to_string(static_cast<int64_t>(last)) + "s)"}});
+    Json params = {{"progressToken", token_}, {"progress", last}};
+    if (total_seconds_ > 0) params["total"] = total_seconds_;
+    params["message"] = label_ + " running (" + std::to_string(static_cast<int64_t>(last)) + "s)";
+    client_.notify("notifications/progress", params);
   }
 }
 
-}  // namespace hermes::task
+}  // namespace hermes

@@ -1,30 +1,31 @@
 // SPDX-License-Identifier: MIT
-// MCP progress for a long hermes_task: while the agent runs, a
-// `notifications/progress` every interval, only when the caller sent a
-// progressToken (clients that opted into resetTimeoutOnProgress then keep
-// waiting instead of cancelling at their request timeout).
+// MCP progress for a long call (hermes_task, a foreground terminal command,
+// a script): while it runs, a `notifications/progress` every interval, only
+// when the caller sent a progressToken (clients that opted into
+// resetTimeoutOnProgress then keep waiting instead of cancelling at their
+// request timeout).
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "core/json.h"
 
 namespace hermes {
-class ClientChannel;
-}
 
-namespace hermes::task {
+class ClientChannel;
 
 // Ticks from construction until destruction. `progress` is the elapsed
-// seconds (strictly increasing), `total` the run's timeout. Does nothing when
-// `token` is null. The channel must outlive the ticker. Not copyable.
+// seconds (strictly increasing), `total` the run's timeout (left out when not
+// positive), `message` "<label> running (Ns)". Does nothing when `token` is
+// null. The channel must outlive the ticker. Not copyable.
 class ProgressTicker {
  public:
   ProgressTicker(ClientChannel& client, Json token, std::chrono::milliseconds interval,
-                 int64_t total_seconds);
+                 int64_t total_seconds, std::string label = "hermes_task");
   ~ProgressTicker();
   ProgressTicker(const ProgressTicker&) = delete;
   ProgressTicker& operator=(const ProgressTicker&) = delete;
@@ -36,9 +37,10 @@ class ProgressTicker {
   Json token_;
   std::chrono::milliseconds interval_;
   int64_t total_seconds_;
+  std::string label_;
   std::mutex mu_;
   std::condition_variable_any wake_;
   std::jthread thread_;  // last: started after the fields it reads
 };
 
-}  // namespace hermes::task
+}  // namespace hermes

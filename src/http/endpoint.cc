@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: MIT
+#include "http/endpoint.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/strings.h"
+#include "mcp/lenient_json.h"
+#include "mcp/request_channel.h"
+#include "registry/session.h"
+
+namespace hermes::http {
+namespace {
+
+using mcp::RpcError;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kAllow = "GET, POST, DELETE";
+
+
+HttpResponse json_response(int status, const Json& message, Headers headers = {}) {
+  headers.emplace_back("Content-Type", "application/json");
+  return HttpResponse{status, std::move(headers), dump_json(message)};
+}
+
+HttpResponse refuse(int status, int code, std::string_view message, Headers headers = {}) {
+  headers.emplace_back("Content-Type", "application/json");
+  return HttpResponse{status, std::move(headers), error_body(code, message)};
+}
+
+HttpResponse rpc_error(int status, const Json& id, RpcError code, const std::string& message) {
+  return json_response(status, mcp::make_error(id, code, message));
+}
+
+HttpResponse accepted() { return HttpResponse{202, {}, ""}; }
+
+// Does an Accept header admit `type` ("application/json")? Wildcards count.
+bool accepts(std::string_view accept, std::string_view type) {
+  std::string text = to_lower(accept);
+  std::string family = std::string(type.substr(0, type.find('/'))) + "/*";
+  return text.find(type) != std::string::npos || text.find(family) != std::string::npos ||
+         text.find("*/*") != std::string::npos;
+}
+
+bool is_json_media_type(std::string_view content_type) {
+  std::string type = to_lower(content_type.substr(0, content_type.find(';')));
+  type.erase(std::remove(type.begin(), type.end(), ' '), type.end());
+  return type == "application/json";
+}
+
+bool is_legacy_version(std::string_view version) {
+  const auto& versions = mcp::supported_versions();
+  return std::find(versions.begin(), versions.end(), version) != versions.end();
+}
+
+}  // namespace
+
+std::string error_body(int code, std::string_view message) {
+  return dump_json(
+      Json{{"jsonrpc", "2.0"}, {"error", {{"code", code}, {"message", std::string(message)}}}});
+}
+
+std::optional<std::string_view> HttpRequest::header(std::string_view name) const {
+  for (const auto& [key, value] : headers) {
+    if (key == name) return value;
+  }
+  return std::nullopt;
+}
+
+// One legacy session, or one principal's modern state: the tool session, the
+// channel progress takes, and the calls in flight (legacy cancellation by id).
+struct Endpoint::Bucket {
+  Bucket(std::string owner, const std::string& id) : principal(std::move(owner)), session(id) {}
+  const std::string principal;
+  Session session;
+  mcp::RequestChannel channel;
+  std::atomic<int> inflight{0};
+  std::atomic<Clock::rep> last_used{Clock::now().time_since_epoch().count()};
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<std::stop_source>> flights;  // mu; by id JSON
+  void touch() { last_used = Clock::now().time_since_epoch().count(); }
+};
+
+// A parsed POST: the message and what the headers said.
+struct Endpoint::Post {
+  const HttpRequest& request;
+  const std::string& principal;
+  const Json& message;
+  Json id;  // null for a notification
+  std::string method;
+  const Json& params;
+};
+
+Endpoint::Endpoint(mcp::Router& router, EndpointOptions options)
+    : router_(router),
+      options_(std::move(options)),
+      guard_(options_.allow_hosts, options_.allow_origins),
+      reaper_([this](std::stop_token stop) { reap_loop(stop); }) {}
+
+Endpoint::~Endpoint() {
+  for (auto& [id, bucket] : sessions_) {
+    std::lock_guard lock(bucket->mu);
+    for (auto& [key, stop] : bucket->flights) stop->request_stop();
+  }
+  router_.stop_tasks();
+  for (auto& [id, bucket] : sessions_) retire(bucket);
+  for (auto& [id, bucket] : modern_) retire(bucket);
+  sessions_.clear();
+  modern_.clear();
+  reaper_.request_stop();
+  reaper_.join();  // destroys what is left
+}
+
+void Endpoint::retire(std::shared_ptr<Bucket> bucket) {
+  {
+    std::lock_guard lock(bucket->mu);
+    for (auto& [key, stop] : bucket->flights) stop->request_stop();
+  }
+  std::lock_guard lock(retired_mu_);
+  retired_.push_back(std::move(bucket));
+  retired_cv_.notify_all();
+}
+
+void Endpoint::reap_loop(std::stop_token stop) {
+  std::unique_lock lock(retired_mu_);
+  while (true) {
+    retired_cv_.wait(lock, stop, [this] { return !retired_.empty(); });
+    std::vector<std::shared_ptr<Bucket>> batch;
+    batch.swap(retired_);
+    lock.unlock();
+    batch.clear();  // a call still running holds its own reference
+    lock.lock();
+    if (stop.stop_requested() && retired_.empty()) return;
+  }
+}
+
+size_t Endpoint::session_count() const { return sessions_.size(); }
+
+void Endpoint::expire_idle() {
+  auto now = Clock::now().time_since_epoch().count();
+  auto idle = std::chrono::duration_cast<Clock::duration>(options_.session_idle).count();
+  auto expired = [&](const Bucket& b) { return b.inflight == 0 && now - b.last_used > idle; };
+  for (auto it = sessions_.begin(); it != sessions_.end();) {
+    if (expired(*it->second)) {
+      retire(it->second);
+      it = sessions_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = modern_.begin(); it != modern_.end();) {
+    if (expired(*it->second) && !router_.has_live_tasks(it->first)) {
+      retire(it->second);
+      it = modern_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+std::optional<HttpResponse> Endpoint::check_guards(const HttpRequest& request) const {
+  auto host = request.header("host");
+  if (!host) return refuse(400, -32000, "Bad Request: missing Host header");
+  if (!guard_.host_allowed(*host)) return refuse(403, -32000, "Forbidden: Host not allowed");
+  if (!guard_.origin_allowed(request.header("origin"))) {
+    return refuse(403, -32000, "Forbidden: Origin not allowed");
+  }
+  return std::nullopt;
+}
+
+std::variant<std::string, HttpResponse> Endpoint::authenticate(const HttpRequest& request) const {
+  if (options_.tokens.empty()) return std::string("local");
+  auto header = request.header("authorization");
+  if (header) {
+    if (auto principal = options_.tokens.principal(*header)) return *principal;
+  }
+  std::string challenge = "Bearer realm=\"hermes-tools\"";
+  if (header) challenge += ", error=\"invalid_token\"";
+  Json body = {{"error", "invalid_token"},
+               {"error_description", header ? "The bearer token is not valid"
+                                            : "A bearer token is required"}};
+  return json_response(401, body, {{"WWW-Authenticate", challenge}});
+}
+
+std::variant<HttpResponse, CallJob> Endpoint::handle(const HttpRequest& request) {
+  std::string_view target = request.target;
+  std::string_view path = target.substr(0, target.find('?'));
+  if (auto refused = check_guards(request)) return *refused;
+  if (path == "/healthz" && request.method == "GET") return HttpResponse{200, {{"Content-Type", "text/plain"}}, "ok"};
+  if (path != options_.path) return refuse(404, -32000, "Not Found");
+  if (target.find("access_token=") != std::string_view::npos) {
+    return refuse(400, -32000, "Bad Request: tokens go in the Authorization header");
+  }
+  if (request.method == "OPTIONS" && request.header("origin")) {
+    return HttpResponse{204, {{"Access-Control-Allow-Origin", std::string(*request.header("origin"))},
+                              {"Vary", "Origin"},
+                              {"Access-Control-Allow-Methods", kAllow},
+                              {"Access-Control-Allow-Headers",
+                               std::string(request.header("access-control-request-headers").value_or(""))},
+                              {"Access-Control-Expose-Headers",
+                               "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate"}}, ""};
+  }
+  auto auth = authenticate(request);
+  if (auto* refused = std::get_if<HttpResponse>(&auth)) return *refused;
+  const std::string& principal = std::get<std::string>(auth);
+  if (request.method == "POST") return handle_post(request, principal);
+  if (request.method == "DELETE") return handle_delete(request, principal);
+  if (request.method == "GET" && !accepts(request.header("accept").value_or(""), "text/event-stream")) {
+    return refuse(406, -32000, "Not Acceptable: GET must accept text/event-stream");
+  }
+  // GET included: this endpoint sends nothing unsolicited, so it offers no stream.
+  return refuse(405, -32000, "Method Not Allowed", {{"Allow", kAllow}});
+}
+
+std::variant<HttpResponse, CallJob> Endpoint::handle_post(const HttpRequest& request,
+                                                          const std::string& principal) {
+  std::string_view accept = request.header("accept").value_or("");
+  if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
+    return refuse(406, -32000,
+                  "Not Acceptable: Accept must list application/json and text/event-stream");
+  }
+  if (!is_json_media_type(request.header("content-type").value_or(""))) {
+    return refuse(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+  }
+  auto parsed = mcp::parse_lenient(request.body);
+  if (!parsed) return refuse(400, -32700, "Parse error: " + parsed.error().message);
+  const Json& message = *parsed;
+  if (message.is_array()) return refuse(400, -32600, "Invalid request: batches are not supported");
+  if (!message.is_object()) return refuse(400, -32600, "Invalid request: expected a JSON object");
+  Json id = message.contains("id") ? message["id"] : Json();
+  if (message.contains("id") && !mcp::is_valid_id(id)) {
+    return refuse(400, -32600, "Invalid request: id must be a string or an integer");
+  }
+  if (message.value("jsonrpc", Json()) != "2.0") {
+    return rpc_error(400, id, RpcError::kInvalidRequest, "Invalid request: jsonrpc must be \"2.0\"");
+  }
+  if (!message.contains("method")) {
+    // We send no requests over HTTP, so no response can be ours.
+    return rpc_error(400, id, RpcError::kInvalidRequest, "Invalid request: expected a request or notification");
+  }
+  if (!message["method"].is_string()) {
+    return rpc_error(400, id, RpcError::kInvalidRequest, "Invalid request: method must be a string");
+  }
+  static const Json kEmpty = Json::object();
+  const Json& params = message.contains("params") ? message["params"] : kEmpty;
+  if (!params.is_object()) {
+    return rpc_error(400, id, RpcError::kInvalidParams, "Invalid params: must be an object");
+  }
+  Post post{request, principal, message, id, message["method"].get<std::string>(), params};
+  auto header_version = request.header("mcp-protocol-version");
+  bool modern_header = header_version && mcp::names_modern_version(*header_version);
+  if (mcp::has_claim(params)) return handle_modern(post);
+  if (modern_header) {
+    if (post.method == "initialize") {
+      return rpc_error(400, id, RpcError::kHeaderMismatch,
+                       "MCP-Protocol-Version names the modern era but initialize is legacy");
+    }
+    return rpc_error(400, id, RpcError::kInvalidParams,
+                     "Invalid params: _meta must claim the protocol version");
+  }
+  return handle_legacy(post);
+}
+
+std::variant<HttpResponse, CallJob> Endpoint::handle_modern(const Post& post) {
+  if (!options_.modern) {
+    return rpc_error(400, post.id, RpcError::kUnsupportedProtocolVersion,
+                     "This server does not serve the modern protocol era");
+  }
+  if (post.id.is_null()) return accepted();  // modern notifications carry nothing for us
+  mcp::WireHeaders headers;
+  if (auto v = post.request.header("mcp-protocol-version")) headers.protocol_version = std::string(*v);
+  if (auto m = post.request.header("mcp-method")) headers.method = std::string(*m);
+  if (auto n = post.request.header("mcp-name")) {
+    headers.name = mcp::decode_header_value(*n);
+    if (!headers.name) {
+      return rpc_error(400, post.id, RpcError::kHeaderMismatch, "Mcp-Name is not valid base64");
+    }
+  }
+  auto checked = mcp::check_modern_request(post.method, post.params, &headers);
+  if (auto* refusal = std::get_if<mcp::Refusal>(&checked)) {
+    mcp::Reply reply = mcp::refusal_reply(post.id, *refusal);
+    return json_response(reply.http_status, reply.message);
+  }
+  const mcp::Envelope& envelope = std::get<mcp::Envelope>(checked);
+  if (post.method == "tools/call") return start_call(post, modern_bucket(post.principal), &envelope);
+  mcp::Reply reply = router_.modern(post.id, post.method, post.params, envelope, post.principal);
+  return json_response(reply.http_status, reply.message);
+}
+
+std::shared_ptr<Endpoint::Bucket> Endpoint::modern_bucket(const std::string& principal) {
+  auto& bucket = modern_[principal];
+  if (!bucket) bucket = std::make_shared<Bucket>(principal, "modern:" + principal);
+  bucket->touch();
+  return bucket;
+}
+
+std::variant<HttpResponse, CallJob> Endpoint::handle_legacy(const Post& post) {
+  if (!options_.legacy) {
+    return rpc_error(400, post.id, RpcError::kInvalidRequest,
+                     "This server serves only the modern protocol era: claim it in _meta");
+  }
+  if (post.method == "initialize" && !post.id.is_null()) return legacy_initialize(post);
+  auto found = find_session(post.request, post.principal);
+  if (auto* refused = std::get_if<HttpResponse>(&found)) return *refused;
+  std::shared_ptr<Bucket> bucket = std::get<std::shared_ptr<Bucket>>(found);
+  if (post.id.is_null()) {
+    if (post.method == "notifications/cancelled" && post.params.contains("requestId")) {
+      std::lock_guard lock(bucket->mu);
+      auto it = bucket->flights.find(dump_json(post.params["requestId"]));
+      if (it != bucket->flights.end()) it->second->request_stop();
+    }
+    return accepted();
+  }
+  if (post.method == "tools/call") return start_call(post, bucket, nullptr);
+  mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr);
+  return json_response(200, reply.message);
+}
+
+std::variant<HttpResponse, CallJob> Endpoint::legacy_initialize(const Post& post) {
+  if (sessions_.size() >= options_.max_sessions) {
+    expire_idle();
+    if (sessions_.size() >= options_.max_sessions) {
+      return refuse(503, -32000, "Service Unavailable: too many sessions", {{"Retry-After", "30"}});
+    }
+  }
+  std::string id = random_hex(16);
+  sessions_[id] = std::make_shared<Bucket>(post.principal, "http:" + id.substr(0, 8));
+  mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr);
+  return json_response(200, reply.message, {{"Mcp-Session-Id", id}});
+}
+
+std::variant<std::shared_ptr<Endpoint::Bucket>, HttpResponse> Endpoint::find_session(
+    const HttpRequest& request, const std::string& principal) {
+  auto id = request.header("mcp-session-id");
+  if (!id) return refuse(400, -32000, "Bad Request: Mcp-Session-Id header is required");
+  auto it = sessions_.find(std::string(*id));
+  // Another principal's session reads as unknown: possession is not identity.
+  if (it == sessions_.end() || it->second->principal != principal) {
+    return refuse(404, -32001, "Session not found");
+  }
+  if (auto version = request.header("mcp-protocol-version"); version && !is_legacy_version(*version)) {
+    return refuse(400, -32000, "Bad Request: unsupported MCP-Protocol-Version (supported: " +
+                                   dump_json(mcp::supported_versions()) + ")");
+  }
+  it->second->touch();
+  return it->second;
+}
+
+HttpResponse Endpoint::handle_delete(const HttpRequest& request, const std::string& principal) {
+  auto version = request.header("mcp-protocol-version");
+  if (version && mcp::names_modern_version(*version)) {
+    return refuse(405, -32000, "Method Not Allowed", {{"Allow", kAllow}});
+  }
+  auto found = find_session(request, principal);
+  if (auto* refused = std::get_if<HttpResponse>(&found)) return *refused;
+  auto bucket = std::get<std::shared_ptr<Bucket>>(found);
+  sessions_.erase(std::string(*request.header("mcp-session-id")));
+  retire(std::move(bucket));
+  return HttpResponse{200, {}, ""};
+}
+
+std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
+                                                         std::shared_ptr<Bucket> bucket,
+                                                         const mcp::Envelope* envelope) {
+  auto prepared = router_.prepare_call(post.id, post.params);
+  if (auto* reply = std::get_if<mcp::Reply>(&prepared)) return json_response(200, reply->message);
+  {
+    std::lock_guard lock(load_mu_);
+    size_t& mine = inflight_by_principal_[post.principal];
+    if (inflight_ >= options_.max_inflight || mine >= options_.max_inflight_per_principal) {
+      return refuse(429, -32000, "Too Many Requests: calls in flight at the limit",
+                    {{"Retry-After", "1"}});
+    }
+    ++inflight_;
+    ++mine;
+  }
+  auto stop = std::make_shared<std::stop_source>();
+  std::string key = dump_json(post.id);
+  if (!envelope) {
+    std::lock_guard lock(bucket->mu);
+    if (!bucket->flights.emplace(key, stop).second) {
+      std::lock_guard load(load_mu_);
+      --inflight_;
+      --inflight_by_principal_[post.principal];
+      return rpc_error(200, post.id, RpcError::kInvalidRequest,
+                       "Invalid request: id " + key + " is already in use");
+    }
+  }
+  ++bucket->inflight;
+  CallJob job;
+  job.stop = stop;
+  job.cancel_on_disconnect = envelope != nullptr;
+  if (!envelope) job.headers.emplace_back("Mcp-Session-Id", *post.request.header("mcp-session-id"));
+  std::optional<mcp::Envelope> env_copy;
+  if (envelope) env_copy = *envelope;
+  job.run = [this, bucket, stop, key, id = post.id, principal = post.principal,
+             call = std::get<mcp::PreparedCall>(std::move(prepared)),
+             env_copy](std::function<void(const Json&)> sink) -> std::optional<Json> {
+    bucket->channel.open(call.progress_token, std::move(sink));
+    auto reply = router_.run_call(id, call,
+                                  mcp::CallEnv{bucket->session, bucket->channel, stop->get_token(),
+                                               env_copy ? &*env_copy : nullptr, principal});
+    bucket->channel.close(call.progress_token);
+    {
+      std::lock_guard lock(bucket->mu);
+      if (!env_copy) bucket->flights.erase(key);
+    }
+    --bucket->inflight;
+    bucket->touch();
+    {
+      std::lock_guard load(load_mu_);
+      --inflight_;
+      if (--inflight_by_principal_[principal] == 0) inflight_by_principal_.erase(principal);
+    }
+    if (!reply) return std::nullopt;
+    return std::move(reply->message);
+  };
+  return job;
+}
+
+}  // namespace hermes::http

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The MCP endpoint's HTTP semantics, independent of sockets: guards, bearer
+// tokens, the status ladder of both eras, legacy sessions (Mcp-Session-Id)
+// and the modern era's per-principal state. The listener feeds it parsed
+// requests on its one I/O thread and writes what it answers; a tools/call
+// comes back as a CallJob for a worker thread. Tools see the same Router and
+// Dispatcher as on stdio.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "core/json.h"
+#include "http/auth.h"
+#include "http/guard.h"
+#include "mcp/router.h"
+
+namespace hermes::http {
+
+struct EndpointOptions {
+  std::string path = "/mcp";
+  std::vector<std::string> allow_hosts;
+  std::vector<std::string> allow_origins;
+  TokenTable tokens;  // empty: no authentication (every caller is "local")
+  size_t max_sessions = 256;
+  std::chrono::milliseconds session_idle{std::chrono::minutes(30)};
+  size_t max_inflight = 256;
+  size_t max_inflight_per_principal = 32;
+  bool legacy = true;
+  bool modern = true;
+};
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+struct HttpRequest {
+  std::string method;  // "POST"
+  std::string target;  // "/mcp?x"
+  Headers headers;     // names lowercased
+  std::string body;
+  // The first value of a header (name in lower case).
+  std::optional<std::string_view> header(std::string_view name) const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  Headers headers;
+  std::string body;
+};
+
+// A tools/call accepted for a worker thread. `run` calls the tool, passing
+// each notification for this request (progress) to `sink` as it comes; it
+// returns the JSON-RPC response, or nullopt when the call was cancelled.
+struct CallJob {
+  std::function<std::optional<Json>(std::function<void(const Json&)> sink)> run;
+  std::shared_ptr<std::stop_source> stop;
+  bool cancel_on_disconnect = false;  // the modern era: a closed stream cancels
+  Headers headers;                    // for the response (Mcp-Session-Id)
+};
+
+class Endpoint {
+ public:
+  Endpoint(mcp::Router& router, EndpointOptions options);
+  // Stops every task and call, ends every session (killing their processes).
+  ~Endpoint();
+  Endpoint(const Endpoint&) = delete;
+  Endpoint& operator=(const Endpoint&) = delete;
+
+  std::variant<HttpResponse, CallJob> handle(const HttpRequest& request);
+  // Ends sessions idle (and without a call in flight) past the limit.
+  void expire_idle();
+  size_t session_count() const;
+
+ private:
+  struct Bucket;
+  struct Post;
+  using Outcome = std::variant<HttpResponse, CallJob>;
+
+  std::optional<HttpResponse> check_guards(const HttpRequest& request) const;
+  std::variant<std::string, HttpResponse> authenticate(const HttpRequest& request) const;
+  Outcome handle_post(const HttpRequest& request, const std::string& principal);
+  Outcome handle_modern(const Post& post);
+  Outcome handle_legacy(const Post& post);
+  Outcome legacy_initialize(const Post& post);
+  HttpResponse handle_delete(const HttpRequest& request, const std::string& principal);
+  Outcome start_call(const Post& post, std::shared_ptr<Bucket> bucket,
+                     const mcp::Envelope* envelope);
+  std::variant<std::shared_ptr<Bucket>, HttpResponse> find_session(const HttpRequest& request,
+                                                                   const std::string& principal);
+  std::shared_ptr<Bucket> modern_bucket(const std::string& principal);
+  void retire(std::shared_ptr<Bucket> bucket);
+  void reap_loop(std::stop_token stop);
+
+  mcp::Router& router_;
+  const EndpointOptions options_;
+  const Guard guard_;
+  std::map<std::string, std::shared_ptr<Bucket>> sessions_;  // I/O thread; legacy, by id
+  std::map<std::string, std::shared_ptr<Bucket>> modern_;    // I/O thread; by principal
+  std::mutex load_mu_;
+  size_t inflight_ = 0;                            // load_mu_
+  std::map<std::string, size_t> inflight_by_principal_;  // load_mu_
+  // Sessions leave the tables on the I/O thread but are destroyed (which
+  // kills their processes, up to a second each) on this thread.
+  std::mutex retired_mu_;
+  std::condition_variable_any retired_cv_;
+  std::vector<std::shared_ptr<Bucket>> retired_;  // retired_mu_
+  std::jthread reaper_;
+};
+
+// A JSON-RPC error body without id, for refusals before the body is read.
+std::string error_body(int code, std::string_view message);
+
+}  // namespace hermes::http

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+// The only translation unit that includes Boost.Beast/Asio (they compile
+// slowly): accept loop, connections, timeouts, the SSE writer.
+#include <utility>  // before Asio: 1.74's awaitable.hpp uses std::exchange without it
+
+#include "http/server.h"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <deque>
+#include <set>
+#include <mutex>
+#include <thread>
+
+#include "core/log.h"
+#include "mcp/call_pool.h"
+
+namespace hermes::http {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using asio::ip::tcp;
+using asio::awaitable;
+using asio::use_awaitable;
+using boost::system::error_code;
+using namespace std::chrono_literals;
+
+// Where a call running on a worker meets its connection: everything here is
+// touched on the I/O thread only (the worker posts).
+struct CallState {
+  explicit CallState(asio::any_io_executor executor) : wake(executor) {}
+  asio::steady_timer wake;
+  std::deque<Json> events;                // notifications not yet written
+  bool finished = false;
+  std::optional<Json> response;           // when finished: nullopt = cancelled
+  bool watching = false;                  // a disconnect watch is pending
+  bool disconnected = false;
+  void poke() { wake.cancel(); }
+};
+
+// Calls run on the same CallPool as on stdio; their stop sources are kept so
+// that shutdown can end every one of them.
+class CallRunner {
+ public:
+  void start(std::shared_ptr<std::stop_source> stop, std::function<void()> work) {
+    {
+      std::lock_guard lock(mu_);
+      running_.insert(stop);
+    }
+    pool_.submit([this, stop, work = std::move(work)] {
+      work();
+      std::lock_guard lock(mu_);
+      running_.erase(stop);
+    });
+  }
+  void stop_and_join() {
+    {
+      std::lock_guard lock(mu_);
+      for (const auto& stop : running_) stop->request_stop();
+    }
+    pool_.drain();
+  }
+
+ private:
+  std::mutex mu_;
+  std::set<std::shared_ptr<std::stop_source>> running_;  // mu_
+  mcp::CallPool pool_;  // last: its workers finish before `running_` goes
+};
+
+// Built outside the coroutines: g++ 12 miscompiles braced lists inside them.
+HttpResponse limit_refusal(int status, std::string_view message) {
+  HttpResponse response{status, {}, error_body(-32000, message)};
+  response.headers.emplace_back("Content-Type", "application/json");
+  return response;
+}
+
+std::string sse_event(const Json& message) {
+  return "event: message\ndata: " + dump_json(message) + "\n\n";
+}
+
+}  // namespace
+
+Result<std::pair<std::string, unsigned short>> parse_listen(const std::string& listen) {
+  size_t colon = listen.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return Error::InvalidArgument("--listen wants HOST:PORT (IPv6 as [::1]:PORT), got '" + listen + "'");
+  }
+  std::string host = listen.substr(0, colon), port = listen.substr(colon + 1);
+  if (host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  error_code ec;
+  asio::ip::make_address(host, ec);
+  if (ec) return Error::InvalidArgument("--listen: '" + host + "' is not an IP address");
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(port) > 65535) {
+    return Error::InvalidArgument("--listen: '" + port + "' is not a port");
+  }
+  return std::make_pair(host, static_cast<unsigned short>(std::stoul(port)));
+}
+
+struct Server::Impl {
+  Impl(mcp::Router& router, ServerOptions opts)
+      : options(std::move(opts)), endpoint(router, options.endpoint), acceptor(io), sweeper(io), signals(io, SIGINT, SIGTERM) {}
+
+  ServerOptions options;
+  asio::io_context io{1};
+  Endpoint endpoint;
+  tcp::acceptor acceptor;
+  asio::steady_timer sweeper;
+  asio::signal_set signals;
+  CallRunner calls;
+
+  awaitable<void> accept_loop();
+  awaitable<void> sweep_loop();
+  awaitable<void> serve(tcp::socket socket);
+  awaitable<bool> write(beast::tcp_stream& stream, HttpResponse response, bool keep_alive);
+  awaitable<bool> run_call(beast::tcp_stream& stream, beast::flat_buffer& buffer, CallJob job,
+                           bool keep_alive);
+  awaitable<void> watch(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                        std::shared_ptr<CallState> state, std::shared_ptr<std::stop_source> stop);
+  awaitable<bool> stream_sse(beast::tcp_stream& stream, std::shared_ptr<CallState> state,
+                             Headers headers);
+  awaitable<bool> write_chunk(beast::tcp_stream& stream, std::string text);
+  awaitable<void> stop_watching(beast::tcp_stream& stream, std::shared_ptr<CallState> state);
+  void start_worker(CallJob& job, std::shared_ptr<CallState> state);
+};
+
+awaitable<void> Server::Impl::accept_loop() {
+  while (acceptor.is_open()) {
+    error_code ec;
+    tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(use_awaitable, ec));
+    if (ec == asio::error::operation_aborted) co_return;
+    if (ec) continue;  // EMFILE and friends: the next accept may work
+    asio::co_spawn(io, serve(std::move(socket)), asio::detached);
+  }
+}
+
+awaitable<void> Server::Impl::sweep_loop() {
+  auto every = std::clamp<std::chrono::milliseconds>(options.endpoint.session_idle / 2, 100ms, 30000ms);
+  while (true) {
+    sweeper.expires_after(every);
+    error_code ec;
+    co_await sweeper.async_wait(asio::redirect_error(use_awaitable, ec));
+    if (ec) co_return;
+    endpoint.expire_idle();
+  }
+}
+
+awaitable<bool> Server::Impl::write(beast::tcp_stream& stream, HttpResponse response,
+                                    bool keep_alive) {
+  bhttp::response<bhttp::string_body> out{static_cast<bhttp::status>(response.status), 11};
+  for (auto& [name, value] : response.headers) out.set(name, value);
+  out.body() = std::move(response.body);
+  out.keep_alive(keep_alive);
+  out.prepare_payload();
+  stream.expires_after(options.write_stall_timeout);
+  error_code ec;
+  co_await bhttp::async_write(stream, out, asio::redirect_error(use_awaitable, ec));
+  co_return !ec && keep_alive;
+}
+
+awaitable<void> Server::Impl::serve(tcp::socket socket) {
+  beast::tcp_stream stream(std::move(socket));
+  beast::flat_buffer buffer;
+  bool open = true;
+  for (bool first = true; open; first = false) {
+    bhttp::request_parser<bhttp::string_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(options.max_header_bytes));
+    parser.body_limit(options.max_body_bytes);
+    stream.expires_after(first ? options.header_timeout : options.keep_alive_timeout);
+    error_code ec;
+    co_await bhttp::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    if (!ec) {
+      stream.expires_after(options.body_timeout);
+      co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    }
+    if (ec == bhttp::error::header_limit) {
+      co_await write(stream, limit_refusal(431, "Request Header Fields Too Large"), false);
+    } else if (ec == bhttp::error::body_limit) {
+      co_await write(stream, limit_refusal(413, "Payload Too Large"), false);
+    }
+    if (ec) break;  // refused above, or EOF, timeout, garbage: drop the connection
+    auto& message = parser.get();
+    HttpRequest request;
+    request.method = std::string(message.method_string());
+    request.target = std::string(message.target());
+    for (const auto& field : message) {
+      std::string name(field.name_string());
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      request.headers.emplace_back(std::move(name), std::string(field.value()));
+    }
+    request.body = std::move(message.body());
+    bool keep_alive = message.keep_alive();
+    auto outcome = endpoint.handle(request);
+    if (auto* response = std::get_if<HttpResponse>(&outcome)) {
+      open = co_await write(stream, std::move(*response), keep_alive);
+    } else {
+      open = co_await run_call(stream, buffer, std::move(std::get<CallJob>(outcome)), keep_alive);
+    }
+  }
+  error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+}
+
+void Server::Impl::start_worker(CallJob& job, std::shared_ptr<CallState> state) {
+  auto executor = io.get_executor();
+  calls.start(job.stop, [run = std::move(job.run), state, executor] {
+    auto sink = [state, executor](const Json& notification) {
+      asio::post(executor, [state, notification] {
+        state->events.push_back(notification);
+        state->poke();
+      });
+    };
+    std::optional<Json> response = run(sink);
+    asio::post(executor, [state, response = std::move(response)]() mutable {
+      state->finished = true;
+      state->response = std::move(response);
+      state->poke();
+    });
+  });
+}
+
+// Reads while a modern call runs: EOF or an error means the client went
+// away, which cancels the call. Bytes (a pipelined request) are kept.
+awaitable<void> Server::Impl::watch(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                                    std::shared_ptr<CallState> state,
+                                    std::shared_ptr<std::stop_source> stop) {
+  stream.expires_never();
+  error_code ec;
+  std::size_t n = co_await stream.socket().async_read_some(buffer.prepare(4096),
+                                                           asio::redirect_error(use_awaitable, ec));
+  buffer.commit(n);
+  if (ec && ec != asio::error::operation_aborted) {
+    state->disconnected = true;
+    stop->request_stop();
+  }
+  state->watching = false;
+  state->poke();
+}
+
+awaitable<bool> Server::Impl::run_call(beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                                       CallJob job, bool keep_alive) {
+  auto state = std::make_shared<CallState>(io.get_executor());
+  Headers headers = std::move(job.headers);
+  if (job.cancel_on_disconnect) {
+    state->watching = true;
+    asio::co_spawn(io, watch(stream, buffer, state, job.stop), asio::detached);
+  }
+  start_worker(job, state);
+  auto wait = [&](std::chrono::steady_clock::time_point until) -> awaitable<void> {
+    state->wake.expires_at(until);
+    error_code ec;
+    co_await state->wake.async_wait(asio::redirect_error(use_awaitable, ec));
+  };
+  auto json_deadline = std::chrono::steady_clock::now() + options.json_window;
+  while (!state->finished && state->events.empty() && !state->disconnected &&
+         std::chrono::steady_clock::now() < json_deadline) {
+    co_await wait(json_deadline);
+  }
+  bool open = !state->disconnected;
+  if (open && state->finished && state->events.empty()) {
+    if (!state->response) {
+      open = false;  // cancelled: nothing to say
+    } else {
+      HttpResponse response{200, std::move(headers), dump_json(*state->response)};
+      response.headers.emplace_back("Content-Type", "application/json");
+      co_await stop_watching(stream, state);
+      co_return co_await write(stream, std::move(response), keep_alive && !state->disconnected);
+    }
+  } else if (open) {
+    open = co_await stream_sse(stream, state, std::move(headers));
+  }
+  // Gone or cancelled: let the call end on its own (the stop was requested).
+  co_await stop_watching(stream, state);
+  co_return open && keep_alive && !state->disconnected;
+}
+
+// Ends a pending disconnect watch and waits for it: it reads into the
+// connection's buffer, which the next request's parse needs back.
+awaitable<void> Server::Impl::stop_watching(beast::tcp_stream& stream,
+                                            std::shared_ptr<CallState> state) {
+  if (!state->watching) co_return;
+  error_code ignored;
+  stream.socket().cancel(ignored);
+  while (state->watching) {
+    state->wake.expires_after(1s);
+    co_await state->wake.async_wait(asio::redirect_error(use_awaitable, ignored));
+  }
+}
+
+awaitable<bool> Server::Impl::write_chunk(beast::tcp_stream& stream, std::string text) {
+  stream.expires_after(options.write_stall_timeout);
+  error_code ec;
+  co_await asio::async_write(stream, bhttp::make_chunk(asio::buffer(text)),
+                             asio::redirect_error(use_awaitable, ec));
+  co_return !ec;
+}
+
+// The response as an SSE stream: notifications as they come, keep-alive
+// comments while nothing does, then the response and the end of the stream.
+awaitable<bool> Server::Impl::stream_sse(beast::tcp_stream& stream,
+                                         std::shared_ptr<CallState> state, Headers headers) {
+  bhttp::response<bhttp::empty_body> head{bhttp::status::ok, 11};
+  for (auto& [name, value] : headers) head.set(name, value);
+  head.set(bhttp::field::content_type, "text/event-stream");
+  head.set(bhttp::field::cache_control, "no-cache, no-transform");
+  head.set("X-Accel-Buffering", "no");
+  head.chunked(true);
+  bhttp::response_serializer<bhttp::empty_body> serializer{head};
+  stream.expires_after(options.write_stall_timeout);
+  error_code ec;
+  co_await bhttp::async_write_header(stream, serializer, asio::redirect_error(use_awaitable, ec));
+  if (ec) co_return false;
+  while (true) {
+    while (!state->events.empty()) {
+      Json event = std::move(state->events.front());
+      state->events.pop_front();
+      if (!co_await write_chunk(stream, sse_event(event))) co_return false;
+    }
+    if (state->disconnected) co_return false;
+    if (state->finished) break;
+    state->wake.expires_after(options.sse_keep_alive);
+    co_await state->wake.async_wait(asio::redirect_error(use_awaitable, ec));
+    if (!state->finished && state->events.empty() && !state->disconnected) {
+      if (!co_await write_chunk(stream, ": keepalive\n\n")) co_return false;
+    }
+  }
+  if (state->response && !co_await write_chunk(stream, sse_event(*state->response))) co_return false;
+  stream.expires_after(options.write_stall_timeout);
+  co_await asio::async_write(stream, bhttp::make_chunk_last(), asio::redirect_error(use_awaitable, ec));
+  co_return !ec;
+}
+
+Server::Server(mcp::Router& router, ServerOptions options)
+    : impl_(std::make_unique<Impl>(router, std::move(options))) {}
+
+Server::~Server() {
+  impl_->io.stop();
+  impl_->calls.stop_and_join();  // workers post into `io`: they end before it does
+}
+
+Result<void> Server::bind() {
+  error_code ec;
+  tcp::endpoint where(asio::ip::make_address(impl_->options.host, ec), impl_->options.port);
+  if (ec) return Error::InvalidArgument("not an IP address: " + impl_->options.host);
+  auto& acceptor = impl_->acceptor;
+  acceptor.open(where.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(where, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return Error::Unavailable("cannot listen on " + impl_->options.host + ":" +
+                                    std::to_string(impl_->options.port) + ": " + ec.message());
+  return {};
+}
+
+unsigned short Server::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+void Server::run() {
+  Impl& impl = *impl_;
+  impl.signals.async_wait([this](const error_code& ec, int) {
+    if (!ec) stop();
+  });
+  asio::co_spawn(impl.io, impl.accept_loop(), asio::detached);
+  asio::co_spawn(impl.io, impl.sweep_loop(), asio::detached);
+  impl.io.run();
+}
+
+void Server::stop() {
+  asio::post(impl_->io, [impl = impl_.get()] {
+    error_code ignored;
+    impl->acceptor.close(ignored);
+    impl->signals.cancel(ignored);
+    impl->sweeper.cancel();
+    impl->io.stop();
+  });
+}
+
+}  // namespace hermes::http

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// `hermes-tools serve`: MCP over Streamable HTTP on one endpoint, both eras.
+// One I/O thread holds every connection (idle sessions cost memory, not
+// threads); each tools/call runs on its own thread and posts its notifications
+// and response back. A result ready within a second goes out as JSON, a
+// slower one (or one preceded by progress) as an SSE stream with keep-alive
+// comments. On the modern wire a closed connection cancels its call.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/result.h"
+#include "http/endpoint.h"
+#include "mcp/router.h"
+
+namespace hermes::http {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  unsigned short port = 8787;  // 0: any free port
+  EndpointOptions endpoint;
+  size_t max_header_bytes = 16u << 10;
+  size_t max_body_bytes = 16u << 20;
+  std::chrono::milliseconds header_timeout{10000};
+  std::chrono::milliseconds body_timeout{30000};
+  std::chrono::milliseconds keep_alive_timeout{60000};
+  std::chrono::milliseconds write_stall_timeout{30000};
+  std::chrono::milliseconds json_window{1000};  // longer than this: SSE
+  std::chrono::milliseconds sse_keep_alive{15000};
+};
+
+// Splits "HOST:PORT" / "[V6]:PORT" for --listen. An error names the problem.
+Result<std::pair<std::string, unsigned short>> parse_listen(const std::string& listen);
+
+class Server {
+ public:
+  Server(mcp::Router& router, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds; an error when the address cannot be bound.
+  Result<void> bind();
+  // The bound port (after bind()).
+  unsigned short port() const;
+  // Serves until stop() or SIGINT/SIGTERM, then ends every call and session.
+  void run();
+  // Thread-safe.
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hermes::http

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// The ClientChannel of connections where a notification must travel with the
+// request it belongs to: the modern era (stdio and HTTP) and legacy HTTP
+// (each POST has its own response stream). Progress is routed by its token to
+// the request that sent it while that request is open; anything unrelated to
+// an open request (log messages, background process events) is dropped, as
+// is any server-to-client request: approvals then take the contract's
+// pending_approval path. Lives as long as its session. Thread-safe.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "registry/client_channel.h"
+
+namespace hermes::mcp {
+
+class RequestChannel final : public ClientChannel {
+ public:
+  using Sink = std::function<void(const Json& notification)>;
+
+  // Routes progress carrying `token` to `sink` until close(token). A null
+  // token opens nothing.
+  void open(const Json& token, Sink sink);
+  void close(const Json& token);
+
+  void notify(const std::string& method, const Json& params) override;
+  bool supports_elicitation() const override { return false; }
+  std::optional<Json> request(const std::string&, const Json&, std::chrono::milliseconds,
+                              std::stop_token) override {
+    return std::nullopt;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, Sink> sinks_;  // mu_; by the token's JSON text
+};
+
+}  // namespace hermes::mcp

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+#include "mcp/router.h"
+
+#include <chrono>
+
+#include "mcp/client_link.h"
+#include "registry/progress_ticker.h"
+#include "registry/session.h"
+
+namespace hermes::mcp {
+namespace {
+
+Reply error_reply(const Json& id, RpcError code, const std::string& message, int status = 200,
+                  Json data = Json()) {
+  return Reply{make_error(id, code, message, std::move(data)), status};
+}
+
+// Foreground work that may run for minutes: the calls a client's timeout cuts.
+bool is_long_running(const PreparedCall& call) {
+  const std::string& name = call.spec->name;
+  if (name == "hermes_task" || name == "execute_code") return true;
+  if (name == "terminal") return !call.args.value("background", false);
+  if (name == "process") return call.args.value("action", "") == "wait";
+  return false;
+}
+
+}  // namespace
+
+Reply refusal_reply(const Json& id, const Refusal& refusal) {
+  return error_reply(id, refusal.code, refusal.message, refusal.http_status, refusal.data);
+}
+
+Router::Router(const Registry& registry, const Services& services, RouterOptions options)
+    : services_(services),
+      options_(std::move(options)),
+      dispatcher_(registry, services),
+      tasks_(options_.task) {}
+
+Json Router::tools_list() const {
+  Json tools = Json::array();
+  for (const ToolSpec* spec : dispatcher_.registry().list(services_)) {
+    std::string description =
+        spec->describe ? spec->describe(services_, spec->description) : spec->description;
+    tools.push_back(tool_to_json(*spec, description));
+  }
+  return {{"tools", std::move(tools)}};
+}
+
+Reply Router::legacy(const Json& id, const std::string& method, const Json& params,
+                     ClientLink* link) {
+  if (method == "initialize") {
+    if (link && params.contains("capabilities")) link->set_capabilities(params["capabilities"]);
+    std::string version = negotiate_version(params.value("protocolVersion", Json()));
+    return {make_result(id, initialize_result(options_.identity, version))};
+  }
+  if (method == "ping") return {make_result(id, Json::object())};
+  if (method == "tools/list") return {make_result(id, tools_list())};
+  if (method == "logging/setLevel") {
+    const Json& level = params.is_object() ? params.value("level", Json()) : Json();
+    bool known = level.is_string() && (link ? link->set_log_level(level.get<std::string>())
+                                            : is_log_level(level.get<std::string>()));
+    if (!known) return error_reply(id, RpcError::kInvalidParams, "Invalid params: unknown log level");
+    return {make_result(id, Json::object())};
+  }
+  return error_reply(id, RpcError::kMethodNotFound, "Method not found: " + method);
+}
+
+Reply Router::modern(const Json& id, const std::string& method, const Json& params,
+                     const Envelope& envelope, const std::string& principal) {
+  if (method == "server/discover") {
+    return {make_result(id, discover_result(options_.identity, options_.tasks))};
+  }
+  if (method == "tools/list") {
+    Json list = tools_list();
+    list["ttlMs"] = kListTtlMs;
+    list["cacheScope"] = "private";
+    return {make_result(id, modern_result(options_.identity, std::move(list)))};
+  }
+  if (options_.tasks && method.starts_with("tasks/") && method != "tasks/result" &&
+      method != "tasks/list") {
+    return task_method(id, method, params, envelope, principal);
+  }
+  return error_reply(id, RpcError::kMethodNotFound, "Method not found: " + method, 404);
+}
+
+Reply Router::task_method(const Json& id, const std::string& method, const Json& params,
+                          const Envelope& envelope, const std::string& principal) {
+  if (method != "tasks/get" && method != "tasks/cancel" && method != "tasks/update") {
+    return error_reply(id, RpcError::kMethodNotFound, "Method not found: " + method, 404);
+  }
+  if (!envelope.declares_tasks()) {
+    Json required = {{"extensions", {{std::string(kTasksExtension), Json::object()}}}};
+    return error_reply(id, RpcError::kMissingClientCapability,
+                       "Missing required client capability: the tasks extension", 400,
+                       {{"requiredCapabilities", std::move(required)}});
+  }
+  const Json& task_id = params.value("taskId", Json());
+  if (!task_id.is_string()) {
+    return error_reply(id, RpcError::kInvalidParams, "Invalid params: taskId must be a string");
+  }
+  const std::string& key = task_id.get_ref<const std::string&>();
+  std::optional<Json> found;
+  if (method == "tasks/get") {
+    found = tasks_.get(principal, key);
+  } else if (method == "tasks/cancel" ? tasks_.cancel(principal, key)
+                                      : tasks_.get(principal, key).has_value()) {
+    found = Json::object();  // an acknowledgement; the task settles on its own
+  }
+  if (!found) {
+    return error_reply(id, RpcError::kInvalidParams, "Failed to retrieve task: Task not found");
+  }
+  return {make_result(id, modern_result(options_.identity, std::move(*found)))};
+}
+
+std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Json& params) {
+  if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
+    return error_reply(id, RpcError::kInvalidParams,
+                       "Invalid params: tools/call needs a string 'name'");
+  }
+  Json args = params.contains("arguments") ? params["arguments"] : Json::object();
+  if (args.is_null()) args = Json::object();
+  if (!args.is_object()) {
+    return error_reply(id, RpcError::kInvalidParams, "Invalid params: 'arguments' must be an object");
+  }
+  const std::string& name = params["name"].get_ref<const std::string&>();
+  const ToolSpec* spec = dispatcher_.find(name);
+  if (!spec) return error_reply(id, RpcError::kInvalidParams, "Unknown tool: " + name);
+  PreparedCall call{spec, std::move(args), Json()};
+  if (params.contains("_meta") && params["_meta"].is_object()) {
+    call.progress_token = params["_meta"].value("progressToken", Json());
+  }
+  return call;
+}
+
+bool Router::may_become_task(const PreparedCall& call, const CallEnv& env) const {
+  return options_.tasks && env.envelope && env.envelope->declares_tasks() &&
+         is_long_running(call);
+}
+
+std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, CallEnv env) {
+  // Progress for the request's life (hermes_task ticks on its own): it ends
+  // with this frame, at the response or the promotion to a task.
+  std::optional<ProgressTicker> ticker;
+  if (is_long_running(call) && call.spec->name != "hermes_task") {
+    ticker.emplace(env.client, call.progress_token, std::chrono::seconds(1), 0, call.spec->name);
+  }
+  // By value: a promoted call outlives this frame (the session and channel
+  // outlive every call and task of theirs). A task's result is exactly what
+  // the direct call would have answered.
+  bool modern = env.envelope != nullptr;
+  auto work = [this, call, modern, &session = env.session,
+               &client = env.client](std::stop_token stop) {
+    CallContext ctx{session, services_, client, dispatcher_, stop, call.progress_token};
+    ToolCallResult result = dispatcher_.call(*call.spec, call.args, ctx);
+    Json out = call_result(result.text, result.is_error);
+    return modern ? modern_result(options_.identity, std::move(out)) : out;
+  };
+  if (!may_become_task(call, env)) {
+    Json result = work(env.stop);
+    if (env.stop.stop_requested()) return std::nullopt;
+    return Reply{make_result(id, std::move(result))};
+  }
+  bool at_once = call.spec->name == "hermes_task" || options_.task.inline_budget.count() == 0;
+  TaskStore::Outcome outcome = tasks_.run(env.principal, call.spec->name, std::move(work), env.stop, at_once);
+  if (auto* promoted = std::get_if<TaskStore::Promoted>(&outcome)) {
+    return Reply{make_result(id, modern_result(options_.identity, std::move(promoted->created), "task"))};
+  }
+  auto* finished = std::get_if<TaskStore::Finished>(&outcome);
+  if (!finished) return std::nullopt;
+  if (finished->failed) {
+    return Reply{make_error(id, RpcError::kInternalError, finished->result.value("message", ""))};
+  }
+  return Reply{make_result(id, std::move(finished->result))};
+}
+
+}  // namespace hermes::mcp

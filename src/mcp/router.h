@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// The method tables of both eras, shared by every transport (stdio and HTTP):
+// what each method answers, how a tools/call is prepared and run, when a
+// modern call becomes a task. Transports own framing, cancellation by id and
+// where replies go; tools never learn which transport or era called them.
+// Thread-safe.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <variant>
+
+#include "core/json.h"
+#include "mcp/era.h"
+#include "mcp/protocol.h"
+#include "mcp/task_store.h"
+#include "registry/dispatcher.h"
+
+namespace hermes {
+class ClientChannel;
+class Session;
+}  // namespace hermes
+
+namespace hermes::mcp {
+
+class ClientLink;
+
+struct RouterOptions {
+  ServerIdentity identity;
+  bool tasks = true;  // offer the tasks extension on the modern wire
+  TaskOptions task;
+};
+
+// What to send back: a JSON-RPC message (null: nothing) and, for HTTP, the
+// status the validation ladder maps it to.
+struct Reply {
+  Json message;
+  int http_status = 200;
+};
+
+// A refusal as a reply to `id`.
+Reply refusal_reply(const Json& id, const Refusal& refusal);
+
+// A validated tools/call, ready to run.
+struct PreparedCall {
+  const ToolSpec* spec = nullptr;
+  Json args;
+  Json progress_token;
+};
+
+// Where one call runs: the session whose state it uses, the channel its
+// notifications take, the stop token of its request, and for the modern era
+// the request's envelope and the principal tasks belong to.
+struct CallEnv {
+  Session& session;
+  ClientChannel& client;
+  std::stop_token stop;
+  const Envelope* envelope = nullptr;  // null: legacy era
+  std::string principal;
+};
+
+class Router {
+ public:
+  Router(const Registry& registry, const Services& services, RouterOptions options);
+
+  Dispatcher& dispatcher() { return dispatcher_; }
+  const RouterOptions& options() const { return options_; }
+
+  // A legacy request other than tools/call. `link` (stdio) records the
+  // client's capabilities and log level; null on HTTP.
+  Reply legacy(const Json& id, const std::string& method, const Json& params, ClientLink* link);
+  // A modern request other than tools/call, after the ladder.
+  Reply modern(const Json& id, const std::string& method, const Json& params,
+               const Envelope& envelope, const std::string& principal);
+
+  // tools/call's parameters checked, or the error to answer with.
+  std::variant<PreparedCall, Reply> prepare_call(const Json& id, const Json& params);
+  // Runs `call` on this thread (a modern call the tasks extension covers may
+  // continue as a task). nullopt when the request was stopped: no reply.
+  std::optional<Reply> run_call(const Json& id, const PreparedCall& call, CallEnv env);
+
+  // Stops every task and waits for them: before the sessions they use go.
+  void stop_tasks() { tasks_.stop_all(); }
+  // True while `principal` has a task still running.
+  bool has_live_tasks(const std::string& principal) { return tasks_.has_live(principal); }
+
+ private:
+  Json tools_list() const;
+  Reply task_method(const Json& id, const std::string& method, const Json& params,
+                    const Envelope& envelope, const std::string& principal);
+  bool may_become_task(const PreparedCall& call, const CallEnv& env) const;
+
+  const Services& services_;
+  RouterOptions options_;
+  Dispatcher dispatcher_;
+  TaskStore tasks_;
+};
+
+}  // namespace hermes::mcp

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+#include "mcp/task_store.h"
+
+#include <ctime>
+#include <exception>
+#include <vector>
+
+#include "core/strings.h"
+#include "mcp/protocol.h"
+
+namespace hermes::mcp {
+namespace {
+
+using std::chrono::duration_cast;
+using std::chrono::milliseconds;
+
+std::string iso_time(std::chrono::system_clock::time_point t) {
+  std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+}  // namespace
+
+struct TaskStore::Task {
+  std::string id;
+  std::string principal;
+  std::string label;
+  Clock::time_point created = Clock::now();
+  std::mutex mu;
+  std::condition_variable cv;
+  Clock::time_point updated = created;  // mu
+  std::string status = "working";       // mu
+  bool done = false;                    // mu
+  bool cancel_requested = false;        // mu
+  Json result;                          // mu: CallToolResult, or the error when failed
+  std::stop_source stop;
+  std::thread thread;
+};
+
+void TaskStore::stop_all() {
+  std::map<std::string, std::shared_ptr<Task>> tasks;
+  {
+    std::lock_guard lock(mu_);
+    tasks.swap(tasks_);
+  }
+  for (auto& [id, task] : tasks) task->stop.request_stop();
+  for (auto& [id, task] : tasks) {
+    if (task->thread.joinable()) task->thread.join();
+  }
+}
+
+std::shared_ptr<TaskStore::Task> TaskStore::admit(const std::string& principal,
+                                                  const std::string& label) {
+  std::lock_guard lock(mu_);
+  expire_locked(Clock::now());
+  size_t live = 0;
+  for (auto& [id, task] : tasks_) {
+    std::lock_guard task_lock(task->mu);
+    if (task->principal == principal && !task->done) ++live;
+  }
+  if (live >= options_.max_live_per_principal || tasks_.size() >= options_.max_retained) {
+    return nullptr;
+  }
+  auto task = std::make_shared<Task>();
+  task->id = "tk_" + random_hex(16);
+  task->principal = principal;
+  task->label = label;
+  return task;
+}
+
+void TaskStore::finish(Task& task, Json result, bool failed) {
+  std::lock_guard lock(task.mu);
+  task.done = true;
+  task.updated = Clock::now();
+  if (task.cancel_requested || task.stop.stop_requested()) {
+    task.status = "cancelled";
+  } else {
+    task.status = failed ? "failed" : "completed";
+    task.result = std::move(result);
+  }
+  task.cv.notify_all();
+}
+
+TaskStore::Outcome TaskStore::run(const std::string& principal, const std::string& label,
+                                  TaskWork work, std::stop_token request_stop, bool at_once) {
+  std::shared_ptr<Task> task = admit(principal, label);
+  if (!task) return Finished{work(request_stop), false};
+  task->thread = std::thread([this, task, work = std::move(work)] {
+    try {
+      finish(*task, work(task->stop.get_token()), false);
+    } catch (const std::exception& e) {
+      finish(*task, {{"code", static_cast<int>(RpcError::kInternalError)},
+                     {"message", std::string("Internal error: ") + e.what()}}, true);
+    }
+  });
+  // Registered before the lock is taken: it may run at once, and it locks.
+  std::stop_callback wake(request_stop, [&task] {
+    std::lock_guard inner(task->mu);
+    task->cv.notify_all();
+  });
+  Json created;
+  {
+    std::unique_lock lock(task->mu);
+    auto deadline = std::chrono::steady_clock::now() +
+                    (at_once ? milliseconds(0) : options_.inline_budget);
+    task->cv.wait_until(lock, deadline,
+                        [&] { return task->done || request_stop.stop_requested(); });
+    if (!task->done && !request_stop.stop_requested()) created = describe(*task, false);
+  }
+  if (created.is_null()) return settle_inline(*task);
+  std::lock_guard store_lock(mu_);
+  tasks_.emplace(task->id, task);
+  return Promoted{std::move(created)};
+}
+
+TaskStore::Outcome TaskStore::settle_inline(Task& task) {
+  task.stop.request_stop();  // no-op when it finished; stops it when the request went away
+  task.thread.join();
+  if (task.status == "cancelled") return Abandoned{};
+  return Finished{std::move(task.result), task.status == "failed"};
+}
+
+Json TaskStore::describe(const Task& task, bool detailed) const {
+  auto now = Clock::now();
+  auto lived = duration_cast<milliseconds>((task.done ? task.updated : now) - task.created);
+  auto ttl = std::min(lived + options_.ttl, options_.ttl_max);
+  auto running_s = duration_cast<std::chrono::seconds>(now - task.created).count();
+  Json out;
+  out["taskId"] = task.id;
+  out["status"] = task.status;
+  out["statusMessage"] = task.done ? task.label + ": " + task.status
+                                   : task.label + ": running for " + std::to_string(running_s) + " s";
+  out["createdAt"] = iso_time(task.created);
+  out["lastUpdatedAt"] = iso_time(task.done ? task.updated : now);
+  out["ttlMs"] = ttl.count();
+  out["pollIntervalMs"] = running_s < 30 ? 1000 : 5000;
+  if (detailed && task.status == "completed") out["result"] = task.result;
+  if (detailed && task.status == "failed") out["error"] = task.result;
+  return out;
+}
+
+void TaskStore::expire_locked(Clock::time_point now) {
+  std::vector<std::shared_ptr<Task>> expired;
+  for (auto it = tasks_.begin(); it != tasks_.end();) {
+    Task& task = *it->second;
+    std::unique_lock lock(task.mu);
+    auto lived = (task.done ? task.updated : now) - task.created;
+    auto ttl = std::min(duration_cast<milliseconds>(lived) + options_.ttl, options_.ttl_max);
+    if (now - task.created <= ttl) {
+      ++it;
+    } else if (!task.done) {
+      task.cancel_requested = true;  // past the longest life: stop it, drop it once settled
+      task.stop.request_stop();
+      ++it;
+    } else {
+      lock.unlock();
+      expired.push_back(it->second);
+      it = tasks_.erase(it);
+    }
+  }
+  for (auto& task : expired) task->thread.join();  // finished already: returns at once
+}
+
+std::optional<Json> TaskStore::get(const std::string& principal, const std::string& task_id) {
+  std::lock_guard lock(mu_);
+  expire_locked(Clock::now());
+  auto it = tasks_.find(task_id);
+  if (it == tasks_.end() || it->second->principal != principal) return std::nullopt;
+  std::lock_guard task_lock(it->second->mu);
+  return describe(*it->second, true);
+}
+
+bool TaskStore::cancel(const std::string& principal, const std::string& task_id) {
+  std::lock_guard lock(mu_);
+  auto it = tasks_.find(task_id);
+  if (it == tasks_.end() || it->second->principal != principal) return false;
+  std::lock_guard task_lock(it->second->mu);
+  if (!it->second->done) {
+    it->second->cancel_requested = true;
+    it->second->stop.request_stop();
+  }
+  return true;
+}
+
+bool TaskStore::has_live(const std::string& principal) {
+  std::lock_guard lock(mu_);
+  for (auto& [id, task] : tasks_) {
+    std::lock_guard task_lock(task->mu);
+    if (task->principal == principal && !task->done) return true;
+  }
+  return false;
+}
+
+}  // namespace hermes::mcp

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// Tool calls that outlive their request (the tasks extension of the modern
+// era). A call runs inline for a budget; if it has not finished by then it
+// becomes a task: the request is answered with the task's handle and the work
+// continues untouched, to be polled with tasks/get or stopped with
+// tasks/cancel. Tasks belong to a principal: another principal's id reads as
+// unknown. In memory for the process's lifetime. Thread-safe.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <variant>
+
+#include "core/json.h"
+
+namespace hermes::mcp {
+
+struct TaskOptions {
+  std::chrono::milliseconds inline_budget{5000};
+  std::chrono::milliseconds ttl{std::chrono::hours(1)};
+  std::chrono::milliseconds ttl_max{std::chrono::hours(24)};
+  size_t max_live_per_principal = 64;
+  size_t max_retained = 4096;
+};
+
+// The work of one call: the CallToolResult it produces, under `stop`.
+using TaskWork = std::function<Json(std::stop_token stop)>;
+
+class TaskStore {
+ public:
+  explicit TaskStore(TaskOptions options) : options_(options) {}
+  ~TaskStore() { stop_all(); }
+  // Stops every running task, waits for it and forgets every task.
+  void stop_all();
+  TaskStore(const TaskStore&) = delete;
+  TaskStore& operator=(const TaskStore&) = delete;
+
+  struct Finished {                        // done inline: the plain result,
+    Json result;                           // or the JSON-RPC error when `failed`
+    bool failed = false;
+  };
+  struct Promoted { Json created; };       // the CreateTaskResult to answer with
+  struct Abandoned {};                     // the request was cancelled inline
+  using Outcome = std::variant<Finished, Promoted, Abandoned>;
+
+  // Runs `work` for `principal`: inline until it finishes, `request_stop`
+  // fires (the work is stopped: Abandoned) or the budget passes (Promoted;
+  // `at_once` skips the budget). When the principal or the store is full the
+  // call simply runs inline to the end.
+  Outcome run(const std::string& principal, const std::string& label, TaskWork work,
+              std::stop_token request_stop, bool at_once);
+
+  // tasks/get: the DetailedTask, or nullopt when unknown, expired or foreign.
+  std::optional<Json> get(const std::string& principal, const std::string& task_id);
+  // tasks/cancel: false when unknown, expired or foreign. Idempotent.
+  bool cancel(const std::string& principal, const std::string& task_id);
+  // True while `principal` has a task that is not finished.
+  bool has_live(const std::string& principal);
+
+ private:
+  struct Task;
+  using Clock = std::chrono::system_clock;
+
+  std::shared_ptr<Task> admit(const std::string& principal, const std::string& label);
+  void finish(Task& task, Json result, bool failed);
+  Outcome settle_inline(Task& task);
+  Json describe(const Task& task, bool detailed) const;  // task->mu held
+  void expire_locked(Clock::time_point now);             // mu_ held
+
+  const TaskOptions options_;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<Task>> tasks_;  // mu_; by id
+};
+
+}  // namespace hermes::mcp

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+// The endpoint's status ladder, driven without sockets.
+#include "http/endpoint.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "core/config.h"
+#include "core/paths.h"
+
+namespace hermes::http {
+namespace {
+
+using namespace std::chrono_literals;
+
+class EndpointTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    registry_.add(ToolSpec{.name = "echo", .toolset = "file", .description = "d",
+                           .input_schema = {{"type", "object"}},
+                           .handler = [](const Json& args, CallContext&) -> Json { return args; }});
+    router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
+  }
+  Endpoint& endpoint(EndpointOptions options = {}) {
+    endpoint_ = std::make_unique<Endpoint>(*router_, std::move(options));
+    return *endpoint_;
+  }
+  static HttpRequest post(const Json& body, Headers extra = {}) {
+    HttpRequest request{"POST", "/mcp",
+                        {{"host", "127.0.0.1:8787"},
+                         {"accept", "application/json, text/event-stream"},
+                         {"content-type", "application/json"}},
+                        dump_json(body)};
+    for (auto& [name, value] : extra) {
+      auto it = std::find_if(request.headers.begin(), request.headers.end(),
+                             [&](auto& h) { return h.first == name; });
+      if (it != request.headers.end()) request.headers.erase(it);
+      if (!value.empty()) request.headers.emplace_back(name, value);
+    }
+    return request;
+  }
+  static Json rpc(const Json& id, const std::string& method, Json params = Json::object()) {
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
+  }
+  static Json modern(const Json& id, const std::string& method, Json params = Json::object()) {
+    params["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2026-07-28";
+    params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = Json::object();
+    return rpc(id, method, std::move(params));
+  }
+  static Headers modern_headers(const std::string& method, const std::string& name = "") {
+    Headers h{{"mcp-protocol-version", "2026-07-28"}, {"mcp-method", method}};
+    if (!name.empty()) h.emplace_back("mcp-name", name);
+    return h;
+  }
+  static HttpResponse response(std::variant<HttpResponse, CallJob> outcome) {
+    EXPECT_TRUE(std::holds_alternative<HttpResponse>(outcome));
+    return std::get<HttpResponse>(std::move(outcome));
+  }
+  static std::string header(const HttpResponse& r, const std::string& name) {
+    for (auto& [k, v] : r.headers) {
+      if (k == name) return v;
+    }
+    return "";
+  }
+  static Json body(const HttpResponse& r) { return Json::parse(r.body); }
+  std::string initialize(Endpoint& e, Headers extra = {}) {
+    HttpResponse r = response(e.handle(post(rpc(1, "initialize", {{"protocolVersion", "2025-11-25"}}), extra)));
+    EXPECT_EQ(r.status, 200);
+    return header(r, "Mcp-Session-Id");
+  }
+
+  std::unique_ptr<Config> config_ = Config::from_yaml("");
+  PathResolver paths_;
+  Services services_{*config_, paths_};
+  Registry registry_;
+  std::unique_ptr<mcp::Router> router_;
+  std::unique_ptr<Endpoint> endpoint_;
+};
+
+TEST_F(EndpointTest, HostAndOriginGuards) {
+  Endpoint& e = endpoint();
+  Json ping = rpc(1, "initialize");
+  EXPECT_EQ(response(e.handle(post(ping, {{"host", ""}}))).status, 400);
+  HttpResponse evil = response(e.handle(post(ping, {{"host", "evil.example.com"}})));
+  EXPECT_EQ(evil.status, 403);
+  EXPECT_FALSE(body(evil).contains("id"));
+  EXPECT_EQ(response(e.handle(post(ping, {{"origin", "http://evil.example.com"}}))).status, 403);
+  EXPECT_EQ(response(e.handle(post(ping, {{"origin", "null"}}))).status, 403);
+  EXPECT_EQ(response(e.handle(post(ping, {{"origin", "http://localhost:3000"}}))).status, 200);
+}
+
+TEST_F(EndpointTest, BearerTokensChallengeAndNamePrincipals) {
+  EndpointOptions options;
+  options.tokens = *TokenTable::parse("alice:a-token\nbob:b-token\n");
+  Endpoint& e = endpoint(std::move(options));
+  HttpResponse none = response(e.handle(post(rpc(1, "initialize"))));
+  EXPECT_EQ(none.status, 401);
+  EXPECT_EQ(header(none, "WWW-Authenticate"), "Bearer realm=\"hermes-tools\"");
+  HttpResponse wrong = response(e.handle(post(rpc(1, "initialize"), {{"authorization", "Bearer nope"}})));
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_NE(header(wrong, "WWW-Authenticate").find("error=\"invalid_token\""), std::string::npos);
+  EXPECT_EQ(body(wrong)["error"], "invalid_token");
+  std::string sid = initialize(e, {{"authorization", "Bearer a-token"}});
+  ASSERT_FALSE(sid.empty());
+  // bob presenting alice's session id: not found, as if it did not exist.
+  HttpResponse foreign = response(e.handle(
+      post(rpc(2, "tools/list"), {{"authorization", "Bearer b-token"}, {"mcp-session-id", sid}})));
+  EXPECT_EQ(foreign.status, 404);
+  HttpResponse own = response(e.handle(
+      post(rpc(2, "tools/list"), {{"authorization", "Bearer a-token"}, {"mcp-session-id", sid}})));
+  EXPECT_EQ(own.status, 200);
+  HttpRequest query = post(rpc(1, "initialize"), {{"authorization", "Bearer a-token"}});
+  query.target = "/mcp?access_token=a-token";
+  EXPECT_EQ(response(e.handle(query)).status, 400);
+}
+
+TEST_F(EndpointTest, MethodAcceptAndMediaType) {
+  Endpoint& e = endpoint();
+  HttpRequest put = post(rpc(1, "ping"));
+  put.method = "PUT";
+  HttpResponse r = response(e.handle(put));
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(header(r, "Allow"), "GET, POST, DELETE");
+  HttpRequest get = post(Json(), {{"accept", "application/json"}});
+  get.method = "GET";
+  EXPECT_EQ(response(e.handle(get)).status, 406);
+  get = post(Json(), {{"accept", "text/event-stream"}});
+  get.method = "GET";
+  EXPECT_EQ(response(e.handle(get)).status, 405);
+  EXPECT_EQ(response(e.handle(post(rpc(1, "ping"), {{"accept", "application/json"}}))).status, 406);
+  EXPECT_EQ(response(e.handle(post(rpc(1, "initialize"), {{"accept", "*/*"}}))).status, 200);
+  EXPECT_EQ(response(e.handle(post(rpc(1, "ping"), {{"content-type", "text/plain"}}))).status, 415);
+  EXPECT_EQ(response(e.handle(post(rpc(1, "initialize"),
+                                   {{"content-type", "Application/JSON; charset=utf-8"}}))).status, 200);
+  HttpRequest other = post(rpc(1, "ping"));
+  other.target = "/elsewhere";
+  EXPECT_EQ(response(e.handle(other)).status, 404);
+  other.target = "/healthz";
+  other.method = "GET";
+  EXPECT_EQ(response(e.handle(other)).body, "ok");
+}
+
+TEST_F(EndpointTest, MalformedBodies) {
+  Endpoint& e = endpoint();
+  HttpRequest bad = post(Json());
+  bad.body = "{not json";
+  HttpResponse r = response(e.handle(bad));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(body(r)["error"]["code"], -32700);
+  EXPECT_FALSE(body(r).contains("id"));
+  r = response(e.handle(post(Json::array({rpc(1, "ping")}))));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(body(r)["error"]["code"], -32600);
+  r = response(e.handle(post(Json{{"jsonrpc", "2.0"}, {"id", 5}, {"result", {}}})));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(body(r)["id"], 5);
+}
+
+TEST_F(EndpointTest, LegacySessionLifecycle) {
+  Endpoint& e = endpoint();
+  EXPECT_EQ(response(e.handle(post(rpc(2, "tools/list")))).status, 400);
+  std::string sid = initialize(e);
+  ASSERT_EQ(sid.size(), 32u);
+  EXPECT_EQ(response(e.handle(post(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
+                                   {{"mcp-session-id", sid}}))).status, 202);
+  HttpResponse list = response(e.handle(post(rpc(2, "tools/list"), {{"mcp-session-id", sid}})));
+  EXPECT_EQ(list.status, 200);
+  EXPECT_EQ(body(list)["result"]["tools"][0]["name"], "echo");
+  EXPECT_EQ(response(e.handle(post(rpc(3, "ping"), {{"mcp-session-id", sid},
+                                                   {"mcp-protocol-version", "1999-01-01"}}))).status, 400);
+  HttpRequest del = post(Json(), {{"mcp-session-id", sid}});
+  del.method = "DELETE";
+  EXPECT_EQ(response(e.handle(del)).status, 200);
+  EXPECT_EQ(response(e.handle(post(rpc(4, "tools/list"), {{"mcp-session-id", sid}}))).status, 404);
+  EXPECT_EQ(response(e.handle(del)).status, 404);
+}
+
+TEST_F(EndpointTest, SessionCapAndIdleExpiry) {
+  EndpointOptions options;
+  options.max_sessions = 2;
+  options.session_idle = 20ms;
+  Endpoint& e = endpoint(std::move(options));
+  std::string first = initialize(e);
+  initialize(e);
+  HttpResponse full = response(e.handle(post(rpc(1, "initialize"))));
+  EXPECT_EQ(full.status, 503);
+  EXPECT_FALSE(header(full, "Retry-After").empty());
+  std::this_thread::sleep_for(60ms);
+  e.expire_idle();
+  EXPECT_EQ(e.session_count(), 0u);
+  EXPECT_EQ(response(e.handle(post(rpc(2, "ping"), {{"mcp-session-id", first}}))).status, 404);
+  initialize(e);  // room again
+}
+
+TEST_F(EndpointTest, ModernLadder) {
+  Endpoint& e = endpoint();
+  HttpResponse ok = response(e.handle(post(modern("d", "server/discover"), modern_headers("server/discover"))));
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_EQ(body(ok)["result"]["resultType"], "complete");
+  EXPECT_EQ(header(ok, "Mcp-Session-Id"), "");
+  auto status_code = [&](const Json& message, const Headers& headers) {
+    HttpResponse r = response(e.handle(post(message, headers)));
+    Json b = body(r);
+    EXPECT_EQ(b["id"], message["id"]) << r.body;
+    return std::make_pair(r.status, b["error"]["code"].get<int>());
+  };
+  using P = std::pair<int, int>;
+  EXPECT_EQ(status_code(modern(1, "tools/list"), {}), P(400, -32020));
+  EXPECT_EQ(status_code(modern(2, "tools/list"), modern_headers("TOOLS/LIST")), P(400, -32020));
+  Headers old_header = modern_headers("tools/list");
+  old_header[0].second = "2025-11-25";
+  EXPECT_EQ(status_code(modern(3, "tools/list"), old_header), P(400, -32020));
+  EXPECT_EQ(status_code(rpc(4, "tools/list"), modern_headers("tools/list")), P(400, -32602));
+  EXPECT_EQ(status_code(rpc(5, "initialize"), modern_headers("initialize")), P(400, -32020));
+  EXPECT_EQ(status_code(modern(6, "initialize"), modern_headers("initialize")), P(404, -32601));
+  EXPECT_EQ(status_code(modern(7, "ping"), modern_headers("ping")), P(404, -32601));
+  Json future = modern(8, "tools/list");
+  future["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2099-01-01";
+  Headers future_headers = modern_headers("tools/list");
+  future_headers[0].second = "2099-01-01";
+  EXPECT_EQ(status_code(future, future_headers), P(400, -32022));
+  Json no_caps = modern(9, "tools/list");
+  no_caps["params"]["_meta"].erase("io.modelcontextprotocol/clientCapabilities");
+  EXPECT_EQ(status_code(no_caps, modern_headers("tools/list")), P(400, -32602));
+  Json call = modern(10, "tools/call", {{"name", "echo"}, {"arguments", Json::object()}});
+  EXPECT_EQ(status_code(call, modern_headers("tools/call", "other")), P(400, -32020));
+  EXPECT_EQ(status_code(call, modern_headers("tools/call")), P(400, -32020));
+}
+
+TEST_F(EndpointTest, ModernCallRunsWithBase64NameAndCountsLoad) {
+  EndpointOptions options;
+  options.max_inflight_per_principal = 1;
+  Endpoint& e = endpoint(std::move(options));
+  Json call = modern(1, "tools/call", {{"name", "echo"}, {"arguments", {{"x", 1}}}});
+  auto first = e.handle(post(call, modern_headers("tools/call", "=?base64?ZWNobw==?=")));
+  ASSERT_TRUE(std::holds_alternative<CallJob>(first));
+  EXPECT_TRUE(std::get<CallJob>(first).cancel_on_disconnect);
+  HttpResponse busy = response(e.handle(post(call, modern_headers("tools/call", "echo"))));
+  EXPECT_EQ(busy.status, 429);
+  EXPECT_EQ(header(busy, "Retry-After"), "1");
+  std::optional<Json> reply = std::get<CallJob>(first).run([](const Json&) {});
+  ASSERT_TRUE(reply);
+  EXPECT_EQ((*reply)["id"], 1);
+  EXPECT_EQ((*reply)["result"]["resultType"], "complete");
+  // The slot is free again once the call has answered.
+  EXPECT_TRUE(std::holds_alternative<CallJob>(e.handle(post(call, modern_headers("tools/call", "echo")))));
+}
+
+}  // namespace
+}  // namespace hermes::http
