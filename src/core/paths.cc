@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "core/link_walk.h"
 #include "core/strings.h"
 
 namespace hermes {
@@ -81,22 +82,8 @@ std::string PathResolver::normalize(std::string_view absolute_path) {
 }
 
 std::string PathResolver::real_path(const std::string& absolute_path) {
-  // Walk up until a prefix exists, realpath it, re-append the missing tail.
-  std::string head = absolute_path;
-  std::string tail;
-  while (true) {
-    char buf[PATH_MAX];
-    if (::realpath(head.c_str(), buf)) {
-      std::string real = buf;
-      if (tail.empty()) return real;
-      return normalize(real + "/" + tail);
-    }
-    size_t slash = head.find_last_of('/');
-    if (slash == std::string::npos || head == "/") return absolute_path;
-    std::string leaf = head.substr(slash + 1);
-    tail = tail.empty() ? leaf : leaf + "/" + tail;
-    head = slash == 0 ? "/" : head.substr(0, slash);
-  }
+  auto real = resolve_links(absolute_path);
+  return real ? *real : absolute_path;
 }
 
 Result<ResolvedPath> PathResolver::resolve(std::string_view given,
@@ -105,7 +92,7 @@ Result<ResolvedPath> PathResolver::resolve(std::string_view given,
   std::string expanded = expand_user(given);
   if (expanded[0] != '/') expanded = workspace(session_cwd) + "/" + expanded;
   ResolvedPath out{std::string(given), normalize(expanded), ""};
-  out.real = real_path(out.absolute);
+  out.real = real_path(out.absolute);  // a loop stays as given; opening it fails later
   HERMES_TRY(check_contained(out.real));
   return out;
 }

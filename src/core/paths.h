@@ -33,9 +33,9 @@ class PathResolver {
   static std::string expand_user(std::string_view path, const std::string& home);
   // Folds `.`, `..` and repeated slashes without touching the disk.
   static std::string normalize(std::string_view absolute_path);
-  // Resolves every symlink of the longest existing prefix (realpath), then
-  // appends the missing tail, so a not-yet-existing file still resolves
-  // through its parent's links.
+  // resolve_links (core/link_walk.h): every symlink resolved, a dangling one
+  // to its target; on a link loop, `absolute_path` itself. A not-yet-existing
+  // file still resolves through its parent's links.
   static std::string real_path(const std::string& absolute_path);
 
   // Resolves `given`; fails with kOutsideRoot when a root is set and the real

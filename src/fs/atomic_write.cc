@@ -1,54 +1,38 @@
 // SPDX-License-Identifier: MIT
-// atomic_write and its helpers: link following, parent creation, the RAII
-// temp file, and SHA-256 read-back verification.
+// atomic_write and its helpers: the RAII temp file (O_TMPFILE or named),
+// stale-temp cleanup, and SHA-256 read-back verification.
 #include "fs/atomic_write.h"
 
+#include "fs/contained_write.h"
+
+#include <dirent.h>
 #include <fcntl.h>
-#include <limits.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
 
+#include <atomic>
 #include <cerrno>
-#include <cstdio>
-#include <cstring>
+#include <charconv>
 #include <fstream>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include "core/link_walk.h"
+#include "core/paths.h"
 
 namespace hermes {
 namespace {
+
+constexpr std::string_view kTempPrefix = ".hermes-tmp.";
 
 std::string dir_of(const std::string& path) {
   auto slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-// Follows symlinks hop by hop (a dangling final link yields its target).
-Result<std::string> final_target(std::string path) {
-  for (int hops = 0; hops < 40; ++hops) {
-    char buf[PATH_MAX];
-    ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
-    if (n < 0) return path;  // not a link (or missing): write here
-    std::string target(buf, static_cast<size_t>(n));
-    path = target.starts_with('/') ? target : dir_of(path) + "/" + target;
-  }
-  return Error::Io("too many levels of symbolic links: " + path);
-}
-
-// mkdir -p; records each directory it made.
-Status make_parents(const std::string& dir, std::vector<std::string>& created) {
-  struct stat st;
-  if (::stat(dir.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return {};
-    return Error::Io("not a directory: " + dir);
-  }
-  if (dir != "/" && dir != ".") HERMES_TRY(make_parents(dir_of(dir), created));
-  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
-    return Error::FromErrno(errno, "mkdir \"" + dir + "\"");
-  }
-  created.push_back(dir);
-  return {};
 }
 
 mode_t process_umask() {
@@ -63,35 +47,83 @@ mode_t process_umask() {
   return mask;
 }
 
-// The temp file: closed and unlinked on scope exit unless committed.
+// `.hermes-tmp.<pid>.<random>`: the pid tells a dead writer's leftover.
+std::string temp_name() {
+  static std::atomic<unsigned> counter{0};
+  std::random_device rd;
+  return std::string(kTempPrefix) + std::to_string(::getpid()) + "." + std::to_string(rd()) + "." +
+         std::to_string(counter++);
+}
+
+// Removes `.hermes-tmp.<pid>.*` files whose writer is gone (killed mid-write).
+void clean_stale_temps(int dir) {
+  int fd = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  std::unique_ptr<DIR, int (*)(DIR*)> listing(::fdopendir(fd), ::closedir);
+  if (!listing) return (void)::close(fd);
+  while (struct dirent* entry = ::readdir(listing.get())) {
+    std::string_view name = entry->d_name;
+    if (!name.starts_with(kTempPrefix)) continue;
+    name.remove_prefix(kTempPrefix.size());
+    auto dot = name.find('.');
+    if (dot == std::string_view::npos || dot == 0) continue;
+    pid_t pid = 0;
+    auto [end, ec] = std::from_chars(name.data(), name.data() + dot, pid);
+    if (ec != std::errc() || end != name.data() + dot || pid <= 0) continue;
+    if (::kill(pid, 0) != 0 && errno == ESRCH) ::unlinkat(dir, entry->d_name, 0);
+  }
+}
+
+// The temp file, unnamed (O_TMPFILE) when the file system allows: closed,
+// and unlinked when it had a name, on scope exit unless committed.
 class TempFile {
  public:
-  explicit TempFile(const std::string& dir) : path_(dir + "/.hermes-tmp.XXXXXX") {
-    fd_ = ::mkostemp(path_.data(), O_CLOEXEC);
-    made_ = fd_ >= 0;
+  TempFile(int dir, bool named) : dir_(dir) {
+    if (!named) fd_ = ::openat(dir, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd_ < 0) make_named();
   }
   ~TempFile() {
     if (fd_ >= 0) ::close(fd_);
-    if (made_ && !committed_) ::unlink(path_.c_str());
+    if (!name_.empty() && !committed_) ::unlinkat(dir_, name_.c_str(), 0);
   }
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
 
   bool ok() const { return fd_ >= 0; }
   int fd() const { return fd_; }
-  const std::string& path() const { return path_; }
-  Status close_fd() {
-    int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) return Error::FromErrno(errno, "close \"" + path_ + "\"");
+
+  // Puts the file at `target` in the directory: linkat for a new name
+  // (atomic, never replaces), else a temp name renamed over it.
+  Status commit(const std::string& target, bool exists, const std::string& display) {
+    if (name_.empty() && !exists && link_as(target) == 0) return committed_ = true, Status{};
+    if (name_.empty() && link_as(name_ = temp_name()) != 0) {
+      name_.clear();
+      return Error::FromErrno(errno, "link temp file for \"" + display + "\"");
+    }
+    if (::renameat(dir_, name_.c_str(), dir_, target.c_str()) != 0) {
+      return Error::FromErrno(errno, "rename to \"" + display + "\"");
+    }
+    committed_ = true;
     return {};
   }
-  void commit() { committed_ = true; }
 
  private:
-  std::string path_;
+  void make_named() {
+    for (int attempt = 0; attempt < 16 && fd_ < 0; ++attempt) {
+      name_ = temp_name();
+      fd_ = ::openat(dir_, name_.c_str(), O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0600);
+      if (fd_ < 0 && errno != EEXIST) break;
+    }
+    if (fd_ < 0) name_.clear();
+  }
+  int link_as(const std::string& name) {
+    const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+    return ::linkat(AT_FDCWD, self.c_str(), dir_, name.c_str(), AT_SYMLINK_FOLLOW);
+  }
+
+  int dir_;
   int fd_ = -1;
-  bool made_ = false;
+  std::string name_;  // empty while unnamed
   bool committed_ = false;
 };
 
@@ -106,50 +138,78 @@ Status write_all(int fd, std::string_view bytes, const WriteSyscall& write_fn) {
   return {};
 }
 
-// Existing file: its mode and owner; new file: 0666 & ~umask.
-void apply_mode(int fd, const std::string& target, bool& existed) {
+// What is at the target now: nothing, or a file whose mode and owner the
+// new one takes; a link (a swap racing us) or a directory is refused.
+Result<std::optional<struct stat>> existing_target(int dir, const std::string& name,
+                                                   const std::string& path) {
   struct stat st;
-  existed = ::stat(target.c_str(), &st) == 0;
-  if (existed) {
-    ::fchmod(fd, st.st_mode & 07777);
-    if (::fchown(fd, st.st_uid, st.st_gid) != 0) {
-      // Best effort, as upstream's chmod/chown copy: an unprivileged writer
-      // cannot give the file away and keeps ownership itself.
-    }
-  } else {
+  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return std::optional<struct stat>();
+    return Error::FromErrno(errno, "stat \"" + path + "\"");
+  }
+  if (S_ISLNK(st.st_mode)) return walk_error(ELOOP, "write \"" + path + "\"", path);
+  if (S_ISDIR(st.st_mode)) return Error::FromErrno(EISDIR, "rename to \"" + path + "\"");
+  return std::optional<struct stat>(st);
+}
+
+void apply_mode(int fd, const std::optional<struct stat>& existing) {
+  if (!existing) {
     ::fchmod(fd, 0666 & ~process_umask());
+    return;
+  }
+  ::fchmod(fd, existing->st_mode & 07777);
+  if (::fchown(fd, existing->st_uid, existing->st_gid) != 0) {
+    // Best effort, as upstream's chmod/chown copy: an unprivileged writer
+    // cannot give the file away and keeps ownership itself.
   }
 }
 
-void fsync_dir(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+void fsync_dir(int dir) {
+  int fd = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
   ::fsync(fd);
   ::close(fd);
 }
 
+// Content and fsync of the temp file.
+Status fill(TempFile& temp, std::string_view bytes, const AtomicWriteOptions& options) {
+  HERMES_TRY(write_all(temp.fd(), bytes, options.write_fn));
+  if (::fsync(temp.fd()) != 0) return Error::FromErrno(errno, "fsync temp file");
+  return {};
+}
+
 }  // namespace
+
+const Beneath& filesystem_root() {
+  static const Beneath root = std::move(Beneath::open_root("/")).value();
+  return root;
+}
+
+Result<AtomicWriteOutcome> atomic_write_beneath(const Beneath& root, const std::string& real_path,
+                                                std::string_view bytes, const AtomicWriteOptions& options,
+                                                TempKind kind) {
+  AtomicWriteOutcome out;
+  out.written_path = real_path;
+  HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, root.open_parent(real_path, &out.created_dirs));
+  const int dir = parent.dir.get();
+  HERMES_ASSIGN_OR_RETURN(auto existing, existing_target(dir, parent.name, real_path));
+  out.created = !existing;
+  clean_stale_temps(dir);
+  TempFile temp(dir, kind == TempKind::kNamed);
+  if (!temp.ok()) return Error::FromErrno(errno, "create temp file in \"" + dir_of(real_path) + "\"");
+  apply_mode(temp.fd(), existing);
+  HERMES_TRY(fill(temp, bytes, options));
+  HERMES_TRY(temp.commit(parent.name, existing.has_value(), real_path));
+  fsync_dir(dir);
+  return out;
+}
 
 Result<AtomicWriteOutcome> atomic_write(const std::string& path, std::string_view bytes,
                                         const AtomicWriteOptions& options) {
-  AtomicWriteOutcome out;
-  HERMES_ASSIGN_OR_RETURN(out.written_path, final_target(path));
-  const std::string dir = dir_of(out.written_path);
-  HERMES_TRY(make_parents(dir, out.created_dirs));
-  TempFile temp(dir);
-  if (!temp.ok()) return Error::FromErrno(errno, "create temp file in \"" + dir + "\"");
-  bool existed = false;
-  apply_mode(temp.fd(), out.written_path, existed);
-  out.created = !existed;
-  HERMES_TRY(write_all(temp.fd(), bytes, options.write_fn));
-  if (::fsync(temp.fd()) != 0) return Error::FromErrno(errno, "fsync \"" + temp.path() + "\"");
-  HERMES_TRY(temp.close_fd());
-  if (::rename(temp.path().c_str(), out.written_path.c_str()) != 0) {
-    return Error::FromErrno(errno, "rename to \"" + out.written_path + "\"");
-  }
-  temp.commit();
-  fsync_dir(dir);
-  return out;
+  std::string absolute = path;
+  if (!absolute.starts_with('/')) absolute = PathResolver::workspace("") + "/" + absolute;
+  HERMES_ASSIGN_OR_RETURN(std::string real, resolve_links(PathResolver::normalize(absolute)));
+  return atomic_write_beneath(filesystem_root(), real, bytes, options);
 }
 
 std::string sha256_hex(std::string_view bytes) {
@@ -165,23 +225,25 @@ std::string sha256_hex(std::string_view bytes) {
   return hex;
 }
 
-Result<std::string> read_whole_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error::FromErrno(errno, "open \"" + path + "\"");
+Result<std::string> read_whole_fd(int fd, const std::string& path) {
   std::string data;
   struct stat st;
   if (::fstat(fd, &st) == 0 && st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
   char buf[65536];
-  ssize_t n;
-  while ((n = ::read(fd, buf, sizeof buf)) != 0) {
+  for (off_t at = 0;;) {
+    ssize_t n = ::pread(fd, buf, sizeof buf, at);
+    if (n == 0) return data;
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return Error::FromErrno(err, "read \"" + path + "\"");
-    }
+    if (n < 0) return Error::FromErrno(errno, "read \"" + path + "\"");
     data.append(buf, static_cast<size_t>(n));
+    at += n;
   }
+}
+
+Result<std::string> read_whole_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Error::FromErrno(errno, "open \"" + path + "\"");
+  auto data = read_whole_fd(fd, path);
   ::close(fd);
   return data;
 }

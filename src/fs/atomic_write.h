@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Crash-safe whole-file replacement: a temp file in the target's directory,
-// fsync, rename over the target, fsync of the directory. Readers and crashes
-// only ever see the old bytes or the new bytes, never a torn mix.
+// Crash-safe whole-file replacement: a temp file in the target's directory
+// (O_TMPFILE where it works), fsync, linked or renamed over the target, fsync
+// of the directory. Readers and crashes only see old bytes or new bytes.
 #pragma once
 
 #include <sys/types.h>
@@ -30,11 +30,11 @@ struct AtomicWriteOutcome {
   std::vector<std::string> created_dirs;  // parents made, outermost first
 };
 
-// Replaces the content of `path` with `bytes`. A symlink is followed to its
-// final target (a dangling link creates its target) and the link is kept;
-// missing parents are created; an existing file keeps its permission bits and
-// owner, a new one gets 0666 & ~umask. On any failure the temp file is
-// removed and the old content is intact; the error message is the cause.
+// atomic_write_beneath (fs/contained_write.h) under `/`, for the server's
+// own files: a symlink at `path` is followed to its final target first (a
+// dangling link creates its target) and the link is kept; missing parents are
+// created; an existing file keeps its permission bits and owner, a new one
+// gets 0666 & ~umask. On failure the old content is intact, no temp is left.
 Result<AtomicWriteOutcome> atomic_write(const std::string& path, std::string_view bytes,
                                         const AtomicWriteOptions& options = {});
 

@@ -74,15 +74,15 @@ class FileSystem {
   virtual Status remove(const std::string& path) const = 0;
   virtual Status remove_dir(const std::string& path) const = 0;
   virtual Status set_mode(const std::string& path, unsigned mode) const = 0;
-  // PathResolver::real_path on this file system: every symlink of the
-  // longest existing prefix resolved, the missing tail appended.
+  // resolve_links on this file system: every symlink resolved, a dangling
+  // one to its target, the missing tail appended.
   virtual Result<std::string> real_path(const std::string& absolute_path) const = 0;
   // The user's home directory on this file system's machine (`~`), for the
   // home-relative write denylist; empty when unknown.
   virtual std::string home() const = 0;
 };
 
-// The local backend: system calls, no shell.
+// The local backend under `/` (fs/native_file_system.h: under a root).
 const FileSystem& native_file_system();
 
 }  // namespace hermes

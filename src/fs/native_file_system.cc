@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The local FileSystem: open/pread/fstat/readdir and atomic_write directly,
-// every fd RAII-owned and O_CLOEXEC.
+// each reached through a Beneath walk, every fd RAII-owned and O_CLOEXEC.
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,9 +8,14 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string_view>
 
-#include "core/paths.h"
-#include "fs/file_system.h"
+#include "core/link_walk.h"
+#include "fs/beneath.h"
+#include "fs/contained_write.h"
+#include "fs/native_file_system.h"
 #include "proc/unique_fd.h"
 
 namespace hermes {
@@ -61,35 +66,37 @@ class NativeFile final : public ReadableFile {
   proc::UniqueFd fd_;
 };
 
+// Every path is a real path walked beneath the workspace root (Beneath):
+// no call here follows a symbolic link or leaves the root.
 class NativeFileSystem final : public FileSystem {
  public:
+  explicit NativeFileSystem(Result<Beneath> root) : root_(std::move(root)) {}
+
+  // Metadata only: a link is followed by resolving it again (its target
+  // still walked beneath the root); opens never do this.
   Result<FileInfo> stat(const std::string& path) const override {
-    struct stat st;
-    if (::stat(path.c_str(), &st) != 0) return Error::FromErrno(errno, "stat \"" + path + "\"");
-    return info_of(st);
+    auto info = stat_at(path, "stat");
+    if (info || info.error().code != ErrorCode::kPermissionDenied) return info;
+    auto real = resolve_links(path);
+    if (!real || *real == path) return info;
+    return stat_at(*real, "stat");
   }
 
   Result<FileInfo> lstat(const std::string& path) const override {
-    struct stat st;
-    if (::lstat(path.c_str(), &st) != 0) return Error::FromErrno(errno, "lstat \"" + path + "\"");
-    return info_of(st);
+    HERMES_ASSIGN_OR_RETURN(FileInfo info, stat_at(path, "lstat"));
+    return info;
   }
 
   Result<std::unique_ptr<ReadableFile>> open_read(const std::string& path) const override {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) return Error::FromErrno(errno, "open \"" + path + "\"");
-    return std::unique_ptr<ReadableFile>(std::make_unique<NativeFile>(proc::UniqueFd(fd)));
+    HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, "open"));
+    return std::unique_ptr<ReadableFile>(std::make_unique<NativeFile>(std::move(fd)));
   }
 
   Result<std::vector<std::string>> list_dir(const std::string& path) const override {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECTORY);
-    if (fd < 0) return Error::FromErrno(errno, "opendir \"" + path + "\"");
-    DIR* dir = ::fdopendir(fd);
-    if (!dir) {
-      int err = errno;
-      ::close(fd);
-      return Error::FromErrno(err, "opendir \"" + path + "\"");
-    }
+    HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, open(path, O_RDONLY | O_DIRECTORY, "opendir"));
+    DIR* dir = ::fdopendir(fd.get());
+    if (!dir) return Error::FromErrno(errno, "opendir \"" + path + "\"");
+    fd.release();
     std::unique_ptr<DIR, int (*)(DIR*)> owner(dir, ::closedir);
     std::vector<std::string> names;
     while (struct dirent* entry = ::readdir(dir)) {
@@ -100,57 +107,102 @@ class NativeFileSystem final : public FileSystem {
   }
 
   Result<std::string> read_link(const std::string& path) const override {
+    HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, open_parent(path, "readlink"));
     std::string buffer(4096, '\0');
-    ssize_t n = ::readlink(path.c_str(), buffer.data(), buffer.size());
+    ssize_t n = ::readlinkat(parent.dir.get(), parent.name.c_str(), buffer.data(), buffer.size());
     if (n < 0) return Error::FromErrno(errno, "readlink \"" + path + "\"");
     buffer.resize(static_cast<size_t>(n));
     return buffer;
   }
 
   Result<std::string> read_all(const std::string& path) const override {
-    return read_whole_file(path);
+    HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, "open"));
+    return read_whole_fd(fd.get(), path);
   }
 
   Result<AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
                                           const AtomicWriteOptions& options) const override {
-    return atomic_write(path, bytes, options);
+    if (!root_) return root_.error();
+    return atomic_write_beneath(*root_, path, bytes, options);
   }
 
   Result<std::string> sha256(const std::string& path) const override {
-    HERMES_ASSIGN_OR_RETURN(std::string bytes, read_whole_file(path));
+    HERMES_ASSIGN_OR_RETURN(std::string bytes, read_all(path));
     return sha256_hex(bytes);
   }
 
   Status remove(const std::string& path) const override {
-    if (::unlink(path.c_str()) != 0) return Error::FromErrno(errno, "unlink \"" + path + "\"");
+    HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, open_parent(path, "unlink"));
+    if (::unlinkat(parent.dir.get(), parent.name.c_str(), 0) != 0) {
+      return Error::FromErrno(errno, "unlink \"" + path + "\"");
+    }
     return {};
   }
 
   Status remove_dir(const std::string& path) const override {
-    if (::rmdir(path.c_str()) != 0) return Error::FromErrno(errno, "rmdir \"" + path + "\"");
+    HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, open_parent(path, "rmdir"));
+    if (::unlinkat(parent.dir.get(), parent.name.c_str(), AT_REMOVEDIR) != 0) {
+      return Error::FromErrno(errno, "rmdir \"" + path + "\"");
+    }
     return {};
   }
 
   Status set_mode(const std::string& path, unsigned mode) const override {
-    if (::chmod(path.c_str(), mode) != 0) return Error::FromErrno(errno, "chmod \"" + path + "\"");
+    HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, open(path, O_PATH, "chmod"));
+    // fchmod refuses O_PATH fds; its /proc name is the opened file itself.
+    const std::string self = "/proc/self/fd/" + std::to_string(fd.get());
+    if (::chmod(self.c_str(), mode) != 0) return Error::FromErrno(errno, "chmod \"" + path + "\"");
     return {};
   }
 
   Result<std::string> real_path(const std::string& absolute_path) const override {
-    return PathResolver::real_path(absolute_path);
+    return resolve_links(absolute_path);
   }
 
   std::string home() const override {
     const char* home = std::getenv("HOME");
     return home ? home : "";
   }
+
+ private:
+  // `op` names the system call in error messages: `<op> "<path>": …`.
+  Result<proc::UniqueFd> open(const std::string& path, int flags, const char* op) const {
+    if (!root_) return root_.error();
+    return root_->open(path, flags, 0, std::string(op) + " \"" + path + "\"");
+  }
+  Result<Beneath::Parent> open_parent(const std::string& path, const char* op) const {
+    if (!root_) return root_.error();
+    return root_->open_parent(path, nullptr, std::string(op) + " \"" + path + "\"");
+  }
+  // The entry itself (never followed); a link reads as kPermissionDenied
+  // for `stat`.
+  Result<FileInfo> stat_at(const std::string& path, const char* op) const {
+    HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, open_parent(path, op));
+    struct stat st;
+    if (::fstatat(parent.dir.get(), parent.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      return Error::FromErrno(errno, std::string(op) + " \"" + path + "\"");
+    }
+    if (S_ISLNK(st.st_mode) && std::string_view(op) == "stat") {
+      return walk_error(ELOOP, "stat \"" + path + "\"", path);
+    }
+    return info_of(st);
+  }
+
+  Result<Beneath> root_;
 };
 
 }  // namespace
 
-const FileSystem& native_file_system() {
-  static const NativeFileSystem fs;
-  return fs;
+const FileSystem& native_file_system() { return native_file_system("/"); }
+
+const FileSystem& native_file_system(const std::string& root) {
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<NativeFileSystem>> by_root;
+  const std::string key = root.empty() ? "/" : root;
+  std::lock_guard lock(mu);
+  auto& fs = by_root[key];
+  if (!fs) fs = std::make_unique<NativeFileSystem>(Beneath::open_root(key));
+  return *fs;
 }
 
 }  // namespace hermes

@@ -29,6 +29,7 @@ class ToolSession {
       : ToolSession([yaml](const std::string&) { return yaml; }) {}
   explicit ToolSession(const YamlFor& yaml_for)
       : config_(Config::from_yaml(yaml_for(work_.path()), home_.path())),
+        paths_(config_->get_string("security.workspace_root", "")),
         services_{*config_, paths_},
         dispatcher_(registry_, services_) {
     session_.set_cwd(work_.path());

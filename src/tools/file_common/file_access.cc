@@ -2,6 +2,7 @@
 #include "tools/file_common/file_access.h"
 
 #include "backend/session_backend.h"
+#include "fs/native_file_system.h"
 #include "registry/session.h"
 
 namespace hermes {
@@ -18,7 +19,7 @@ Result<FileAccess> FileAccess::for_call(CallContext& ctx) {
 
 const FileSystem& FileAccess::fs() const {
   if (shell_) return *shell_;
-  return native_file_system();
+  return native_file_system(ctx_->services.paths.root());
 }
 
 bool FileAccess::files_on_host() const { return !shell_ || backend_->name() == "local"; }

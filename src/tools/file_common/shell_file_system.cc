@@ -282,20 +282,21 @@ Status ShellFileSystem::set_mode(const std::string& path, unsigned mode) const {
 }
 
 Result<std::string> ShellFileSystem::real_path(const std::string& absolute_path) const {
-  // PathResolver::real_path's walk: realpath the longest existing prefix,
-  // keep the missing tail. `printf x` keeps trailing newlines of names.
-  // Then, in the same round trip, the stat of the result and the lstat of
-  // the given path, which a file tool asks for next.
+  // PathResolver::resolve_links's walk: `realpath -m` follows every link,
+  // a dangling one too, and keeps the missing tail (an empty first field:
+  // a loop). `printf x` keeps trailing newlines of names. Then, in the same
+  // round trip, the stat of the result and the lstat of the given path,
+  // which a file tool asks for next.
   std::string script =
       "a=" + q(absolute_path) +
-      "; h=$a; t=; until r=$(realpath -e -- \"$h\" 2>/dev/null && printf x); do"
-      " [ \"$h\" = / ] && { r=/$'\\n'x; break; }; t=${h##*/}${t:+/$t}; h=${h%/*}; h=${h:-/}; done"
-      "; r=${r%$'\\n'x}; printf '%s\\0%s\\0' \"$r\" \"$t\""
+      "; r=$(realpath -m -- \"$a\" 2>/dev/null && printf x) || { printf '\\0\\0'; exit 0; }"
+      "; r=${r%$'\\n'x}; t=; printf '%s\\0%s\\0' \"$r\" \"$t\""
       "; stat -L -c " + std::string(kShellStatFormat) + " -- \"$r${t:+/$t}\" 2>&1; printf '\\0'"
       "; stat -c " + kShellStatFormat + " -- \"$a\" 2>&1; :";
   HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "realpath \"" + absolute_path + "\""));
   std::vector<std::string> f = nul_fields(out);
   if (f.size() < 2) return Error::Io("unexpected realpath output");
+  if (f[0].empty()) return Error::InvalidArgument("too many levels of symbolic links: " + absolute_path);
   std::string real = f[1].empty() ? f[0] : PathResolver::normalize(f[0] + "/" + f[1]);
   if (f.size() == 4) {
     auto seen = [](const std::string& text, const std::string& context) -> Result<FileInfo> {

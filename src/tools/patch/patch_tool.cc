@@ -88,7 +88,7 @@ Json success_json(const PatchSuccess& ok, const std::vector<ResolvedPath>& paths
     out["lint"] = lint;
   }
   if (ok.strategy) out["match_strategy"] = std::string(match::strategy_name(*ok.strategy));
-  if (paths.size() == 1) out["resolved_path"] = paths[0].absolute;
+  if (paths.size() == 1) out["resolved_path"] = paths[0].real;
   return out;
 }
 

@@ -152,7 +152,7 @@ Json read_file(const Json& raw, CallContext& ctx) {
   if (info) {
     if (auto kind = special_file_kind(info->type)) return note_json(args->path, *kind);
   }
-  if (auto denied = read_block_error(resolved->real, config.home(), resolved->absolute)) {
+  if (auto denied = read_block_error(resolved->real, config.home())) {
     return error_json(*denied);
   }
   const ReadSettings settings = settings_from(config, *args);

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/link_walk.h"
 #include "core/redact.h"
 #include "registry/dispatcher.h"
 #include "tools/file_common/read_tracker.h"
@@ -132,7 +133,8 @@ Result<Served> read_page(ReadableFile& file, FileInfo& info, const ResolvedPath&
 Json open_error(const ResolvedPath& path, const Error& error) {
   size_t colon = error.message.rfind(": ");
   std::string cause = colon == std::string::npos ? error.message : error.message.substr(colon + 2);
-  if (cause == std::strerror(ELOOP)) {
+  // A link left in the real path is a loop (resolve_links gave up on it).
+  if (cause == std::strerror(ELOOP) || (cause.starts_with("refusing to follow") && !resolve_links(path.absolute))) {
     return error_json("Cannot read '" + path.given +
                       "': symlink loop (too many levels of symbolic links).");
   }

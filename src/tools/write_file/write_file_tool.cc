@@ -99,7 +99,7 @@ Json stale_error(const ResolvedPath& path, const std::string& reason) {
                         "whole file) and retry, or use patch for a targeted edit."},
           {"stale_write_blocked", true},
           {"path", path.given},
-          {"resolved_path", path.absolute}};
+          {"resolved_path", path.real}};
 }
 
 Json write_locked(const WriteFileArgs& args, const ResolvedPath& path, CallContext& ctx,
@@ -119,7 +119,7 @@ Json write_locked(const WriteFileArgs& args, const ResolvedPath& path, CallConte
   if (committed->verified) out["verified"] = true;
   out["lint"] = lint_json(
       lint_delta(path.real, prepared->bytes, prepared->old_content, access.files_on_host()));
-  out["resolved_path"] = path.absolute;
+  out["resolved_path"] = path.real;  // through a symlink: its final target
   out["files_modified"] = Json::array({path.absolute});
   if (auto hint = rewrite_hint(prepared->old_content, prepared->bytes)) out["hint"] = *hint;
   return out;

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#include "core/link_walk.h"
+
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "core/paths.h"
+
+namespace hermes {
+namespace {
+
+constexpr int kMaxLinkHops = 40;
+
+// A symlink under /proc that is not a plain relative link (`self`, `mounts`)
+// is a magic link (fd/N, cwd, root, exe, ns/…): its text is not a path to
+// trust, so it is kept unresolved and any later open refuses it.
+bool is_magic_link(const std::string& link, const std::string& target) {
+  return is_within(link, "/proc") &&
+         (target.empty() || target[0] == '/' || target.find(':') != std::string::npos);
+}
+
+// realpath(3) that also follows a dangling link to its target (as
+// `realpath -m`): one component at a time, the missing tail kept as text.
+struct LinkWalk {
+  explicit LinkWalk(const std::string& path) { push(path); }
+
+  void push(std::string_view path) {
+    auto parts = path_components(path);
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+      if (!it->empty() && *it != ".") todo.push_back(std::move(*it));
+    }
+  }
+
+  // Consumes one component; false when none are left.
+  bool step() {
+    if (todo.empty()) return false;
+    std::string part = std::move(todo.back());
+    todo.pop_back();
+    if (part == "..") {
+      done.resize(done.empty() ? 0 : done.rfind('/'));
+      return true;
+    }
+    std::string next = done + "/" + part;
+    if (!missing) follow(next);
+    else done = std::move(next);
+    return true;
+  }
+
+  void follow(std::string& next) {
+    char buf[PATH_MAX];
+    ssize_t n = ::readlink(next.c_str(), buf, sizeof buf);
+    if (n < 0 || n == static_cast<ssize_t>(sizeof buf)) {
+      struct stat st;
+      missing = n < 0 && errno != EINVAL && ::lstat(next.c_str(), &st) != 0;
+      done = std::move(next);
+      return;
+    }
+    std::string target(buf, static_cast<size_t>(n));
+    if (is_magic_link(next, target)) {
+      done = std::move(next);
+      missing = true;  // nothing beyond a magic link is resolved
+      return;
+    }
+    ++hops;
+    if (target[0] == '/') done.clear();
+    push(target);
+  }
+
+  std::vector<std::string> todo;  // components still to walk, last first
+  std::string done;               // resolved so far ("" is `/`)
+  bool missing = false;           // a component did not exist: append text
+  int hops = 0;
+};
+
+}  // namespace
+
+std::vector<std::string> path_components(std::string_view path) {
+  std::vector<std::string> out;
+  while (!path.empty()) {
+    size_t slash = path.find('/');
+    std::string_view part = path.substr(0, slash);
+    if (!part.empty()) out.emplace_back(part);
+    path.remove_prefix(slash == std::string_view::npos ? path.size() : slash + 1);
+  }
+  return out;
+}
+
+Result<std::string> resolve_links(const std::string& absolute_path) {
+  LinkWalk walk(absolute_path);
+  while (walk.step()) {
+    if (walk.hops > kMaxLinkHops) {
+      return Error::InvalidArgument("too many levels of symbolic links: " + absolute_path);
+    }
+  }
+  return walk.done.empty() ? "/" : walk.done;
+}
+
+}  // namespace hermes

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// The real path the file guards judge: every symbolic link followed, one
+// component at a time, a dangling one included (its target is what a write
+// would create), the missing tail kept as text (as `realpath -m`).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace hermes {
+
+// /proc magic links (fd/N, cwd, root, exe, ns/…: under /proc, a link whose
+// text is absolute or holds a `:`) are not followed: they stay in the
+// result, and the file system's walk refuses them at use. Fails only on a
+// loop (more than 40 links).
+Result<std::string> resolve_links(const std::string& absolute_path);
+
+// The non-empty components of a path, byte for byte (names may hold spaces
+// and newlines).
+std::vector<std::string> path_components(std::string_view path);
+
+}  // namespace hermes
