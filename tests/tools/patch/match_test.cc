@@ -50,6 +50,36 @@ std::string block(const std::string& indent, int tag) {
   return out;
 }
 
+TEST(FuzzyReplace, OneLineThatDiffersByACharacterIsRefused) {
+  std::string file = "def alpha():\n    return compute_total(items)\n";
+  Result r = run(file, "    return compute_totals(items)", "    return 0");
+  ASSERT_FALSE(r.ok) << r.content;
+  EXPECT_EQ(r.error,
+            "Could not find a match for old_string in the file\n\nDid you mean one of these "
+            "sections?\n   1| def alpha():\n   2|     return compute_total(items)");
+}
+
+TEST(FuzzyReplace, OneLineThatDiffersByAWordIsRefused) {
+  std::string file = "x = 1\nlogger.info(\"starting the server now\")\ny = 2\n";
+  Result r = run(file, "logger.info(\"starting the worker now\")", "logger.debug(\"go\")");
+  ASSERT_FALSE(r.ok) << r.content;
+  EXPECT_EQ(r.error,
+            "Could not find a match for old_string in the file\n\nDid you mean one of these "
+            "sections?\n   1| x = 1\n   2| logger.info(\"starting the server now\")\n   3| y = 2");
+}
+
+TEST(FuzzyReplace, TwoDriftedCopiesAreAmbiguousNotAMiss) {
+  // Both copies share first and last lines; the interior differs from the
+  // pattern too much for several candidates (0.70) but not for one (0.50).
+  std::string copy = "begin\n  total = price * count\nend\n";
+  std::string file = copy + "middle\n" + copy;
+  Result r = run(file, "begin\n  total = price * qty\nend", "begin\n  total = 0\nend");
+  ASSERT_FALSE(r.ok) << r.content;
+  EXPECT_EQ(r.error,
+            "Found 2 matches for old_string. Provide more context to make it unique, or use "
+            "replace_all=True. Matches:\n  L1-3: begin\n  L5-7: begin");
+}
+
 TEST(FuzzyReplace, DriftedDuplicateBlockIsRefused) {
   std::string file = "def a():\n" + block("    ", 1) + "def b():\n" + block("    ", 1);
   Result r = run(file, block("  ", 1), block("  ", 2));
@@ -140,7 +170,8 @@ TEST(FuzzyReplace, ReplaceAllNeverUsesSimilarityTiers) {
 }
 
 TEST(FuzzyReplace, Guards) {
-  Result drift = run("s = 'it's'\n", "s = \\'it\\'s\\'", "s = \\'its\\'");
+  // Two lines: a single line that is only similar is never matched at all.
+  Result drift = run("s = 'it's'\nt = 1\n", "s = \\'it\\'s\\'\nt = 1", "s = \\'its\\'\nt = 1");
   EXPECT_TRUE(drift.error.starts_with("Escape-drift detected:")) << drift.error;
   Result rogue = run("  a = 1\n  b = 2\n", "a = 1\nb = 2", "a = 1\n        b = 3");
   EXPECT_TRUE(rogue.error.starts_with("Suspicious indentation in new_string:")) << rogue.error;

@@ -88,6 +88,28 @@ TEST_F(V4aTest, AnchorPicksBetweenEqualCandidates) {
   EXPECT_EQ(dir.read("a.py"), "def one():\n    return 0\n\ndef two():\n    return 2\n");
 }
 
+TEST_F(V4aTest, ARemovedLineThatOnlyResemblesOneIsRefused) {
+  std::string before = "def run():\n    start_server(port)\n    wait_for_exit()\n    cleanup()\n";
+  dir.write("a.py", before);
+  Json out = patch(
+      "*** Begin Patch\n*** Update File: a.py\n@@\n def run():\n-    start_servers(port)\n"
+      "+    start_server(port, tls=True)\n     wait_for_exit()\n*** End Patch\n");
+  ASSERT_EQ(out["success"], false) << out.dump(2);
+  EXPECT_TRUE(out["error"].get<std::string>().starts_with(
+      "Patch validation failed (no files were modified):\n  • " + dir.file("a.py") +
+      ": hunk 1 (no hint) not found — Could not find a match for old_string in the file\n\n"
+      "Did you mean one of these sections?\n"))
+      << out.dump(2);
+  EXPECT_EQ(dir.read("a.py"), before);
+  // A drifted context line is still tolerated when the removed line is there.
+  Json ok = patch(
+      "*** Begin Patch\n*** Update File: a.py\n@@\n def runn():\n-    start_server(port)\n"
+      "+    start_server(port, tls=True)\n     wait_for_exit()\n*** End Patch\n");
+  ASSERT_EQ(ok["success"], true) << ok.dump(2);
+  EXPECT_EQ(dir.read("a.py"),
+            "def run():\n    start_server(port, tls=True)\n    wait_for_exit()\n    cleanup()\n");
+}
+
 TEST_F(V4aTest, EndOfFilePicksTheLastCopy) {
   dir.write("a.txt", "x = 1\nmiddle\nx = 1\n");
   Json out = patch("*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 2\n*** End of File\n*** End Patch\n");

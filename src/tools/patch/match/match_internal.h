@@ -69,8 +69,11 @@ Span block_span(const Subject& file, const Pattern& pattern, size_t first);
 std::vector<size_t> find_line_blocks(Subject& file, const Pattern& pattern,
                                      const std::vector<Key>& kinds);
 
-// Tiers 8 and 9: window starts, or nullopt when the tier does not apply.
-std::vector<size_t> block_anchor_starts(Subject& file, const Pattern& pattern);
-std::vector<size_t> context_aware_starts(Subject& file, const Pattern& pattern);
+// Tiers 8 and 9: window starts. `literal` marks pattern lines that must be
+// equal after trimming and folding (MatchOptions::literal_lines).
+std::vector<size_t> block_anchor_starts(Subject& file, const Pattern& pattern,
+                                        const std::vector<bool>& literal);
+std::vector<size_t> context_aware_starts(Subject& file, const Pattern& pattern,
+                                         const std::vector<bool>& literal);
 
 }  // namespace hermes::match::detail

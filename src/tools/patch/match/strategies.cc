@@ -296,8 +296,10 @@ std::optional<MatchSet> find_matches(std::string_view content, std::string_view 
         return line_tier(file, pattern, kinds, true);
       }
       case Strategy::kUnicodeNormalized: return unicode_tier(file, pattern);
-      case Strategy::kBlockAnchor: return spans_of(file, pattern, detail::block_anchor_starts(file, pattern));
-      case Strategy::kContextAware: return spans_of(file, pattern, detail::context_aware_starts(file, pattern));
+      case Strategy::kBlockAnchor:
+        return spans_of(file, pattern, detail::block_anchor_starts(file, pattern, options.literal_lines));
+      case Strategy::kContextAware:
+        return spans_of(file, pattern, detail::context_aware_starts(file, pattern, options.literal_lines));
     }
     return {};
   };

@@ -44,6 +44,10 @@ struct MatchSet {
 struct MatchOptions {
   // V4A hunks: a match must start at a line start and end at a line end.
   bool line_anchored = false;
+  // Per pattern line: true when the similarity tiers must find that line
+  // equal (after trimming and Unicode folding), not merely similar. A V4A
+  // patch's removed lines: a `-` line that is not in the file is refused.
+  std::vector<bool> literal_lines;
 };
 
 // The first strategy with at least one match, with all of its matches.

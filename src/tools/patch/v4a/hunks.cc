@@ -114,7 +114,8 @@ class HunkApplier {
   // fuzzy_replace on content[w0, w1); on success splices the result in.
   std::optional<ReplaceError> attempt(size_t w0, size_t w1, bool take_first) {
     std::string_view window = std::string_view(content_).substr(w0, w1 - w0);
-    auto r = match::fuzzy_replace({window, old_, new_, false, {.line_anchored = true}, take_first});
+    auto r = match::fuzzy_replace(
+        {window, old_, new_, false, {.line_anchored = true, .literal_lines = hunk_.removed}, take_first});
     if (auto* e = std::get_if<ReplaceError>(&r)) return *e;
     const std::string& done = std::get<ReplaceOutcome>(r).content;
     size_t same = std::mismatch(window.begin(), window.end(), done.begin(), done.end()).first - window.begin();

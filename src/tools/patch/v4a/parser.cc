@@ -113,13 +113,17 @@ class Parser {
     flush_blanks();
     char c = raw[0];
     std::string text(c == ' ' || c == '-' || c == '+' ? raw.substr(1) : raw);
-    if (c != '+') hunk_.old_lines.push_back(text);
+    if (c != '+') {
+      hunk_.old_lines.push_back(text);
+      hunk_.removed.push_back(c == '-');
+    }
     if (c != '-') hunk_.new_lines.push_back(text);
   }
 
   void flush_blanks() {
     for (; pending_blank_ > 0; --pending_blank_) {
       hunk_.old_lines.emplace_back();
+      hunk_.removed.push_back(false);
       hunk_.new_lines.emplace_back();
     }
   }

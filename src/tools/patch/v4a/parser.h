@@ -17,6 +17,7 @@ enum class OpKind { kAdd, kDelete, kUpdate, kMove };
 struct Hunk {
   std::string hint;  // the `@@ hint` anchor, "" when none
   std::vector<std::string> old_lines;  // context and removed lines
+  std::vector<bool> removed;           // per old line: a `-` line
   std::vector<std::string> new_lines;  // context and added lines
   bool end_of_file = false;            // followed by `*** End of File`
 };
