@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Common prefix/suffix trimmed, then Myers' O((N+M)D) diff on the middle,
-// grouped into hunks like difflib.get_grouped_opcodes(3).
+// Only the changed window is split into lines: the common byte prefix and
+// suffix are cut at line starts, keeping the context lines a hunk can show.
+// Then Myers' O((N+M)D) diff on the middle, grouped into hunks like
+// difflib.get_grouped_opcodes(3). An edit costs the same in any file size
+// bar one newline count.
 #include "tools/patch/unified_diff.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "tools/patch/match/text_lines.h"
@@ -93,8 +97,10 @@ std::string range(size_t start, size_t length) {
   return std::to_string(beginning) + "," + std::to_string(length);
 }
 
-std::string hunk(const std::vector<Edit>& e, size_t from, size_t to, const Lines& a, const Lines& b) {
-  size_t a_start = e[from].a, b_start = e[from].b, a_len = 0, b_len = 0;
+// `line0`: lines of the file before the window the Lines come from.
+std::string hunk(const std::vector<Edit>& e, size_t from, size_t to, const Lines& a, const Lines& b,
+                 size_t line0) {
+  size_t a_start = line0 + e[from].a, b_start = line0 + e[from].b, a_len = 0, b_len = 0;
   std::string body;
   for (size_t k = from; k < to; ++k) {
     switch (e[k].op) {
@@ -106,11 +112,73 @@ std::string hunk(const std::vector<Edit>& e, size_t from, size_t to, const Lines
   return "@@ -" + range(a_start, a_len) + " +" + range(b_start, b_len) + " @@\n" + body;
 }
 
+bool line_start(std::string_view text, size_t at) { return at == 0 || text[at - 1] == '\n'; }
+
+// The start of the line holding byte `at`, moved up `count` more lines.
+size_t lines_back(std::string_view text, size_t at, size_t count) {
+  auto begin_of = [&](size_t pos) {
+    size_t nl = pos == 0 ? std::string_view::npos : text.rfind('\n', pos - 1);
+    return nl == std::string_view::npos ? 0 : nl + 1;
+  };
+  size_t start = begin_of(at);
+  for (size_t k = 0; k < count && start > 0; ++k) start = begin_of(start - 1);
+  return start;
+}
+
+// Past `count` more lines after `at` (a line start).
+size_t lines_forward(std::string_view text, size_t at, size_t count) {
+  for (size_t k = 0; k < count && at < text.size(); ++k) {
+    size_t nl = text.find('\n', at);
+    at = nl == std::string_view::npos ? text.size() : nl + 1;
+  }
+  return at;
+}
+
+// The part of `from` and `to` that differs, widened to whole lines plus
+// kContext lines each side: [start, from_end) and [start, to_end).
+struct Window {
+  size_t start, from_end, to_end;
+};
+
+// Bytes `a` and `b` share at their start, or at their end (`from_end`),
+// looking at no more than `limit` bytes; memcmp by blocks, then bytes.
+size_t common_run(std::string_view a, std::string_view b, size_t limit, bool from_end) {
+  constexpr size_t kBlock = 256;
+  auto at = [&](std::string_view s, size_t done, size_t len) {
+    return s.data() + (from_end ? s.size() - done - len : done);
+  };
+  size_t done = 0;
+  while (done + kBlock <= limit && std::memcmp(at(a, done, kBlock), at(b, done, kBlock), kBlock) == 0) {
+    done += kBlock;
+  }
+  while (done < limit && *at(a, done, 1) == *at(b, done, 1)) ++done;
+  return done;
+}
+
+Window changed_window(std::string_view from, std::string_view to) {
+  const size_t shorter = std::min(from.size(), to.size());
+  size_t pre = common_run(from, to, shorter, false);
+  size_t start = lines_back(from, pre, kContext);
+  size_t suf = common_run(from, to, shorter - pre, true);
+  size_t a1 = from.size() - suf, b1 = to.size() - suf;
+  if (!line_start(from, a1) || !line_start(to, b1)) {  // move into the suffix, to a line start
+    size_t next = lines_forward(from, a1, 1);
+    b1 += next - a1;
+    a1 = next;
+  }
+  size_t a_end = lines_forward(from, a1, kContext);
+  return {start, a_end, b1 + (a_end - a1)};
+}
+
 }  // namespace
 
 std::string unified_diff(std::string_view from, std::string_view to, const std::string& from_label,
                          const std::string& to_label) {
-  Lines a = match::line_views(from), b = match::line_views(to);
+  if (from == to) return "";
+  const Window w = changed_window(from, to);
+  const size_t line0 = static_cast<size_t>(std::count(from.begin(), from.begin() + w.start, '\n'));
+  Lines a = match::line_views(from.substr(w.start, w.from_end - w.start));
+  Lines b = match::line_views(to.substr(w.start, w.to_end - w.start));
   std::vector<Edit> edits = diff_lines(a, b);
   std::vector<size_t> changed;
   for (size_t k = 0; k < edits.size(); ++k) {
@@ -124,7 +192,7 @@ std::string unified_diff(std::string_view from, std::string_view to, const std::
     while (last + 1 < changed.size() && changed[last + 1] - changed[last] <= 2 * kContext + 1) ++last;
     size_t begin = changed[g] >= kContext ? changed[g] - kContext : 0;
     size_t end = std::min(edits.size(), changed[last] + kContext + 1);
-    out += hunk(edits, begin, end, a, b);
+    out += hunk(edits, begin, end, a, b, line0);
     g = last + 1;
   }
   return out;

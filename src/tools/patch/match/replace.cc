@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // fuzzy_replace: match, refuse ambiguity and suspicious approximations,
-// then build each replacement and splice from the last match backwards.
+// then build each replacement and the new text in one front-to-back pass.
 #include "tools/patch/match/replace.h"
 
 #include <algorithm>
@@ -170,11 +170,16 @@ std::variant<ReplaceOutcome, ReplaceError> fuzzy_replace(const ReplaceRequest& r
     }
     if (auto e = rogue_indent(req.old_text, req.new_text)) return ReplaceError{ReplaceFailure::kRefused, *e};
   }
-  std::string out(req.content);
-  for (size_t k = n; k-- > 0;) {
-    const Span& span = set.spans[k];
-    out.replace(span.begin, span.end - span.begin, replacement_for(req.content, span, set, req.new_text));
+  // Built once, front to back: no copy of the file that is then shifted.
+  std::string out;
+  out.reserve(req.content.size() + n * req.new_text.size());
+  size_t at = 0;
+  for (const Span& span : set.spans) {
+    out.append(req.content.substr(at, span.begin - at));
+    out += replacement_for(req.content, span, set, req.new_text);
+    at = span.end;
   }
+  out.append(req.content.substr(at));
   return ReplaceOutcome{std::move(out), n, set.strategy};
 }
 
