@@ -19,14 +19,15 @@ peer="$here/http/node_modules/.bin/mcp-server-everything"
 work="$(mktemp -d)"
 export HERMES_HOME="$work/home"
 trap 'kill ${ours:-0} ${theirs:-0} 2>/dev/null || true; rm -rf "$work"' EXIT
+# 2,000 files of 4 KB (50 lines of 80 bytes): every timed read is a real read.
 python3 -c "
-import sys
-with open('$work/data.txt', 'w') as f:
-    for i in range(120000): f.write(('line %06d ' % i).ljust(79, 'x') + '\n')"
+for n in range(2000):
+    with open('$work/data%d.txt' % n, 'w') as f:
+        for i in range(50): f.write(('line %06d ' % i).ljust(79, 'x') + '\n')"
 requests=${REQUESTS:-2000}
 message=$(head -c 4096 /dev/zero | tr '\0' 'm')
 load="$here/http/load.mjs"
-read_args="{\"path\":\"$work/data.txt\",\"limit\":50}"
+read_args="{\"path\":\"$work/data%d.txt\"}"
 
 "$bin" serve --listen 127.0.0.1:18787 --max-sessions 2000 --max-inflight-per-principal 256 2> "$work/ours.log" &
 ours=$!
@@ -37,9 +38,9 @@ for port in 18787 3001; do
 done
 for c in 1 8 64; do
   echo "ours   http  c=$c $(node "$load" --url http://127.0.0.1:18787/mcp --tool read_file --args "$read_args" \
-    --vary-offset 2000 --concurrency $c --requests $requests)"
+    --vary-path 2000 --concurrency $c --requests $requests)"
   echo "ours   stdio c=$c $(node "$load" --stdio "$bin mcp" --tool read_file --args "$read_args" \
-    --vary-offset 2000 --concurrency $c --requests $requests)"
+    --vary-path 2000 --concurrency $c --requests $requests)"
   echo "theirs http  c=$c $(node "$load" --url http://127.0.0.1:3001/mcp --tool echo \
     --args "{\"message\":\"$message\"}" --concurrency $c --requests $requests)"
 done

@@ -3,7 +3,7 @@
 // Streamable HTTP (or newline-delimited stdio), `tools/call` at a fixed
 // concurrency, latency percentiles; or N idle sessions and the server's RSS.
 // Usage:
-//   node load.mjs --url U --tool T --args JSON [--vary-offset N] --concurrency C --requests R
+//   node load.mjs --url U --tool T --args JSON [--vary-path N] --concurrency C --requests R
 //   node load.mjs --stdio "CMD ARGS" --tool T --args JSON ... (same, over stdio)
 //   node load.mjs --url U --idle-sessions N --pid PID
 // Prints one JSON line.
@@ -13,19 +13,20 @@ import { parseArgs } from 'node:util';
 
 const { values: o } = parseArgs({ options: {
   url: { type: 'string' }, stdio: { type: 'string' }, tool: { type: 'string' },
-  args: { type: 'string', default: '{}' }, 'vary-offset': { type: 'string', default: '0' },
+  args: { type: 'string', default: '{}' }, 'vary-path': { type: 'string', default: '0' },
   concurrency: { type: 'string', default: '1' }, requests: { type: 'string', default: '1000' },
   'idle-sessions': { type: 'string' }, pid: { type: 'string' },
 } });
 const ACCEPT = 'application/json, text/event-stream';
 const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'load', version: '1' } };
 
-// The i-th call's arguments: read_file regions differ call to call so every
-// read is a real read (identical reads meet the repeat-read guard).
+// The i-th call's arguments: with --vary-path N, "%d" in the path becomes
+// i mod N, so successive reads hit different files and every read is a real
+// read (identical reads meet the repeat-read guard).
 function argsFor(i) {
   const args = JSON.parse(o.args);
-  const vary = Number(o['vary-offset']);
-  if (vary > 0) args.offset = 1 + (i % vary) * 50;
+  const vary = Number(o['vary-path']);
+  if (vary > 0) args.path = args.path.replace('%d', String(i % vary));
   return args;
 }
 

@@ -136,6 +136,8 @@ awaitable<void> Server::Impl::accept_loop() {
     tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(use_awaitable, ec));
     if (ec == asio::error::operation_aborted) co_return;
     if (ec) continue;  // EMFILE and friends: the next accept may work
+    // Small responses must not wait for the peer's delayed ACK (Nagle).
+    socket.set_option(tcp::no_delay(true), ec);
     asio::co_spawn(io, serve(std::move(socket)), asio::detached);
   }
 }
