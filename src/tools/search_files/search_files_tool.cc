@@ -148,7 +148,8 @@ Json render(const SearchOutcome& outcome, const SearchRequest& req, int repeats)
     out["counts"] = std::move(counts);
   }
   if (outcome.truncated) out["truncated"] = true;
-  if (outcome.total_is_lower_bound) out["total_count_is_lower_bound"] = true;
+  // A truncated page always says so: clients read the pair together.
+  if (outcome.truncated || outcome.total_is_lower_bound) out["total_count_is_lower_bound"] = true;
   if (!outcome.limit_reason.empty()) out["limit_reason"] = outcome.limit_reason;
   if (!outcome.warning.empty()) out["warning"] = outcome.warning;
   if (!outcome.error.empty()) out["error"] = outcome.error;
