@@ -16,10 +16,10 @@
 #include "testutil/backend_targets.h"
 #include "testutil/temp_dir.h"
 #include "testutil/tool_session.h"
+#include "tools/read_file/read_file.h"
 
 namespace hermes {
 
-void register_read_file(Registry& registry);
 void register_terminal(Registry& registry);
 
 namespace {

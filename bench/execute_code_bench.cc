@@ -22,11 +22,11 @@
 #include "proc/run.h"
 #include "proc/spawn.h"
 #include "tools/execute_code/interpreter.h"
+#include "tools/read_file/read_file.h"
 
 namespace hermes {
 
 void register_execute_code(Registry& registry);
-void register_read_file(Registry& registry);
 
 namespace {
 

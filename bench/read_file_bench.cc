@@ -25,9 +25,9 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "tools/read_file/read_file.h"
 
 namespace hermes {
-void register_read_file(Registry& registry);
 namespace {
 
 std::string make_file(const std::string& name, size_t bytes) {

@@ -72,7 +72,7 @@ struct ToolRig {
   }
   Json call(const Json& args) {
     session.notify_other_tool_call();  // keep the loop guard out of the way
-    return registry.all().front().handler(args, ctx);
+    return invoke_tool(registry.all().front(), args, ctx).value;
   }
 };
 

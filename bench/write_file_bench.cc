@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "tools/write_file/file_writer.h"
+#include "tools/write_pipeline/file_writer.h"
 
 namespace hermes {
 namespace {

@@ -8,12 +8,6 @@
 
 namespace hermes {
 
-Json error_json(const std::string& message) {
-  Json out = Json::object();
-  out["error"] = message;
-  return out;
-}
-
 bool is_error_result(const Json& value) {
   if (!value.is_object()) return false;
   if (auto it = value.find("error"); it != value.end()) {
@@ -32,18 +26,20 @@ bool is_error_result(const Json& value) {
 
 ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args,
                                 CallContext& ctx) {
-  if (spec.name != "read_file" && spec.name != "search_files") {
-    ctx.session.notify_other_tool_call();
-  }
-  ToolCallResult result;
+  if (!spec.keeps_loop_counters) ctx.session.notify_other_tool_call();
+  ToolReply reply;
   try {
-    result.value = spec.handler(args.is_null() ? Json::object() : args, ctx);
+    reply = invoke_tool(spec, args.is_null() ? Json::object() : args, ctx);
   } catch (const std::exception& e) {
     log::error("tool " + spec.name + " failed: " + e.what());
-    result.value = error_json("Internal error in " + spec.name + ": " + e.what());
+    reply = ToolReply{error_json("Internal error in " + spec.name + ": " + e.what()), true,
+                      ErrorCode::kInternal};
   }
-  result.text = dump_json(result.value);
-  result.is_error = is_error_result(result.value);
+  ToolCallResult result;
+  result.text = dump_json(reply.value);
+  result.value = std::move(reply.value);
+  result.is_error = reply.is_error;
+  result.code = reply.code;
   return result;
 }
 

@@ -4,6 +4,7 @@
 // contract's error JSON. Thread-safe: calls may run concurrently.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/json.h"
@@ -14,7 +15,8 @@ namespace hermes {
 struct ToolCallResult {
   Json value;             // the tool's JSON object
   std::string text;       // `value` serialised: the text the client sees
-  bool is_error = false;  // see is_error_result()
+  bool is_error = false;          // the tool's typed result decides
+  std::optional<ErrorCode> code;  // the failure's kind, for typed tools
 };
 
 class Dispatcher {
@@ -37,12 +39,10 @@ class Dispatcher {
   const Services& services_;
 };
 
-// The decisions page's rule: an `error` that is a non-empty string,
-// `success: false`, or `status` of blocked / pending_approval / error /
-// timeout / interrupted. `error: null` is not an error.
+// How a tool not yet typed is judged from its JSON: an `error` that is a
+// non-empty string, `success: false`, or `status` of blocked /
+// pending_approval / error / timeout / interrupted. `error: null` is not an
+// error. Typed tools decide from their result instead.
 bool is_error_result(const Json& value);
-
-// `{"error": message}` — the generic failure shape.
-Json error_json(const std::string& message);
 
 }  // namespace hermes

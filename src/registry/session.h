@@ -20,8 +20,9 @@ namespace hermes {
 class SessionState {
  public:
   virtual ~SessionState() = default;
-  // Called by the dispatcher before any call other than read_file and
-  // search_files: loop counters and negative caches reset here.
+  // Called by the dispatcher before a call to any tool but the reading ones
+  // (`ToolSpec::keeps_loop_counters`): loop counters and negative caches
+  // reset here.
   virtual void on_other_tool_call() {}
 };
 
@@ -54,7 +55,7 @@ class Session {
   std::string cwd() const;
   void set_cwd(std::string cwd);
 
-  // Dispatcher hook: a call to a tool other than read_file/search_files.
+  // Dispatcher hook: a call to a tool that resets the loop counters.
   void notify_other_tool_call();
 
  private:

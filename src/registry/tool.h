@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: MIT
 // A tool: name, toolset, description, JSON schema, annotations, availability
-// check and handler. Handlers take the raw JSON arguments, parse them into the
-// tool's typed struct, and return the contract's JSON object.
+// check and entry point. Tools are written in the typed shape of
+// registry/typed_tool.h (`Params` -> `Result<Output>`); the entry point is
+// the JSON edge the adapter builds around it.
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
 
+#include "backend/backend_config.h"
+#include "core/clock.h"
 #include "core/json.h"
+#include "core/result.h"
+#include "fs/file_system.h"
 
 namespace hermes {
 
@@ -18,10 +25,21 @@ class Session;
 class ClientChannel;
 class Dispatcher;
 
-// Services built once by main() and shared by every call. Thread-safe.
+// How a session's backend is built from the configuration.
+using BackendFactory = std::function<Result<std::shared_ptr<Backend>>(const Config& config)>;
+
+// Services built once by main() and shared by every call: the
+// configuration, and the OS as tools reach it, so a test can hand them a
+// fake file system, backend or clock. Thread-safe.
 struct Services {
   const Config& config;
   const PathResolver& paths;
+  // The files of this host, for the native file-tool path.
+  const FileSystem& files = native_file_system();
+  // A session's backend, built on its first use (tools/file_common/session_backend.h).
+  BackendFactory backends = make_backend;
+  // Time for negative caches and other expiring state.
+  const Clock& clock = steady_clock_source();
 };
 
 // Everything a handler may use for one call.
@@ -45,6 +63,20 @@ struct ToolAnnotations {
   bool open_world = false;
 };
 
+// What one call returns at the edge: the contract's JSON object, and
+// whether it is a tool failure (MCP `isError`). A typed tool decides that
+// from its typed result and names the failure's `code`.
+struct ToolReply {
+  Json value;
+  bool is_error = false;
+  std::optional<ErrorCode> code;  // set for the failures of typed tools
+};
+
+// The entry point of a typed tool (built by `typed_entry`).
+using ToolEntry = std::function<ToolReply(const Json& args, CallContext& ctx)>;
+// The entry point of a tool not yet in the typed shape: its JSON result,
+// whose keys decide `isError` (`is_error_result`). Goes away once every tool
+// is typed.
 using ToolHandler = std::function<Json(const Json& args, CallContext& ctx)>;
 
 struct ToolSpec {
@@ -53,12 +85,24 @@ struct ToolSpec {
   std::string description;
   Json input_schema;
   ToolAnnotations annotations;
-  ToolHandler handler;
+  ToolEntry run;        // typed tools
+  ToolHandler handler;  // not yet typed: used when `run` is empty
+  // The reading tools (read_file, search_files) leave the session's loop
+  // counters alone; a call to any other tool resets them.
+  bool keeps_loop_counters = false;
   // A tool whose check fails is not listed and cannot be called.
   std::function<bool(const Services&)> is_available = [](const Services&) { return true; };
   // Optional: a description built per session (execute_code lists the tools
   // really available to scripts). Receives the static description.
   std::function<std::string(const Services&, const std::string&)> describe;
 };
+
+// Runs `spec`'s entry point on `args` (an object) without the dispatcher's
+// bookkeeping; exceptions propagate. The dispatcher and test harnesses call
+// tools through it.
+ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx);
+
+// `{"error": message}`: the generic failure shape.
+Json error_json(const std::string& message);
 
 }  // namespace hermes

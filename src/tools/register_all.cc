@@ -2,11 +2,11 @@
 // The tool table of the binary, in tools/list order: file tools, shell tools,
 // code, task dispatch, then the web.
 #include "registry/registry.h"
+#include "tools/read_file/read_file.h"
+#include "tools/write_file/write_file.h"
 
 namespace hermes {
 
-void register_read_file(Registry& registry);
-void register_write_file(Registry& registry);
 void register_patch(Registry& registry);
 void register_search_files(Registry& registry);
 void register_terminal(Registry& registry);

@@ -3,10 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "core/config.h"
 #include "core/paths.h"
 #include "registry/client_channel.h"
 #include "registry/session.h"
+#include "registry/typed_tool.h"
+#include "testutil/status_matchers.h"
 
 namespace hermes {
 namespace {
@@ -27,26 +31,95 @@ struct Counter : SessionState {
   void on_other_tool_call() override { ++resets; }
 };
 
-TEST(Dispatcher, ResetsLoopCountersOnOtherToolsOnly) {
-  auto config = Config::from_yaml("");
+// One session of a registry the test fills, as the server would call it.
+struct World {
+  std::unique_ptr<Config> config = Config::from_yaml("");
   PathResolver paths;
   Services services{*config, paths};
   Registry registry;
+  Dispatcher dispatcher{registry, services};
+  Session session{"t"};
+  NullClientChannel client;
+  CallContext ctx{session, services, client, dispatcher, {}, Json()};
+  ToolCallResult call(const std::string& name, const Json& args) {
+    return dispatcher.call(*dispatcher.find(name), args, ctx);
+  }
+};
+
+TEST(Dispatcher, ResetsLoopCountersOnOtherToolsOnly) {
+  World w;
+  Registry& registry = w.registry;
   auto noop = [](const Json&, CallContext&) { return Json::object(); };
-  registry.add({.name = "read_file", .toolset = "file", .handler = noop});
+  registry.add({.name = "read_file", .toolset = "file", .handler = noop, .keeps_loop_counters = true});
   registry.add({.name = "write_file", .toolset = "file", .handler = noop});
   registry.add({.name = "terminal", .toolset = "terminal", .handler = noop});
   registry.enable_toolsets({"file"});
-  Dispatcher dispatcher(registry, services);
-  Session session("t");
-  NullClientChannel client;
-  CallContext ctx{session, services, client, dispatcher, {}, Json()};
-  session.state<Counter>();
-  dispatcher.call(*dispatcher.find("read_file"), Json::object(), ctx);
-  EXPECT_EQ(session.state<Counter>().resets, 0);
-  dispatcher.call(*dispatcher.find("write_file"), Json::object(), ctx);
-  EXPECT_EQ(session.state<Counter>().resets, 1);
-  EXPECT_EQ(dispatcher.find("terminal"), nullptr);  // toolset not enabled
+  w.session.state<Counter>();
+  w.call("read_file", Json::object());
+  EXPECT_EQ(w.session.state<Counter>().resets, 0);
+  w.call("write_file", Json::object());
+  EXPECT_EQ(w.session.state<Counter>().resets, 1);
+  EXPECT_EQ(w.dispatcher.find("terminal"), nullptr);  // toolset not enabled
+}
+
+// A typed tool: its parse error, its handler's Error, and an output that is
+// a failure all become `isError` with their codes; a plain output does not.
+struct EchoParams {
+  int n = 0;
+};
+struct EchoOutput {
+  int n = 0;
+  Error refusal;  // a failure when its message is set
+};
+
+Result<EchoParams> parse_echo(const Json& args) {
+  auto n = args.find("n");
+  if (n == args.end() || !n->is_number_integer()) return Error::InvalidArgument("n is required");
+  return EchoParams{n->get<int>()};
+}
+Result<EchoOutput> run_echo(const EchoParams& p, CallContext&) {
+  if (p.n < 0) return Error::NotFound("no such n");
+  if (p.n == 0) return EchoOutput{0, Error::PermissionDenied("zero refused")};
+  return EchoOutput{p.n, {}};
+}
+Json render_echo(const EchoOutput& out) {
+  if (!out.refusal.message.empty()) return Json{{"refused", out.refusal.message}};
+  return Json{{"n", out.n}};
+}
+const Error* echo_failure(const EchoOutput& out) {
+  return out.refusal.message.empty() ? nullptr : &out.refusal;
+}
+
+TEST(TypedTool, IsErrorAndCodeComeFromTheTypedResult) {
+  World w;
+  w.registry.add({.name = "echo",
+                .toolset = "file",
+                .run = typed_entry(TypedTool<EchoParams, EchoOutput>{.parse = parse_echo,
+                                                                    .handler = run_echo,
+                                                                    .render = render_echo,
+                                                                    .failure = echo_failure})});
+  ToolCallResult ok = w.call("echo", Json{{"n", 3}});
+  EXPECT_THAT(ok, testing::IsOk());
+  EXPECT_EQ(ok.text, R"({"n":3})");
+  ToolCallResult bad = w.call("echo", Json::object());
+  EXPECT_THAT(bad, testing::IsError(ErrorCode::kInvalidArgument));
+  EXPECT_EQ(bad.text, R"({"error":"n is required"})");
+  EXPECT_THAT(w.call("echo", Json{{"n", -1}}), testing::IsError(ErrorCode::kNotFound));
+  ToolCallResult refused = w.call("echo", Json{{"n", 0}});
+  EXPECT_THAT(refused, testing::IsError(ErrorCode::kPermissionDenied));
+  EXPECT_EQ(refused.text, R"({"refused":"zero refused"})");
+}
+
+TEST(TypedTool, AnEscapedExceptionIsAnInternalFailure) {
+  World w;
+  w.registry.add({.name = "boom",
+                .toolset = "file",
+                .run = [](const Json&, CallContext&) -> ToolReply {
+                  throw std::runtime_error("bad");
+                }});
+  ToolCallResult r = w.call("boom", Json::object());
+  EXPECT_THAT(r, testing::IsError(ErrorCode::kInternal));
+  EXPECT_EQ(r.text, R"({"error":"Internal error in boom: bad"})");
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include <set>
 #include <string>
 
-#include "backend/session_backend.h"
+#include "tools/file_common/session_backend.h"
 #include "core/config.h"
 #include "core/json.h"
 #include "core/log.h"

@@ -6,7 +6,7 @@
 #include "core/redact.h"
 #include "core/strings.h"
 #include "fs/atomic_write.h"
-#include "tools/terminal/ansi.h"
+#include "core/ansi.h"
 
 namespace hermes::execute_code {
 namespace {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "tools/file_common/file_access.h"
 
-#include "backend/session_backend.h"
 #include "fs/native_file_system.h"
+#include "tools/file_common/session_backend.h"
 #include "registry/session.h"
 
 namespace hermes {
@@ -19,6 +19,8 @@ Result<FileAccess> FileAccess::for_call(CallContext& ctx) {
 
 const FileSystem& FileAccess::fs() const {
   if (shell_) return *shell_;
+  // A test's file system when it gave one; else this host's, under --root.
+  if (&ctx_->services.files != &native_file_system()) return ctx_->services.files;
   return native_file_system(ctx_->services.paths.root());
 }
 

@@ -110,12 +110,12 @@ bool is_blocked_env_basename(const std::string& basename) {
   return false;
 }
 
-std::optional<std::string> read_block_error(const std::string& real_path,
-                                            const std::string& hermes_home,
-                                            const std::string& display) {
+Status check_readable(const std::string& real_path, const std::string& hermes_home,
+                      const std::string& display) {
   std::optional<std::string> reason = reason_for(real_path, hermes_home);
-  if (!reason) return std::nullopt;
-  return "Access denied: " + (display.empty() ? real_path : display) + " " + *reason;
+  if (!reason) return {};
+  return Error::PermissionDenied("Access denied: " + (display.empty() ? real_path : display) +
+                                 " " + *reason);
 }
 
 }  // namespace hermes

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: MIT
-// The read denylist (file-tools.md §1.9): secret-bearing `.env` files anywhere,
+// The read denylist (docs/tools/read_file.md): secret-bearing `.env` files anywhere,
 // and the Hermes credential stores, token directories and skill-hub cache
 // under the Hermes home and root. read_file refuses them; search_files drops
 // them from results. Defense in depth, not a security boundary.
 #pragma once
 
-#include <optional>
 #include <string>
+
+#include "core/result.h"
 
 namespace hermes {
 
-// The `Access denied: …` message when `real_path` (fully resolved) may not
-// be read, else nullopt. `hermes_home` is the active Hermes home; its root
-// (the parent of `profiles/<name>`) is checked too. `display` is the path
-// named in the message (defaults to `real_path`).
-std::optional<std::string> read_block_error(const std::string& real_path,
-                                            const std::string& hermes_home,
-                                            const std::string& display = "");
+// kPermissionDenied with the `Access denied: …` message when `real_path`
+// (fully resolved) may not be read, else OK. `hermes_home` is the active
+// Hermes home; its root (the parent of `profiles/<name>`) is checked too.
+// `display` is the path named in the message (defaults to `real_path`).
+Status check_readable(const std::string& real_path, const std::string& hermes_home,
+                      const std::string& display = "");
 
 // True for the `.env`-style basenames blocked anywhere on disk
 // (case-insensitive; `.env.example` is not one of them).

@@ -121,15 +121,15 @@ bool is_denylisted(const std::string& path, const std::string& hermes_home,
          in_hermes_profile_state(path, PathResolver::real_path(hermes_home));
 }
 
-std::optional<std::string> safe_root_error(const std::string& path) {
+Status check_safe_root(const std::string& path) {
   const char* roots = std::getenv("HERMES_WRITE_SAFE_ROOT");
-  if (!roots || !*roots) return std::nullopt;
+  if (!roots || !*roots) return {};
   for (const auto& root : split(roots, ':')) {
     std::string real_root = PathResolver::real_path(PathResolver::expand_user(root));
-    if (is_within(path, real_root)) return std::nullopt;
+    if (is_within(path, real_root)) return {};
   }
-  return "Write denied: '" + path + "' is outside HERMES_WRITE_SAFE_ROOT (" + roots +
-         "). Write inside the allowed root(s) instead.";
+  return Error::PermissionDenied("Write denied: '" + path + "' is outside HERMES_WRITE_SAFE_ROOT (" +
+                                 roots + "). Write inside the allowed root(s) instead.");
 }
 
 }  // namespace
@@ -140,54 +140,54 @@ std::string file_extension(const std::string& path) {
   return dot == std::string::npos || dot == 0 ? "" : to_lower(name.substr(dot));
 }
 
-std::optional<std::string> sensitive_path_error(const ResolvedPath& path,
+Status check_not_sensitive(const ResolvedPath& path,
                                                 const std::string& hermes_home) {
   if (is_sensitive(path.real) || is_sensitive(path.absolute)) {
-    return "Refusing to write to sensitive system path: " + path.given +
-           "\nUse the terminal tool with sudo if you really need to change this file.";
+    return Error::PermissionDenied("Refusing to write to sensitive system path: " + path.given +
+           "\nUse the terminal tool with sudo if you really need to change this file.");
   }
   std::string config_file = hermes_home + "/config.yaml";
   if (path.absolute == config_file || path.real == PathResolver::real_path(config_file)) {
-    return "Refusing to write to Hermes config file: " + path.given +
-           "\nUse the `hermes config` command to change settings.";
+    return Error::PermissionDenied("Refusing to write to Hermes config file: " + path.given +
+           "\nUse the `hermes config` command to change settings.");
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> binary_document_error(const ResolvedPath& path, const FileSystem& fs) {
+Status check_not_binary_document(const ResolvedPath& path, const FileSystem& fs) {
   const std::string ext = file_extension(path.real);
   if (contains(kDocumentExts, ext) || ext == ".epub") {
-    return "Refusing to write plain text to binary document: " + path.given + " (" + ext +
+    return Error::InvalidArgument("Refusing to write plain text to binary document: " + path.given + " (" + ext +
            " is a binary container format). Generate it with a script that uses a document "
-           "library instead.";
+           "library instead.");
   }
   if (is_sqlite_sidecar(base_name(path.real))) {
-    return "Refusing to write plain text to binary document: " + path.given +
-           " (SQLite journal/WAL sidecar files must only be changed by SQLite).";
+    return Error::InvalidArgument("Refusing to write plain text to binary document: " + path.given +
+           " (SQLite journal/WAL sidecar files must only be changed by SQLite).");
   }
-  if (!fs.stat(path.real)) return std::nullopt;
+  if (!fs.stat(path.real)) return {};
   if (ext == ".pdf") {
-    return "Refusing to overwrite existing PDF: " + path.given +
-           " (writing text would destroy the document).";
+    return Error::InvalidArgument("Refusing to overwrite existing PDF: " + path.given +
+           " (writing text would destroy the document).");
   }
   if (contains(kBinaryExts, ext)) {
-    return "Refusing to overwrite existing binary file: " + path.given + " (" + ext + ").";
+    return Error::InvalidArgument("Refusing to overwrite existing binary file: " + path.given + " (" + ext + ").");
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> sandbox_mirror_error(const ResolvedPath& path) {
+Status check_not_sandbox_mirror(const ResolvedPath& path) {
   for (const std::string* p : {&path.absolute, &path.real}) {
     auto at = p->find("/sandboxes/");
     if (at == std::string::npos) continue;
     // …/sandboxes/<backend>/<task>/home/.hermes/…
     auto parts = split(std::string_view(*p).substr(at + 11), '/');
     if (parts.size() >= 5 && parts[2] == "home" && parts[3] == ".hermes") {
-      return "Refusing to write into a sandbox mirror of another Hermes profile: " + path.given +
-             ". Pass cross_profile=true if you really mean to change it.";
+      return Error::PermissionDenied("Refusing to write into a sandbox mirror of another Hermes profile: " + path.given +
+             ". Pass cross_profile=true if you really mean to change it.");
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 std::optional<std::string> protected_instruction_name(const ResolvedPath& path,
@@ -205,7 +205,7 @@ bool is_ssh_config(const ResolvedPath& path, const std::string& home) {
   return path.absolute == target || path.real == PathResolver::real_path(target);
 }
 
-std::optional<std::string> require_write_approval(CallContext& ctx, const std::string& what,
+Status require_write_approval(CallContext& ctx, const std::string& what,
                                                   const std::vector<std::string>& targets) {
   std::string names;
   for (const auto& t : targets) names += (names.empty() ? "" : ", ") + t;
@@ -214,35 +214,35 @@ std::optional<std::string> require_write_approval(CallContext& ctx, const std::s
       " The user has NOT consented to this write. Do not retry or work around this; ask the "
       "user to make or approve the change themselves.";
   if (!ctx.client.supports_elicitation()) {
-    return head + "requires approval but no interactive user or gateway is present to approve it." + tail;
+    return Error::PermissionDenied(head + "requires approval but no interactive user or gateway is present to approve it." + tail);
   }
   Json params = {{"message", "Allow the agent to write to " + what + ": " + names + "?"},
                  {"requestedSchema", {{"type", "object"}, {"properties", Json::object()}}}};
   auto reply = ctx.client.request("elicitation/create", params, std::chrono::minutes(5), ctx.stop);
-  if (reply && reply->value("action", "") == "accept") return std::nullopt;
-  return head + "was not approved by the user." + tail;
+  if (reply && reply->value("action", "") == "accept") return {};
+  return Error::PermissionDenied(head + "was not approved by the user." + tail);
 }
 
-std::optional<std::string> path_guard_error(const std::vector<ResolvedPath>& paths,
+Status check_write_paths(const std::vector<ResolvedPath>& paths,
                                             bool cross_profile, CallContext& ctx,
                                             const FileSystem& fs) {
   const Config& config = ctx.services.config;
   std::vector<std::string> protected_names;
   std::vector<std::string> ssh_configs;
   for (const auto& path : paths) {
-    if (auto e = sensitive_path_error(path, config.home())) return e;
-    if (auto e = binary_document_error(path, fs)) return e;
+    HERMES_TRY(check_not_sensitive(path, config.home()));
+    HERMES_TRY(check_not_binary_document(path, fs));
     if (!cross_profile) {
-      if (auto e = sandbox_mirror_error(path)) return e;
+      HERMES_TRY(check_not_sandbox_mirror(path));
     }
     if (auto name = protected_instruction_name(path, config)) protected_names.push_back(*name);
     if (is_ssh_config(path, fs.home())) ssh_configs.push_back(path.given);
   }
   if (!protected_names.empty()) {
-    if (auto e = require_write_approval(ctx, "protected agent-instruction file(s)", protected_names)) return e;
+    HERMES_TRY(require_write_approval(ctx, "protected agent-instruction file(s)", protected_names));
   }
   if (!ssh_configs.empty()) return require_write_approval(ctx, "SSH client config", ssh_configs);
-  return std::nullopt;
+  return {};
 }
 
 std::optional<std::string> outside_workspace_warning(const ResolvedPath& path,
@@ -255,13 +255,13 @@ std::optional<std::string> outside_workspace_warning(const ResolvedPath& path,
          "'. Pass an absolute path if that is not what you meant.";
 }
 
-std::optional<std::string> write_denied_error(const std::string& real_path,
+Status check_write_allowed(const std::string& real_path,
                                               const std::string& hermes_home,
                                               const FileSystem& fs) {
   if (is_denylisted(real_path, hermes_home, fs.home())) {
-    return "Write denied: '" + real_path + "' is a protected system/credential file.";
+    return Error::PermissionDenied("Write denied: '" + real_path + "' is a protected system/credential file.");
   }
-  return safe_root_error(real_path);
+  return check_safe_root(real_path);
 }
 
 }  // namespace hermes

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "tools/patch/match/strategies.h"
-#include "tools/write_file/lint.h"
+#include "tools/write_pipeline/lint.h"
 
 namespace hermes {
 

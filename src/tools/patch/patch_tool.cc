@@ -18,7 +18,7 @@
 #include "tools/patch/replace_mode.h"
 #include "tools/patch/v4a/apply.h"
 #include "tools/patch/v4a/parser.h"
-#include "tools/write_file/lint_json.h"
+#include "tools/write_pipeline/lint_json.h"
 
 namespace hermes {
 namespace {
@@ -151,7 +151,9 @@ std::variant<PatchSuccess, PatchFailure> run_patch_mode(const PatchArgs& args, C
   auto resolved = resolve_headers(*ops, access);
   if (!resolved) return PatchFailure{resolved.error().message};
   paths = std::move(resolved).value();
-  if (auto refusal = path_guard_error(paths, args.cross_profile, ctx, access.fs())) return PatchFailure{*refusal};
+  if (Status allowed = check_write_paths(paths, args.cross_profile, ctx, access.fs()); !allowed) {
+    return PatchFailure{allowed.error().message};
+  }
   std::vector<std::string> reals;
   for (const auto& p : paths) reals.push_back(p.real);
   PathLocks lock(reals);
@@ -165,7 +167,9 @@ std::variant<PatchSuccess, PatchFailure> run_replace_mode(const PatchArgs& args,
   auto path = access.resolve(args.path);
   if (!path) return PatchFailure{path.error().message};
   paths = {*path};
-  if (auto refusal = path_guard_error(paths, args.cross_profile, ctx, access.fs())) return PatchFailure{*refusal};
+  if (Status allowed = check_write_paths(paths, args.cross_profile, ctx, access.fs()); !allowed) {
+    return PatchFailure{allowed.error().message};
+  }
   PathLocks lock({path->real});
   return run_replace(*path, args.replace, ctx.services.config.home(), access);
 }

@@ -6,8 +6,8 @@
 #include "tools/file_common/write_safety.h"
 #include "tools/patch/match/replace.h"
 #include "tools/patch/unified_diff.h"
-#include "tools/write_file/content_gate.h"
-#include "tools/write_file/file_writer.h"
+#include "tools/write_pipeline/content_gate.h"
+#include "tools/write_pipeline/file_writer.h"
 
 namespace hermes {
 namespace {
@@ -30,7 +30,9 @@ PatchSuccess no_change(const std::string& path) {
 std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
                                                      const std::string& hermes_home,
                                                      const FileAccess& access) {
-  if (auto denied = write_denied_error(path.real, hermes_home, access.fs())) return PatchFailure{*denied};
+  if (Status allowed = check_write_allowed(path.real, hermes_home, access.fs()); !allowed) {
+    return PatchFailure{allowed.error().message};
+  }
   auto raw = access.fs().read_all(path.real);
   if (!raw) return PatchFailure{"Failed to read file: " + path.absolute};
   const bool bom = std::string_view(*raw).starts_with(kUtf8Bom);

@@ -19,8 +19,8 @@ void ReadState::attach(ReadTracker& tracker) {
   tracker.add_write_listener([this](const std::string& path) { drop_path(path); });
 }
 
-std::optional<Json> ReadState::cached_not_found(const std::string& real_path,
-                                                Clock::time_point now) {
+std::optional<ReadFileNotFound> ReadState::cached_not_found(const std::string& real_path,
+                                                Clock::TimePoint now) {
   std::lock_guard lock(mu_);
   auto it = misses_.find(real_path);
   if (it == misses_.end()) return std::nullopt;
@@ -31,7 +31,8 @@ std::optional<Json> ReadState::cached_not_found(const std::string& real_path,
   return it->second.first;
 }
 
-void ReadState::cache_not_found(const std::string& real_path, Json result, Clock::time_point now) {
+void ReadState::cache_not_found(const std::string& real_path, ReadFileNotFound result,
+                                Clock::TimePoint now) {
   std::lock_guard lock(mu_);
   misses_[real_path] = {std::move(result), now};
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// read_file's per-session memory (file-tools.md §1.8, §1.12): the dedup
+// read_file's per-session memory (docs/tools/read_file.md): the dedup
 // stamps and repeat-read counters per (real path, offset, limit), and the
 // 60-second negative cache of not-found results. Thread-safe.
 #pragma once
@@ -11,9 +11,10 @@
 #include <string>
 #include <tuple>
 
-#include "core/json.h"
+#include "core/clock.h"
 #include "fs/file_system.h"
 #include "registry/session.h"
+#include "tools/read_file/read_file.h"
 
 namespace hermes {
 
@@ -39,14 +40,15 @@ struct DedupVerdict {
 
 class ReadState : public SessionState {
  public:
-  using Clock = std::chrono::steady_clock;
 
   // Subscribes to `tracker` so a write/patch of a path drops its entries.
   void attach(ReadTracker& tracker);
 
   // The cached not-found result for `real_path`, if younger than 60 s.
-  std::optional<Json> cached_not_found(const std::string& real_path, Clock::time_point now);
-  void cache_not_found(const std::string& real_path, Json result, Clock::time_point now);
+  std::optional<ReadFileNotFound> cached_not_found(const std::string& real_path,
+                                                   Clock::TimePoint now);
+  void cache_not_found(const std::string& real_path, ReadFileNotFound result,
+                       Clock::TimePoint now);
   void forget_not_found(const std::string& real_path);
 
   // Before a read of `key` at `current` (the file's metadata now). A stub
@@ -70,7 +72,7 @@ class ReadState : public SessionState {
   std::map<ReadKey, Entry> entries_;                                  // mu_
   std::optional<ReadKey> last_key_;                                   // mu_
   int consecutive_ = 0;                                               // mu_
-  std::map<std::string, std::pair<Json, Clock::time_point>> misses_;  // mu_
+  std::map<std::string, std::pair<ReadFileNotFound, Clock::TimePoint>> misses_;  // mu_
 };
 
 }  // namespace hermes

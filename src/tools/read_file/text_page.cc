@@ -158,4 +158,8 @@ Page render_page(std::string_view text, const PageRequest& request) {
       request);
 }
 
+bool page_truncated(const Page& page, int64_t limit) {
+  return page.budget_hit || page.total_lines > page.first_line + limit - 1;
+}
+
 }  // namespace hermes

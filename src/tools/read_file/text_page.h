@@ -36,5 +36,7 @@ using ChunkSource = std::function<bool(std::string& chunk)>;
 Page render_page(const ChunkSource& source, const PageRequest& request);
 // Convenience for text already in memory (documents, transcoded UTF-16).
 Page render_page(std::string_view text, const PageRequest& request);
+// True when the page stops before the file's last line.
+bool page_truncated(const Page& page, int64_t limit);
 
 }  // namespace hermes

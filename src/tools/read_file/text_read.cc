@@ -9,12 +9,10 @@
 
 #include "core/link_walk.h"
 #include "core/redact.h"
-#include "registry/dispatcher.h"
 #include "tools/file_common/read_tracker.h"
 #include "tools/read_file/content_kind.h"
 #include "tools/read_file/documents.h"
 #include "tools/read_file/not_found.h"
-#include "tools/read_file/read_result.h"
 #include "tools/read_file/read_state.h"
 
 namespace hermes {
@@ -66,94 +64,132 @@ FileVersion version_of(const FileInfo& info) {
 }
 
 struct Served {
-  Json result;
+  ReadFileOutput result;
   ReadSpan span;
 };
 
-Served serve_page(Page page, const FileInfo& info, const ResolvedPath& path, const ReadSettings& s,
-                  PageContext ctx) {
-  bool redacted = redact_page(page, path, s);
-  ctx.given = path.given;
-  ctx.file_size = info.size;
-  ctx.limit = s.page.limit;
-  ctx.max_chars = s.page.max_chars;
-  Served out{page_json(page, ctx), {}};
-  out.span = ReadSpan{page.first_line, page.first_line + page.lines_shown - 1, page.total_lines,
-                      !redacted && !page.lines_altered && !page.line_cut};
+ReadFilePage page_of(Page page, const FileInfo& info, const ReadSettings& s,
+                     const std::string& hint_prefix) {
+  ReadFilePage out;
+  out.page = std::move(page);
+  out.file_size = info.size;
+  out.limit = s.page.limit;
+  out.max_chars = s.page.max_chars;
+  out.hint_prefix = hint_prefix;
   return out;
+}
+
+Served serve_page(Page page, const FileInfo& info, const ResolvedPath& path, const ReadSettings& s,
+                  const std::string& hint_prefix) {
+  bool redacted = redact_page(page, path, s);
+  ReadSpan span{page.first_line, page.first_line + page.lines_shown - 1, page.total_lines,
+                !redacted && !page.lines_altered && !page.line_cut};
+  return Served{page_of(std::move(page), info, s, hint_prefix), span};
+}
+
+std::string utf16_note(const std::string& hint_prefix, Utf16 order) {
+  return (hint_prefix.empty() ? "" : hint_prefix + " ") + "Transcoded from " +
+         (order == Utf16::kLittleEndian ? "UTF-16-LE" : "UTF-16-BE") + " to UTF-8 for display.";
+}
+
+ReadFileBinary binary(uint64_t size, const std::string& kind) {
+  return ReadFileBinary{size, Error::InvalidArgument("Binary file (" + kind + ", " +
+                                                     format_size(size) +
+                                                     ") — cannot display as text.")};
+}
+
+// The page streamed from the file, chunk by chunk.
+Result<Page> stream_page(ReadableFile& file, const FileInfo& info, const PageRequest& request) {
+  uint64_t at = 0;
+  Status failed;
+  std::string buf = chunk_buffer(info.size);
+  Page page = render_page(
+      [&](std::string& chunk) {
+        auto got = file.pread(buf.data(), buf.size(), at);
+        if (!got) {
+          failed = got.error();
+          return false;
+        }
+        if (*got == 0) return false;
+        at += *got;
+        chunk.assign(buf.data(), *got);
+        return true;
+      },
+      request);
+  if (!failed) return failed.error();
+  return page;
 }
 
 // One consistent page: re-read when the file changed while we read it.
 Result<Served> read_page(ReadableFile& file, FileInfo& info, const ResolvedPath& path,
-                         const ReadSettings& s, std::string hint_prefix) {
+                         const ReadSettings& s, const std::string& hint_prefix) {
   for (int attempt = 1;; ++attempt) {
     std::string head(1024, '\0');
     HERMES_ASSIGN_OR_RETURN(size_t n, file.pread(head.data(), head.size(), 0));
     head.resize(n);
-    PageContext ctx;
-    ctx.hint_prefix = hint_prefix;
+    std::string hint = hint_prefix;
     Page page;
     if (looks_binary(head)) {
       auto utf16 = info.size <= kUtf16Cap ? detect_utf16(head) : std::nullopt;
-      if (!utf16) return Served{binary_json(info.size, binary_kind(head)), {}};
+      if (!utf16) return Served{binary(info.size, binary_kind(head)), {}};
       HERMES_ASSIGN_OR_RETURN(std::string bytes, read_all(file, kUtf16Cap));
       page = render_page(transcode_utf16(bytes, *utf16), s.page);
-      ctx.hint_prefix = (hint_prefix.empty() ? "" : hint_prefix + " ") + "Transcoded from " +
-                        (*utf16 == Utf16::kLittleEndian ? "UTF-16-LE" : "UTF-16-BE") +
-                        " to UTF-8 for display.";
+      hint = utf16_note(hint_prefix, *utf16);
     } else {
-      uint64_t at = 0;
-      Status failed;
-      std::string buf = chunk_buffer(info.size);
-      page = render_page(
-          [&](std::string& chunk) {
-            auto got = file.pread(buf.data(), buf.size(), at);
-            if (!got) {
-              failed = got.error();
-              return false;
-            }
-            if (*got == 0) return false;
-            at += *got;
-            chunk.assign(buf.data(), *got);
-            return true;
-          },
-          s.page);
-      if (!failed) return failed.error();
+      HERMES_ASSIGN_OR_RETURN(page, stream_page(file, info, s.page));
     }
     HERMES_ASSIGN_OR_RETURN(FileInfo after, file.info());
     if (after == info || attempt == kStableAttempts) {
       info = after;
-      return serve_page(std::move(page), info, path, s, ctx);
+      return serve_page(std::move(page), info, path, s, hint);
     }
     info = after;
   }
 }
 
 // The cause without the operation prefix (`open "x": Permission denied`).
-Json open_error(const ResolvedPath& path, const Error& error) {
+Error open_error(const ResolvedPath& path, const Error& error) {
   size_t colon = error.message.rfind(": ");
   std::string cause = colon == std::string::npos ? error.message : error.message.substr(colon + 2);
   // A link left in the real path is a loop (resolve_links gave up on it).
-  if (cause == std::strerror(ELOOP) || (cause.starts_with("refusing to follow") && !resolve_links(path.absolute))) {
-    return error_json("Cannot read '" + path.given +
-                      "': symlink loop (too many levels of symbolic links).");
+  if (cause == std::strerror(ELOOP) ||
+      (cause.starts_with("refusing to follow") && !resolve_links(path.absolute))) {
+    return Error{error.code, "Cannot read '" + path.given +
+                                 "': symlink loop (too many levels of symbolic links)."};
   }
-  return error_json("Cannot read '" + path.absolute + "': " + cause);
+  return Error{error.code, "Cannot read '" + path.absolute + "': " + cause};
 }
 
-Json not_found(const FileSystem& fs, const ResolvedPath& path, ReadState& state) {
+ReadFileNotFound not_found(const FileSystem& fs, const ResolvedPath& path, ReadState& state,
+                           Clock::TimePoint now) {
   std::string dir = parent_of(path.real);
-  Json result = not_found_json(path.absolute, similar_files(fs, dir, basename_of(path.real)));
-  state.cache_not_found(path.real, result, ReadState::Clock::now());
+  ReadFileNotFound result{Error::NotFound("File not found: " + path.absolute),
+                          similar_files(fs, dir, basename_of(path.real))};
+  state.cache_not_found(path.real, result, now);
   return result;
 }
 
-Json dedup_result(const DedupVerdict& verdict, const ResolvedPath& path) {
-  if (verdict.kind == DedupVerdict::kStub) return stub_json(path.given);
-  if (verdict.kind == DedupVerdict::kStubBlocked)
-    return stub_blocked_json(path.given, verdict.count);
-  return repeat_blocked_json(path.given, verdict.count);
+ReadFileOutput dedup_result(const DedupVerdict& verdict, const ResolvedPath& path) {
+  const std::string n = std::to_string(verdict.count);
+  if (verdict.kind == DedupVerdict::kStub) return ReadFileUnchanged{path.given};
+  if (verdict.kind == DedupVerdict::kStubBlocked) {
+    return ReadFileBlocked{
+        Error::PermissionDenied(
+            "BLOCKED: You have called read_file on this exact region " + n +
+            " times and the file has NOT changed. STOP re-reading it: the content from your "
+            "earlier read_file result is still current. Use it, or read a different region."),
+        path.given, verdict.count};
+  }
+  return ReadFileBlocked{
+      Error::PermissionDenied("BLOCKED: You have read this exact file region " + n +
+                              " times in a row. Use the content you already have, or read a "
+                              "different region or file."),
+      path.given, verdict.count};
 }
+
+constexpr const char* kRepeatWarning =
+    "You have read this exact file region 3 times consecutively. Use the content you already "
+    "have; a 4th identical read will be blocked.";
 
 }  // namespace
 
@@ -166,19 +202,40 @@ std::optional<std::string> read_notebook(const FileSystem& fs, const std::string
   return text ? std::optional<std::string>(*text) : std::nullopt;
 }
 
-Json serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
-                    const ReadSettings& settings, ReadTracker& tracker) {
+ReadFilePage serve_document(const std::string& text, const FileInfo& info,
+                            const ResolvedPath& path, const ReadSettings& settings,
+                            ReadTracker& tracker) {
   tracker.record_read(path.real, version_of(info), ReadSpan::inexact());
-  PageContext ctx;
-  ctx.extracted_document = true;
-  return serve_page(render_page(text, settings.page), info, path, settings, ctx).result;
+  Served served = serve_page(render_page(text, settings.page), info, path, settings, "");
+  auto& page = std::get<ReadFilePage>(served.result);
+  page.extracted_document = true;
+  return std::move(page);
 }
 
-Json read_text_file(const FileSystem& fs, const ResolvedPath& path,
-                    const std::optional<FileInfo>& info, const ReadSettings& s, ReadState& state,
-                    ReadTracker& tracker) {
+// Opens `path.real`, or the unicode-equivalent sibling it probably meant
+// (`target` and `hint` then name it); nullopt when neither exists.
+std::optional<Result<std::unique_ptr<ReadableFile>>> open_target(const FileSystem& fs,
+                                                                  const ResolvedPath& path,
+                                                                  ResolvedPath& target,
+                                                                  std::string& hint) {
+  auto file = fs.open_read(path.real);
+  if (file || file.error().code != ErrorCode::kNotFound) return file;
+  std::string dir = parent_of(path.real);
+  auto variant = unicode_variant(fs, dir, basename_of(path.real));
+  if (!variant) return std::nullopt;
+  target.real = dir + "/" + *variant;
+  hint = "Note: '" + path.given +
+         "' not found byte-for-byte; resolved to the unicode-equivalent file '" + target.real +
+         "' (invisible encoding difference: NFC/NFD or special space/quote characters).";
+  return fs.open_read(target.real);
+}
+
+Result<ReadFileOutput> read_text_file(const FileSystem& fs, const ResolvedPath& path,
+                                      const std::optional<FileInfo>& info, const ReadSettings& s,
+                                      ReadState& state, ReadTracker& tracker) {
   if (!info) {
-    if (auto cached = state.cached_not_found(path.real, ReadState::Clock::now())) return *cached;
+    auto cached = state.cached_not_found(path.real, s.now);
+    if (cached) return ReadFileOutput{std::move(*cached)};
   } else {
     state.forget_not_found(path.real);
   }
@@ -191,35 +248,25 @@ Json read_text_file(const FileSystem& fs, const ResolvedPath& path,
   }
   ResolvedPath target = path;
   std::string hint_prefix;
-  auto file = fs.open_read(path.real);
-  if (!file && file.error().code == ErrorCode::kNotFound) {
-    std::string dir = parent_of(path.real);
-    auto variant = unicode_variant(fs, dir, basename_of(path.real));
-    if (!variant) return not_found(fs, path, state);
-    target.real = dir + "/" + *variant;
-    hint_prefix = "Note: '" + path.given +
-                  "' not found byte-for-byte; resolved to the unicode-equivalent file '" +
-                  target.real +
-                  "' (invisible encoding difference: NFC/NFD or special space/quote characters).";
-    file = fs.open_read(target.real);
-  }
-  if (!file) return open_error(path, file.error());
-  auto opened = (*file)->info();
+  auto file = open_target(fs, path, target, hint_prefix);
+  if (!file) return ReadFileOutput{not_found(fs, path, state, s.now)};
+  if (!*file) return open_error(path, file->error());
+  auto opened = (**file)->info();
   if (!opened) return open_error(path, opened.error());
   FileInfo current = *opened;
   if (current.type != FileType::kRegular) {
-    return error_json("Cannot read '" + path.absolute +
-                      "': not a regular file (directory, FIFO, socket, or device). Reading it "
-                      "could block indefinitely.");
+    return Error::InvalidArgument("Cannot read '" + path.absolute +
+                                  "': not a regular file (directory, FIFO, socket, or device). "
+                                  "Reading it could block indefinitely.");
   }
-  auto served = read_page(**file, current, target, s, hint_prefix);
+  auto served = read_page(***file, current, target, s, hint_prefix);
   if (!served) return open_error(path, served.error());
-  if (served->result.contains("is_binary") && served->result["is_binary"] == true)
-    return served->result;
+  auto* page = std::get_if<ReadFilePage>(&served->result);
+  if (!page) return std::move(served->result);  // binary: not tracked
   tracker.record_read(target.real, version_of(current), served->span);
   if (target.real == path.real) state.record_served(key, current);
-  if (consecutive == 3) served->result["_warning"] = repeat_warning();
-  return served->result;
+  if (consecutive == 3) page->warning = kRepeatWarning;
+  return std::move(served->result);
 }
 
 }  // namespace hermes

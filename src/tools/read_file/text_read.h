@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The content half of read_file (file-tools.md §1.2 steps 8–10): negative
+// The content half of read_file (docs/tools/read_file.md, steps 8–10): negative
 // cache, dedup, the real read through the FileSystem interface, not-found
 // handling, binary/UTF-16 detection, pagination and redaction.
 #pragma once
@@ -7,9 +7,10 @@
 #include <optional>
 #include <string>
 
-#include "core/json.h"
+#include "core/clock.h"
 #include "core/paths.h"
 #include "fs/file_system.h"
+#include "tools/read_file/read_file.h"
 #include "tools/read_file/text_page.h"
 
 namespace hermes {
@@ -20,17 +21,18 @@ class ReadTracker;
 struct ReadSettings {
   PageRequest page;
   bool redact = true;
+  Clock::TimePoint now;  // the call's time, for the negative cache
 };
 
 // Steps 8–10 for `path` (`info` is its stat, nullopt when missing).
-Json read_text_file(const FileSystem& fs, const ResolvedPath& path,
+Result<ReadFileOutput> read_text_file(const FileSystem& fs, const ResolvedPath& path,
                     const std::optional<FileInfo>& info, const ReadSettings& settings,
                     ReadState& state, ReadTracker& tracker);
 // A notebook's extracted text, or nullopt when it is not a valid notebook.
 std::optional<std::string> read_notebook(const FileSystem& fs, const std::string& real_path);
-// The page result for extracted document text; recorded as a partial read
-// (the model saw a rendering, not the file's bytes).
-Json serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
+// The page of extracted document text; recorded as a partial read (the
+// model saw a rendering, not the file's bytes).
+ReadFilePage serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
                     const ReadSettings& settings, ReadTracker& tracker);
 
 }  // namespace hermes

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "backend/session_backend.h"
+#include "tools/file_common/session_backend.h"
 #include "core/config.h"
 #include "core/json.h"
 #include "core/paths.h"
@@ -230,6 +230,7 @@ void register_search_files(Registry& registry) {
       .input_schema = schema(),
       .annotations = {.read_only = true, .destructive = false, .idempotent = true},
       .handler = search_files_handler,
+      .keeps_loop_counters = true,
       .is_available =
           [](const Services&) {
             auto engines = search::native_host().engines();

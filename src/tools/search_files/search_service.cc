@@ -88,7 +88,7 @@ class ResultDenylist {
   bool blocked(const std::string& engine_path) const {
     std::string real = real_of(engine_path);
     if (!may_be_blocked(real)) return false;
-    return read_block_error(real, home_).has_value();
+    return !check_readable(real, home_);
   }
 
  private:
@@ -160,8 +160,9 @@ std::optional<Result<SearchOutcome>> try_multi_path(const SearchRequest& req, Se
       continue;
     }
     const ResolvedPath& resolved = located->path;
-    if (auto denied = read_block_error(resolved.real, deps.hermes_home, resolved.absolute)) {
-      return Result<SearchOutcome>(Error::PermissionDenied(*denied));
+    if (Status readable = check_readable(resolved.real, deps.hermes_home, resolved.absolute);
+        !readable) {
+      return Result<SearchOutcome>(readable.error());
     }
     existing.push_back(Root{part, host.expand_user(part), resolved.real, located->kind});
   }
@@ -183,9 +184,7 @@ Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps) {
   deps.env.home = host.home();
   HERMES_ASSIGN_OR_RETURN(FoundRoot located, locate_root(host, deps, req.path));
   const ResolvedPath& root = located.path;
-  if (auto denied = read_block_error(root.real, deps.hermes_home, root.absolute)) {
-    return Error::PermissionDenied(*denied);
-  }
+  HERMES_TRY(check_readable(root.real, deps.hermes_home, root.absolute));
   PathKind kind = located.kind;
   if (auto failure = host.failure()) return Error::Unavailable(*failure);
   const auto now = SearchSessionState::Clock::now();

@@ -3,13 +3,13 @@
 #include "tools/terminal/background.h"
 
 #include "backend/run_bash.h"
-#include "backend/session_backend.h"
+#include "tools/file_common/session_backend.h"
 #include "core/config.h"
 #include "core/strings.h"
 #include "registry/client_channel.h"
 #include "registry/session.h"
 #include "registry/tool.h"
-#include "tools/terminal/ansi.h"
+#include "core/ansi.h"
 #include "tools/terminal/output_pipeline.h"
 #include "tools/terminal/terminal_state.h"
 

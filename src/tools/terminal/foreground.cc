@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "backend/session_backend.h"
+#include "tools/file_common/session_backend.h"
 #include "core/config.h"
 #include "core/paths.h"
 #include "registry/session.h"

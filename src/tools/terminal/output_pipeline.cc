@@ -16,7 +16,7 @@
 #include "core/config.h"
 #include "core/redact.h"
 #include "core/strings.h"
-#include "tools/terminal/ansi.h"
+#include "core/ansi.h"
 
 namespace hermes {
 namespace {

@@ -3,7 +3,7 @@
 // The work happens in foreground.cc, background.cc and tools/approval.
 #include <string>
 
-#include "backend/session_backend.h"
+#include "tools/file_common/session_backend.h"
 #include "core/config.h"
 #include "core/json.h"
 #include "core/strings.h"

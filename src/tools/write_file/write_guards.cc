@@ -45,27 +45,29 @@ bool is_numbered_listing(std::string_view content) {
 
 }  // namespace
 
-std::optional<std::string> display_text_error(std::string_view content) {
+Status check_not_display_text(std::string_view content) {
   bool dedup = content.find(kDedupNotice.substr(0, 31)) != std::string_view::npos &&
                content.size() <= 2 * kDedupNotice.size();
-  if (!dedup && !is_numbered_listing(content)) return std::nullopt;
-  return "Refusing to write internal read_file display text as file content. The content looks "
+  if (!dedup && !is_numbered_listing(content)) return {};
+  return Error::InvalidArgument(
+      "Refusing to write internal read_file display text as file content. The content looks "
          "like read_file output (the 'N|' line-number gutter or the unchanged-file notice), not "
-         "the file's text. Write the real file content without line numbers.";
+         "the file's text. Write the real file content without line numbers.");
 }
 
-std::optional<std::string> stale_overwrite_reason(const ReadTracker& tracker,
-                                                  const std::string& real_path,
-                                                  const FileSystem& fs) {
+Status check_not_stale(const ReadTracker& tracker, const std::string& real_path,
+                       const FileSystem& fs) {
   FileVersion current;
-  if (!stat_version(fs, real_path, current)) return std::nullopt;  // a new file
-  if (tracker.has_seen_whole(real_path, current)) return std::nullopt;
+  if (!stat_version(fs, real_path, current)) return {};  // a new file
+  if (tracker.has_seen_whole(real_path, current)) return {};
   if (tracker.has_read(real_path)) {
-    return "it exists but this task has not seen its full current content: it was modified "
-           "since you last read it, or only part of it was read.";
+    return Error{ErrorCode::kConflict,
+                 "it exists but this task has not seen its full current content: it was "
+                 "modified since you last read it, or only part of it was read."};
   }
-  return "it exists but this task has not seen its full current content (it was never read in "
-         "full).";
+  return Error{ErrorCode::kConflict,
+               "it exists but this task has not seen its full current content (it was never "
+               "read in full)."};
 }
 
 }  // namespace hermes

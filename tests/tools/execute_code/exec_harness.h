@@ -10,13 +10,13 @@
 
 #include "registry/registry.h"
 #include "testutil/tool_session.h"
+#include "tools/read_file/read_file.h"
+#include "tools/write_file/write_file.h"
 
 namespace hermes {
 
 void register_execute_code(Registry& registry);
-void register_read_file(Registry& registry);
 void register_terminal(Registry& registry);
-void register_write_file(Registry& registry);
 
 namespace testing {
 

@@ -16,6 +16,7 @@
 
 #include "backend/local_backend.h"
 #include "core/paths.h"
+#include "testutil/status_matchers.h"
 #include "tools/file_common/write_safety.h"
 #include "testutil/temp_dir.h"
 #include "tools/file_common/tmpfs_mount.h"
@@ -23,6 +24,8 @@
 namespace hermes {
 namespace {
 
+using testing::IsError;
+using testing::IsOk;
 using testing::TempDir;
 
 // As the server does (cli/main.cc): content fed to a command that already
@@ -329,9 +332,9 @@ TEST(ShellFileSystem, TargetHomeDrivesTheWriteDenylist) {
   ShellFileSystem fs(backend, {});
   EXPECT_EQ(fs.home(), remote_home.path());
   std::string keys = remote_home.file(".ssh/authorized_keys");
-  EXPECT_TRUE(write_denied_error(keys, "/nonexistent-hermes-home", fs).has_value());
-  EXPECT_FALSE(
-      write_denied_error(keys, "/nonexistent-hermes-home", native_file_system()).has_value());
+  EXPECT_THAT(check_write_allowed(keys, "/nonexistent-hermes-home", fs),
+              IsError(ErrorCode::kPermissionDenied));
+  EXPECT_THAT(check_write_allowed(keys, "/nonexistent-hermes-home", native_file_system()), IsOk());
   const std::string ssh_config = remote_home.file(".ssh/config");
   ResolvedPath config{"~/.ssh/config", ssh_config, ssh_config};
   EXPECT_TRUE(is_ssh_config(config, fs.home()));

@@ -15,18 +15,20 @@
 #include "registry/session.h"
 #include "testutil/temp_dir.h"
 #include "tools/file_common/portable_mode.h"
+#include "tools/read_file/read_file.h"
 
 namespace hermes {
 
-void register_read_file(Registry& registry);
 
 namespace testing {
 
 class ReadFileHarness {
  public:
-  explicit ReadFileHarness(const std::string& yaml = "")
+  // `files`: the file system of the native path (a fake, say).
+  explicit ReadFileHarness(const std::string& yaml = "",
+                           const FileSystem& files = native_file_system())
       : config_(Config::from_yaml(yaml, dir_.file("home"))),
-        services_{*config_, paths_},
+        services_{*config_, paths_, files},
         dispatcher_(registry_, services_),
         session_("test"),
         ctx_{session_, services_, client_, dispatcher_, {}, Json()} {
@@ -39,8 +41,10 @@ class ReadFileHarness {
   const TempDir& dir() const { return dir_; }
   Session& session() { return session_; }
 
-  Json call(const Json& args) {
-    return dispatcher_.call(*dispatcher_.find("read_file"), args, ctx_).value;
+  Json call(const Json& args) { return outcome(args).value; }
+  // The whole result: JSON, `isError` and the failure's code.
+  ToolCallResult outcome(const Json& args) {
+    return dispatcher_.call(*dispatcher_.find("read_file"), args, ctx_);
   }
   Json read(const std::string& path) { return call(Json{{"path", path}}); }
 

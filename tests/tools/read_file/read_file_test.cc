@@ -9,6 +9,8 @@
 #include <filesystem>
 
 #include "tools/file_common/read_tracker.h"
+#include "testutil/memory_file_system.h"
+#include "testutil/status_matchers.h"
 #include "tools/read_file/harness.h"
 
 namespace hermes::testing {
@@ -356,6 +358,47 @@ TEST(ReadFileBadInput, InvalidUtf8PathAndMissingArgs) {
   EXPECT_NO_THROW(dump_json(r));
   EXPECT_EQ(h.call(Json::object())["error"], "path is required");
   EXPECT_EQ(h.call(Json{{"path", 7}})["error"], "path is required");
+}
+
+// Every failure names its kind; `isError` follows the typed outcome, so the
+// stub (a `status` that is not an error) and a page are not failures while a
+// `note` without an `error` key is.
+TEST(ReadFileErrors, EachFailureCarriesItsCode) {
+  ReadFileHarness h;
+  h.dir().write("a.txt", "a\n");
+  h.dir().write(".env", "A=1\n");
+  h.dir().write("b.bin", std::string("\x7f" "ELF\0\0", 6));
+  ASSERT_EQ(::mkfifo(h.dir().file("pipe").c_str(), 0600), 0);
+  EXPECT_THAT(h.outcome(Json::object()), IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(h.outcome(Json{{"path", "missing.txt"}}), IsError(ErrorCode::kNotFound));
+  EXPECT_THAT(h.outcome(Json{{"path", "missing.txt"}}), IsError(ErrorCode::kNotFound));  // cached
+  EXPECT_THAT(h.outcome(Json{{"path", "/dev/zero"}}), IsError(ErrorCode::kPermissionDenied));
+  EXPECT_THAT(h.outcome(Json{{"path", ".env"}}), IsError(ErrorCode::kPermissionDenied));
+  EXPECT_THAT(h.outcome(Json{{"path", "pipe"}}), IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(h.outcome(Json{{"path", "b.bin"}}), IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(h.outcome(Json{{"path", "x.png"}}), IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(h.outcome(Json{{"path", "a.txt"}}), IsOk());
+  EXPECT_THAT(h.outcome(Json{{"path", "a.txt"}}), IsOk());  // the stub
+  EXPECT_THAT(h.outcome(Json{{"path", "a.txt"}}), IsError(ErrorCode::kPermissionDenied));
+}
+
+// The file system is a seam: read_file reads through `Services::files`, so a
+// fake one serves the content, and a read that fails is the tool's error.
+TEST(ReadFileFakeFs, ReadsThroughServicesAndReportsInjectedFaults) {
+  if (portable_files_run()) GTEST_SKIP() << "the portable path reads through shell commands";
+  MemoryFileSystem fs;
+  fs.add_file("/mem/a.txt", "one\ntwo\n");
+  fs.add_file("/mem/b.txt", "x\n");
+  ReadFileHarness h("", fs);
+  EXPECT_EQ(h.read("/mem/a.txt")["content"], "1|one\n2|two");
+  fs.fail(MemoryFileSystem::Op::kRead, 1, EIO);
+  ToolCallResult failed = h.outcome(Json{{"path", "/mem/b.txt"}});
+  EXPECT_THAT(failed, IsError(ErrorCode::kIo));
+  EXPECT_EQ(failed.value["error"], "Cannot read '/mem/b.txt': Input/output error");
+  EXPECT_EQ(h.read("/mem/b.txt")["content"], "1|x");  // the fault was one read only
+  Json missing = h.read("/mem/a.tx");
+  EXPECT_EQ(missing["error"], "File not found: /mem/a.tx");
+  EXPECT_EQ(missing["similar_files"][0], "/mem/a.txt");
 }
 
 // A backend that cannot start is the tool's error, never a crash or a hang.

@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "testutil/status_matchers.h"
 #include "testutil/temp_dir.h"
 #include "tools/file_common/file_safety.h"
 #include "tools/file_common/read_tracker.h"
@@ -66,27 +67,31 @@ TEST(ReadGuards, DeviceList) {
 }
 
 TEST(FileSafety, Denylist) {
-  EXPECT_EQ(read_block_error("/p/main.py", "/h/.hermes"), std::nullopt);
-  EXPECT_EQ(*read_block_error("/p/.env.production", "/h/.hermes"),
+  EXPECT_THAT(check_readable("/p/main.py", "/h/.hermes"), testing::IsOk());
+  Status env = check_readable("/p/.env.production", "/h/.hermes");
+  EXPECT_THAT(env, testing::IsError(ErrorCode::kPermissionDenied));
+  EXPECT_EQ(env.error().message,
             "Access denied: /p/.env.production is a secret-bearing environment file and cannot be "
             "read to "
             "prevent credential leakage. If you need to check the file structure, read "
             ".env.example instead. "
             "(Defense-in-depth — not a security boundary; the terminal tool can still bypass.)");
-  EXPECT_THAT(*read_block_error("/r/.hermes/auth/google_oauth.json", "/r/.hermes/profiles/work"),
+  EXPECT_THAT(check_readable("/r/.hermes/auth/google_oauth.json", "/r/.hermes/profiles/work")
+                  .error()
+                  .message,
               ::testing::HasSubstr("Hermes credential store"));  // the root, from a profile home
-  EXPECT_THAT(*read_block_error("/r/.hermes/mcp-tokens", "/r/.hermes"),
+  EXPECT_THAT(check_readable("/r/.hermes/mcp-tokens", "/r/.hermes").error().message,
               ::testing::HasSubstr("is the Hermes MCP token directory"));
-  EXPECT_EQ(read_block_error("/r/.hermes/config.yaml", "/r/.hermes"), std::nullopt);
+  EXPECT_THAT(check_readable("/r/.hermes/config.yaml", "/r/.hermes"), testing::IsOk());
 }
 
 TEST(ReadState, NegativeCacheExpires) {
   ReadState state;
-  auto t0 = ReadState::Clock::now();
-  state.cache_not_found("/x", Json{{"error", "File not found: /x"}}, t0);
+  auto t0 = steady_clock_source().now();
+  state.cache_not_found("/x", ReadFileNotFound{Error::NotFound("File not found: /x"), {}}, t0);
   EXPECT_TRUE(state.cached_not_found("/x", t0 + std::chrono::seconds(59)));
   EXPECT_FALSE(state.cached_not_found("/x", t0 + std::chrono::seconds(61)));
-  state.cache_not_found("/y", Json::object(), t0);
+  state.cache_not_found("/y", ReadFileNotFound{}, t0);
   state.on_other_tool_call();
   EXPECT_FALSE(state.cached_not_found("/y", t0));
 }
@@ -154,8 +159,9 @@ TEST(TextRead, FileChangingDuringTheReadIsRetriedThenServed) {
   ReadSettings settings;
   ResolvedPath path{"f.txt", "/x/f.txt", "/x/f.txt"};
   auto info = fs.stat(path.real);
-  Json r = read_text_file(fs, path, *info, settings, state, tracker);
-  EXPECT_EQ(r["content"], "1|one\n2|two");
+  auto r = read_text_file(fs, path, *info, settings, state, tracker);
+  ASSERT_THAT(r, testing::IsOk());
+  EXPECT_EQ(std::get<ReadFilePage>(*r).page.content, "1|one\n2|two");
   EXPECT_GE(fs.looks, 4);  // stat, open's info, then one look per attempt
 }
 

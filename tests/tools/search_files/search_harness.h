@@ -48,7 +48,7 @@ class SearchHarness {
     session_.set_cwd(tree_.path());
   }
 
-  Json call(Json args) { return registry_.all().front().handler(args, ctx_); }
+  Json call(Json args) { return invoke_tool(registry_.all().front(), args, ctx_).value; }
   const ToolSpec& spec() const { return registry_.all().front(); }
   const TempDir& tree() const { return tree_; }
   const TempDir& home() const { return home_; }

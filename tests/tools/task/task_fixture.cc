@@ -124,7 +124,7 @@ Json TaskHome::call(const std::vector<ToolSpec>& specs, const std::string& name,
     if (spec.name != name) continue;
     std::stop_source stop;
     CallContext ctx{session_, services_, client, dispatcher_, stop.get_token(), progress_token};
-    return spec.handler(args, ctx);
+    return invoke_tool(spec, args, ctx).value;
   }
   return Json();
 }

@@ -18,10 +18,10 @@
 #include "testutil/temp_dir.h"
 #include "tools/file_common/portable_mode.h"
 #include "tools/file_common/read_tracker.h"
+#include "tools/write_file/write_file.h"
 
 namespace hermes {
 
-void register_write_file(Registry& registry);
 void register_patch(Registry& registry);
 
 namespace testing {
@@ -46,26 +46,32 @@ class ApprovingClient final : public ClientChannel {
 class ToolHarness {
  public:
   using Registration = void (*)(Registry&);
-  explicit ToolHarness(std::initializer_list<Registration> tools, ClientChannel* client = nullptr)
+  // `files`: the file system of the native path (a fake, say).
+  explicit ToolHarness(std::initializer_list<Registration> tools, ClientChannel* client = nullptr,
+                       const FileSystem& files = native_file_system())
       : config_(Config::from_yaml("", home_.path())),
-        services_{*config_, paths_},
+        services_{*config_, paths_, files},
         dispatcher_(registry_, services_),
         ctx_{session_, services_, client ? *client : null_client_, dispatcher_, {}, Json()} {
     apply_portable_mode(*config_);
     for (auto add : tools) add(registry_);
   }
 
-  Json call(const std::string& tool, const Json& args) {
+  Json call(const std::string& tool, const Json& args) { return reply(tool, args).value; }
+  // The whole reply: JSON, `isError` and the failure's code.
+  ToolReply reply(const std::string& tool, const Json& args) {
     for (const auto& spec : registry_.all()) {
-      if (spec.name == tool) return spec.handler(args, ctx_);
+      if (spec.name == tool) return invoke_tool(spec, args, ctx_);
     }
-    return Json{{"error", "no tool " + tool}};
+    return ToolReply{Json{{"error", "no tool " + tool}}, true, std::nullopt};
   }
   // Records a whole-file read of `path` at its current version.
   void mark_read(const std::string& path) {
     std::string real = PathResolver::real_path(path);
     FileVersion version;
-    if (stat_version(native_file_system(), real, version)) session_.state<ReadTracker>().record_read(real, version, ReadSpan::whole());
+    if (stat_version(services_.files, real, version)) {
+      session_.state<ReadTracker>().record_read(real, version, ReadSpan::whole());
+    }
   }
   Session& session() { return session_; }
   // For overrides set before the first call (the backend is made then).

@@ -7,6 +7,8 @@
 
 #include <cstdlib>
 
+#include "testutil/memory_file_system.h"
+#include "testutil/status_matchers.h"
 #include "tools/file_common/write_safety.h"
 #include "tools/write_file/tool_harness.h"
 
@@ -249,12 +251,41 @@ TEST_F(WriteFileTest, SandboxMirrorIsSoftGuarded) {
   EXPECT_FALSE(crossed.contains("error")) << crossed.dump();
 }
 
+// The file system is a seam: write_file writes through `Services::files`;
+// a write the disk refuses is the tool's error and the old bytes stay.
+TEST(WriteFileFakeFs, AFailedWriteLeavesTheOldContent) {
+  if (portable_files_run()) GTEST_SKIP() << "the portable path writes through shell commands";
+  MemoryFileSystem fs;
+  fs.add_file("/mem/notes.txt", "old\n");
+  ToolHarness tools({register_write_file}, nullptr, fs);
+  auto write = [&](const std::string& path, const std::string& content) {
+    return tools.reply("write_file", {{"path", path}, {"content", content}});
+  };
+  ToolReply created = write("/mem/dir/new.txt", "hello\n");
+  ASSERT_FALSE(created.is_error) << created.value.dump();
+  EXPECT_EQ(created.value["verified"], true);
+  EXPECT_EQ(fs.content("/mem/dir/new.txt"), "hello\n");
+  ToolReply stale = write("/mem/notes.txt", "new\n");  // never read: refused
+  EXPECT_TRUE(stale.is_error);
+  EXPECT_EQ(stale.code, ErrorCode::kConflict);
+  EXPECT_EQ(stale.value["stale_write_blocked"], true);
+  tools.mark_read("/mem/notes.txt");
+  fs.fail(MemoryFileSystem::Op::kWrite, 1, ENOSPC);
+  ToolReply full = write("/mem/notes.txt", "new\n");
+  EXPECT_EQ(full.code, ErrorCode::kIo);
+  EXPECT_EQ(full.value["error"], "Failed to write file: injected fault: No space left on device");
+  EXPECT_EQ(fs.content("/mem/notes.txt"), "old\n");
+  EXPECT_FALSE(write("/mem/notes.txt", "new\n").is_error);  // the disk has room again
+  EXPECT_EQ(fs.content("/mem/notes.txt"), "new\n");
+}
+
 TEST_F(WriteFileTest, HermesConfigIsRefused) {
   auto config = Config::from_yaml("", dir.path());
   ResolvedPath p{dir.file("config.yaml"), dir.file("config.yaml"), dir.file("config.yaml")};
-  auto error = sensitive_path_error(p, config->home());
-  ASSERT_TRUE(error.has_value());
-  EXPECT_TRUE(error->starts_with("Refusing to write to Hermes config file: " + dir.file("config.yaml")));
+  Status refused = check_not_sensitive(p, config->home());
+  ASSERT_THAT(refused, IsError(ErrorCode::kPermissionDenied));
+  EXPECT_TRUE(refused.error().message.starts_with("Refusing to write to Hermes config file: " +
+                                                  dir.file("config.yaml")));
 }
 
 }  // namespace

@@ -11,8 +11,8 @@
 #include "tools/patch/unified_diff.h"
 #include "tools/patch/v4a/hunks.h"
 #include "tools/patch/v4a/overlay.h"
-#include "tools/write_file/content_gate.h"
-#include "tools/write_file/file_writer.h"
+#include "tools/write_pipeline/content_gate.h"
+#include "tools/write_pipeline/file_writer.h"
 
 namespace hermes::v4a {
 namespace {
@@ -124,7 +124,10 @@ class Committer {
     for (const auto& path : overlay_.changed()) {
       const FileState& now = overlay_.get(path);
       if (!now.exists) {
-        if (auto denied = write_denied_error(path, request_.hermes_home, *request_.fs)) problems.push_back(path + ": " + *denied);
+        if (Status allowed = check_write_allowed(path, request_.hermes_home, *request_.fs);
+            !allowed) {
+          problems.push_back(path + ": " + allowed.error().message);
+        }
         continue;
       }
       const FileState& before = overlay_.original(path);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // prepare_write / commit_write.
-#include "tools/write_file/file_writer.h"
+#include "tools/write_pipeline/file_writer.h"
 
 #include "tools/file_common/write_safety.h"
-#include "tools/write_file/content_gate.h"
+#include "tools/write_pipeline/content_gate.h"
 
 namespace hermes {
 namespace {
@@ -30,7 +30,7 @@ Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_vi
                                     const std::string& hermes_home, WriteShims shims,
                                     std::optional<std::string> old_content,
                                     const FileSystem& fs) {
-  if (auto denied = write_denied_error(real_path, hermes_home, fs)) return Error::PermissionDenied(*denied);
+  HERMES_TRY(check_write_allowed(real_path, hermes_home, fs));
   if (auto cp = find_lone_surrogate(content)) {
     return Error::InvalidArgument("Refusing to write '" + real_path +
                                   "': content contains a lone surrogate character ('" + *cp +

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Linters per extension and the pre-existing-error filter.
-#include "tools/write_file/lint.h"
+#include "tools/write_pipeline/lint.h"
 
 #include <set>
 #include <vector>
@@ -8,7 +8,7 @@
 #include "backend/local_command.h"
 #include "core/strings.h"
 #include "tools/file_common/write_safety.h"
-#include "tools/write_file/content_gate.h"
+#include "tools/write_pipeline/content_gate.h"
 
 namespace hermes {
 namespace {

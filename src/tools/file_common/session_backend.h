@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Each session owns one backend instance (its own container, sandbox /tmp or
-// ssh connection), built from the configuration on first use and cleaned up
-// when the last user of it (the session, a background process) lets go.
+// ssh connection), built with `Services::backends` on first use and cleaned
+// up when the last user of it (the session, a background process) lets go.
 #pragma once
 
 #include <memory>
 
 #include "backend/backend.h"
 #include "core/result.h"
+#include "registry/tool.h"
 
 namespace hermes {
-
-struct CallContext;
 
 // The session's backend, started. The error (bad configuration, ssh host
 // unreachable) is the user-facing message.

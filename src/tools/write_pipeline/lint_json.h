@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/json.h"
-#include "tools/write_file/lint.h"
+#include "tools/write_pipeline/lint.h"
 
 namespace hermes {
 

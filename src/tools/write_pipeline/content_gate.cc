@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Content checks for writes; parsers: nlohmann-json, yaml-cpp, toml++.
-#include "tools/write_file/content_gate.h"
+#include "tools/write_pipeline/content_gate.h"
 
 #include <yaml-cpp/yaml.h>
 

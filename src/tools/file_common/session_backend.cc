@@ -1,21 +1,19 @@
 // SPDX-License-Identifier: MIT
-#include "backend/session_backend.h"
+#include "tools/file_common/session_backend.h"
 
 #include <mutex>
 
-#include "backend/backend_config.h"
 #include "registry/session.h"
-#include "registry/tool.h"
 
 namespace hermes {
 namespace {
 
 class BackendState final : public SessionState {
  public:
-  Result<std::shared_ptr<Backend>> get(const Config& config) {
+  Result<std::shared_ptr<Backend>> get(const Services& services) {
     std::lock_guard lock(mu_);
     if (!backend_) {
-      HERMES_ASSIGN_OR_RETURN(backend_, make_backend(config));
+      HERMES_ASSIGN_OR_RETURN(backend_, services.backends(services.config));
     }
     return backend_;
   }
@@ -29,7 +27,7 @@ class BackendState final : public SessionState {
 
 Result<std::shared_ptr<Backend>> session_backend(CallContext& ctx) {
   HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend,
-                          ctx.session.state<BackendState>().get(ctx.services.config));
+                          ctx.session.state<BackendState>().get(ctx.services));
   HERMES_TRY(backend->start(ctx.stop));
   return backend;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // strip_ansi: a small state machine over UTF-8 code points (never raw bytes:
 // 0x80–0x9F are continuation bytes of ordinary characters).
-#include "tools/terminal/ansi.h"
+#include "core/ansi.h"
 
 #include <cstdint>
 

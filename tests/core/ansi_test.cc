@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "tools/terminal/ansi.h"
+#include "core/ansi.h"
 
 #include <gtest/gtest.h>
 

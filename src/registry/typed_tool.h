@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// The one shape of a tool. A tool declares, in `tools/<tool>/<tool>.h`, its
+// typed `Params` and `Output` and a handler
+//
+//   Result<Output> handler(const Params& params, CallContext& ctx);
+//
+// and, in `tools/<tool>/<tool>_json.cc`, how `Params` is parsed from the JSON
+// arguments and how `Output` becomes the contract's JSON object. `typed_entry`
+// joins the three into the registered `ToolSpec::run`; JSON never reaches the
+// handler. docs/ARCHITECTURE.md ("How to write a tool") walks through it.
+#pragma once
+
+#include "core/json.h"
+#include "core/result.h"
+#include "registry/tool.h"
+
+namespace hermes {
+
+// The functions of one typed tool. Plain function pointers: a tool's
+// behaviour is its functions, with no state of their own.
+template <class Params, class Output>
+struct TypedTool {
+  // Parses the arguments (always an object). An `Error` here is a failure
+  // like any other: its message is the contract's text.
+  Result<Params> (*parse)(const Json& args) = nullptr;
+  Result<Output> (*handler)(const Params& params, CallContext& ctx) = nullptr;
+  // The contract's JSON object for an output.
+  Json (*render)(const Output& output) = nullptr;
+  // The failure an output stands for, for tools whose failures carry more
+  // than a message (suggestions, counts); nullptr: no output is a failure.
+  const Error* (*failure)(const Output& output) = nullptr;
+  // The JSON of a failed call; nullptr: `{"error": message}`.
+  Json (*render_error)(const Error& error) = nullptr;
+};
+
+namespace typed_tool_internal {
+
+template <class Params, class Output>
+Result<Output> parse_and_run(const TypedTool<Params, Output>& tool, const Json& args,
+                             CallContext& ctx) {
+  HERMES_ASSIGN_OR_RETURN(Params params, tool.parse(args));
+  return tool.handler(params, ctx);
+}
+
+inline ToolReply failed(const Error& error, Json value) {
+  return ToolReply{std::move(value), true, error.code};
+}
+
+}  // namespace typed_tool_internal
+
+// The registered entry point of `tool`: parse, run, render; `isError` and
+// its code come from the typed result.
+template <class Params, class Output>
+ToolEntry typed_entry(TypedTool<Params, Output> tool) {
+  return [tool](const Json& args, CallContext& ctx) -> ToolReply {
+    namespace internal = typed_tool_internal;
+    Result<Output> out = internal::parse_and_run(tool, args, ctx);
+    if (!out) {
+      const Error& error = out.error();
+      return internal::failed(
+          error, tool.render_error ? tool.render_error(error) : error_json(error.message));
+    }
+    const Error* failure = tool.failure ? tool.failure(*out) : nullptr;
+    if (failure) return internal::failed(*failure, tool.render(*out));
+    return ToolReply{tool.render(*out), false, std::nullopt};
+  };
+}
+
+}  // namespace hermes

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// write_file at the JSON edge: the arguments in, the result and the stale
+// refusal out, and the registration.
+#include "tools/write_file/write_file.h"
+
+#include <string>
+
+#include "core/json.h"
+#include "registry/registry.h"
+#include "registry/typed_tool.h"
+#include "tools/write_pipeline/lint_json.h"
+
+namespace hermes {
+namespace {
+
+constexpr const char* kDescription =
+    "Write content to a file, completely replacing existing content. Use this instead of "
+    "echo/cat heredoc in terminal. Creates parent directories automatically. OVERWRITES the "
+    "entire file — use 'patch' for targeted edits. Auto-runs syntax checks on "
+    ".py/.json/.yaml/.toml and other linted languages; only NEW errors introduced by this write "
+    "are surfaced (pre-existing errors are filtered out). The result's verified:true means the "
+    "on-disk content hash was confirmed — do NOT re-read the file to check the write landed.";
+
+// Python's type names, as the upstream message shows them.
+std::string py_type(const Json& value) {
+  if (value.is_object()) return "dict";
+  if (value.is_array()) return "list";
+  if (value.is_boolean()) return "bool";
+  if (value.is_number_integer()) return "int";
+  if (value.is_number()) return "float";
+  if (value.is_null()) return "NoneType";
+  return "str";
+}
+
+Json to_json(const WriteFileWritten& written) {
+  Json out = {{"bytes_written", written.bytes_written}, {"dirs_created", written.dirs_created}};
+  if (written.verified) out["verified"] = true;
+  out["lint"] = lint_json(written.lint);
+  out["resolved_path"] = written.resolved_path;
+  out["files_modified"] = Json::array({written.absolute_path});
+  if (!written.hint.empty()) out["hint"] = written.hint;
+  if (!written.warning.empty()) out["_warning"] = written.warning;
+  return out;
+}
+
+Json to_json(const WriteFileStale& stale) {
+  return {{"error", stale.error.message},
+          {"stale_write_blocked", true},
+          {"path", stale.given},
+          {"resolved_path", stale.resolved_path}};
+}
+
+Json input_schema() {
+  return Json::parse(R"json({
+    "type": "object",
+    "properties": {
+      "path": {"type": "string", "description": "Path to the file to write (will be created if it doesn't exist, overwritten if it does)"},
+      "content": {"type": "string", "description": "Complete content to write to the file"}
+    },
+    "required": ["path", "content"]
+  })json");
+}
+
+}  // namespace
+
+Result<WriteFileParams> parse_write_file_params(const Json& args) {
+  auto path = args.find("path");
+  if (path == args.end() || !path->is_string() || path->get<std::string>().empty()) {
+    return Error::InvalidArgument(
+        "write_file: missing required field 'path'. Provide the file path to write.");
+  }
+  auto content = args.find("content");
+  if (content == args.end()) {
+    return Error::InvalidArgument(
+        "write_file: missing required field 'content'. Provide the complete file content "
+        "(\"\" for an empty file).");
+  }
+  if (!content->is_string()) {
+    return Error::InvalidArgument("write_file: 'content' must be a string, got " +
+                                  py_type(*content) + ".");
+  }
+  WriteFileParams out{path->get<std::string>(), content->get<std::string>(), false};
+  if (auto it = args.find("cross_profile"); it != args.end() && it->is_boolean()) {
+    out.cross_profile = it->get<bool>();
+  }
+  return out;
+}
+
+Json write_file_json(const WriteFileOutput& output) {
+  return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
+}
+
+void register_write_file(Registry& registry) {
+  registry.add(ToolSpec{
+      .name = "write_file",
+      .toolset = "file",
+      .description = kDescription,
+      .input_schema = input_schema(),
+      .annotations = {.read_only = false, .destructive = true, .idempotent = true},
+      .run = typed_entry(TypedTool<WriteFileParams, WriteFileOutput>{
+          .parse = parse_write_file_params,
+          .handler = write_file,
+          .render = write_file_json,
+          .failure = write_file_failure,
+      }),
+  });
+}
+
+}  // namespace hermes
