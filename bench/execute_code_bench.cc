@@ -142,7 +142,7 @@ void BM_BarePythonPrintOne(benchmark::State& state) {
 }
 BENCHMARK(BM_BarePythonPrintOne)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 
-// The file RPC (shell-and-exec §6.5) on the local backend with portable
+// The file RPC (docs/tools/execute_code.md) on the local backend with portable
 // files: every host step is a bash command, as on a remote target.
 constexpr const char* kPortable = "terminal:\n  portable_files: true\n";
 

@@ -2,10 +2,10 @@
 // A backend is the machine (or sandbox, or container) the tools act on. Every
 // backend reduces to one primitive: a local argv that runs `bash [-l] -c
 // <script>` on the target with its stdin and merged output wired to the local
-// child, so killing the local child ends the call (shell-and-exec §5). The
+// child, so killing the local child ends the call (docs/ARCHITECTURE.md). The
 // terminal, the portable file system, search and execute_code's file RPC are
 // all built on that primitive; only the local backend also offers the native
-// file-system fast path (decision 10).
+// file-system fast path (docs/ARCHITECTURE.md, Backends).
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The docker backend (shell-and-exec §5): one long-lived container per
+// The docker backend (docs/ARCHITECTURE.md): one long-lived container per
 // session started with the hardening options below, `docker exec` per
 // command, and the container recreated once if it vanished.
 #pragma once

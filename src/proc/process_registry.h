@@ -61,7 +61,7 @@ struct ProcessSnapshot {
 
 enum class KillOutcome { kKilled, kAlreadyExited };
 
-// Limits from shell-and-exec §2.
+// Limits from docs/terminal.md.
 struct RegistryLimits {
   size_t buffer_chars = 200'000;
   size_t max_tracked = 64;

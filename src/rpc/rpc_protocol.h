@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The execute_code RPC wire format (shell-and-exec.md §6.3): one JSON request
+// The execute_code RPC wire format (docs/tools/execute_code.md): one JSON request
 // per line, `{"tool":…,"args":{…},"token":…}`, answered by one JSON line.
 #pragma once
 

@@ -147,7 +147,7 @@ std::optional<std::string> Evaluator::run_pipeline(const Node& node, const Conte
 }
 
 std::optional<std::string> Evaluator::run_for(const Node& node, const Context& ctx) {
-  if (node.name.empty()) {  // for (( … ))
+  if (node.name.empty()) {  // for (( …))
     for (const NodePtr& child : node.children) run(child, ctx);
     return std::nullopt;
   }

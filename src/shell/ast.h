@@ -56,7 +56,7 @@ struct Redirect {
 struct Assignment {
   std::string name;
   bool append = false;   // name+=value
-  bool array = false;    // name=( … ): not evaluated
+  bool array = false;    // name=( …): not evaluated
   Word value;
 };
 
@@ -73,7 +73,7 @@ struct Node {
     kFor,        // name, words (items; none = "$@"), children[0] body
     kCase,       // words[0] subject, arms: patterns[i] → children[i]
     kFunction,   // name, children[0] body
-    kArith,      // (( text )) / for (( ))
+    kArith,      // (( text)) / for (())
   };
   Kind kind = Kind::kSimple;
   std::vector<Assignment> assigns;

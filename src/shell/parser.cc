@@ -402,7 +402,7 @@ NodePtr Parser::parse_function(std::string name) {
   return node;
 }
 
-// `(( expr ))`: the expression is kept as a word so substitutions in it
+// `(( expr))`: the expression is kept as a word so substitutions in it
 // are still seen.
 NodePtr Parser::parse_arith_command() {
   size_t start = peek().start;  // the `(` was peeked: restart at it
@@ -507,7 +507,7 @@ NodePtr Parser::parse_simple() {
       if (expand_alias(t)) continue;
     }
     Token word = take();
-    // `local a=( … )`: an array operand of a declaration builtin.
+    // `local a=( …)`: an array operand of a declaration builtin.
     if (word.plain && word.text.size() > 1 && word.text.back() == '=' && pos_ < buf_.size() &&
         buf_[pos_] == '(' && split_assignment(word)) {
       size_t close = matching_close(pos_, '(', ')');

@@ -17,7 +17,7 @@ inline constexpr size_t kMaxInput = 1 << 20;
 enum class Mode {
   kNormal,    // a command word: ends at an unquoted metacharacter
   kDouble,    // inside "…"
-  kParamArg,  // an operand inside ${…}, [[ … ]] or (( … )): blanks are text
+  kParamArg,  // an operand inside ${…}, [[ … ]] or (( …)): blanks are text
   kHeredoc,   // an unquoted here-document body
 };
 

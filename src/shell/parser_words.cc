@@ -211,7 +211,7 @@ void Parser::read_parts(Word& w, Mode mode, bool quoted) {
         read_process_subst(w);
         continue;
       }
-      // Extended globs: @( … ) !( … ) +( … ) *( … ) ?( … ).
+      // Extended globs: @( …) !( …) +( …) *( …) ?( …).
       if (c == '(' && !lit.text.empty() && !lit.quoted &&
           std::string_view("@!+*?").find(lit.text.back()) != std::string_view::npos) {
         size_t close = matching_close(pos_, '(', ')');
@@ -387,7 +387,7 @@ void Parser::read_process_subst(Word& w) {
   w.parts.push_back(std::move(p));
 }
 
-// The commands of $( … ) or <( … ), read from the same input up to the
+// The commands of $( …) or <( …), read from the same input up to the
 // `)` that closes them.
 NodePtr Parser::parse_substitution_body() {
   peeked_.reset();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Persisting an "always" approval: the key is merged into
-// `command_allowlist` of `$HERMES_HOME/config.yaml` (shell-and-exec §3.3).
+// `command_allowlist` of `$HERMES_HOME/config.yaml` (docs/terminal.md).
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The environment a script's interpreter gets (shell-and-exec.md §6.8):
+// The environment a script's interpreter gets (docs/tools/execute_code.md):
 // secrets stripped, safe system variables kept, exact HERMES_* names only.
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // execute_code: registration, the per-session description, argument parsing
-// and the result JSON (shell-and-exec.md §6.1, §6.2, §6.7). The run itself
+// and the result JSON (docs/tools/execute_code.md). The run itself
 // lives in script_run.cc.
 #include <sys/stat.h>
 
@@ -65,7 +65,7 @@ ExecSettings read_settings(const Config& config) {
 }
 
 // Whether scripts run on another backend, which brings its own python3: the
-// file tools' rule (decision 10), read from the same keys make_backend uses.
+// file tools' rule (docs/ARCHITECTURE.md, Backends), read from the same keys make_backend uses.
 bool runs_elsewhere(const Config& config) {
   return config.get_string("terminal.backend", "local", "TERMINAL_ENV") != "local" ||
          config.get_bool("terminal.portable_files", false);
@@ -277,7 +277,7 @@ Result<RunResult> run_here(const std::string& code, const std::vector<StubSignat
   return run_script(request, run.bridge, run.stop);
 }
 
-// The names §6.8's scrub drops from the server's environment.
+// The names the environment scrub (docs/tools/execute_code.md) drops from the server's environment.
 std::vector<std::string> dropped_names(const ExecSettings& settings) {
   std::vector<std::string> parent = current_environment();
   std::set<std::string> kept;
@@ -292,7 +292,7 @@ std::vector<std::string> dropped_names(const ExecSettings& settings) {
   return out;
 }
 
-// Any other backend (or local with portable files): the file RPC (§6.5). On
+// Any other backend (or local with portable files): the file RPC (docs/tools/execute_code.md). On
 // this host the target's environment is the server's own, so the script
 // loses what the classic path's scrub would drop; elsewhere the target's
 // environment is its own.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The host side of execute_code's file RPC (shell-and-exec.md §6.5): finds
+// The host side of execute_code's file RPC (docs/tools/execute_code.md): finds
 // the requests a script has renamed into its rpc directory on the target,
 // answers each through the handler and moves the response into place whole,
 // all through shell commands run by the backend.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Which Python runs a script, and where (shell-and-exec.md §6.9): project
+// Which Python runs a script, and where (docs/tools/execute_code.md): project
 // mode prefers the active virtualenv/conda interpreter if it passes a
 // Python >= 3.8 probe; strict mode always uses the system python3.
 #pragma once

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // One execute_code run on a backend other than the plain local one
-// (shell-and-exec.md §6.5): the script and the file-RPC module are shipped to
+// (docs/tools/execute_code.md): the script and the file-RPC module are shipped to
 // a private directory on the target, run there with python3, and the
 // script's tool calls are answered by polling that directory.
 #pragma once
@@ -28,7 +28,7 @@ struct RemoteRunRequest {
 
 // Runs `request` in `<backend temp_dir>/hermes_exec_<12hex>` on the target;
 // `handler` answers the script's tool calls on the calling thread. stdout
-// and stderr stay apart as in a local run (upstream merges them; decision 10
+// and stderr stay apart as in a local run (upstream merges them; docs/ARCHITECTURE.md, Backends::
 // wants the same results on every backend), stderr capped by run_bash.
 // `stop` interrupts the run; the source is also requested when the script
 // ends, which cancels a tool call still in flight. The directory is removed

@@ -68,7 +68,7 @@ class SandboxProcess {
   UniqueFd status_;
 };
 
-// The grace between SIGTERM and SIGKILL (shell-and-exec.md §6.2 step 8).
+// The grace between SIGTERM and SIGKILL (docs/tools/execute_code.md).
 inline constexpr int kTerminateGraceMs = 5000;
 
 }  // namespace hermes::execute_code

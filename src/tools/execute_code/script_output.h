@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // What a script printed, bounded while it runs and cleaned for the model
-// afterwards (shell-and-exec.md §6.6).
+// afterwards (docs/tools/execute_code.md).
 #pragma once
 
 #include <cstddef>

@@ -65,7 +65,7 @@ def _call(tool, args):
     return _decode(b"".join(chunks).decode("utf-8", "replace"))
 )PY";
 
-// Request and response files in HERMES_RPC_DIR (shell-and-exec.md §6.5): the
+// Request and response files in HERMES_RPC_DIR (docs/tools/execute_code.md): the
 // host polls the directory through the backend, so a request is renamed into
 // place whole and the response is awaited with a growing interval.
 constexpr std::string_view kFileClient = R"PY(

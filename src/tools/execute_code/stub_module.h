@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Generates the `hermes_tools.py` module a script imports: one function per
 // allowed tool, derived from the tool's JSON schema, so a tool registered
-// later appears without touching this file (shell-and-exec.md §6.4).
+// later appears without touching this file (docs/tools/execute_code.md).
 #pragma once
 
 #include <set>
@@ -35,7 +35,7 @@ StubSignature signature_from_schema(const std::string& tool, const Json& schema,
 std::string render_signature(const StubSignature& signature);
 
 // How the module reaches the host: a Unix socket (local runs) or request and
-// response files in `HERMES_RPC_DIR` (runs on another backend, §6.5).
+// response files in `HERMES_RPC_DIR` (runs on another backend, docs/tools/execute_code.md).
 enum class RpcTransport { kSocket, kFiles };
 
 // The whole module: the RPC client, the helpers json_parse, shell_quote and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Answers a script's RPC requests by dispatching them through the parent
 // call's dispatcher and session: the allowed-tool check, the call budget
-// and terminal's foreground-only rule live here (shell-and-exec.md §6.3).
+// and terminal's foreground-only rule live here (docs/tools/execute_code.md).
 #pragma once
 
 #include <atomic>

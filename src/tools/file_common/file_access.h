@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Which file system a file-tool call acts on (decision 10): system calls on
+// Which file system a file-tool call acts on (docs/ARCHITECTURE.md, Backends): system calls on
 // the plain local backend; shell commands through the session's backend on
 // every other one (and on local with terminal.portable_files), with paths
 // resolved on that target.

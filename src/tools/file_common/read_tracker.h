@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // What this session has read and written, per real path: the read stamps
-// behind write_file's stale-overwrite blocker (file-tools.md §2.2 item 7) and
+// behind write_file's stale-overwrite blocker (docs/tools/write_file.md) and
 // the invalidation hook write_file/patch call after changing a file.
 // Thread-safe.
 #pragma once
@@ -32,7 +32,7 @@ struct FileVersion {
 bool stat_version(const FileSystem& fs, const std::string& real_path, FileVersion& out);
 
 // Whether a write gives the session a whole-file baseline of the result:
-// write_file's own content does; patch's does not (file-tools.md §2.2 item 7:
+// write_file's own content does; patch's does not (docs/tools/write_file.md:
 // write after patch needs a re-read).
 enum class Baseline { kEarned, kNotEarned };
 

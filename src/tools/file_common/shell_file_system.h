@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The portable file system (decision 10): every FileSystem operation as a
+// The portable file system (docs/ARCHITECTURE.md, Backends): every FileSystem operation as a
 // short bash script run on a Backend — `stat -c` for metadata, `head`/`tail
 // -c` for bytes, bash globs for listings, base64 on stdin into a temp file
 // then `mv -f` for writes. Pagination, encodings and redaction stay in C++

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The write-side path policy: lists from file-tools.md §2.2 and §2.3.
+// The write-side path policy: the lists of docs/tools/write_file.md.
 #include "tools/file_common/write_safety.h"
 
 #include <fnmatch.h>
@@ -23,7 +23,8 @@ constexpr std::string_view kSensitiveExact[] = {"/var/run/docker.sock",
 constexpr std::string_view kDocumentExts[] = {
     ".doc", ".docx", ".docm", ".xls", ".xlsx", ".xlsm", ".xlsb", ".ppt", ".pps",
     ".pptx", ".pptm", ".ppsx", ".ppsm", ".odt", ".ods", ".odp", ".rtf"};
-// file-tools.md §1.7, documents and .epub aside (those are always refused).
+// read_file's binary extensions (docs/tools/read_file.md), documents and .epub
+// aside (those are always refused).
 constexpr std::string_view kBinaryExts[] = {
     ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tiff", ".tif",
     ".mp4", ".mov", ".avi", ".mkv", ".webm", ".wmv", ".flv", ".m4v", ".mpeg", ".mpg",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // patch: registration, argument parsing, path guards and locks for both
-// modes, the failure hints, and the result JSON (file-tools.md §3).
+// modes, the failure hints, and the result JSON (docs/tools/patch.md).
 #include <string>
 
 #include "core/config.h"
@@ -174,7 +174,7 @@ std::variant<PatchSuccess, PatchFailure> run_replace_mode(const PatchArgs& args,
   return run_replace(*path, args.replace, ctx.services.config.home(), access);
 }
 
-// §3.5: hints on "Could not find" failures.
+// The hints on "Could not find" failures (docs/tools/patch.md).
 void add_miss_hint(Json& out, const PatchArgs& args, PatchState& state) {
   const std::string error = out.value("error", "");
   if (error.find("Could not find") == std::string::npos) return;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// patch mode "replace" (file-tools.md §3.2): read, fuzzy-replace, write
-// through the §2.3 pipeline with the file's own line endings and BOM.
+// patch mode "replace" (docs/tools/patch.md): read, fuzzy-replace, write
+// through the write pipeline (docs/tools/write_file.md) with the file's own line endings and BOM.
 #pragma once
 
 #include <string>

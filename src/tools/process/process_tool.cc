@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // process: list/poll/log/wait/kill/write/submit/close over the session's
-// background jobs (shell-and-exec §2). All output is ANSI-stripped and
+// background jobs (docs/terminal.md). All output is ANSI-stripped and
 // redacted, the `command` field included.
 #include <ctime>
 #include <set>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What a file's bytes are (file-tools.md §1.7): text, UTF-16 text to
+// What a file's bytes are (docs/tools/read_file.md): text, UTF-16 text to
 // transcode, or binary with a magic-byte kind; and the extension lists.
 #pragma once
 

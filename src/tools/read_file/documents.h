@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Document extraction to plain text (file-tools.md §1.10): Jupyter notebooks
+// Document extraction to plain text (docs/tools/read_file.md): Jupyter notebooks
 // (JSON), .docx and .xlsx (zip + XML, with zip-bomb limits) natively, and PDF
 // through `pdftotext` when it is installed.
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A missing file (file-tools.md §1.8): the unicode-equivalent sibling it
+// A missing file (docs/tools/read_file.md): the unicode-equivalent sibling it
 // probably meant (NFC, special spaces and quotes), else scored suggestions.
 #pragma once
 

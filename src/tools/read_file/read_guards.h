@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The path guards that run before read_file touches content (file-tools.md
-// §1.2 steps 2–4): NT namespace strings, the device blocklist on the literal
+// The path guards that run before read_file touches content (docs/tools/read_file.md,
+// steps 1–4): NT namespace strings, the device blocklist on the literal
 // path, every symlink hop and the real path, and special files by stat.
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The portable search host: every question about the target is one short
-// bash script run by the backend (shell-and-exec §5), with each path quoted.
+// bash script run by the backend (docs/ARCHITECTURE.md), with each path quoted.
 // The scripts use bash builtins where they can, plus `realpath` and `stat`
 // from coreutils, so a target needs nothing the engines do not.
 #include <algorithm>

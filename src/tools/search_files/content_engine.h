@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Content search (file-tools.md §4.3, §4.5): ripgrep, else grep, over one
+// Content search (docs/tools/search_files.md): ripgrep, else grep, over one
 // roots, with true totals, the zero-result probes and the newline warnings.
 #pragma once
 

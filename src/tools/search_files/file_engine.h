@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// File-name search (file-tools.md §4.4, decision 6): `rg --files` (respects
+// File-name search (docs/tools/search_files.md): `rg --files` (respects
 // .gitignore, skips hidden), else a bounded `find`; newest-first by default,
 // traversal order on request. Roots are given as the model wrote them.
 #pragma once

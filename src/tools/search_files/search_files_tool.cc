@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // search_files: registration, argument parsing, the loop guard, redaction of
-// match content and the result JSON (file-tools.md §4.1, §4.2 step 1, §4.6).
+// match content and the result JSON (docs/tools/search_files.md).
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -186,7 +186,7 @@ Json search_files_handler(const Json& args, CallContext& ctx) {
   if (repeats >= 4) return blocked_result(*req, repeats);
   auto backend = session_backend(ctx);
   if (!backend) return error_json(backend.error().message);
-  // Decision 10: system calls on the plain local backend, shell commands
+  // System calls on the plain local backend, shell commands
   // through the backend everywhere else.
   std::unique_ptr<search::SearchHost> portable;
   if (!(*backend)->native_files()) portable = search::backend_host(*backend, ctx.stop, &state);

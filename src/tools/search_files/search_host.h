@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The machine a search runs on (decision 10): this host through system calls
+// The machine a search runs on (docs/ARCHITECTURE.md, Backends): this host through system calls
 // (native), or a backend's target through shell commands (portable). The
 // engines and root checks ask it everything that touches the disk, so both
 // paths give the same results.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Checks and messages about the search root (file-tools.md §4.2, §4.5):
+// Checks and messages about the search root (docs/tools/search_files.md):
 // NT-namespace prefixes, missing roots with similar-path suggestions, roots
 // that look like several paths, and roots that are not files or folders.
 #pragma once

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// One search_files call after the loop guard (file-tools.md §4.2 steps 2–4,
-// §4.5, §4.7): root checks, the negative cache, multi-path recovery, the
+// One search_files call after the loop guard (docs/tools/search_files.md):
+// root checks, the negative cache, multi-path recovery, the
 // engines, and the read-denylist filter over results.
 #pragma once
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Typed request and outcome of one search_files call (file-tools.md §4), and
+// Typed request and outcome of one search_files call (docs/tools/search_files.md), and
 // the environment the engines run in. JSON stays in search_files_tool.cc.
 #pragma once
 
@@ -18,7 +18,7 @@ namespace hermes::search {
 
 enum class Target { kContent, kFiles };
 enum class OutputMode { kContent, kFilesOnly, kCount };
-// Decision 6: newest-first by default; discovery is traversal order.
+// Newest-first by default (docs/tools/search_files.md); discovery is traversal order.
 enum class FileOrder { kModified, kDiscovery };
 
 struct SearchRequest {
@@ -67,7 +67,8 @@ struct EngineEnv {
   std::function<bool(const std::string& engine_path)> blocked;
 };
 
-// Constants of file-tools.md §5 and our own counting bounds.
+// The contract's constants (docs/tools/search_files.md) and our own
+// counting bounds.
 inline constexpr size_t kMatchContentChars = 500;
 inline constexpr int kMaxColumns = 2000;
 inline constexpr int kMatchesTextThreshold = 5;

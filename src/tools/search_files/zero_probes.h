@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Zero-result probes (file-tools.md §4.5): when a content search finds
+// Zero-result probes (docs/tools/search_files.md): when a content search finds
 // nothing, bounded count-only rg runs look for a case, hidden/ignored or
 // literal reading of the pattern and explain the first that hits.
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The three foreground checks of shell-and-exec §1.8, in order, with RE2
+// The three foreground checks (docs/terminal.md), in order, with RE2
 // (linear time, no backtracking on hostile input).
 #include "tools/terminal/guardrails.h"
 

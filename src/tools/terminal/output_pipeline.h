@@ -45,7 +45,7 @@ OutputOptions output_options(const Config& config, std::string_view command);
 // True when `command` dumps the environment (a segment starting with env,
 // printenv, set, export, declare) or reads a secret-bearing file with a
 // pager/reader (cat, head, tail, less, grep, sed…): its output then gets
-// the full redaction pass (shell-and-exec §4).
+// the full redaction pass (docs/terminal.md).
 bool command_reveals_secrets(std::string_view command);
 
 // Redacts `text` for terminal/process output (kOutput mode) when enabled.

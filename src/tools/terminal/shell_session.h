@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Persistence for the terminal: a fresh bash per call that restores the
 // session's snapshot (exported variables, functions, aliases) and cwd, and
-// records them again afterwards (shell-and-exec §1.7).
+// records them again afterwards (docs/terminal.md).
 #pragma once
 
 #include <atomic>

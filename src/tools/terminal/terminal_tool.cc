@@ -77,7 +77,7 @@ Json status_result(const std::string& error, const std::string& status) {
   return Json{{"output", ""}, {"exit_code", -1}, {"error", error}, {"status", status}};
 }
 
-// Decision 9: over MCP a dangerous command never runs unattended.
+// Over MCP a dangerous command never runs unattended.
 Json pending_result(const std::string& command, const approval::GateResult& gate) {
   return Json{{"output", ""},          {"exit_code", -1},
               {"error", ""},           {"status", "pending_approval"},

@@ -9,7 +9,7 @@
 namespace hermes {
 namespace {
 
-// read_file's dedup notice (file-tools.md §1.12, seed wording).
+// read_file's dedup notice (docs/tools/read_file.md), word for word.
 constexpr std::string_view kDedupNotice =
     "File unchanged since last read. The content from the earlier read_file result in this "
     "conversation is still current — refer to that instead of re-reading.";

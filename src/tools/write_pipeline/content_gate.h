@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Checks and shims applied to candidate content before it is written
-// (file-tools.md §2.3 items 2–4): lone surrogates, the fail-closed syntax gate
+// (docs/tools/write_file.md): lone surrogates, the fail-closed syntax gate
 // for JSON/YAML/TOML, and CRLF/BOM preservation.
 #pragma once
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The file-ops write pipeline of file-tools.md §2.3, split in two so V4A can
+// The file-ops write pipeline of docs/tools/write_file.md, split in two so V4A can
 // check every file before writing any: prepare (denylist, lone surrogates,
 // syntax gate, CRLF/BOM shims) and commit (atomic write, hash verification).
 #pragma once
@@ -29,7 +29,7 @@ struct PreparedWrite {
   std::optional<std::string> old_content;  // set when the file existed
 };
 
-// §2.3 items 1–4. `old_content` is the file's current bytes when the caller
+// The pipeline's steps 1–4. `old_content` is the file's current bytes when the caller
 // already has them (nullopt: read from `fs`; a missing file is a new file).
 // Errors carry the contract's refusal message.
 Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_view content,
@@ -43,7 +43,7 @@ struct CommittedWrite {
   AtomicWriteOutcome outcome;
 };
 
-// §2.3 items 5–6 on the prepared file system: `Failed to write file:
+// Steps 5–6 on the prepared file system: `Failed to write file:
 // <cause>` (old file intact, no temp left) or `Post-write verification
 // failed for <path>: …`.
 Result<CommittedWrite> commit_write(const PreparedWrite& write,

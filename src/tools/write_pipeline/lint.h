@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The post-write lint object of file-tools.md §2.5: a syntax check per file
+// The post-write lint object of docs/tools/write_file.md: a syntax check per file
 // type and the delta that hides errors the file already had.
 #pragma once
 

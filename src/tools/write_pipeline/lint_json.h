@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The lint object as it appears in write_file and patch results (§2.5).
+// The lint object as it appears in write_file and patch results (docs/tools/write_file.md).
 #pragma once
 
 #include "core/json.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What the real child process sees of the server's environment (§6.8).
+// What the real child process sees of the server's environment (docs/tools/execute_code.md).
 #include <gtest/gtest.h>
 #include <stdlib.h>
 

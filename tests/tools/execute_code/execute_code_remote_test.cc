@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// execute_code through the file RPC (shell-and-exec.md §6.5): on the local
+// execute_code through the file RPC (docs/tools/execute_code.md): on the local
 // backend with `terminal.portable_files` (every step a bash command, as on a
 // remote target) and once in the bubblewrap sandbox. Result shapes must match
 // the local run's; nothing may be left behind on either side.

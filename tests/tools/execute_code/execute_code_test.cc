@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// execute_code end to end with real python3: result shapes (§6.7), output
-// cleaning and limits (§6.6), modes (§6.9), tool calls through the module.
+// execute_code end to end with real python3: result shapes, output
+// cleaning and limits, modes, tool calls through the module
+// (docs/tools/execute_code.md).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 

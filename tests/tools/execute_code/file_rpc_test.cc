@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The pieces of the file RPC (shell-and-exec.md §6.5) on their own: base64,
+// The pieces of the file RPC (docs/tools/execute_code.md) on their own: base64,
 // the host's listing parser, and the generated file client driven by a
 // Python script with nobody (or a fake host) answering.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// FileAccess: which file system a call gets (decision 10) and how paths
+// FileAccess: which file system a call gets (docs/ARCHITECTURE.md, Backends) and how paths
 // resolve on it.
 #include "tools/file_common/file_access.h"
 

@@ -2,7 +2,7 @@
 // The file-tool suites run twice: natively, and as `portable.*` ctest
 // entries (HERMES_TEST_PORTABLE_FILES=1) with terminal.portable_files set, so
 // every file operation goes through shell commands on the local backend and
-// must give the same results (decision 10).
+// must give the same results (docs/ARCHITECTURE.md, Backends).
 #pragma once
 
 #include <csignal>

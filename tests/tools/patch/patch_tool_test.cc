@@ -89,7 +89,7 @@ TEST_F(PatchToolTest, GuardsApplyToPatches) {
   EXPECT_TRUE(v4a["error"].get<std::string>().starts_with("V4A patch header contains '..' traversal: '../x.txt'."));
 }
 
-// file-tools.md §2.2 item 7: patch never earns a whole-file baseline.
+// patch never earns a whole-file baseline (docs/tools/write_file.md).
 TEST_F(PatchToolTest, WriteAfterPatchNeedsAReread) {
   std::string path = dir.write("a.txt", "one\n");
   tools.mark_read(path);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// search_files files target: ordering (decision 6), .gitignore and hidden
+// search_files files target: ordering (docs/tools/search_files.md), .gitignore and hidden
 // rules, glob preparation, aliases and paging.
 #include <sys/stat.h>
 #include <unistd.h>

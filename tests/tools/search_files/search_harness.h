@@ -3,7 +3,7 @@
 // cwd is a temporary tree and whose Hermes home is another temporary folder;
 // plus helpers to build trees and to hide tools from PATH. Built with
 // HERMES_SEARCH_PORTABLE, every session runs with terminal.portable_files, so
-// the same tests drive the shell-command path (decision 10).
+// the same tests drive the shell-command path (docs/ARCHITECTURE.md, Backends).
 #pragma once
 
 #include <fcntl.h>

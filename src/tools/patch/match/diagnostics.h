@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Failure messages that let the model fix its next try (file-tools.md §3.4,
-// §3.5): every candidate of an ambiguous match, and for a miss the closest
+// Failure messages that let the model fix its next try (docs/tools/patch.md):
+// every candidate of an ambiguous match, and for a miss the closest
 // sections of the real file with a whitespace diagnosis.
 #pragma once
 

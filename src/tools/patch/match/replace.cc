@@ -16,7 +16,7 @@ bool contains(std::string_view hay, std::string_view needle) {
   return hay.find(needle) != std::string_view::npos;
 }
 
-// §3.4: escaped quotes in both strings that the file does not have.
+// Escape drift: escaped quotes in both strings that the file does not have.
 std::optional<std::string> escape_drift(std::string_view old_text, std::string_view new_text,
                                         std::string_view matched) {
   for (std::string_view esc : {"\\'", "\\\""}) {
@@ -45,7 +45,7 @@ size_t max_indent(std::string_view text) {
   return deepest;
 }
 
-// §3.4: a new line deeper than any old line, with no block opener to explain it.
+// Rogue indentation: a new line deeper than any old line, with no block opener to explain it.
 std::optional<std::string> rogue_indent(std::string_view old_text, std::string_view new_text) {
   if (opens_block(old_text) || opens_block(new_text)) return std::nullopt;
   if (max_indent(new_text) <= max_indent(old_text)) return std::nullopt;

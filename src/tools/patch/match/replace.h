@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Fuzzy find-and-replace (file-tools.md §3.3–§3.5 with the decisions'
-// precision rule): a unique match or an error naming every candidate; guards
+// Fuzzy find-and-replace (docs/tools/patch.md, with its precision rule): a
+// unique match or an error naming every candidate; guards
 // for approximate matches; new text re-indented to the file, its line
 // endings taken from the lines it replaces, untouched lines kept byte for
 // byte.
@@ -38,13 +38,13 @@ struct ReplaceError {
   std::string message;  // the contract's text, diagnostics included
 };
 
-// The input checks of §3.3 (empty, whitespace-only, identical).
+// The input checks (empty, whitespace-only, identical).
 std::optional<ReplaceError> check_replace_input(std::string_view old_text, std::string_view new_text);
 
 // Finds `old_text` and replaces it. Does not run the input checks.
 std::variant<ReplaceOutcome, ReplaceError> fuzzy_replace(const ReplaceRequest& request);
 
-// §3.5 "already applied": new text (≥ 8 chars stripped) is in the file and
+// "Already applied" (docs/tools/patch.md): new text (≥ 8 chars stripped) is in the file and
 // the old text is equal to it or absent.
 bool is_already_applied(std::string_view content, std::string_view old_text,
                         std::string_view new_text);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The nine matching strategies of file-tools.md §3.3, tried in order; the
+// The nine matching strategies of docs/tools/patch.md, tried in order; the
 // first that finds anything returns all of its matches, so the caller can
 // refuse ambiguity. Built for speed: each file line is normalised at most
 // once per tier, candidates come from the rarest pattern line's hash, and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// V4A validation and transactional apply (file-tools.md §3.7, decision 1):
+// V4A validation and transactional apply (docs/tools/patch.md):
 // every operation is dry-run over an overlay first, every problem is listed,
 // and only a fully valid patch is written; if a write then fails, every file
 // already changed, created or deleted is put back.

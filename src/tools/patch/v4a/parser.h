@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// V4A patch text → file operations (file-tools.md §3.6 and decision 2): the
+// V4A patch text → file operations (docs/tools/patch.md): the
 // Hermes dialect (`*** Move File: a -> b`) and OpenAI's (`*** Move to: b`
 // inside an Update), tolerant of indented markers and headers.
 #pragma once
