@@ -3,12 +3,13 @@
 #   make test   set up, build, run every test (unit + end-to-end) with ctest
 #   make test-asan   the same tests under AddressSanitizer + UBSan
 #   make bench  run the benchmarks
+#   make fuzz   build the libFuzzer harnesses (clang, ASan + UBSan), run each briefly
 # Build output goes to stderr so that `make run` keeps stdout for the protocol.
 SHELL := /bin/bash
 ROOT := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build run test test-asan bench clean
+.PHONY: deps build run test test-asan bench fuzz clean
 
 deps:
 	@"$(ROOT)scripts/install-deps"
@@ -35,5 +36,8 @@ bench: deps
 	@ninja -C "$(ROOT)build-release" >&2
 	"$(ROOT)bench/run_all.sh" "$(ROOT)build-release"
 
+fuzz: deps
+	"$(ROOT)scripts/fuzz"
+
 clean:
-	rm -rf "$(ROOT)build" "$(ROOT)build-release" "$(ROOT)build-asan"
+	rm -rf "$(ROOT)build" "$(ROOT)build-release" "$(ROOT)build-asan" "$(ROOT)build-fuzz"
