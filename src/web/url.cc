@@ -25,27 +25,29 @@ std::optional<std::string> get_part(CURLU* u, CURLUPart part, unsigned flags = 0
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
+bool unreserved(unsigned char c) { return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~'; }
+
+void append_escaped(std::string& out, unsigned char c) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  out += '%';
+  out += kHex[c >> 4];
+  out += kHex[c & 15];
+}
+
 bool keep_literal(unsigned char c, bool after_path) {
-  if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') return true;
   static constexpr std::string_view kSafe = "/%:@!$&'()*+,;=";
-  if (kSafe.find(static_cast<char>(c)) != std::string_view::npos) return true;
+  if (unreserved(c) || kSafe.find(static_cast<char>(c)) != std::string_view::npos) return true;
   return after_path && (c == '?' || c == '#');
 }
 
 // Percent-encodes the path, query and fragment (`tail` starts at the path).
 std::string encode_tail(std::string_view tail) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   bool after_path = false;
   for (unsigned char c : tail) {
     if (c == '?' || c == '#') after_path = true;
-    if (keep_literal(c, after_path)) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
+    if (keep_literal(c, after_path)) out += static_cast<char>(c);
+    else append_escaped(out, c);
   }
   return out;
 }
@@ -70,10 +72,14 @@ std::optional<Url> parse_url(std::string_view text) {
   if (input.find_first_of(std::string_view("\0\r\n", 3)) != std::string::npos) return std::nullopt;
   if (curl_url_set(u.get(), CURLUPART_URL, input.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
     return std::nullopt;
+  // libcurl 7.88 cannot give the punycode of some IDN hosts; the name as
+  // written is then resolved (and the connect-time check still applies).
   auto host = get_part(u.get(), CURLUPART_HOST, CURLU_PUNYCODE);
+  if (!host) host = get_part(u.get(), CURLUPART_HOST);
   auto scheme = get_part(u.get(), CURLUPART_SCHEME);
   auto port = get_part(u.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
   auto whole = get_part(u.get(), CURLUPART_URL, CURLU_PUNYCODE);
+  if (!whole) whole = get_part(u.get(), CURLUPART_URL);
   if (!host || host->empty() || !scheme || !whole) return std::nullopt;
   Url out{*whole, to_lower(*scheme), to_lower(*host), 0};
   if (out.host.size() > 2 && out.host.front() == '[') out.host = out.host.substr(1, out.host.size() - 2);
@@ -128,21 +134,13 @@ std::string percent_decode(std::string_view text) {
   return out;
 }
 
-}  // namespace hermes::web
-
-namespace hermes::web {
 std::string encode_component(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
+    if (unreserved(c)) out += static_cast<char>(c);
+    else append_escaped(out, c);
   }
   return out;
 }
+
 }  // namespace hermes::web

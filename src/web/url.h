@@ -32,9 +32,7 @@ std::string normalize_url(std::string_view raw);
 // `%xx` escapes decoded (invalid ones kept as written).
 std::string percent_decode(std::string_view text);
 
-}  // namespace hermes::web
-
-namespace hermes::web {
 // Every byte outside [A-Za-z0-9-._~] as `%XX` (a query or form value).
 std::string encode_component(std::string_view text);
+
 }  // namespace hermes::web

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "web/address.h"
+#include "web/url.h"
 #include "web/url_guard.h"
 #include "web_test_support.h"
 
@@ -168,6 +169,19 @@ TEST(TestAllowlist, OpensExactlyTheListedPort) {
   EXPECT_FALSE(guard.vet(std::string_view("http://127.0.0.2:8123/")));
   EXPECT_FALSE(guard.vet(std::string_view("http://10.0.0.1:8123/")));
   EXPECT_FALSE(guard.vet(std::string_view("http://169.254.169.254:8123/")));
+}
+
+TEST(UrlNormalization, WhatAModelTypedBecomesFetchable) {
+  EXPECT_EQ(normalize_url("  https://wttr.in/Köln "), "https://wttr.in/K%C3%B6ln");
+  // libcurl 7.88's punycode conversion fails for this host: it stays as written.
+  EXPECT_EQ(normalize_url("https://münich.example/a b"), "https://münich.example/a%20b");
+  EXPECT_TRUE(parse_url("https://münich.example/"));
+  EXPECT_EQ(normalize_url("https:// x.com/p"), "https://x.com/p");
+  EXPECT_EQ(normalize_url("https://a.test/?next=https:// evil"), "https://a.test/?next=https://%20evil");
+  EXPECT_EQ(normalize_url("https://a.test/%41?q=1#f"), "https://a.test/%41?q=1#f");
+  EXPECT_EQ(normalize_url("http://a.test:8080/x"), "http://a.test:8080/x");
+  EXPECT_EQ(encode_component("a b&c"), "a%20b%26c");
+  EXPECT_EQ(percent_decode("%73k-%zz"), "sk-%zz");
 }
 
 }  // namespace
