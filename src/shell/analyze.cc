@@ -270,6 +270,7 @@ Analysis analyze(std::string_view command, const Environment& session, const Lim
 Environment load_snapshot(std::string_view script) {
   Limits limits;
   limits.max_input = 4 * 1024 * 1024;
+  limits.max_commands = 1 << 16;  // one per exported variable, alias, setting
   Analysis a = analyze(script, {}, limits);
   return std::move(a.env);
 }

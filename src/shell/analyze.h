@@ -87,7 +87,7 @@ struct Analysis {
 
 struct Limits {
   size_t max_input = 256 * 1024;
-  size_t max_commands = 4096;
+  size_t max_commands = 1024;    // simple commands one call may start
   size_t max_steps = 50'000;      // commands evaluated, calls, loop rounds
   size_t max_value = 256 * 1024;  // bytes of one expanded value
   size_t max_fields = 4096;       // words one word may expand to
