@@ -29,7 +29,7 @@ test: deps
 test-asan: deps
 	@cmake -S "$(ROOT)" -B "$(ROOT)build-asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DHERMES_SANITIZE=ON -DHERMES_BUILD_BENCH=OFF >&2
 	@ninja -C "$(ROOT)build-asan" >&2
-	cd "$(ROOT)build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+	cd "$(ROOT)build-asan" && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(ROOT)tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
 bench: deps
 	@cmake -S "$(ROOT)" -B "$(ROOT)build-release" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHERMES_BUILD_BENCH=ON >&2
