@@ -14,13 +14,9 @@
 #include <fstream>
 #include <string>
 
-#include "core/config.h"
-#include "core/paths.h"
 #include "fs/atomic_write.h"
-#include "registry/client_channel.h"
-#include "registry/dispatcher.h"
 #include "registry/registry.h"
-#include "registry/session.h"
+#include "testutil/tool_session.h"
 #include "tools/patch/match/replace.h"
 
 namespace hermes::match {
@@ -137,25 +133,13 @@ void register_patch(Registry& registry);
 namespace {
 
 // The patch tool in-process, one session, as an MCP call would run it.
-class PatchTool {
+class PatchTool : public testing::ToolSession {
  public:
-  PatchTool() : config_(Config::from_yaml("")), services_{*config_, paths_}, dispatcher_(registry_, services_) {
-    register_patch(registry_);
-    registry_.enable_toolsets({"file"});
+  PatchTool() {
+    register_patch(registry());
+    registry().enable_toolsets({"file"});
   }
-  Json call(const Json& args) {
-    CallContext ctx{session_, services_, client_, dispatcher_, {}, Json()};
-    return dispatcher_.call(*dispatcher_.find("patch"), args, ctx).value;
-  }
-
- private:
-  std::unique_ptr<Config> config_;
-  PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  Session session_{"bench"};
-  NullClientChannel client_;
+  Json call(const Json& args) { return ToolSession::call("patch", args); }
 };
 
 // An exact one-line replace in a 5,000-line (157 KB) file, toggled back and
