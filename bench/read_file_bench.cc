@@ -187,10 +187,20 @@ class McpChild {
   bool ok_ = false;
 };
 
-// A read of the whole 4 KB file. A different limit per call keeps the dedup
-// stub out of the way (the file has under 100 lines, so every page is all of it).
-std::string read_request(const std::string& path, int id) {
-  Json args{{"path", path}, {"limit", 100 + id % 1900}};
+// A read of a whole 4 KB file. The file and the limit change from call to
+// call, so no (path, limit) pair comes back within 100,000 calls and every
+// answer is a real read, never the dedup stub (each file has under 100 lines,
+// so every page is all of it).
+std::string read_request(int id) {
+  static const std::vector<std::string> paths = [] {
+    std::vector<std::string> made;
+    for (int i = 0; i < 64; ++i) {
+      made.push_back(make_file("hermes-bench-4k-" + std::to_string(i) + ".txt", 4096));
+    }
+    return made;
+  }();
+  Json args{{"path", paths[static_cast<size_t>(id) % paths.size()]},
+            {"limit", 100 + (id / static_cast<int>(paths.size())) % 1900}};
   Json call{{"jsonrpc", "2.0"},
             {"id", id},
             {"method", "tools/call"},
@@ -199,7 +209,6 @@ std::string read_request(const std::string& path, int id) {
 }
 
 void BM_Read4KB_McpStdio(benchmark::State& state) {
-  static const std::string path = make_file("hermes-bench-4k.txt", 4096);
   McpChild child;
   if (!child.ok()) {
     state.SkipWithError("hermes-tools not found (set HERMES_TOOLS_BIN)");
@@ -207,7 +216,7 @@ void BM_Read4KB_McpStdio(benchmark::State& state) {
   }
   int id = 1;
   timed(state, [&] {
-    child.send(read_request(path, id++));
+    child.send(read_request(id++));
     benchmark::DoNotOptimize(child.receive());
   });
 }
@@ -217,7 +226,6 @@ BENCHMARK(BM_Read4KB_McpStdio)->Unit(benchmark::kMicrosecond)->Iterations(1500);
 // calls keeps them: each answer received sends the next request. items/s is
 // calls per second.
 void BM_Read4KB_McpStdio_InFlight(benchmark::State& state) {
-  static const std::string path = make_file("hermes-bench-4k.txt", 4096);
   McpChild child;
   if (!child.ok()) {
     state.SkipWithError("hermes-tools not found (set HERMES_TOOLS_BIN)");
@@ -225,10 +233,10 @@ void BM_Read4KB_McpStdio_InFlight(benchmark::State& state) {
   }
   const int window = static_cast<int>(state.range(0));
   int id = 1;
-  for (int i = 0; i < window; ++i) child.send(read_request(path, id++));
+  for (int i = 0; i < window; ++i) child.send(read_request(id++));
   for (auto _ : state) {
     benchmark::DoNotOptimize(child.receive());
-    child.send(read_request(path, id++));
+    child.send(read_request(id++));
   }
   for (int i = 0; i < window; ++i) child.receive();
   state.SetItemsProcessed(state.iterations());
