@@ -6,7 +6,10 @@ const expected = [
   ['initialize 2025-11-25', /protocolVersion\":\"2025-11-25/],
   ['initialize with unsupported version', /answers protocolVersion=2025-11-25/],
   ['initialize 2024-11-05', /answers protocolVersion=2024-11-05/],
-  ['server/discover', /error -32601/],
+  // The prober's discover carries the version claim but no clientCapabilities, so the
+  // modern envelope is invalid (docs/http.md, "the per-request envelope"): a modern -32602,
+  // not the legacy -32601 that would send a dual-era client back to initialize.
+  ['server/discover', /error -32602 .*clientCapabilities/],
   ['tools/list before initialize', /^result /],
   ['ping before initialize', /^result \{\}/],
   ['malformed JSON line', /error -32700.*still alive: true/],
