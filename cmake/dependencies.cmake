@@ -14,6 +14,8 @@ pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
 find_package(pugixml REQUIRED)
 find_package(CURL REQUIRED)
 pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
+# IDN host names to punycode for the web tools (libcurl 7.88 cannot for some).
+pkg_check_modules(IDN2 REQUIRED IMPORTED_TARGET libidn2)
 # Boost.Beast/Asio, header-only: the HTTP transport (src/http/ only).
 find_package(Boost 1.74 REQUIRED CONFIG COMPONENTS headers)
 if(HERMES_BUILD_TESTS)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "web/backend_select.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <fstream>
@@ -48,8 +49,20 @@ std::string autodetect(const EnvLookup& env, Capability cap) {
   return "ddgs";
 }
 
-VendorConfig vendor(const EnvLookup& env, const char* key, const char* base) {
-  return {env(key), env(base), env("PARALLEL_SEARCH_MODE")};
+// `web.<name>.timeout` seconds (1–300); SearXNG's default also follows
+// SEARXNG_TIMEOUT (at least 5) as upstream's does.
+std::chrono::seconds vendor_timeout(const Config& config, const EnvLookup& env,
+                                    const std::string& name) {
+  int64_t fallback = name == "searxng" || name == "brave-free" || name == "ddgs" ? 15 : 60;
+  if (name == "searxng")
+    if (auto seconds = parse_int(env("SEARXNG_TIMEOUT"))) fallback = std::max<int64_t>(*seconds, 5);
+  return std::chrono::seconds(
+      std::clamp<int64_t>(config.get_int("web." + name + ".timeout", fallback), 1, 300));
+}
+
+VendorConfig vendor(const Config& config, const EnvLookup& env, const std::string& name,
+                    const char* key, const char* base) {
+  return {env(key), env(base), env("PARALLEL_SEARCH_MODE"), vendor_timeout(config, env, name)};
 }
 
 std::map<std::string, std::string> read_dotenv(const std::string& path) {
@@ -83,24 +96,37 @@ Selection select_backend(const Config& config, const EnvLookup& env, Capability 
   return checked(autodetect(env, cap), cap);
 }
 
-std::unique_ptr<SearchBackend> make_search_backend(const std::string& name, const EnvLookup& env) {
-  if (name == "searxng") return make_searxng(env("SEARXNG_URL"));
-  if (name == "ddgs") return make_ddg(env("HERMES_TOOLS_DDG_BASE_URL"));
-  if (name == "brave-free") return make_brave(env("BRAVE_SEARCH_API_KEY"), env("HERMES_TOOLS_BRAVE_BASE_URL"));
-  if (name == "tavily") return make_tavily_search(vendor(env, "TAVILY_API_KEY", "TAVILY_BASE_URL"));
-  if (name == "exa") return make_exa_search(vendor(env, "EXA_API_KEY", "HERMES_TOOLS_EXA_BASE_URL"));
-  if (name == "parallel") return make_parallel_search(vendor(env, "PARALLEL_API_KEY", "HERMES_TOOLS_PARALLEL_BASE_URL"));
-  if (name == "firecrawl") return make_firecrawl_search(vendor(env, "FIRECRAWL_API_KEY", "FIRECRAWL_API_URL"));
+std::unique_ptr<SearchBackend> make_search_backend(const std::string& name, const Config& config,
+                                                   const EnvLookup& env) {
+  auto timeout = vendor_timeout(config, env, name);
+  auto keyed = [&](const char* key, const char* base) {
+    return vendor(config, env, name, key, base);
+  };
+  if (name == "searxng") return make_searxng(env("SEARXNG_URL"), timeout);
+  if (name == "ddgs") return make_ddg(env("HERMES_TOOLS_DDG_BASE_URL"), timeout);
+  if (name == "brave-free")
+    return make_brave(env("BRAVE_SEARCH_API_KEY"), env("HERMES_TOOLS_BRAVE_BASE_URL"), timeout);
+  if (name == "tavily") return make_tavily_search(keyed("TAVILY_API_KEY", "TAVILY_BASE_URL"));
+  if (name == "exa") return make_exa_search(keyed("EXA_API_KEY", "HERMES_TOOLS_EXA_BASE_URL"));
+  if (name == "parallel")
+    return make_parallel_search(keyed("PARALLEL_API_KEY", "HERMES_TOOLS_PARALLEL_BASE_URL"));
+  if (name == "firecrawl")
+    return make_firecrawl_search(keyed("FIRECRAWL_API_KEY", "FIRECRAWL_API_URL"));
   return nullptr;
 }
 
-std::unique_ptr<ExtractBackend> make_extract_backend(const std::string& name, const EnvLookup& env,
-                                                     NativeConfig native) {
+std::unique_ptr<ExtractBackend> make_extract_backend(const std::string& name, const Config& config,
+                                                     const EnvLookup& env, NativeConfig native) {
+  auto keyed = [&](const char* key, const char* base) {
+    return vendor(config, env, name, key, base);
+  };
   if (name == "native") return make_native_extract(std::move(native));
-  if (name == "tavily") return make_tavily_extract(vendor(env, "TAVILY_API_KEY", "TAVILY_BASE_URL"));
-  if (name == "exa") return make_exa_extract(vendor(env, "EXA_API_KEY", "HERMES_TOOLS_EXA_BASE_URL"));
-  if (name == "parallel") return make_parallel_extract(vendor(env, "PARALLEL_API_KEY", "HERMES_TOOLS_PARALLEL_BASE_URL"));
-  if (name == "firecrawl") return make_firecrawl_extract(vendor(env, "FIRECRAWL_API_KEY", "FIRECRAWL_API_URL"));
+  if (name == "tavily") return make_tavily_extract(keyed("TAVILY_API_KEY", "TAVILY_BASE_URL"));
+  if (name == "exa") return make_exa_extract(keyed("EXA_API_KEY", "HERMES_TOOLS_EXA_BASE_URL"));
+  if (name == "parallel")
+    return make_parallel_extract(keyed("PARALLEL_API_KEY", "HERMES_TOOLS_PARALLEL_BASE_URL"));
+  if (name == "firecrawl")
+    return make_firecrawl_extract(keyed("FIRECRAWL_API_KEY", "FIRECRAWL_API_URL"));
   return nullptr;
 }
 

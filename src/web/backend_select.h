@@ -30,9 +30,12 @@ struct Selection {
 
 Selection select_backend(const Config& config, const EnvLookup& env, Capability capability);
 
-std::unique_ptr<SearchBackend> make_search_backend(const std::string& name, const EnvLookup& env);
-std::unique_ptr<ExtractBackend> make_extract_backend(const std::string& name, const EnvLookup& env,
-                                                     NativeConfig native);
+// Each vendor request is bounded by `web.<name>.timeout` seconds (default
+// 15 for searxng, brave-free and ddgs, 60 for the keyed vendors).
+std::unique_ptr<SearchBackend> make_search_backend(const std::string& name, const Config& config,
+                                                   const EnvLookup& env);
+std::unique_ptr<ExtractBackend> make_extract_backend(const std::string& name, const Config& config,
+                                                     const EnvLookup& env, NativeConfig native);
 
 // `Brave Search (Free)`, `DuckDuckGo (ddgs)`, `SearXNG`, … for messages.
 std::string display_name(const std::string& name);

@@ -3,7 +3,6 @@
 
 #include <gumbo.h>
 
-#include <memory>
 #include <utility>
 #include <vector>
 
@@ -306,16 +305,11 @@ class Converter {
   std::string base_;
 };
 
-struct GumboFree {
-  void operator()(GumboOutput* out) const { gumbo_destroy_output(&kGumboDefaultOptions, out); }
-};
-
 }  // namespace
 
 HtmlDocument html_to_markdown(std::string_view html, const std::string& page_url) {
-  std::unique_ptr<GumboOutput, GumboFree> doc(
-      gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size()));
-  PageFrame frame = frame_of(doc->root);
+  ParsedHtml doc(html);
+  PageFrame frame = frame_of(doc.root());
   std::string base = frame.base_href.empty()
                          ? page_url
                          : resolve_url(page_url, frame.base_href).value_or(page_url);

@@ -7,7 +7,15 @@
 #include "web/markdown_text.h"
 
 namespace hermes::web {
+
 namespace {
+
+GumboOptions quiet_options() {
+  GumboOptions options = kGumboDefaultOptions;
+  options.max_errors = 0;
+  return options;
+}
+const GumboOptions kQuiet = quiet_options();
 
 bool is_element(const GumboNode* n) {
   return n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE;
@@ -81,6 +89,11 @@ bool is_main(const GumboNode* n) {
 }
 
 }  // namespace
+
+ParsedHtml::ParsedHtml(std::string_view html)
+    : output_(gumbo_parse_with_options(&kQuiet, html.data(), html.size())) {}
+
+ParsedHtml::~ParsedHtml() { gumbo_destroy_output(&kQuiet, output_); }
 
 std::string_view attribute(const GumboNode* element, const char* name) {
   const GumboAttribute* a = gumbo_get_attribute(&element->v.element.attributes, name);

@@ -136,7 +136,6 @@ void set_common(CURL* c, const HttpLimits& limits, Transfer& t) {
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
   curl_easy_setopt(c, CURLOPT_USERAGENT, user_agent().c_str());
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(limits.connect_timeout.count()));
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(limits.total_timeout.count()));
@@ -176,6 +175,12 @@ Result<HttpResponse> perform(const HttpRequest& request, const HttpLimits& limit
   Transfer t{c.get(), &limits, pin, stop, {}, 0, false, false, false};
   set_common(c.get(), limits, t);
   curl_easy_setopt(c.get(), CURLOPT_URL, request.url.c_str());
+  if (request.proxy.empty()) {
+    curl_easy_setopt(c.get(), CURLOPT_NOPROXY, "*");
+  } else {
+    curl_easy_setopt(c.get(), CURLOPT_PROXY, request.proxy.c_str());
+    curl_easy_setopt(c.get(), CURLOPT_NOPROXY, "");
+  }
   if (request.decompress) curl_easy_setopt(c.get(), CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
   List headers, resolve;
   for (const std::string& h : request.headers) append(headers, h);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// One HTTP exchange on libcurl: no redirects followed, no proxy, no cookies,
+// One HTTP exchange on libcurl: no redirects followed, no proxy unless asked, no cookies,
 // bounded in time and size, cancelled by the call's stop token. When a pin
 // is given curl never resolves the name: it dials only the vetted addresses
 // (CURLOPT_RESOLVE), and a connect-time check refuses any other address.
@@ -30,6 +30,7 @@ struct HttpRequest {
   std::vector<std::string> headers;
   std::string body;
   bool decompress = false;  // send Accept-Encoding: gzip, deflate and decode
+  std::string proxy;        // non-empty: through this proxy; otherwise none
 };
 
 // The addresses `host:port` may be reached at, all vetted by `guard`.

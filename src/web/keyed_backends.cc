@@ -53,8 +53,9 @@ constexpr const char* kTavilyNoKey =
 
 VendorCall tavily_call(const VendorConfig& c, const char* op, Json body) {
   body["api_key"] = c.key;
-  return {"Tavily", op, base_or(c.base, "https://api.tavily.com") + "/" + op, "POST", {kJson},
-          body.dump(), std::chrono::seconds(60), c.key};
+  return {"Tavily",  op,      base_or(c.base, "https://api.tavily.com") + "/" + op,
+          "POST",    {kJson}, body.dump(),
+          c.timeout, c.key};
 }
 
 class TavilySearch final : public SearchBackend {
@@ -105,9 +106,14 @@ class TavilyExtract final : public ExtractBackend {
 constexpr const char* kExaNoKey = "EXA_API_KEY environment variable not set. Get your API key at https://exa.ai";
 
 VendorCall exa_call(const VendorConfig& c, const char* op, const char* path, const Json& body) {
-  return {"Exa", op, base_or(c.base, "https://api.exa.ai") + path, "POST",
-          {kJson, "x-api-key: " + c.key, "x-exa-integration: hermes-agent"}, body.dump(),
-          std::chrono::seconds(60), c.key};
+  return {"Exa",
+          op,
+          base_or(c.base, "https://api.exa.ai") + path,
+          "POST",
+          {kJson, "x-api-key: " + c.key, "x-exa-integration: hermes-agent"},
+          body.dump(),
+          c.timeout,
+          c.key};
 }
 
 class ExaSearch final : public SearchBackend {
@@ -156,9 +162,14 @@ constexpr const char* kParallelNoKey =
     "PARALLEL_API_KEY environment variable not set. Get your API key at https://parallel.ai";
 
 VendorCall parallel_call(const VendorConfig& c, const char* op, const char* path, const Json& body) {
-  return {"Parallel", op, base_or(c.base, "https://api.parallel.ai") + path, "POST",
-          {kJson, "x-api-key: " + c.key, "parallel-beta: search-extract-2025-10-10"}, body.dump(),
-          std::chrono::seconds(60), c.key};
+  return {"Parallel",
+          op,
+          base_or(c.base, "https://api.parallel.ai") + path,
+          "POST",
+          {kJson, "x-api-key: " + c.key, "parallel-beta: search-extract-2025-10-10"},
+          body.dump(),
+          c.timeout,
+          c.key};
 }
 
 class ParallelSearch final : public SearchBackend {
@@ -211,8 +222,9 @@ constexpr const char* kFirecrawlUnconfigured =
     "for a self-hosted Firecrawl instance.";
 
 VendorCall firecrawl_call(const VendorConfig& c, const char* op, const char* path, const Json& body) {
-  VendorCall call{"Firecrawl", op, base_or(c.base, "https://api.firecrawl.dev") + path, "POST", {kJson},
-                  body.dump(), std::chrono::seconds(60), c.key};
+  VendorCall call{"Firecrawl", op,      base_or(c.base, "https://api.firecrawl.dev") + path,
+                  "POST",      {kJson}, body.dump(),
+                  c.timeout,   c.key};
   if (!c.key.empty()) call.headers.push_back("Authorization: Bearer " + c.key);
   return call;
 }
@@ -230,7 +242,9 @@ class FirecrawlSearch final : public SearchBackend {
  public:
   explicit FirecrawlSearch(VendorConfig c) : c_(std::move(c)) {}
   Result<std::vector<SearchHit>> search(const std::string& q, int limit, std::stop_token stop) const override {
-    if (c_.key.empty() && c_.base.empty()) return Error::Unavailable(kFirecrawlUnconfigured);
+    // Upstream raises here, so the tool answers with its exception envelope.
+    if (c_.key.empty() && c_.base.empty())
+      return Error::Io(std::string("Error searching web: ") + kFirecrawlUnconfigured);
     Json body = {{"query", q}, {"limit", limit}};
     HERMES_ASSIGN_OR_RETURN(Json reply, vendor_json(firecrawl_call(c_, "search", "/v2/search", body), stop));
     std::vector<SearchHit> hits;
@@ -262,8 +276,12 @@ class FirecrawlExtract final : public ExtractBackend {
     auto reply = vendor_json(firecrawl_call(c_, "extract", "/v2/scrape", body), stop);
     if (!reply) {
       bool timeout = reply.error().code == ErrorCode::kTimeout;
-      return {url, url, "", "", timeout ? "Scrape timed out after 60s — page may be too large or unresponsive. "
-                                          "Try browser_navigate instead." : reply.error().message};
+      std::string after = std::to_string(c_.timeout.count());
+      return {url, url, "", "",
+              timeout ? "Scrape timed out after " + after +
+                            "s — page may be too large or "
+                            "unresponsive. Try browser_navigate instead."
+                      : reply.error().message};
     }
     const Json& data = reply->contains("data") && (*reply)["data"].is_object() ? (*reply)["data"] : *reply;
     const Json meta = data.value("metadata", Json::object());

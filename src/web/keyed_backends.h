@@ -5,6 +5,7 @@
 // message.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -16,6 +17,7 @@ struct VendorConfig {
   std::string key;
   std::string base;
   std::string mode;  // Parallel's PARALLEL_SEARCH_MODE
+  std::chrono::seconds timeout{60};  // each request
 };
 
 std::unique_ptr<SearchBackend> make_tavily_search(VendorConfig config);

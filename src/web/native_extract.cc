@@ -43,21 +43,23 @@ class NativeExtract final : public ExtractBackend {
                                           std::stop_token stop) const override {
     std::vector<ExtractRow> rows(urls.size());
     HostSlots slots;
+    auto deadline = std::chrono::steady_clock::now() + c_.call_timeout;
     {
       std::vector<std::jthread> workers;
       for (size_t i = 0; i < urls.size(); ++i)
-        workers.emplace_back([&, i] { rows[i] = one(urls[i], slots, stop); });
+        workers.emplace_back([&, i] { rows[i] = one(urls[i], slots, deadline, stop); });
     }
     if (stop.stop_requested()) return Error::Cancelled("Interrupted");
     return rows;
   }
 
  private:
-  ExtractRow one(const std::string& url, HostSlots& slots, std::stop_token stop) const {
+  ExtractRow one(const std::string& url, HostSlots& slots,
+                 std::chrono::steady_clock::time_point deadline, std::stop_token stop) const {
     auto parsed = parse_url(url);
     std::string host = parsed ? parsed->host : "";
     slots.acquire(host);
-    PageFetchEnv env{*c_.guard, c_.policy, c_.limits, c_.max_redirects};
+    PageFetchEnv env{*c_.guard, c_.policy, c_.limits, c_.max_redirects, deadline, c_.call_timeout};
     FetchedPage page = fetch_page(url, env, stop);
     slots.release(host);
     ExtractRow row{url, page.url, "", "", page.error, page.policy_block};

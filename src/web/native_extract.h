@@ -15,6 +15,7 @@ struct NativeConfig {
   SitePolicy policy;
   HttpLimits limits;
   int max_redirects = 10;
+  std::chrono::seconds call_timeout{120};  // every URL of one call together
 };
 
 std::unique_ptr<ExtractBackend> make_native_extract(NativeConfig config);

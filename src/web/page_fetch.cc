@@ -20,13 +20,35 @@ std::string status_error(long status, const std::string& url) {
   return out;
 }
 
-std::string transfer_error(const Error& e, const std::string& url, const HttpLimits& limits) {
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+// When one hop must be done: the URL's own limit or the call's, whichever
+// comes first; `by_call` says which.
+struct HopDeadline {
+  SteadyTime at;
+  bool by_call = false;
+};
+
+HopDeadline hop_deadline(SteadyTime url_deadline, const PageFetchEnv& env) {
+  if (env.call_deadline < url_deadline) return {env.call_deadline, true};
+  return {url_deadline, false};
+}
+
+std::string timeout_error(const std::string& url, const PageFetchEnv& env, bool by_call) {
+  if (by_call)
+    return "Timed out after " + std::to_string(env.call_limit.count()) + "s fetching " + url +
+           " (the time limit of one web_extract call)";
+  return "Timed out after " + std::to_string(env.limits.total_timeout.count() / 1000) +
+         "s fetching " + url;
+}
+
+std::string transfer_error(const Error& e, const std::string& url, const PageFetchEnv& env,
+                           bool by_call) {
   switch (e.code) {
     case ErrorCode::kTimeout:
-      return "Timed out after " + std::to_string(limits.total_timeout.count() / 1000) +
-             "s fetching " + url;
+      return timeout_error(url, env, by_call);
     case ErrorCode::kTooLarge:
-      return "Response too large (over " + std::to_string(limits.max_body >> 20) + " MiB)";
+      return "Response too large (over " + std::to_string(env.limits.max_body >> 20) + " MiB)";
     case ErrorCode::kCancelled:
     case ErrorCode::kPermissionDenied:
       return e.message;
@@ -35,9 +57,10 @@ std::string transfer_error(const Error& e, const std::string& url, const HttpLim
   }
 }
 
-// One hop: vet, pin, fetch. Sets `page.error` on failure.
+// One hop: vet, pin (or go through the configured proxy), fetch within
+// `deadline`. Sets `page.error` on failure.
 std::optional<HttpResponse> hop(const std::string& url, const PageFetchEnv& env,
-                                std::stop_token stop, FetchedPage& page) {
+                                HopDeadline deadline, std::stop_token stop, FetchedPage& page) {
   page.url = url;
   auto parsed = parse_url(url);
   auto vetted = parsed ? env.guard.vet(*parsed) : Result<VettedTarget>(Error::PermissionDenied(""));
@@ -50,11 +73,20 @@ std::optional<HttpResponse> hop(const std::string& url, const PageFetchEnv& env,
     page.policy_block = std::move(block);
     return std::nullopt;
   }
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline.at - std::chrono::steady_clock::now());
+  if (left.count() <= 0) {
+    page.error = timeout_error(url, env, deadline.by_call);
+    return std::nullopt;
+  }
+  HttpLimits limits = env.limits;
+  limits.total_timeout = left;
+  limits.connect_timeout = std::min(limits.connect_timeout, left);
   Pin pin{parsed->host, parsed->port, vetted->addresses, &env.guard};
-  HttpRequest request{parsed->text, "GET", {kAccept}, "", true};
-  auto response = perform(request, env.limits, &pin, stop);
+  HttpRequest request{parsed->text, "GET", {kAccept}, "", true, vetted->proxy};
+  auto response = perform(request, limits, vetted->proxy.empty() ? &pin : nullptr, stop);
   if (!response) {
-    page.error = transfer_error(response.error(), url, env.limits);
+    page.error = transfer_error(response.error(), url, env, deadline.by_call);
     return std::nullopt;
   }
   return std::move(*response);
@@ -65,8 +97,10 @@ std::optional<HttpResponse> hop(const std::string& url, const PageFetchEnv& env,
 FetchedPage fetch_page(const std::string& url, const PageFetchEnv& env, std::stop_token stop) {
   FetchedPage page;
   std::string current = url;
+  HopDeadline deadline =
+      hop_deadline(std::chrono::steady_clock::now() + env.limits.total_timeout, env);
   for (int hops = 0;; ++hops) {
-    auto response = hop(current, env, stop, page);
+    auto response = hop(current, env, deadline, stop, page);
     if (!response) return page;
     if (is_redirect(response->status) && !response->location.empty()) {
       if (hops >= env.max_redirects) {

@@ -4,6 +4,7 @@
 // is dialled, and redirects are followed here, not by curl.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -17,8 +18,12 @@ namespace hermes::web {
 struct PageFetchEnv {
   const UrlGuard& guard;
   const SitePolicy& policy;
-  HttpLimits limits;
+  HttpLimits limits;  // total_timeout bounds one URL, all its hops together
   int max_redirects = 10;
+  // The end of the whole web_extract call, and its length for messages.
+  std::chrono::steady_clock::time_point call_deadline =
+      std::chrono::steady_clock::time_point::max();
+  std::chrono::seconds call_limit{0};
 };
 
 struct FetchedPage {

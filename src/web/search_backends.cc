@@ -36,22 +36,32 @@ double score_of(const Json& row) {
 
 class SearxngSearch final : public SearchBackend {
  public:
-  explicit SearxngSearch(std::string base) : base_(strip_slash(std::move(base))) {}
+  SearxngSearch(std::string base, std::chrono::seconds timeout)
+      : base_(strip_slash(std::move(base))), timeout_(timeout) {}
 
   Result<std::vector<SearchHit>> search(const std::string& query, int limit,
                                         std::stop_token stop) const override {
     if (base_.empty()) return Error::Unavailable("SEARXNG_URL is not set");
-    VendorCall call{"SearXNG", "search", base_ + "/search?q=" + encode_component(query) + "&format=json&pageno=1",
-                    "GET", {"Accept: application/json"}, "", std::chrono::seconds(15), ""};
+    VendorCall call{"SearXNG",
+                    "search",
+                    base_ + "/search?q=" + encode_component(query) + "&format=json&pageno=1",
+                    "GET",
+                    {"Accept: application/json"},
+                    "",
+                    timeout_,
+                    ""};
     auto reply = vendor_exchange(call, stop);
     if (!reply) {
       if (reply.error().code == ErrorCode::kCancelled) return reply.error();
       return Error::Unavailable("Could not reach SearXNG at " + base_ + ": " + reply.error().message);
     }
     if (reply->status != 200) return Error::Unavailable("SearXNG returned HTTP " + std::to_string(reply->status));
-    Json parsed = Json::parse(reply->body, nullptr, false);
-    auto results = parsed.is_object() ? parsed.find("results") : parsed.end();
-    if (parsed.is_discarded() || !parsed.is_object() || (results != parsed.end() && !results->is_array()))
+    auto reply_json = parse_vendor_json(reply->body);
+    if (!reply_json || !reply_json->is_object())
+      return Error::Unavailable("Could not parse SearXNG response as JSON");
+    const Json& parsed = *reply_json;
+    auto results = parsed.find("results");
+    if (results != parsed.end() && !results->is_array())
       return Error::Unavailable("Could not parse SearXNG response as JSON");
     std::vector<Json> rows;
     if (results != parsed.end())
@@ -68,29 +78,37 @@ class SearxngSearch final : public SearchBackend {
 
  private:
   std::string base_;
+  std::chrono::seconds timeout_;
 };
 
 class BraveSearch final : public SearchBackend {
  public:
-  BraveSearch(std::string key, std::string base) : key_(std::move(key)), base_(strip_slash(std::move(base))) {}
+  BraveSearch(std::string key, std::string base, std::chrono::seconds timeout)
+      : key_(std::move(key)), base_(strip_slash(std::move(base))), timeout_(timeout) {}
 
   Result<std::vector<SearchHit>> search(const std::string& query, int limit,
                                         std::stop_token stop) const override {
     if (key_.empty()) return Error::Unavailable("BRAVE_SEARCH_API_KEY is not set");
     int count = std::clamp(limit, 1, 20);
-    VendorCall call{"Brave Search", "search",
-                    base_ + "/res/v1/web/search?q=" + encode_component(query) + "&count=" + std::to_string(count),
-                    "GET", {"X-Subscription-Token: " + key_, "Accept: application/json"}, "",
-                    std::chrono::seconds(15), key_};
+    VendorCall call{"Brave Search",
+                    "search",
+                    base_ + "/res/v1/web/search?q=" + encode_component(query) +
+                        "&count=" + std::to_string(count),
+                    "GET",
+                    {"X-Subscription-Token: " + key_, "Accept: application/json"},
+                    "",
+                    timeout_,
+                    key_};
     auto reply = vendor_exchange(call, stop);
     if (!reply) {
       if (reply.error().code == ErrorCode::kCancelled) return reply.error();
       return Error::Unavailable(scrub("Could not reach Brave Search: " + reply.error().message, key_));
     }
     if (reply->status != 200) return Error::Unavailable("Brave Search returned HTTP " + std::to_string(reply->status));
-    Json parsed = Json::parse(reply->body, nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object())
+    auto reply_json = parse_vendor_json(reply->body);
+    if (!reply_json || !reply_json->is_object())
       return Error::Unavailable("Could not parse Brave Search response as JSON");
+    const Json& parsed = *reply_json;
     std::vector<SearchHit> hits;
     const Json web = parsed.value("web", Json::object());
     const Json results = web.is_object() ? web.value("results", Json::array()) : Json::array();
@@ -104,6 +122,7 @@ class BraveSearch final : public SearchBackend {
  private:
   std::string key_;
   std::string base_;
+  std::chrono::seconds timeout_;
 };
 
 constexpr const char* kDdgThrottled =
@@ -112,19 +131,27 @@ constexpr const char* kDdgThrottled =
 
 class DdgSearch final : public SearchBackend {
  public:
-  explicit DdgSearch(std::string base) : base_(strip_slash(std::move(base))) {}
+  DdgSearch(std::string base, std::chrono::seconds timeout)
+      : base_(strip_slash(std::move(base))), timeout_(timeout) {}
 
   Result<std::vector<SearchHit>> search(const std::string& query, int limit,
                                         std::stop_token stop) const override {
-    VendorCall call{"DuckDuckGo", "search", base_ + "/html/", "POST",
+    VendorCall call{"DuckDuckGo",
+                    "search",
+                    base_ + "/html/",
+                    "POST",
                     {"Content-Type: application/x-www-form-urlencoded", "Accept: text/html"},
-                    "q=" + encode_component(query) + "&kl=wt-wt", std::chrono::seconds(15), ""};
+                    "q=" + encode_component(query) + "&kl=wt-wt",
+                    timeout_,
+                    ""};
     auto reply = vendor_exchange(call, stop);
     if (!reply) {
       if (reply.error().code == ErrorCode::kCancelled) return Error::Cancelled("DuckDuckGo search interrupted");
       if (reply.error().code == ErrorCode::kTimeout)
-        return Error::Timeout("DuckDuckGo search timed out after 15s — DuckDuckGo may be rate-limiting or slow. "
-                              "Try again later or switch to a different search provider.");
+        return Error::Timeout(
+            "DuckDuckGo search timed out after " + std::to_string(timeout_.count()) +
+            "s — DuckDuckGo may be rate-limiting or slow. Try again later or switch to a "
+            "different search provider.");
       return Error::Unavailable("DuckDuckGo search failed: " + reply.error().message);
     }
     if (reply->status == 202) return Error::Unavailable(kDdgThrottled);
@@ -138,6 +165,7 @@ class DdgSearch final : public SearchBackend {
 
  private:
   std::string base_;
+  std::chrono::seconds timeout_;
 };
 
 // `//duckduckgo.com/l/?uddg=<target>&rut=…` → the target.
@@ -178,9 +206,9 @@ void collect_results(const GumboNode* node, std::vector<DdgRow>& rows, int depth
 }  // namespace
 
 std::vector<SearchHit> parse_ddg_html(std::string_view html, int limit) {
-  GumboOutput* doc = gumbo_parse_with_options(&kGumboDefaultOptions, html.data(), html.size());
+  ParsedHtml doc(html);
   std::vector<DdgRow> rows;
-  collect_results(doc->root, rows, 0);
+  collect_results(doc.root(), rows, 0);
   std::vector<SearchHit> hits;
   for (const DdgRow& r : rows) {
     if (static_cast<int>(hits.size()) >= limit) break;
@@ -188,18 +216,20 @@ std::vector<SearchHit> parse_ddg_html(std::string_view html, int limit) {
     if (starts_with(href, "//")) href = "https:" + href;
     hits.push_back({collapsed_text(r.link), href, r.snippet ? collapsed_text(r.snippet) : ""});
   }
-  gumbo_destroy_output(&kGumboDefaultOptions, doc);
   return hits;
 }
 
-std::unique_ptr<SearchBackend> make_searxng(std::string base) {
-  return std::make_unique<SearxngSearch>(std::move(base));
+std::unique_ptr<SearchBackend> make_searxng(std::string base, std::chrono::seconds timeout) {
+  return std::make_unique<SearxngSearch>(std::move(base), timeout);
 }
-std::unique_ptr<SearchBackend> make_ddg(std::string base) {
-  return std::make_unique<DdgSearch>(base.empty() ? "https://html.duckduckgo.com" : std::move(base));
+std::unique_ptr<SearchBackend> make_ddg(std::string base, std::chrono::seconds timeout) {
+  return std::make_unique<DdgSearch>(base.empty() ? "https://html.duckduckgo.com" : std::move(base),
+                                     timeout);
 }
-std::unique_ptr<SearchBackend> make_brave(std::string key, std::string base) {
-  return std::make_unique<BraveSearch>(std::move(key), base.empty() ? "https://api.search.brave.com" : std::move(base));
+std::unique_ptr<SearchBackend> make_brave(std::string key, std::string base,
+                                          std::chrono::seconds timeout) {
+  return std::make_unique<BraveSearch>(
+      std::move(key), base.empty() ? "https://api.search.brave.com" : std::move(base), timeout);
 }
 
 }  // namespace hermes::web

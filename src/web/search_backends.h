@@ -6,16 +6,20 @@
 #include <memory>
 #include <string>
 
+#include <chrono>
+
 #include "web/backend.h"
 
 namespace hermes::web {
 
+// `timeout` bounds each request (the whole exchange).
 // `base` is SEARXNG_URL (empty: every call fails with `SEARXNG_URL is not set`).
-std::unique_ptr<SearchBackend> make_searxng(std::string base);
+std::unique_ptr<SearchBackend> make_searxng(std::string base, std::chrono::seconds timeout);
 // `base` defaults to https://html.duckduckgo.com.
-std::unique_ptr<SearchBackend> make_ddg(std::string base);
+std::unique_ptr<SearchBackend> make_ddg(std::string base, std::chrono::seconds timeout);
 // `key` is BRAVE_SEARCH_API_KEY; `base` defaults to https://api.search.brave.com.
-std::unique_ptr<SearchBackend> make_brave(std::string key, std::string base);
+std::unique_ptr<SearchBackend> make_brave(std::string key, std::string base,
+                                          std::chrono::seconds timeout);
 
 // The hits of a DuckDuckGo HTML results page (ads skipped, `uddg`
 // redirect links decoded), at most `limit`.

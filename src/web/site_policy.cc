@@ -19,7 +19,11 @@ std::string normalize_rule(std::string_view raw) {
   rule = rule.substr(0, rule.find('/'));
   while (!rule.empty() && rule.back() == '.') rule.pop_back();
   if (starts_with(rule, "www.")) rule = rule.substr(4);
-  return rule;
+  // Hosts are compared in their IDNA form, so a rule may be written either way.
+  bool wildcard = starts_with(rule, "*.");
+  auto ascii = ascii_host(wildcard ? rule.substr(2) : rule);
+  if (!ascii) return rule;
+  return wildcard ? "*." + *ascii : *ascii;
 }
 
 // `*.x` matches `a.x` and deeper, never `x`; a bare rule matches the host

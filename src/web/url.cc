@@ -2,7 +2,9 @@
 #include "web/url.h"
 
 #include <curl/curl.h>
+#include <idn2.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "core/strings.h"
@@ -52,16 +54,20 @@ std::string encode_tail(std::string_view tail) {
   return out;
 }
 
-// The IDNA form of `host` through curl (libidn2); the host itself when it
-// cannot be converted.
-std::string punycode_host(const std::string& scheme, const std::string& host) {
-  UrlHandle u(curl_url());
-  std::string probe = scheme + "://" + host + "/";
-  if (curl_url_set(u.get(), CURLUPART_URL, probe.c_str(), 0) != CURLUE_OK) return host;
-  auto name = get_part(u.get(), CURLUPART_HOST, CURLU_PUNYCODE);
-  if (!name) return host;
-  auto port = get_part(u.get(), CURLUPART_PORT);
-  return port ? *name + ":" + *port : *name;
+bool is_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+// `host[:port]` with the name in its IDNA form; as written when it is ASCII
+// or cannot be converted (parse_url then refuses it).
+std::string ascii_hostport(const std::string& hostport) {
+  if (is_ascii(hostport)) return hostport;
+  size_t colon = hostport.rfind(':');
+  bool has_port = colon != std::string::npos && is_ascii(std::string_view(hostport).substr(colon));
+  auto name = ascii_host(has_port ? hostport.substr(0, colon) : hostport);
+  if (!name) return hostport;
+  return has_port ? *name + hostport.substr(colon) : *name;
 }
 
 }  // namespace
@@ -72,14 +78,17 @@ std::optional<Url> parse_url(std::string_view text) {
   if (input.find_first_of(std::string_view("\0\r\n", 3)) != std::string::npos) return std::nullopt;
   if (curl_url_set(u.get(), CURLUPART_URL, input.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
     return std::nullopt;
-  // libcurl 7.88 cannot give the punycode of some IDN hosts; the name as
-  // written is then resolved (and the connect-time check still applies).
-  auto host = get_part(u.get(), CURLUPART_HOST, CURLU_PUNYCODE);
-  if (!host) host = get_part(u.get(), CURLUPART_HOST);
+  // Our own IDNA conversion: every check and the dial see the ASCII name.
+  auto host = get_part(u.get(), CURLUPART_HOST);
+  if (host && !is_ascii(*host)) {
+    host = ascii_host(*host);
+    if (!host || curl_url_set(u.get(), CURLUPART_HOST, host->c_str(), 0) != CURLUE_OK)
+      return std::nullopt;
+    host = get_part(u.get(), CURLUPART_HOST);
+  }
   auto scheme = get_part(u.get(), CURLUPART_SCHEME);
   auto port = get_part(u.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
-  auto whole = get_part(u.get(), CURLUPART_URL, CURLU_PUNYCODE);
-  if (!whole) whole = get_part(u.get(), CURLUPART_URL);
+  auto whole = get_part(u.get(), CURLUPART_URL);
   if (!host || host->empty() || !scheme || !whole) return std::nullopt;
   Url out{*whole, to_lower(*scheme), to_lower(*host), 0};
   if (out.host.size() > 2 && out.host.front() == '[') out.host = out.host.substr(1, out.host.size() - 2);
@@ -87,6 +96,18 @@ std::optional<Url> parse_url(std::string_view text) {
   if (out.host.empty()) return std::nullopt;
   out.port = port ? static_cast<int>(parse_int(*port).value_or(0)) : 0;
   return out;
+}
+
+std::optional<std::string> ascii_host(std::string_view host) {
+  if (is_ascii(host)) return to_lower(host);
+  char* out = nullptr;
+  std::string input(host);
+  int rc = idn2_to_ascii_8z(input.c_str(), &out, IDN2_NONTRANSITIONAL | IDN2_NFC_INPUT);
+  if (rc != IDN2_OK || !out) return std::nullopt;
+  std::string ascii = to_lower(out);
+  idn2_free(out);
+  if (!is_ascii(ascii) || ascii.empty()) return std::nullopt;
+  return ascii;
 }
 
 std::optional<std::string> resolve_url(std::string_view base, std::string_view reference) {
@@ -115,7 +136,7 @@ std::string normalize_url(std::string_view raw) {
   size_t at = hostport.rfind('@');
   std::string userinfo = at == std::string::npos ? "" : hostport.substr(0, at + 1);
   std::string host = hostport.substr(userinfo.size());
-  return url.substr(0, authority) + userinfo + punycode_host(scheme, host) +
+  return url.substr(0, authority) + userinfo + ascii_hostport(host) +
          encode_tail(std::string_view(url).substr(path));
 }
 

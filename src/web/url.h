@@ -19,6 +19,12 @@ struct Url {
 // Any absolute URL with a host; nullopt when it does not parse.
 std::optional<Url> parse_url(std::string_view text);
 
+// The IDNA (punycode) form of a host name, lower case, by UTS #46
+// non-transitional processing (`Münich.example` → `xn--mnich-kva.example`;
+// full-width digits and ideographic full stops map to ASCII); an ASCII name
+// is only lower-cased. nullopt when the name is not a valid IDN.
+std::optional<std::string> ascii_host(std::string_view host);
+
 // `reference` resolved against `base` (links, redirects); nullopt when the
 // result is not a URL.
 std::optional<std::string> resolve_url(std::string_view base, std::string_view reference);

@@ -40,6 +40,17 @@ class SystemResolver final : public Resolver {
   }
 };
 
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+std::string first_set(std::initializer_list<const char*> names) {
+  for (const char* name : names)
+    if (std::string value = env_or_empty(name); !value.empty()) return value;
+  return "";
+}
+
 Error blocked() { return Error::PermissionDenied(std::string(kBlockedInternal)); }
 
 bool is_metadata_name(const std::string& host) {
@@ -90,6 +101,16 @@ std::string TestAllowlist::describe() const {
   return out;
 }
 
+ProxyEnv ProxyEnv::from_environment() {
+  // curl ignores HTTP_PROXY in capitals (a CGI request header could set it).
+  return {first_set({"http_proxy", "all_proxy", "ALL_PROXY"}),
+          first_set({"https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})};
+}
+
+const std::string& ProxyEnv::for_scheme(const std::string& scheme) const {
+  return scheme == "https" ? https : http;
+}
+
 UrlGuard::UrlGuard(std::shared_ptr<const Resolver> resolver, GuardOptions options)
     : resolver_(std::move(resolver)), options_(std::move(options)) {}
 
@@ -102,15 +123,19 @@ Result<VettedTarget> UrlGuard::vet(std::string_view url) const {
 Result<VettedTarget> UrlGuard::vet(const Url& url) const {
   if ((url.scheme != "http" && url.scheme != "https") || is_metadata_name(url.host))
     return blocked();
+  VettedTarget out;
+  out.proxy = options_.proxies.for_scheme(url.scheme);
   std::vector<IpAddress> addresses;
   if (auto literal = parse_ip(url.host)) {
     addresses.push_back(*literal);
   } else {
     auto answers = resolver_->resolve(url.host);
-    if (!answers || answers->empty()) return blocked();
+    if (!answers || answers->empty()) {
+      if (out.proxy.empty()) return blocked();
+      return out;  // upstream's rule: the proxy resolves it
+    }
     addresses = std::move(*answers);
   }
-  VettedTarget out;
   for (const IpAddress& a : addresses) {
     if (address_allowed(a, options_.allow_private)) continue;
     if (!options_.test_fixtures.allows(a, url.port)) return blocked();

@@ -52,15 +52,31 @@ class TestAllowlist {
   std::vector<Entry> entries_;
 };
 
+// The proxies fetches go through with `web.native.use_proxy: true`, taken
+// from the environment as curl reads it: `http_proxy` for http,
+// `https_proxy`/`HTTPS_PROXY` for https, else `all_proxy`/`ALL_PROXY`.
+struct ProxyEnv {
+  std::string http;
+  std::string https;
+  static ProxyEnv from_environment();
+  // The proxy for `scheme`; empty: none, the fetch is direct and pinned.
+  const std::string& for_scheme(const std::string& scheme) const;
+};
+
 struct GuardOptions {
   // `security.allow_private_urls`: internal ranges allowed, metadata never.
   bool allow_private = false;
   TestAllowlist test_fixtures;
+  ProxyEnv proxies;  // empty unless `web.native.use_proxy` is on
 };
 
 struct VettedTarget {
   std::vector<IpAddress> addresses;  // every address the name had, all allowed
   bool test_fixture = false;         // reached through the test allowlist
+  // Non-empty: fetched through this proxy (the proxy is the egress
+  // boundary: no pinning; `addresses` is empty when the name did not
+  // resolve here).
+  std::string proxy;
 };
 
 class UrlGuard {
@@ -68,7 +84,8 @@ class UrlGuard {
   UrlGuard(std::shared_ptr<const Resolver> resolver, GuardOptions options);
 
   // Scheme http(s), not a metadata name, resolvable, and every answer
-  // allowed; otherwise kPermissionDenied carrying kBlockedInternal.
+  // allowed; otherwise kPermissionDenied carrying kBlockedInternal. A name
+  // that does not resolve passes only when a proxy serves its scheme.
   Result<VettedTarget> vet(const Url& url) const;
   // The same check for a URL given as text.
   Result<VettedTarget> vet(std::string_view url) const;

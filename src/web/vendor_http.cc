@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "web/vendor_http.h"
 
+#include "core/json_parse.h"
 #include "core/strings.h"
 
 namespace hermes::web {
@@ -34,18 +35,21 @@ Result<Json> vendor_json(const VendorCall& call, std::stop_token stop) {
     std::string detail = "HTTP " + std::to_string(reply->status) + ": " + vendor_message(reply->body);
     return Error::Unavailable(scrub(prefix + detail, call.secret));
   }
-  Json parsed = Json::parse(reply->body, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object())
-    return Error::Unavailable(prefix + "invalid JSON response");
+  auto parsed = parse_vendor_json(reply->body);
+  if (!parsed || !parsed->is_object()) return Error::Unavailable(prefix + "invalid JSON response");
   return parsed;
 }
 
+Result<Json> parse_vendor_json(std::string_view text) {
+  return parse_json(text, JsonLimits{.max_bytes = 16u << 20, .max_depth = 64});
+}
+
 std::string vendor_message(const std::string& body) {
-  Json parsed = Json::parse(body, nullptr, false);
-  if (parsed.is_object()) {
+  auto parsed = parse_vendor_json(body);
+  if (parsed && parsed->is_object()) {
     for (const char* key : {"error", "message", "detail"}) {
-      auto it = parsed.find(key);
-      if (it == parsed.end()) continue;
+      auto it = parsed->find(key);
+      if (it == parsed->end()) continue;
       if (it->is_string()) return it->get<std::string>();
       if (it->is_object()) {
         if (std::string inner = text_field(*it, "message"); !inner.empty()) return inner;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/json.h"
@@ -34,6 +35,10 @@ Result<HttpResponse> vendor_exchange(const VendorCall& call, std::stop_token sto
 // `HTTP <code>: <vendor message or first 300 body chars>`, `timed out after
 // <n>s`, `invalid JSON response` or the transport error.
 Result<Json> vendor_json(const VendorCall& call, std::stop_token stop);
+
+// A vendor's JSON text through the bounded parser: at most 16 MiB and 64
+// levels deep (vendor answers are a few levels; anything deeper is hostile).
+Result<Json> parse_vendor_json(std::string_view text);
 
 // The `error` / `message` / `detail` text of a JSON error body, else the
 // first 300 characters of the body.

@@ -124,6 +124,47 @@ TEST(UrlGuard, EveryDnsAnswerIsVetted) {
   EXPECT_EQ(ok->addresses.size(), 2u);
 }
 
+TEST(UrlGuard, EveryInternalRangeAsADnsAnswer) {
+  const char* answers[] = {"0.0.0.1",
+                           "10.1.2.3",
+                           "100.64.0.1",
+                           "127.0.0.1",
+                           "169.254.1.1",
+                           "172.16.0.1",
+                           "192.0.0.1",
+                           "192.0.2.1",
+                           "192.168.1.1",
+                           "198.18.0.1",
+                           "198.51.100.1",
+                           "203.0.113.1",
+                           "224.0.0.1",
+                           "240.0.0.1",
+                           "255.255.255.255",
+                           "::",
+                           "::1",
+                           "fe80::1",
+                           "fc00::1",
+                           "fd00:ec2::254",
+                           "fec0::1",
+                           "ff02::1",
+                           "2001:db8::1",
+                           "2001::1",
+                           "3fff::1",
+                           "64:ff9b::a00:1",
+                           "64:ff9b:1::1",
+                           "::ffff:10.0.0.1",
+                           "2002:c0a8:101::1",
+                           "::7f00:1",
+                           "100.100.100.200",
+                           "169.254.169.254"};
+  auto resolver = std::make_shared<testing::FakeResolver>();
+  UrlGuard guard(resolver, {});
+  for (const char* a : answers) {
+    resolver->set("name.test", {"93.184.216.34", a});
+    EXPECT_FALSE(guard.vet(std::string_view("https://name.test/"))) << a;
+  }
+}
+
 TEST(UrlGuard, MetadataNamesBlockedWithoutLookup) {
   auto resolver = std::make_shared<testing::FakeResolver>();
   resolver->set("metadata.google.internal", {"8.8.8.8"});
@@ -171,11 +212,37 @@ TEST(TestAllowlist, OpensExactlyTheListedPort) {
   EXPECT_FALSE(guard.vet(std::string_view("http://169.254.169.254:8123/")));
 }
 
+TEST(IdnHosts, ParsedToTheirAsciiForm) {
+  auto url = parse_url("https://Münich.example:8080/p?q=1");
+  ASSERT_TRUE(url);
+  EXPECT_EQ(url->host, "xn--mnich-kva.example");
+  EXPECT_EQ(url->text, "https://xn--mnich-kva.example:8080/p?q=1");
+  EXPECT_EQ(ascii_host("faß.de"), "xn--fa-hia.de") << "UTS #46 non-transitional, as browsers";
+  EXPECT_EQ(ascii_host("ＥＸＡＭＰＬＥ。com"), "example.com");
+  EXPECT_EQ(ascii_host("１２７.０.０.１"), "127.0.0.1");
+  EXPECT_FALSE(ascii_host("a\xC3.example"));
+  EXPECT_FALSE(parse_url("http://a\xC3.example/"));
+  auto disguised = parse_url("http://127。0。0。1/");
+  ASSERT_TRUE(disguised);
+  EXPECT_EQ(disguised->host, "127.0.0.1");
+}
+
+TEST(IdnHosts, DisguisedLoopbackIsBlockedWithoutLookup) {
+  auto resolver = std::make_shared<testing::FakeResolver>();
+  UrlGuard guard(resolver, {});
+  for (const char* u : {"http://１２７.０.０.１/", "http://127。0。0。1/", "http://①②⑦.0.0.1/",
+                        "http://[::１]/", "http://metadata。google。internal/"})
+    EXPECT_FALSE(guard.vet(std::string_view(u))) << u;
+  EXPECT_EQ(resolver->calls(), 0);
+}
+
 TEST(UrlNormalization, WhatAModelTypedBecomesFetchable) {
   EXPECT_EQ(normalize_url("  https://wttr.in/Köln "), "https://wttr.in/K%C3%B6ln");
-  // libcurl 7.88's punycode conversion fails for this host: it stays as written.
-  EXPECT_EQ(normalize_url("https://münich.example/a b"), "https://münich.example/a%20b");
-  EXPECT_TRUE(parse_url("https://münich.example/"));
+  EXPECT_EQ(normalize_url("https://münich.example/a b"), "https://xn--mnich-kva.example/a%20b");
+  EXPECT_EQ(normalize_url("https://user@Bücher.example:8443/"),
+            "https://user@xn--bcher-kva.example:8443/");
+  EXPECT_EQ(normalize_url("https://a\xC3.example/"), "https://a\xC3.example/")
+      << "invalid: left for the check";
   EXPECT_EQ(normalize_url("https:// x.com/p"), "https://x.com/p");
   EXPECT_EQ(normalize_url("https://a.test/?next=https:// evil"), "https://a.test/?next=https://%20evil");
   EXPECT_EQ(normalize_url("https://a.test/%41?q=1#f"), "https://a.test/%41?q=1#f");

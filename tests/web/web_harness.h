@@ -39,10 +39,21 @@ class WebHarness : public hermes::testing::ExecHarness {
         << "HERMES_TOOLS_DDG_BASE_URL=" << fixture().url("/ddg") << "\n" << dotenv;
     resolver = std::make_shared<FakeResolver>();
     resolver->set("fixture.test", {"127.0.0.1"});
+    start_service(nullptr);
+  }
+
+  // A fresh WebService (empty caches; the environment read again) on `clock`.
+  void start_service(web_tools::Clock clock) {
     auto& state = session().state<web_tools::WebState>();
     state.service = std::make_unique<web_tools::WebService>(
         services().config, *TestAllowlist::parse(fixture().allow_entry()),
-        web_tools::WebServiceOptions{resolver, nullptr});
+        web_tools::WebServiceOptions{resolver, std::move(clock)});
+  }
+
+  // The call as the dispatcher sees it (`isError`, the error code).
+  ToolReply reply(const std::string& tool, const Json& args) {
+    CallContext ctx = context();
+    return invoke_tool(*registry().find(tool, services()), args, ctx);
   }
 
   Json extract(Json urls, Json extra = Json::object()) {

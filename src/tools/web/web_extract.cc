@@ -6,6 +6,7 @@
 // the result budget.
 #include <algorithm>
 
+#include "core/config.h"
 #include "core/strings.h"
 #include "tools/web/extract_guards.h"
 #include "tools/web/page_store.h"
@@ -80,8 +81,10 @@ void merge(std::vector<Slot>& slots, const std::vector<web::ExtractRow>& rows, c
   }
 }
 
-// Binary payloads refused, inline images replaced.
+// Binary payloads refused, inline images replaced (in the title too: the
+// whole result is swept, as upstream sweeps its JSON).
 void clean(ExtractEntry& entry) {
+  entry.title = replace_inline_images(entry.title);
   if (entry.error || entry.content.empty()) return;
   std::string head;
   for (char c : std::string_view(entry.content).substr(0, 64))
@@ -157,8 +160,10 @@ Status ask_backend(std::vector<Slot>& slots, WebService& service, const std::str
   for (const Slot& s : slots)
     if (s.pending) urls.push_back(s.entry.url);
   if (urls.empty()) return {};
-  web::NativeConfig native{service.shared_guard(), policy, service.fetch_limits(), 10};
-  auto backend = web::make_extract_backend(backend_name, service.env(), std::move(native));
+  web::NativeConfig native{service.shared_guard(), policy, service.fetch_limits(), 10,
+                           service.call_timeout()};
+  auto backend =
+      web::make_extract_backend(backend_name, service.config(), service.env(), std::move(native));
   auto rows = backend->extract(urls, stop);
   if (!rows) {
     if (rows.error().code == ErrorCode::kCancelled || stop.stop_requested()) return Error::Cancelled("Interrupted");
@@ -170,7 +175,13 @@ Status ask_backend(std::vector<Slot>& slots, WebService& service, const std::str
 
 }  // namespace
 
-Result<ExtractOutput> web_extract(const ExtractParams& params, WebService& service, std::stop_token stop) {
+Result<ExtractOutput> web_extract(const ExtractParams& params, CallContext& ctx) {
+  auto run = [&](WebService& service) { return run_extract(params, service, ctx.stop); };
+  return with_web_service<ExtractOutput>(ctx, "Error extracting content: ", run);
+}
+
+Result<ExtractOutput> run_extract(const ExtractParams& params, WebService& service,
+                                  std::stop_token stop) {
   if (params.items.empty()) return Error::NotFound("Content was inaccessible or not found");
   if (auto refusal = secret_refusal(params)) return Error::PermissionDenied(*refusal);
   if (stop.stop_requested()) return Error::Cancelled("Interrupted");
@@ -207,7 +218,10 @@ Result<ExtractOutput> web_extract(const ExtractParams& params, WebService& servi
       service.pages().put(selection.name + "\n" + asked[i], {e.url, e.title, e.content});
     out.results.push_back(std::move(e));
   }
-  fit(out.results, static_cast<size_t>(params.char_limit), service, out.hint);
+  int64_t budget =
+      params.char_limit.value_or(service.config().get_int("web.extract_char_limit", 15000));
+  fit(out.results, static_cast<size_t>(std::clamp<int64_t>(budget, 2000, 500000)), service,
+      out.hint);
   if (params.given > params.items.size())
     out.warning = "Only the first 5 URLs were extracted (" + std::to_string(params.given) +
                   " given); call again for the rest.";

@@ -10,6 +10,7 @@
 #include "core/strings.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "registry/typed_tool.h"
 #include "tools/web/web_tools.h"
 #include "web/backend_select.h"
 
@@ -59,7 +60,7 @@ Json failure(const Error& e) {
   return Json{{"success", false}, {"error", e.message}};
 }
 
-web_tools::SearchParams search_params(const Json& args) {
+Result<web_tools::SearchParams> search_params(const Json& args) {
   web_tools::SearchParams p;
   if (auto q = args.find("query"); q != args.end() && q->is_string()) p.query = q->get<std::string>();
   auto limit = args.contains("limit") ? as_integer(args["limit"]) : std::nullopt;
@@ -76,16 +77,6 @@ Json search_json(const web_tools::SearchOutput& out) {
   return {{"success", true}, {"data", {{"web", rows}}}};
 }
 
-Json web_search_handler(const Json& args, CallContext& ctx) {
-  auto& service = web_tools::web_service(ctx.session, ctx.services.config);
-  try {
-    auto out = web_tools::web_search(search_params(args), service, ctx.stop);
-    return out ? search_json(*out) : failure(out.error());
-  } catch (const std::exception& e) {
-    return Json{{"error", std::string("Error searching web: ") + e.what()}};
-  }
-}
-
 web_tools::ExtractItem item_of(const Json& item, size_t index) {
   const Json* url = &item;
   if (item.is_object()) {
@@ -97,7 +88,7 @@ web_tools::ExtractItem item_of(const Json& item, size_t index) {
   return {"", "Invalid URL item at index " + std::to_string(index) + ": " + kBadItem};
 }
 
-Result<web_tools::ExtractParams> extract_params(const Json& args, const Config& config) {
+Result<web_tools::ExtractParams> extract_params(const Json& args) {
   auto urls = args.find("urls");
   if (urls == args.end() || !(urls->is_array() || urls->is_string()))
     return Error::InvalidArgument("urls must be a list of URL strings");
@@ -105,11 +96,9 @@ Result<web_tools::ExtractParams> extract_params(const Json& args, const Config& 
   Json list = urls->is_string() ? Json::array({*urls}) : *urls;
   p.given = list.size();
   for (size_t i = 0; i < list.size() && i < 5; ++i) p.items.push_back(item_of(list[i], i));
-  auto limit = args.find("char_limit");
-  std::optional<int64_t> asked = limit == args.end() || limit->is_null()
-                                     ? std::optional(config.get_int("web.extract_char_limit", 15000))
-                                     : as_integer(*limit);
-  p.char_limit = std::clamp<int64_t>(asked.value_or(15000), 2000, 500000);
+  // Absent or null: the configured default; not a number: 15000.
+  if (auto limit = args.find("char_limit"); limit != args.end() && !limit->is_null())
+    p.char_limit = as_integer(*limit).value_or(15000);
   return p;
 }
 
@@ -127,18 +116,6 @@ Json extract_json(const ExtractOutput& out) {
   if (!out.warning.empty()) result["_warning"] = out.warning;
   if (!out.hint.empty()) result["_hint"] = out.hint;
   return result;
-}
-
-Json web_extract_handler(const Json& args, CallContext& ctx) {
-  auto& service = web_tools::web_service(ctx.session, ctx.services.config);
-  try {
-    auto params = extract_params(args, ctx.services.config);
-    if (!params) return failure(params.error());
-    auto out = web_tools::web_extract(*params, service, ctx.stop);
-    return out ? extract_json(*out) : failure(out.error());
-  } catch (const std::exception& e) {
-    return Json{{"error", std::string("Error extracting content: ") + e.what()}};
-  }
 }
 
 bool offered(const Services& services, web::Capability capability) {
@@ -161,12 +138,28 @@ void register_web(Registry& registry) {
   if (!fixtures->empty()) log::warn("WARNING: test loopback allowlist active: " + fixtures->describe());
   ToolAnnotations annotations{.read_only = true, .destructive = false, .idempotent = false, .open_world = true};
   registry.add(ToolSpec{
-      .name = "web_search", .toolset = "web", .description = kSearchDescription,
-      .input_schema = Json::parse(kSearchSchema), .annotations = annotations, .handler = web_search_handler,
+      .name = "web_search",
+      .toolset = "web",
+      .description = kSearchDescription,
+      .input_schema = Json::parse(kSearchSchema),
+      .annotations = annotations,
+      .run = typed_entry(TypedTool<web_tools::SearchParams, web_tools::SearchOutput>{
+          .parse = search_params,
+          .handler = web_tools::web_search,
+          .render = search_json,
+          .render_error = failure}),
       .is_available = [](const Services& s) { return offered(s, web::Capability::kSearch); }});
   registry.add(ToolSpec{
-      .name = "web_extract", .toolset = "web", .description = kExtractDescription,
-      .input_schema = Json::parse(kExtractSchema), .annotations = annotations, .handler = web_extract_handler,
+      .name = "web_extract",
+      .toolset = "web",
+      .description = kExtractDescription,
+      .input_schema = Json::parse(kExtractSchema),
+      .annotations = annotations,
+      .run = typed_entry(TypedTool<web_tools::ExtractParams, web_tools::ExtractOutput>{
+          .parse = extract_params,
+          .handler = web_tools::web_extract,
+          .render = extract_json,
+          .render_error = failure}),
       .is_available = [](const Services& s) { return offered(s, web::Capability::kExtract); }});
 }
 

@@ -27,6 +27,14 @@ CachePolicy cache_policy(const Config& config, const Clock& clock) {
   return p;
 }
 
+// `web.native.use_proxy` (default off): the native fetcher goes through
+// curl's proxy variables instead of dialling pinned addresses.
+web::GuardOptions guard_options(const Config& config, web::TestAllowlist fixtures) {
+  web::GuardOptions o{allow_private(config), std::move(fixtures), {}};
+  if (config.get_bool("web.native.use_proxy", false)) o.proxies = web::ProxyEnv::from_environment();
+  return o;
+}
+
 web::HttpLimits native_limits(const Config& config) {
   web::HttpLimits l;
   l.connect_timeout = std::chrono::seconds(std::clamp<int64_t>(config.get_int("web.native.connect_timeout", 10), 1, 120));
@@ -41,9 +49,11 @@ web::HttpLimits native_limits(const Config& config) {
 WebService::WebService(const Config& config, web::TestAllowlist fixtures, WebServiceOptions options)
     : config_(config),
       env_(web::environment_with_dotenv(config.home())),
-      guard_(std::make_shared<web::UrlGuard>(options.resolver ? options.resolver : web::system_resolver(),
-                                             web::GuardOptions{allow_private(config), std::move(fixtures)})),
+      guard_(std::make_shared<web::UrlGuard>(
+          options.resolver ? options.resolver : web::system_resolver(),
+          guard_options(config, std::move(fixtures)))),
       limits_(native_limits(config)),
+      call_timeout_(std::clamp<int64_t>(config.get_int("web.native.call_timeout", 120), 1, 600)),
       cache_(cache_policy(config, options.clock)),
       searches_(cache_),
       pages_(cache_),
@@ -55,7 +65,7 @@ bool WebService::cacheable(const std::string& url, const web::VettedTarget& targ
   if (!parsed || parsed->host.find('.') == std::string::npos || ends_with(parsed->host, ".local")) return false;
   for (const std::string& h : exempt_hosts_)
     if (to_lower(trim(h)) == parsed->host) return false;
-  if (target.test_fixture) return false;
+  if (target.test_fixture || target.addresses.empty()) return false;
   return std::all_of(target.addresses.begin(), target.addresses.end(), [](const web::IpAddress& a) {
     return web::classify(a) == web::AddressClass::kPublic;
   });

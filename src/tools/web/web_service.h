@@ -35,6 +35,8 @@ class WebService {
   const web::UrlGuard& guard() const { return *guard_; }
   std::shared_ptr<const web::UrlGuard> shared_guard() const { return guard_; }
   const web::HttpLimits& fetch_limits() const { return limits_; }
+  // `web.native.call_timeout`: all of one web_extract call's native fetches.
+  std::chrono::seconds call_timeout() const { return call_timeout_; }
   SearchMemo& searches() { return searches_; }
   PageCache& pages() { return pages_; }
   // `$HERMES_HOME/cache/web`.
@@ -48,6 +50,7 @@ class WebService {
   web::EnvLookup env_;
   std::shared_ptr<const web::UrlGuard> guard_;
   web::HttpLimits limits_;
+  std::chrono::seconds call_timeout_;
   CachePolicy cache_;
   SearchMemo searches_;
   PageCache pages_;

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 // web_search and web_extract: typed parameters and outputs, handlers that
-// return Result<Output>; web_json.cc is the JSON edge. Whole-call failures
-// carry an ErrorCode: kInvalidArgument / kPermissionDenied / kUnavailable
-// are `{"success": false, "error"}`, kNotFound and kIo are `{"error"}`,
-// kCancelled is `Interrupted`.
+// return Result<Output> (registry/typed_tool.h); web_json.cc is the JSON
+// edge. Whole-call failures carry an ErrorCode: kInvalidArgument /
+// kPermissionDenied / kUnavailable are `{"success": false, "error"}`,
+// kNotFound and kIo are `{"error"}`, kCancelled is `Interrupted`.
 #pragma once
 
+#include <exception>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
 
 #include "core/result.h"
+#include "registry/tool.h"
 #include "tools/web/web_service.h"
 #include "web/backend.h"
 
@@ -26,7 +28,10 @@ struct SearchOutput {
   std::vector<web::SearchHit> hits;
 };
 
-Result<SearchOutput> web_search(const SearchParams& params, WebService& service, std::stop_token stop);
+// The tool's handler (`Error searching web: <what>` for an exception).
+Result<SearchOutput> web_search(const SearchParams& params, CallContext& ctx);
+Result<SearchOutput> run_search(const SearchParams& params, WebService& service,
+                                std::stop_token stop);
 
 struct ExtractItem {
   std::string url;    // trimmed, as given
@@ -36,7 +41,8 @@ struct ExtractItem {
 struct ExtractParams {
   std::vector<ExtractItem> items;  // at most 5
   size_t given = 0;                // how many the caller sent
-  int64_t char_limit = 15000;      // clamped to [2000, 500000]
+  // As asked; nullopt: `web.extract_char_limit`. Clamped to [2000, 500000].
+  std::optional<int64_t> char_limit;
 };
 
 struct ExtractEntry {
@@ -53,7 +59,22 @@ struct ExtractOutput {
   std::string hint;     // the per-page budget was lowered to fit the result cap
 };
 
-Result<ExtractOutput> web_extract(const ExtractParams& params, WebService& service, std::stop_token stop);
+// The tool's handler, as web_search's (`Error extracting content: <what>`).
+Result<ExtractOutput> web_extract(const ExtractParams& params, CallContext& ctx);
+Result<ExtractOutput> run_extract(const ExtractParams& params, WebService& service,
+                                  std::stop_token stop);
+
+// Runs `body` on the session's WebService; an unexpected exception becomes
+// `<prefix><what>` in the `{"error"}` envelope, as upstream's tool wrapper.
+template <class Output, class Body>
+Result<Output> with_web_service(CallContext& ctx, const char* prefix, Body body) {
+  WebService& service = web_service(ctx.session, ctx.services.config);
+  try {
+    return body(service);
+  } catch (const std::exception& e) {
+    return Error::Io(prefix + std::string(e.what()));
+  }
+}
 
 // The result cap of either tool, in characters of JSON.
 inline constexpr size_t kResultCap = 100'000;

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "exec_harness.h"
+#include "testutil/scoped_env.h"
 
 namespace hermes::testing {
 namespace {
@@ -23,23 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kPortable = "terminal:\n  portable_files: true\n";
-
-// Sets an environment variable for the fixture's lifetime.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // TMPDIR (the portable backend's temp_dir and the local staging base) is a
 // fresh directory, so whatever a run leaves there is visible.
