@@ -46,6 +46,10 @@ class Backend {
   // True when killing the local launcher leaves the command running on the
   // target (an ssh or docker exec session): run_bash then ends it there.
   virtual bool outlives_its_launcher() const { return false; }
+  // True when the launcher's processes are the command's own, on this host:
+  // terminal commands then run under a whole-tree supervisor
+  // (proc/process_tree.h), so nothing they start outlives a kill.
+  virtual bool runs_on_this_host() const { return false; }
 
   // Called after a transport error: true when the target was rebuilt (a
   // vanished container recreated) and the command should run once more.

@@ -15,6 +15,7 @@ class LocalBackend final : public Backend {
   std::string name() const override { return "local"; }
   bool native_files() const override { return !portable_files_; }
   Status start(std::stop_token) override { return {}; }
+  bool runs_on_this_host() const override { return true; }
   std::vector<std::string> bash_argv(const std::string& script, bool login) const override;
   std::string home() const override;
   std::string default_cwd() const override;

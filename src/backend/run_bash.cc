@@ -64,7 +64,8 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
                              .cwd = "/",
                              .stdin_mode = run.stdin_data ? proc::StdinMode::kPipe
                                                           : proc::StdinMode::kNull,
-                             .new_session = run.new_session};
+                             .new_session = run.new_session,
+                             .whole_tree = run.whole_tree};
   std::optional<proc::StderrCapture> stderr_capture;
   if (run.separate_stderr) {
     stderr_capture.emplace(kStderrCap);

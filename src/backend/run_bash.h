@@ -27,6 +27,9 @@ struct BashRun {
   // want); false gives it only its own process group, for short helper
   // runs (search engines) that a new scheduler autogroup would slow down.
   bool new_session = true;
+  // Run the launcher under a whole-tree supervisor (proc::SpawnOptions::
+  // whole_tree): a timeout or cancel then ends every process it started.
+  bool whole_tree = false;
 };
 
 struct BashOutcome {

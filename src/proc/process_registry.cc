@@ -16,6 +16,9 @@ namespace hermes::proc {
 
 using SteadyClock = std::chrono::steady_clock;
 
+// How long a SIGKILLed job may take to be gone before kill() answers anyway.
+constexpr std::chrono::seconds kKillLimit{5};
+
 // Counts watch notices across the session's jobs. Thread-safe.
 struct ProcessRegistry::WatchBreaker {
   std::mutex mu;
@@ -321,18 +324,28 @@ bool ProcessRegistry::wait(const std::string& id, std::chrono::milliseconds time
   return !job->running;
 }
 
-KillOutcome ProcessRegistry::kill(const std::string& id, std::chrono::milliseconds grace) {
+KillReport ProcessRegistry::kill(const std::string& id, std::chrono::milliseconds grace) {
   auto job = find(id);
-  if (!job) return KillOutcome::kAlreadyExited;
+  if (!job) return {};
   std::unique_lock lock(job->mu);
-  if (!job->running) return KillOutcome::kAlreadyExited;
-  job->killed = true;
+  KillReport report{job->running ? KillOutcome::kKilled : KillOutcome::kAlreadyExited};
+  bool whole_tree = job->child.whole_tree();
+  if (!job->running && !whole_tree) return report;
+  job->killed = job->running;
   job->child.signal_group(SIGTERM);
-  if (!job->cv.wait_for(lock, grace, [&] { return !job->running; })) {
+  if (whole_tree) {
+    lock.unlock();
+    if (!job->child.wait_tree_gone(grace)) job->child.signal_group(SIGKILL);
+    job->child.wait_tree_gone(kKillLimit);
+    report.survivors = job->child.survivors();
+    report.untracked = job->child.escaped();
+    lock.lock();
+  } else if (!job->cv.wait_for(lock, grace, [&] { return !job->running; })) {
     job->child.signal_group(SIGKILL);
-    job->cv.wait_for(lock, std::chrono::seconds(5), [&] { return !job->running; });
   }
-  return KillOutcome::kKilled;
+  // The reader records the end once the output is drained.
+  job->cv.wait_for(lock, kKillLimit, [&] { return !job->running; });
+  return report;
 }
 
 namespace {

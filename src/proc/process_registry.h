@@ -61,6 +61,19 @@ struct ProcessSnapshot {
 
 enum class KillOutcome { kKilled, kAlreadyExited };
 
+// What a kill achieved. With a whole-tree job (SpawnOptions::whole_tree)
+// every process the job started is accounted for.
+struct KillReport {
+  KillOutcome outcome = KillOutcome::kAlreadyExited;
+  // Processes of the job's tree still alive after SIGKILL (stuck in the
+  // kernel, say).
+  std::vector<pid_t> survivors;
+  // The tree's supervisor was killed (by the command itself): what it held
+  // went out of reach, so nobody can say it is gone.
+  bool untracked = false;
+  bool complete() const { return survivors.empty() && !untracked; }
+};
+
 // Limits from docs/terminal.md.
 struct RegistryLimits {
   size_t buffer_chars = 200'000;
@@ -96,7 +109,9 @@ class ProcessRegistry {
   // Blocks until the job exits (true), `timeout` passes or `stop` fires.
   bool wait(const std::string& id, std::chrono::milliseconds timeout, std::stop_token stop);
   // Group SIGTERM, SIGKILL after `grace`; waits for the reader to record it.
-  KillOutcome kill(const std::string& id, std::chrono::milliseconds grace);
+  // A whole-tree job gets the grace as a whole, and what an exited job left
+  // running is ended too.
+  KillReport kill(const std::string& id, std::chrono::milliseconds grace);
   // stdin: kUnavailable when closed/absent, kConflict once exited.
   Status write(const std::string& id, std::string_view data);
   // Closes a stdin pipe; on a pty sends EOF (Ctrl-D).

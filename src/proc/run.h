@@ -42,8 +42,9 @@ using OutputCallback = std::function<void(std::string_view bytes)>;
 RunOutcome run_bounded(ChildProcess& child, const RunLimits& limits,
                        std::stop_token stop, const OutputCallback& on_output);
 
-// Sends the group SIGTERM, waits up to `grace` for the child to exit, then
-// SIGKILL; reaps it. Output is not read meanwhile.
+// Sends the group SIGTERM, waits up to `grace` for the child to exit (a
+// whole tree: for all of it to be gone), then SIGKILL; reaps it. Output is
+// not read meanwhile.
 ExitStatus terminate_group(ChildProcess& child, std::chrono::milliseconds grace);
 
 }  // namespace hermes::proc

@@ -20,6 +20,8 @@ using Clock = std::chrono::steady_clock;
 constexpr int kReadsPerWake = 32;
 // Fallback poll interval when the kernel gives no pidfd.
 constexpr std::chrono::milliseconds kReapPoll{20};
+// How long a SIGKILLed tree may take to be gone before the run returns anyway.
+constexpr std::chrono::seconds kKillLimit{5};
 
 int remaining_ms(Clock::time_point until) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
@@ -63,7 +65,11 @@ bool wait_exit(ChildProcess& child, std::chrono::milliseconds grace) {
 ExitStatus terminate_group(ChildProcess& child, std::chrono::milliseconds grace) {
   if (auto done = child.exit_status()) return *done;
   child.signal_group(SIGTERM);
-  if (!wait_exit(child, grace)) child.signal_group(SIGKILL);
+  // A whole tree gets its grace as a whole: a descendant cleaning up after
+  // the child exited is not cut short.
+  bool ended = child.whole_tree() ? child.wait_tree_gone(grace) : wait_exit(child, grace);
+  if (!ended) child.signal_group(SIGKILL);
+  child.wait_tree_gone(kKillLimit);
   ExitStatus status = child.wait();
   // Grandchildren that ignored SIGTERM still share the group.
   child.signal_group(SIGKILL);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "proc/process_tree.h"
 #include "proc/unique_fd.h"
 
 namespace hermes::proc {
@@ -48,6 +49,10 @@ struct SpawnOptions {
   // new scheduler autogroup, which halved a multi-threaded rg's CPU share on
   // a loaded machine (search_bench); short-lived engines need no session.
   bool new_session = true;
+  // Runs the child under a ProcessTree supervisor (proc/process_tree.h), so
+  // every descendant, even one that left the group or the session, is
+  // signalled and killed with it; the child leads a new session.
+  bool whole_tree = false;
   unsigned short pty_rows = 30;
   unsigned short pty_cols = 120;
 };
@@ -61,16 +66,18 @@ struct ExitStatus {
 
 // Owns one spawned child. The child leads its own process group (and, unless
 // asked otherwise, session; pgid == pid), so signalling the group reaches
-// grandchildren too. The destructor SIGKILLs the whole group and reaps the
+// grandchildren too; with `whole_tree` the "group" is the child's whole
+// process tree. The destructor SIGKILLs the whole group (tree) and reaps the
 // child if nobody did.
-// Not thread-safe, except that `signal_group`, `write_stdin` and
-// `close_stdin` may be called from another thread while one thread reads
-// output and reaps.
+// Not thread-safe, except that `signal_group`, `wait_tree_gone`,
+// `survivors`, `write_stdin` and `close_stdin` may be called from another
+// thread while one thread reads output and reaps.
 class ChildProcess {
  public:
   ChildProcess() = default;
   ChildProcess(pid_t pid, UniqueFd output, UniqueFd stdin_fd, UniqueFd pid_fd,
                TerminalMode mode);
+  ChildProcess(ProcessTree tree, UniqueFd output, UniqueFd stdin_fd, TerminalMode mode);
   ~ChildProcess();
   ChildProcess(ChildProcess&& other) noexcept;
   ChildProcess& operator=(ChildProcess&& other) noexcept;
@@ -82,7 +89,8 @@ class ChildProcess {
   // Merged stdout+stderr (or the pty master), non-blocking, close-on-exec.
   int output_fd() const { return output_.get(); }
   // Readable (POLLIN) once the child has exited; -1 if pidfds are missing.
-  int pid_fd() const { return pid_fd_.get(); }
+  int pid_fd() const { return tree_ ? tree_->status_fd() : pid_fd_.get(); }
+  bool whole_tree() const { return tree_.has_value(); }
   bool has_stdin() const { return stdin_.valid(); }
 
   // Writes all of `data` to the child's stdin, waiting at most `timeout`
@@ -93,8 +101,18 @@ class ChildProcess {
                      std::chrono::milliseconds timeout = std::chrono::seconds(5));
   // Closes our end of the stdin pipe (EOF for the child).
   void close_stdin();
-  // Sends `sig` to the child's process group; harmless once it is gone.
+  // Sends `sig` to the child's process group (with whole_tree: to every
+  // process of its tree; SIGKILL then repeats until none is left); harmless
+  // once it is gone.
   void signal_group(int sig) const;
+  // whole_tree: waits up to `limit` until nothing of the tree is left. Else
+  // (the group cannot be watched) true at once.
+  bool wait_tree_gone(std::chrono::milliseconds limit) const;
+  // whole_tree: the pids of the tree still alive. Else empty.
+  std::vector<pid_t> survivors() const;
+  // whole_tree: its supervisor was SIGKILLed, so whatever the tree held went
+  // out of reach and nobody can say it is gone.
+  bool escaped() const { return tree_ && tree_->escaped(); }
   // Reaps the child if it has exited; nullopt while it runs.
   std::optional<ExitStatus> try_reap();
   // Blocks until the child exits and reaps it.
@@ -111,6 +129,7 @@ class ChildProcess {
   UniqueFd pid_fd_;
   TerminalMode mode_ = TerminalMode::kPipe;
   std::optional<ExitStatus> status_;
+  std::optional<ProcessTree> tree_;
 };
 
 // The path spawn would run for `name`: itself when it has a slash, else the
@@ -120,12 +139,5 @@ std::string find_program(const std::string& name);
 // Starts a child as described. Errors: kInvalidArgument for an empty argv,
 // kNotFound when the program or cwd does not exist, kIo otherwise.
 Result<ChildProcess> spawn(const SpawnOptions& options);
-
-// Makes the calling process the subreaper of its descendants
-// (PR_SET_CHILD_SUBREAPER): a daemon that double-forks out of its group is
-// reparented to us instead of init. Meant for a dedicated supervisor child
-// (execute_code's sandbox launcher), which must then reap what it inherits;
-// the server itself does not call it because orphans would stay zombies.
-Status become_child_subreaper();
 
 }  // namespace hermes::proc

@@ -7,7 +7,6 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -73,17 +72,44 @@ struct SpawnAttrs {
   }
 };
 
-Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
+// The pipes of a kPipe child: merged output, and stdin when asked for.
+struct StdioPipes {
+  UniqueFd out_read, out_write, in_read, in_write;
+};
+
+Result<StdioPipes> make_stdio_pipes(StdinMode stdin_mode) {
+  StdioPipes pipes;
   int out[2];
   if (::pipe2(out, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe");
-  UniqueFd out_read(out[0]), out_write(out[1]);
-  UniqueFd in_read, in_write;
-  if (options.stdin_mode == StdinMode::kPipe) {
+  pipes.out_read.reset(out[0]);
+  pipes.out_write.reset(out[1]);
+  if (stdin_mode == StdinMode::kPipe) {
     int in[2];
     if (::pipe2(in, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe");
-    in_read.reset(in[0]);
-    in_write.reset(in[1]);
+    pipes.in_read.reset(in[0]);
+    pipes.in_write.reset(in[1]);
   }
+  return pipes;
+}
+
+// The parent's side of the pipes, once the child has them.
+void prepare_parent_ends(StdioPipes& pipes) {
+  set_nonblocking(pipes.out_read.get());
+  if (pipes.in_write.valid()) set_nonblocking(pipes.in_write.get());
+  // A bigger pipe means fewer wake-ups for chatty commands; failure is fine.
+  ::fcntl(pipes.out_read.get(), F_SETPIPE_SZ, 1 << 20);
+}
+
+std::vector<std::string> environ_copy() {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) env.emplace_back(*e);
+  return env;
+}
+
+Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
+  HERMES_ASSIGN_OR_RETURN(StdioPipes pipes, make_stdio_pipes(options.stdin_mode));
+  UniqueFd& out_write = pipes.out_write;
+  UniqueFd& in_read = pipes.in_read;
   SpawnAttrs sa;
   sigset_t defaults, empty;
   default_signal_set(&defaults);
@@ -116,12 +142,9 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
   int rc = ::posix_spawnp(&pid, program.c_str(), &sa.actions, &sa.attr,
                           argv.get(), options.env ? envp.get() : environ);
   if (rc != 0) return Error::FromErrno(rc, "spawn \"" + program + "\"");
-  set_nonblocking(out_read.get());
-  if (in_write.valid()) set_nonblocking(in_write.get());
-  // A bigger pipe means fewer wake-ups for chatty commands; failure is fine.
-  ::fcntl(out_read.get(), F_SETPIPE_SZ, 1 << 20);
+  prepare_parent_ends(pipes);
   UniqueFd pid_fd(open_pidfd(pid));
-  return ChildProcess(pid, std::move(out_read), std::move(in_write),
+  return ChildProcess(pid, std::move(pipes.out_read), std::move(pipes.in_write),
                       std::move(pid_fd), TerminalMode::kPipe);
 }
 
@@ -149,9 +172,7 @@ Result<ChildProcess> spawn_pty(const SpawnOptions& options) {
       find_program(options.program.empty() ? options.argv[0] : options.program);
   if (program.empty()) return Error::NotFound("spawn \"" + options.argv[0] + "\": not found");
   std::vector<std::string> env_copy;
-  if (!options.env) {
-    for (char** e = environ; *e; ++e) env_copy.emplace_back(*e);
-  }
+  if (!options.env) env_copy = environ_copy();
   CStringArray argv(options.argv);
   CStringArray envp(options.env ? *options.env : env_copy);
   struct winsize ws {};
@@ -169,6 +190,51 @@ Result<ChildProcess> spawn_pty(const SpawnOptions& options) {
   UniqueFd pid_fd(open_pidfd(pid));
   return ChildProcess(pid, std::move(output), std::move(input), std::move(pid_fd),
                       TerminalMode::kPty);
+}
+
+Result<UniqueFd> open_pty(const SpawnOptions& options, UniqueFd& slave) {
+  struct winsize ws {};
+  ws.ws_row = options.pty_rows;
+  ws.ws_col = options.pty_cols;
+  int master = -1, slave_fd = -1;
+  if (::openpty(&master, &slave_fd, nullptr, nullptr, &ws) != 0) {
+    return Error::FromErrno(errno, "openpty");
+  }
+  UniqueFd output(master);
+  slave.reset(slave_fd);
+  ::fcntl(master, F_SETFD, FD_CLOEXEC);
+  ::fcntl(slave_fd, F_SETFD, FD_CLOEXEC);
+  set_nonblocking(master);
+  return output;
+}
+
+// A child under a ProcessTree supervisor, on pipes or a new pty.
+Result<ChildProcess> spawn_tree(const SpawnOptions& options) {
+  std::string program =
+      find_program(options.program.empty() ? options.argv[0] : options.program);
+  if (program.empty()) return Error::NotFound("spawn \"" + options.argv[0] + "\": not found");
+  TreeSpec spec{.program = program,
+                .argv = options.argv,
+                .env = options.env ? *options.env : environ_copy(),
+                .cwd = options.cwd};
+  if (options.terminal == TerminalMode::kPty) {
+    UniqueFd slave;
+    HERMES_ASSIGN_OR_RETURN(UniqueFd output, open_pty(options, slave));
+    spec.stdin_fd = spec.stdout_fd = spec.stderr_fd = slave.get();
+    spec.controlling_terminal = true;
+    HERMES_ASSIGN_OR_RETURN(ProcessTree tree, ProcessTree::launch(spec));
+    // Input goes to the same master; a dup lets close_stdin drop it alone.
+    UniqueFd input(::fcntl(output.get(), F_DUPFD_CLOEXEC, 0));
+    return ChildProcess(std::move(tree), std::move(output), std::move(input), TerminalMode::kPty);
+  }
+  HERMES_ASSIGN_OR_RETURN(StdioPipes pipes, make_stdio_pipes(options.stdin_mode));
+  spec.stdin_fd = pipes.in_read.get();
+  spec.stdout_fd = pipes.out_write.get();
+  spec.stderr_fd = options.stderr_fd >= 0 ? options.stderr_fd : pipes.out_write.get();
+  HERMES_ASSIGN_OR_RETURN(ProcessTree tree, ProcessTree::launch(spec));
+  prepare_parent_ends(pipes);
+  return ChildProcess(std::move(tree), std::move(pipes.out_read), std::move(pipes.in_write),
+                      TerminalMode::kPipe);
 }
 
 }  // namespace
@@ -196,12 +262,18 @@ ChildProcess::ChildProcess(pid_t pid, UniqueFd output, UniqueFd stdin_fd,
     : pid_(pid), output_(std::move(output)), stdin_(std::move(stdin_fd)),
       pid_fd_(std::move(pid_fd)), mode_(mode) {}
 
+ChildProcess::ChildProcess(ProcessTree tree, UniqueFd output, UniqueFd stdin_fd,
+                           TerminalMode mode)
+    : pid_(tree.pid()), output_(std::move(output)), stdin_(std::move(stdin_fd)), mode_(mode),
+      tree_(std::move(tree)) {}
+
 ChildProcess::~ChildProcess() { destroy(); }
 
 ChildProcess::ChildProcess(ChildProcess&& other) noexcept
     : pid_(std::exchange(other.pid_, -1)), output_(std::move(other.output_)),
       stdin_(std::move(other.stdin_)), pid_fd_(std::move(other.pid_fd_)),
-      mode_(other.mode_), status_(std::exchange(other.status_, std::nullopt)) {}
+      mode_(other.mode_), status_(std::exchange(other.status_, std::nullopt)),
+      tree_(std::exchange(other.tree_, std::nullopt)) {}
 
 ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
   if (this == &other) return *this;
@@ -212,10 +284,16 @@ ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
   pid_fd_ = std::move(other.pid_fd_);
   mode_ = other.mode_;
   status_ = std::exchange(other.status_, std::nullopt);
+  if (other.tree_) tree_.emplace(std::move(*other.tree_));  // destroy() emptied ours
+  other.tree_.reset();
   return *this;
 }
 
 void ChildProcess::destroy() {
+  if (tree_) {
+    tree_.reset();  // kills what is left of the tree and reaps its supervisor
+    pid_ = -1;
+  }
   if (pid_ <= 0) return;
   // Leftover grandchildren in the group die with their owner.
   signal_group(SIGKILL);
@@ -248,11 +326,30 @@ Status ChildProcess::write_stdin(std::string_view data, std::chrono::millisecond
 void ChildProcess::close_stdin() { stdin_.reset(); }
 
 void ChildProcess::signal_group(int sig) const {
-  if (pid_ > 0) ::kill(-pid_, sig);
+  if (tree_) {
+    tree_->signal(sig);
+  } else if (pid_ > 0) {
+    ::kill(-pid_, sig);
+  }
+}
+
+bool ChildProcess::wait_tree_gone(std::chrono::milliseconds limit) const {
+  return !tree_ || tree_->wait_gone(limit);
+}
+
+std::vector<pid_t> ChildProcess::survivors() const {
+  return tree_ ? tree_->members() : std::vector<pid_t>{};
 }
 
 std::optional<ExitStatus> ChildProcess::try_reap() {
   if (status_ || pid_ <= 0) return status_;
+  if (tree_) {
+    std::optional<int> code;
+    bool open = tree_->read_status(code);
+    // A supervisor gone without a word was killed, and its command with it.
+    if (code || !open) status_ = ExitStatus{code.value_or(-SIGKILL)};
+    return status_;
+  }
   int status = 0;
   pid_t r = ::waitpid(pid_, &status, WNOHANG);
   if (r == pid_) status_ = decode_status(status);
@@ -260,6 +357,11 @@ std::optional<ExitStatus> ChildProcess::try_reap() {
 }
 
 ExitStatus ChildProcess::wait() {
+  if (status_) return *status_;
+  while (tree_ && !try_reap()) {
+    pollfd p{tree_->status_fd(), POLLIN, 0};
+    ::poll(&p, 1, -1);
+  }
   if (status_) return *status_;
   int status = 0;
   pid_t r;
@@ -274,15 +376,9 @@ Result<ChildProcess> spawn(const SpawnOptions& options) {
   if (options.argv.empty() || options.argv[0].empty()) {
     return Error::InvalidArgument("spawn: empty argv");
   }
+  if (options.whole_tree) return spawn_tree(options);
   if (options.terminal == TerminalMode::kPty) return spawn_pty(options);
   return spawn_pipe(options);
-}
-
-Status become_child_subreaper() {
-  if (::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
-    return Error::FromErrno(errno, "prctl(PR_SET_CHILD_SUBREAPER)");
-  }
-  return {};
 }
 
 }  // namespace hermes::proc

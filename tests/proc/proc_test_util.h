@@ -6,9 +6,11 @@
 #include <dirent.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace hermes::proc::testing {
 
@@ -42,6 +44,37 @@ inline bool group_running(pid_t pgid) {
   }
   if (dir) ::closedir(dir);
   return found;
+}
+
+// Waits up to `limit` for `pid` to stop running.
+inline bool dies_within(pid_t pid, std::chrono::milliseconds limit) {
+  auto until = std::chrono::steady_clock::now() + limit;
+  while (is_running(pid) && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return !is_running(pid);
+}
+
+// A shell command that leaves `orphan` running detached — its own session,
+// its parent gone — and writes `<orphan pid> <parent pid>` to `file`: the
+// setsid double fork a command uses to outlive its caller.
+inline std::string leave_orphan(const std::string& file,
+                                const std::string& orphan = "sleep 300") {
+  return "setsid sh -c '" + orphan + " & echo $! $$ > " + file + "'";
+}
+
+// The orphan's pid from leave_orphan's `file`, once its parent has exited
+// (without a subreaper it now belongs to init); 0 when it never showed up.
+inline pid_t orphan_from(const std::string& file) {
+  for (int i = 0; i < 1000; ++i) {
+    std::ifstream in(file);
+    pid_t pid = 0, parent = 0;
+    if (in >> pid >> parent && pid > 0) {
+      return dies_within(parent, std::chrono::seconds(5)) ? pid : 0;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return 0;
 }
 
 }  // namespace hermes::proc::testing

@@ -12,16 +12,21 @@
 #include <filesystem>
 #include <thread>
 
+#include "proc/process_tree.h"
 #include "rpc/rpc_server.h"
 #include "tools/execute_code/child_env.h"
-#include "tools/execute_code/sandbox_process.h"
 
 namespace hermes::execute_code {
 namespace {
 
+using proc::ProcessTree;
+using proc::UniqueFd;
+
 // After the tree is gone nothing can still write; this only bounds the wait
 // for a pipe end that somehow outlived it.
 constexpr std::chrono::milliseconds kDrainGrace{500};
+// The grace between SIGTERM and SIGKILL (docs/tools/execute_code.md).
+constexpr std::chrono::milliseconds kTerminateGrace{5000};
 // Room for "/hermes_rpc_<32 hex>.sock" inside sockaddr_un's 108 bytes.
 constexpr size_t kMaxStagingPath = 50;
 
@@ -61,6 +66,19 @@ Status write_private_file(const std::string& path, const std::string& content) {
   return {};
 }
 
+// A pipe whose read end is ours (non-blocking) and write end the script's.
+struct OutputPipe {
+  UniqueFd read;
+  UniqueFd write;
+};
+
+Result<OutputPipe> make_output_pipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe");
+  ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+  return OutputPipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
 std::vector<std::string> child_env(const RunRequest& request, const std::string& staging,
                                    const rpc::RpcServer& server) {
   std::vector<std::string> env = request.env;
@@ -90,12 +108,13 @@ bool drain(int fd, proc::OutputCapture& capture) {
 // The poll loop over one running tree. Not thread-safe.
 class RunLoop {
  public:
-  RunLoop(SandboxProcess& sandbox, int wake_fd, std::chrono::milliseconds timeout)
-      : sandbox_(sandbox),
+  RunLoop(ProcessTree& tree, int stdout_fd, int stderr_fd, int wake_fd,
+          std::chrono::milliseconds timeout)
+      : tree_(tree),
         deadline_(std::chrono::steady_clock::now() + timeout),
-        fds_{{{sandbox.stdout_fd(), POLLIN, 0},
-              {sandbox.stderr_fd(), POLLIN, 0},
-              {sandbox.status_fd(), POLLIN, 0},
+        fds_{{{stdout_fd, POLLIN, 0},
+              {stderr_fd, POLLIN, 0},
+              {tree.status_fd(), POLLIN, 0},
               {wake_fd, POLLIN, 0}}} {}
 
   void run(RunResult& result) {
@@ -132,13 +151,13 @@ class RunLoop {
 
   void on_status(RunResult& result) {
     std::optional<int> code;
-    bool open = sandbox_.read_status(code);
+    bool open = tree_.read_status(code);
     if (code) {
       result.exit_code = *code;
       // The script is done: whatever it left running goes now.
       ending_ = true;
       fds_[kWake].fd = -1;
-      sandbox_.end_tree(EndMode::kKill);
+      tree_.kill();
     }
     if (!open) {
       fds_[kStatus].fd = -1;
@@ -151,10 +170,10 @@ class RunLoop {
     ending_ = true;
     result.end = end;
     fds_[kWake].fd = -1;
-    sandbox_.end_tree(EndMode::kTerminate);
+    tree_.terminate(kTerminateGrace);
   }
 
-  SandboxProcess& sandbox_;
+  ProcessTree& tree_;
   Clock::time_point deadline_;
   Clock::time_point drain_until_{};
   std::array<pollfd, 4> fds_;
@@ -186,20 +205,26 @@ Result<RunResult> run_script(const RunRequest& request, rpc::RpcHandler& handler
       if (thread.joinable()) thread.join();
     }
   } shutdown{stop, *server, rpc_thread};
+  HERMES_ASSIGN_OR_RETURN(OutputPipe out, make_output_pipe());
+  HERMES_ASSIGN_OR_RETURN(OutputPipe err, make_output_pipe());
+  // stdin is /dev/null; the script leads a session of its own.
   HERMES_ASSIGN_OR_RETURN(
-      SandboxProcess sandbox,
-      SandboxProcess::launch(LaunchSpec{
-          .program = request.interpreter,
-          .argv = {request.interpreter, script},
-          .env = child_env(request, staging.path(), *server),
-          .cwd = request.cwd.empty() ? staging.path() : request.cwd}));
+      ProcessTree tree,
+      ProcessTree::launch({.program = request.interpreter,
+                           .argv = {request.interpreter, script},
+                           .env = child_env(request, staging.path(), *server),
+                           .cwd = request.cwd.empty() ? staging.path() : request.cwd,
+                           .stdout_fd = out.write.get(),
+                           .stderr_fd = err.write.get()}));
+  out.write.reset();
+  err.write.reset();
   std::stop_callback wake_on_stop(stop.get_token(), [fd = wake.get()] {
     uint64_t one = 1;
     [[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
   });
   RunResult result;
-  RunLoop(sandbox, wake.get(), request.timeout).run(result);
-  sandbox.reap();
+  RunLoop(tree, out.read.get(), err.read.get(), wake.get(), request.timeout).run(result);
+  tree.reap();
   return result;
 }
 

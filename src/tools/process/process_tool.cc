@@ -173,14 +173,34 @@ Json wait(const std::string& id, const ProcessArgs& a, CallContext& ctx) {
   return r;
 }
 
+// What a kill that left something behind says: the contract's "Kill
+// incomplete" error, never `killed`.
+Json incomplete_kill(const std::string& id, const proc::KillReport& report,
+                     const std::string& output) {
+  std::string why =
+      report.untracked
+          ? "the command killed the supervisor that tracks its processes, so some may still "
+            "be running out of reach"
+          : std::to_string(report.survivors.size()) +
+                " process(es) still alive after SIGKILL";
+  Json r{{"status", "error"},
+         {"session_id", id},
+         {"error", "Kill incomplete: " + why},
+         {"survivors", report.survivors},
+         {"output", output}};
+  if (!report.survivors.empty()) r["process_running"] = true;
+  return r;
+}
+
 Json kill(const std::string& id, CallContext& ctx) {
   proc::ProcessRegistry& reg = ctx.session.state<TerminalState>().processes();
   auto grace = std::chrono::milliseconds(static_cast<int64_t>(
       1000 * ctx.services.config.get_double("terminal.daemon_term_grace_seconds", 2.0)));
-  proc::KillOutcome k = reg.kill(id, grace);
+  proc::KillReport k = reg.kill(id, grace);
   auto s = reg.snapshot(id);
   std::string output = s ? last_chars(clean_process_output(s->output, ctx), 1000) : "";
-  if (k == proc::KillOutcome::kAlreadyExited) {
+  if (!k.complete()) return incomplete_kill(id, k, output);
+  if (k.outcome == proc::KillOutcome::kAlreadyExited) {
     Json r{{"status", "already_exited"}, {"session_id", id}};
     if (s) add_exit_fields(r, *s);
     r["output"] = output;

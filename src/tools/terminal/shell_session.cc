@@ -187,7 +187,8 @@ Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
       run_bash(*backend,
                {.script = wrapper(cmd, next, on_host),
                 .login = login,
-                .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(cmd.timeout)},
+                .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(cmd.timeout),
+                .whole_tree = backend->runs_on_this_host()},
                stop, [&result](std::string_view bytes) { result.output.append(bytes); }));
   result.end = outcome.end;
   result.exit_code = outcome.exit_code;

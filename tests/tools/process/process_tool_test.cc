@@ -2,6 +2,9 @@
 // terminal(background=true) + the process tool, and session teardown.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
+#include <chrono>
 #include <mutex>
 #include <thread>
 
@@ -229,6 +232,82 @@ TEST(Background, DangerousBackgroundIsPending) {
   ProcessHarness h;
   Json r = h.call("terminal", {{"command", "rm -rf build"}, {"background", true}});
   EXPECT_EQ(r["status"], "pending_approval");
+}
+
+// Background jobs that try to outlive a kill: a setsid double fork whose
+// pid the attacker writes to a file (the test then checks /proc). The
+// attack lives in a script, as it would in a hostile repository.
+std::string write_attack(ProcessHarness& h, const std::string& orphan = "sleep 300") {
+  return h.work().write("attack.sh",
+                        proc::testing::leave_orphan(h.work().file("pid"), orphan) + "\n");
+}
+
+TEST(BackgroundTree, KillLeavesNoSetsidSurvivor) {
+  ProcessHarness h;
+  std::string id = h.start("sh " + write_attack(h) + "; sleep 300");
+  pid_t survivor = proc::testing::orphan_from(h.work().file("pid"));
+  ASSERT_GT(survivor, 0);
+  ASSERT_TRUE(proc::testing::is_running(survivor));
+  Json k = h.process("kill", id);
+  EXPECT_EQ(k["status"], "killed") << k.dump();
+  EXPECT_FALSE(proc::testing::is_running(survivor));
+  EXPECT_EQ(h.process("poll", id)["exit_code"], -15);
+}
+
+TEST(BackgroundTree, TreeIgnoringSigtermIsSigkilled) {
+  ProcessHarness h("terminal:\n  daemon_term_grace_seconds: 0.3\n");
+  std::string attack = write_attack(h, "trap \"\" TERM; while :; do sleep 1; done");
+  std::string id = h.start("trap '' TERM; sh " + attack + "; sleep 300");
+  pid_t survivor = proc::testing::orphan_from(h.work().file("pid"));
+  ASSERT_GT(survivor, 0);
+  Json k = h.process("kill", id);
+  EXPECT_EQ(k["status"], "killed") << k.dump();
+  EXPECT_FALSE(proc::testing::is_running(survivor));
+}
+
+// A background job's processes run on, untouched, until killed — the
+// detached one too, after the job's own shell has exited.
+TEST(BackgroundTree, NormalJobIsUnaffectedUntilKilled) {
+  ProcessHarness h;
+  std::string id = h.start("sh " + write_attack(h) + "; echo started");
+  pid_t daemon = proc::testing::orphan_from(h.work().file("pid"));
+  ASSERT_GT(daemon, 0);
+  Json w = h.process("wait", id, {{"timeout", 10}});
+  EXPECT_EQ(w["status"], "exited");
+  EXPECT_EQ(w["exit_code"], 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_TRUE(proc::testing::is_running(daemon));
+  Json k = h.process("kill", id);
+  EXPECT_EQ(k["status"], "already_exited") << k.dump();
+  EXPECT_FALSE(proc::testing::is_running(daemon));
+}
+
+TEST(BackgroundTree, SessionEndLeavesNoSetsidSurvivor) {
+  pid_t survivor = 0;
+  {
+    ProcessHarness h;
+    h.start("sh " + write_attack(h) + "; sleep 300");
+    survivor = proc::testing::orphan_from(h.work().file("pid"));
+    ASSERT_GT(survivor, 0);
+  }
+  EXPECT_FALSE(proc::testing::is_running(survivor));
+}
+
+// The one way out of the tree is to kill its supervisor (the shell's
+// parent); kill then says so instead of `killed`.
+TEST(BackgroundTree, KilledSupervisorMakesTheKillAnswerHonest) {
+  ProcessHarness h;
+  std::string id = h.start("sh " + write_attack(h) + "; kill -KILL $PPID; sleep 300");
+  pid_t survivor = proc::testing::orphan_from(h.work().file("pid"));
+  ASSERT_GT(survivor, 0);
+  int shell = h.process("poll", id)["pid"];
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  Json k = h.process("kill", id);
+  EXPECT_EQ(k["status"], "error") << k.dump();
+  EXPECT_EQ(k["error"].get<std::string>().rfind("Kill incomplete: ", 0), 0u) << k.dump();
+  // Out of the server's reach: the test cleans up after the attacker.
+  ::kill(survivor, SIGKILL);
+  ::kill(-shell, SIGKILL);
 }
 
 }  // namespace

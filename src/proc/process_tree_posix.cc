@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: MIT
+// The supervisor behind process_tree.h. Everything after fork() runs in a
+// copy of a multithreaded server, so it only makes async-signal-safe system
+// calls on stack memory: no allocation, no locks, no exceptions.
+#include "proc/process_tree.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+extern char** environ;
+
+namespace hermes::proc {
+namespace {
+
+// The supervisor's descriptors, moved to fixed numbers right after fork:
+// the command's stdio, then the control socket and the status pipe.
+constexpr int kStdinFd = 0, kStdoutFd = 1, kStderrFd = 2, kControlFd = 3, kStatusFd = 4;
+constexpr int kFixedFds = 5;
+constexpr int kMaxProcesses = 4096;
+// While killing, /proc is rescanned at most this often (not on every exit).
+constexpr int64_t kKillRoundMs = 10;
+// How long the destructor waits for a tree to die before leaving the reaping
+// to a detached thread (a process stuck in uninterruptible sleep).
+constexpr std::chrono::seconds kReapLimit{10};
+
+// One command to the supervisor: a signal to send once, a terminate with a
+// grace in ms, or a kill.
+enum : char { kSignalOp = 'S', kTerminateOp = 'T', kKillOp = 'K' };
+struct Command {
+  char op;
+  int32_t value;
+};
+
+// What the command's child needs, prepared before fork (nothing may
+// allocate afterwards).
+struct ExecArgs {
+  const char* program;
+  char* const* argv;
+  char* const* envp;
+  const char* cwd;
+  bool controlling_terminal;
+};
+
+class CStringArray {
+ public:
+  explicit CStringArray(const std::vector<std::string>& items) {
+    for (const std::string& s : items) ptrs_.push_back(const_cast<char*>(s.c_str()));
+    ptrs_.push_back(nullptr);
+  }
+  char* const* get() const { return ptrs_.data(); }
+
+ private:
+  std::vector<char*> ptrs_;
+};
+
+int64_t now_ms() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t{ts.tv_sec} * 1000 + ts.tv_nsec / 1000000;
+}
+
+void write_text(int fd, const char* text) {
+  size_t n = 0;
+  while (text[n]) ++n;
+  [[maybe_unused]] ssize_t w = ::write(fd, text, n);
+}
+
+// A decimal number at the start of `s`; -1 when there is none.
+pid_t leading_number(const char* s) {
+  if (*s < '0' || *s > '9') return -1;
+  pid_t value = 0;
+  for (; *s >= '0' && *s <= '9'; ++s) value = value * 10 + (*s - '0');
+  return value;
+}
+
+// The parent of `pid` from /proc/<pid>/stat; -1 when it is gone or a zombie
+// (a zombie can't be signalled, and its parent reaps it).
+pid_t read_live_ppid(pid_t pid) {
+  char path[32] = "/proc/";
+  char digits[16];
+  int n = 0;
+  for (pid_t v = pid; v > 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
+  int at = 6;
+  while (n > 0) path[at++] = digits[--n];
+  for (const char* tail = "/stat"; *tail;) path[at++] = *tail++;
+  path[at] = '\0';
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[512];
+  ssize_t len = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  if (len <= 0) return -1;
+  buf[len] = '\0';
+  // The command name may hold ')' and spaces: fields resume after the last
+  // ')' as " <state> <ppid> …".
+  const char* close_paren = nullptr;
+  for (const char* p = buf; *p; ++p) {
+    if (*p == ')') close_paren = p;
+  }
+  if (!close_paren || close_paren + 4 >= buf + len) return -1;
+  if (close_paren[2] == 'Z' || close_paren[2] == 'X') return -1;
+  return leading_number(close_paren + 4);
+}
+
+bool contains(const pid_t* pids, int count, pid_t pid) {
+  for (int i = 0; i < count; ++i) {
+    if (pids[i] == pid) return true;
+  }
+  return false;
+}
+
+// Every live process's (pid, ppid), read from /proc.
+int scan_processes(pid_t* pids, pid_t* ppids, int capacity) {
+  int dir = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return 0;
+  alignas(dirent64) char buf[8192];
+  int count = 0;
+  for (long n; (n = ::syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0;) {
+    for (long off = 0; off < n;) {
+      const auto* entry = reinterpret_cast<const dirent64*>(buf + off);
+      off += entry->d_reclen;
+      pid_t pid = leading_number(entry->d_name);
+      pid_t ppid = pid > 0 && count < capacity ? read_live_ppid(pid) : -1;
+      if (ppid > 0) {
+        pids[count] = pid;
+        ppids[count++] = ppid;
+      }
+    }
+  }
+  ::close(dir);
+  return count;
+}
+
+// Fills `tree` with the live descendants of `root` (up to `capacity`) and
+// returns how many; `on_found` runs for each as it is found.
+template <typename OnFound>
+int collect_descendants(pid_t root, pid_t* tree, int capacity, OnFound on_found) {
+  static_assert(kMaxProcesses > 0);
+  pid_t pids[kMaxProcesses], ppids[kMaxProcesses];
+  int count = scan_processes(pids, ppids, kMaxProcesses);
+  int in_tree = 0;
+  for (bool grew = true; grew && in_tree < capacity;) {
+    grew = false;
+    for (int i = 0; i < count && in_tree < capacity; ++i) {
+      if (contains(tree, in_tree, pids[i])) continue;
+      if (ppids[i] != root && !contains(tree, in_tree, ppids[i])) continue;
+      on_found(pids[i]);
+      tree[in_tree++] = pids[i];
+      grew = true;
+    }
+  }
+  return in_tree;
+}
+
+// Sends `sig` to every descendant of the supervisor. A process that forks
+// meanwhile is caught by the next round: when its parent dies it is
+// reparented to us (we are its subreaper).
+void signal_descendants(int sig) {
+  pid_t tree[kMaxProcesses];
+  collect_descendants(::getpid(), tree, kMaxProcesses, [sig](pid_t pid) { ::kill(pid, sig); });
+}
+
+// Reaps every exited child, reporting the command's code on the status pipe.
+// True when no child is left at all.
+bool reap_children(pid_t command) {
+  for (;;) {
+    int status = 0;
+    pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid <= 0) return pid < 0 && errno == ECHILD;
+    if (pid != command) continue;
+    int32_t code = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
+    [[maybe_unused]] ssize_t w = ::write(kStatusFd, &code, sizeof code);
+  }
+}
+
+[[noreturn]] void exec_command(const ExecArgs& args) {
+  // Dispositions the server set (SIG_IGN survives exec) and our own go back
+  // to the defaults; sigaction fails harmlessly on SIGKILL/SIGSTOP.
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::close(kControlFd);
+  ::close(kStatusFd);
+  ::setsid();
+  if (args.controlling_terminal) ::ioctl(kStdinFd, TIOCSCTTY, 0);
+  if (args.cwd[0] != '\0' && ::chdir(args.cwd) != 0) {
+    write_text(kStderrFd, "cannot enter the working directory\n");
+    ::_exit(126);
+  }
+  ::execve(args.program, args.argv, args.envp);
+  write_text(kStderrFd, "cannot start ");
+  write_text(kStderrFd, args.program);
+  write_text(kStderrFd, "\n");
+  ::_exit(127);
+}
+
+void on_sigchld(int) {}
+
+enum class Phase { kRunning, kTerminating, kKilling };
+
+struct State {
+  Phase phase = Phase::kRunning;
+  int64_t kill_at = 0;
+};
+
+// Applies one command; EOF, an error or an unknown command means kill.
+void read_command(State& state) {
+  Command command{};
+  ssize_t n = ::recv(kControlFd, &command, sizeof command, 0);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
+  if (n != static_cast<ssize_t>(sizeof command)) command.op = kKillOp;
+  if (state.phase == Phase::kKilling) return;
+  switch (command.op) {
+    case kSignalOp:
+      if (command.value > 0 && command.value < NSIG) signal_descendants(command.value);
+      return;
+    case kTerminateOp: {
+      int64_t kill_at = now_ms() + (command.value > 0 ? command.value : 0);
+      if (state.phase == Phase::kRunning) {
+        signal_descendants(SIGTERM);
+        state.kill_at = kill_at;
+      }
+      state.kill_at = kill_at < state.kill_at ? kill_at : state.kill_at;
+      state.phase = Phase::kTerminating;
+      return;
+    }
+    default:
+      state.phase = Phase::kKilling;
+  }
+}
+
+// The command's stdio now belongs to it alone: holding the pipes would keep
+// the reader from ever seeing EOF.
+void release_stdio() {
+  int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  for (int fd : {kStdinFd, kStdoutFd, kStderrFd}) ::dup2(null_fd, fd);
+  if (null_fd > kStderrFd) ::close(null_fd);
+}
+
+[[noreturn]] void supervise(const ExecArgs& args) {
+  struct sigaction sa {};
+  sa.sa_handler = on_sigchld;
+  ::sigaction(SIGCHLD, &sa, nullptr);
+  // The supervisor is steered through its control socket only.
+  sa.sa_handler = SIG_IGN;
+  for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM}) {
+    ::sigaction(sig, &sa, nullptr);
+  }
+  sigset_t chld, waitmask;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  ::sigprocmask(SIG_BLOCK, &chld, nullptr);
+  sigemptyset(&waitmask);
+  pid_t command = ::fork();
+  if (command == 0) exec_command(args);
+  int32_t reported = command;
+  [[maybe_unused]] ssize_t w = ::write(kStatusFd, &reported, sizeof reported);
+  if (command < 0) ::_exit(1);
+  release_stdio();
+  State state;
+  int64_t last_kill = 0;
+  for (;;) {
+    if (reap_children(command)) ::_exit(0);
+    if (state.phase == Phase::kTerminating && now_ms() >= state.kill_at) {
+      state.phase = Phase::kKilling;
+    }
+    if (state.phase == Phase::kKilling && now_ms() - last_kill >= kKillRoundMs) {
+      signal_descendants(SIGKILL);
+      last_kill = now_ms();
+    }
+    int64_t wait_ms = state.phase == Phase::kKilling       ? kKillRoundMs
+                      : state.phase == Phase::kTerminating ? state.kill_at - now_ms()
+                                                           : -1;
+    if (wait_ms < -1) wait_ms = 0;
+    timespec ts{wait_ms / 1000, (wait_ms % 1000) * 1000000};
+    pollfd control{kControlFd, POLLIN, 0};
+    // SIGCHLD is unblocked only inside ppoll, so no exit is missed.
+    int ready = ::ppoll(&control, state.phase == Phase::kKilling ? 0 : 1,
+                        wait_ms < 0 ? nullptr : &ts, &waitmask);
+    if (ready > 0 && control.revents) read_command(state);
+  }
+}
+
+// Moves `fds` to 0..4 and closes every other descriptor the server had.
+// -1 entries become /dev/null.
+void install_fixed_fds(const int (&fds)[kFixedFds], int null_fd) {
+  int moved[kFixedFds];
+  // First above the targets, so no dup2 clobbers a source not yet moved.
+  for (int i = 0; i < kFixedFds; ++i) {
+    moved[i] = ::fcntl(fds[i] >= 0 ? fds[i] : null_fd, F_DUPFD, kFixedFds);
+  }
+  for (int i = 0; i < kFixedFds; ++i) ::dup2(moved[i], i);
+  if (::syscall(SYS_close_range, kFixedFds, ~0U, 0) != 0) {
+    for (int fd = kFixedFds; fd < 65536; ++fd) ::close(fd);
+  }
+}
+
+struct Channel {
+  UniqueFd ours;
+  UniqueFd theirs;
+};
+
+Result<Channel> make_status_pipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe");
+  return Channel{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+// A seqpacket pair: commands keep their boundaries and are sent with
+// MSG_NOSIGNAL from any thread.
+Result<Channel> make_control_channel() {
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) {
+    return Error::FromErrno(errno, "socketpair");
+  }
+  return Channel{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+void set_nonblocking(int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+// The command's pid, the supervisor's first word on the status pipe.
+Result<pid_t> read_command_pid(int status_fd) {
+  int32_t pid = -1;
+  ssize_t n;
+  do {
+    n = ::read(status_fd, &pid, sizeof pid);
+  } while (n < 0 && errno == EINTR);
+  if (n != static_cast<ssize_t>(sizeof pid) || pid <= 0) {
+    return Error(ErrorCode::kIo, "the process supervisor could not start the command");
+  }
+  return static_cast<pid_t>(pid);
+}
+
+}  // namespace
+
+Result<ProcessTree> ProcessTree::launch(const TreeSpec& spec) {
+  HERMES_ASSIGN_OR_RETURN(Channel status, make_status_pipe());
+  HERMES_ASSIGN_OR_RETURN(Channel control, make_control_channel());
+  UniqueFd null_fd(::open("/dev/null", O_RDWR | O_CLOEXEC));
+  if (!null_fd.valid()) return Error::FromErrno(errno, "open \"/dev/null\"");
+  CStringArray argv(spec.argv), envp(spec.env);
+  ExecArgs args{spec.program.c_str(), argv.get(), envp.get(), spec.cwd.c_str(),
+                spec.controlling_terminal};
+  pid_t pid = ::fork();
+  if (pid < 0) return Error::FromErrno(errno, "fork");
+  if (pid == 0) {
+    install_fixed_fds(
+        {spec.stdin_fd, spec.stdout_fd, spec.stderr_fd, control.theirs.get(), status.theirs.get()},
+        null_fd.get());
+    ::setsid();
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    ::prctl(PR_SET_NAME, "hermes-tree", 0, 0, 0);
+    supervise(args);
+  }
+  UniqueFd supervisor_fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+  status.theirs.reset();
+  control.theirs.reset();
+  ProcessTree tree(pid, -1, std::move(control.ours), std::move(status.ours),
+                   std::move(supervisor_fd));
+  HERMES_ASSIGN_OR_RETURN(tree.command_, read_command_pid(tree.status_.get()));
+  set_nonblocking(tree.status_.get());
+  return tree;
+}
+
+ProcessTree::ProcessTree(pid_t supervisor, pid_t command, UniqueFd control, UniqueFd status,
+                         UniqueFd supervisor_fd)
+    : supervisor_(supervisor),
+      command_(command),
+      control_(std::move(control)),
+      status_(std::move(status)),
+      supervisor_fd_(std::move(supervisor_fd)) {}
+
+ProcessTree::ProcessTree(ProcessTree&& other) noexcept
+    : supervisor_(std::exchange(other.supervisor_, -1)),
+      command_(std::exchange(other.command_, -1)),
+      control_(std::move(other.control_)),
+      status_(std::move(other.status_)),
+      supervisor_fd_(std::move(other.supervisor_fd_)),
+      escaped_(other.escaped_) {}
+
+ProcessTree::~ProcessTree() {
+  if (supervisor_ <= 0) return;
+  control_.reset();  // EOF: the supervisor kills everything and exits
+  if (wait_gone(kReapLimit)) {
+    reap();
+    return;
+  }
+  // Something in the tree can't die yet; don't hold the caller for it.
+  std::thread([pid = supervisor_] {
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }).detach();
+}
+
+bool ProcessTree::read_status(std::optional<int>& exit_code) {
+  int32_t code = 0;
+  ssize_t n = ::read(status_.get(), &code, sizeof code);
+  if (n == static_cast<ssize_t>(sizeof code)) exit_code = code;
+  return n != 0;
+}
+
+void ProcessTree::send(char op, int value) const {
+  // A stopped supervisor (the command may SIGSTOP its parent) could not obey;
+  // it is our unreaped child, so its pid is still its own.
+  if (supervisor_ > 0) ::kill(supervisor_, SIGCONT);
+  Command command{op, value};
+  [[maybe_unused]] ssize_t n = ::send(control_.get(), &command, sizeof command, MSG_NOSIGNAL);
+}
+
+void ProcessTree::signal(int sig) const {
+  if (sig == SIGKILL) return kill();
+  send(kSignalOp, sig);
+}
+
+void ProcessTree::terminate(std::chrono::milliseconds grace) const {
+  send(kTerminateOp, static_cast<int>(std::min<int64_t>(grace.count(), INT32_MAX)));
+}
+
+void ProcessTree::kill() const { send(kKillOp, 0); }
+
+bool ProcessTree::wait_gone(std::chrono::milliseconds limit) const {
+  if (supervisor_ <= 0) return true;
+  if (!supervisor_fd_.valid()) {
+    // No pidfds: look for the supervisor's exit without reaping it.
+    auto until = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+      siginfo_t info{};
+      ::waitid(P_PID, static_cast<id_t>(supervisor_), &info, WEXITED | WNOHANG | WNOWAIT);
+      if (info.si_pid == supervisor_) return true;
+      if (std::chrono::steady_clock::now() >= until) return false;
+      ::usleep(10'000);
+    }
+  }
+  pollfd p{supervisor_fd_.get(), POLLIN, 0};
+  int ms = static_cast<int>(std::min<int64_t>(limit.count(), INT32_MAX));
+  int ready;
+  do {
+    ready = ::poll(&p, 1, ms);
+  } while (ready < 0 && errno == EINTR);
+  return ready > 0;
+}
+
+std::vector<pid_t> ProcessTree::members() const {
+  if (supervisor_ <= 0 || wait_gone(std::chrono::milliseconds(0))) return {};
+  std::vector<pid_t> tree(kMaxProcesses);
+  int n = collect_descendants(supervisor_, tree.data(), kMaxProcesses, [](pid_t) {});
+  tree.resize(static_cast<size_t>(n));
+  return tree;
+}
+
+bool ProcessTree::escaped() const {
+  if (supervisor_ <= 0) return escaped_;
+  siginfo_t info{};
+  ::waitid(P_PID, static_cast<id_t>(supervisor_), &info, WEXITED | WNOHANG | WNOWAIT);
+  return info.si_pid == supervisor_ && info.si_code != CLD_EXITED;
+}
+
+void ProcessTree::reap() {
+  if (supervisor_ <= 0) return;
+  int status = 0;
+  pid_t r;
+  do {
+    r = ::waitpid(supervisor_, &status, 0);
+  } while (r < 0 && errno == EINTR);
+  escaped_ = r == supervisor_ && WIFSIGNALED(status);
+  supervisor_ = -1;
+}
+
+}  // namespace hermes::proc
