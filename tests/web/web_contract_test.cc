@@ -297,6 +297,21 @@ TEST(WebContract, ScriptsNeverSeeVendorKeys) {
   EXPECT_EQ(dump_json(out).find("secret"), std::string::npos);
 }
 
+TEST(WebContract, CharLimitClampedAndDefaultConfigurable) {
+  WebHarness h;
+  auto showing = [&](Json extra) {
+    std::string content = h.page(fx("/oneline.txt"), std::move(extra))["content"];
+    size_t at = content.find("Showing ");
+    return at == std::string::npos ? content : content.substr(at, content.find(" total", at) - at);
+  };
+  EXPECT_EQ(showing({{"char_limit", 1999}}), "Showing 1,500 chars (head) + 500 chars (tail) of 5,000");
+  EXPECT_EQ(showing({{"char_limit", "2400"}}), "Showing 1,800 chars (head) + 600 chars (tail) of 5,000");
+  EXPECT_EQ(showing({{"char_limit", nullptr}}), std::string(5000, 'a')) << "null: the 15,000 default";
+  WebHarness configured("web:\n  extract_char_limit: 3000\n");
+  std::string content = configured.page(fx("/oneline.txt"))["content"];
+  EXPECT_NE(content.find("Showing 2,250 chars (head) + 750 chars (tail)"), std::string::npos) << content;
+}
+
 TEST(WebContract, CharLimitPassesThroughExecuteCode) {
   WebHarness h;
   Json out = h.run(
