@@ -2,12 +2,11 @@
 #include "cli/serve.h"
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "core/capped_read.h"
 #include "core/log.h"
 #include "http/guard.h"
 #include "http/server.h"
@@ -42,6 +41,9 @@ std::optional<size_t> parse_size(const std::string& text) {
   return std::nullopt;
 }
 
+// One line per token: thousands of principals fit in far less.
+constexpr size_t kMaxTokenFileBytes = 1u << 20;
+
 struct Problem {
   std::string message;
 };
@@ -50,11 +52,9 @@ struct Problem {
 std::variant<http::TokenTable, Problem> load_tokens(const ServeFlags& flags) {
   std::string text;
   if (!flags.token_file.empty()) {
-    std::ifstream in(flags.token_file);
-    if (!in) return Problem{"cannot read --token-file " + flags.token_file};
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
+    auto file = read_capped_file(flags.token_file, kMaxTokenFileBytes);
+    if (!file) return Problem{"cannot read --token-file: " + file.error().message};
+    text = std::move(file).value();
   } else if (const char* env = std::getenv("HERMES_MCP_TOKENS")) {
     text = env;
   }

@@ -10,12 +10,6 @@
 #include "core/strings.h"
 
 namespace hermes {
-namespace {
-
-// A hand-written configuration: kilobytes.
-constexpr size_t kMaxConfigBytes = 1u << 20;
-
-}  // namespace
 
 struct Config::Tree {
   YAML::Node root;
@@ -41,7 +35,7 @@ std::string Config::default_home() {
 }
 
 std::unique_ptr<Config> Config::load(const std::string& home) {
-  auto text = read_capped_file(home + "/config.yaml", kMaxConfigBytes);
+  auto text = read_capped_file(home + "/config.yaml", kMaxConfigFileBytes);
   if (!text) {
     if (text.error().code != ErrorCode::kNotFound) {
       log::warn("config.yaml not read (" + text.error().message + "); using defaults");

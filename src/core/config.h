@@ -17,6 +17,9 @@
 
 namespace hermes {
 
+// config.yaml is hand-written: kilobytes. A larger one is refused unread.
+inline constexpr size_t kMaxConfigFileBytes = 1u << 20;
+
 class Config {
  public:
   // Empty configuration: every lookup returns its default (env still applies).

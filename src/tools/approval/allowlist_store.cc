@@ -10,14 +10,18 @@
 
 #include <cstdio>
 
+#include "core/capped_read.h"
+#include "core/config.h"
+
 namespace hermes::approval {
 namespace {
 
 Result<YAML::Node> load_config(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return YAML::Node(YAML::NodeType::Map);
+  auto text = read_capped_file(path, kMaxConfigFileBytes);
+  if (!text && text.error().code == ErrorCode::kNotFound) return YAML::Node(YAML::NodeType::Map);
+  if (!text) return text.error();
   try {
-    YAML::Node root = YAML::LoadFile(path);
+    YAML::Node root = YAML::Load(*text);
     if (root.IsNull()) return YAML::Node(YAML::NodeType::Map);
     if (!root.IsMap()) return Error::InvalidArgument(path + " is not a YAML mapping");
     return root;

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <thread>
 
+#include "core/capped_read.h"
 #include "core/strings.h"
 #include "fs/atomic_write.h"
 #include "tools/task/iso_time.h"
@@ -20,6 +21,9 @@ namespace hermes::task {
 namespace {
 
 constexpr int64_t kStaleLockMs = 30000;
+// A credential pool of a few dozen providers is kilobytes; anything near this
+// is not an auth.json.
+constexpr size_t kMaxAuthBytes = 4u << 20;
 
 const Json& field(const Json& object, const char* key) {
   static const Json kNull;
@@ -54,9 +58,7 @@ std::vector<ProviderCredentials> providers_of(const Json& object) {
 }
 
 Result<Json> parse_auth_file(const std::string& path) {
-  HERMES_ASSIGN_OR_RETURN(std::string text, read_whole_file(path));
-  Json doc = Json::parse(text, nullptr, false);
-  if (doc.is_discarded()) return Error::InvalidArgument(path + ": not valid JSON");
+  HERMES_ASSIGN_OR_RETURN(Json doc, read_capped_json(path, kMaxAuthBytes));
   if (!doc.is_object()) return Error::InvalidArgument(path + ": not a JSON object");
   return doc;
 }

@@ -39,8 +39,9 @@ struct AuthSnapshot {
   std::vector<ProviderCredentials> providers;
 };
 
-// Reads and parses `path`. kNotFound when missing; kInvalidArgument with the
-// parser's message when it is not a JSON object.
+// Reads and parses `path` (a regular file of at most 4 MiB, never waiting on a
+// FIFO or a device). kNotFound when missing; kTooLarge past the cap;
+// kInvalidArgument with the reason when it is not a file or not a JSON object.
 Result<AuthSnapshot> read_auth(const std::string& path);
 
 // An epoch timestamp in seconds, in milliseconds (> 1e12), as a numeric

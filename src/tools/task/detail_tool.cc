@@ -61,6 +61,9 @@ ToolSpec hermes_task_detail_spec(std::shared_ptr<TaskService> service) {
   spec.annotations = {
       .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
   spec.handler = [service](const Json& args, CallContext& ctx) -> Json {
+    if (auto wrong = wrong_typed_string(args, {"task_id", "session_id"})) {
+      return task_error_json(*wrong);
+    }
     DetailArgs parsed{string_arg(args, "task_id").value_or(""),
                       string_arg(args, "session_id").value_or(""),
                       positive_int_arg(args, "max_bytes", 0)};

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // hermes_models' edge: reads the models cache and auth.json, builds the
 // catalog, applies the provider / input_type / limit filters.
+#include "core/capped_read.h"
 #include "core/paths.h"
 #include "core/strings.h"
-#include "fs/atomic_write.h"
 #include "tools/task/iso_time.h"
 #include "tools/task/models_catalog.h"
 #include "tools/task/task_json.h"
@@ -31,22 +31,28 @@ Json schema() {
   })json");
 }
 
+// `hermes model` caches a few hundred ids per provider: well under a megabyte.
+constexpr size_t kMaxModelsCacheBytes = 16u << 20;
+
 struct ModelsCache {
   Json doc;           // discarded when unusable
   std::string error;  // why, when the file exists but cannot be used
 };
 
-ModelsCache load_models_cache(const std::string& path) {
-  auto text = read_whole_file(path);
-  if (!text) {
-    std::string why = text.error().code == ErrorCode::kNotFound ? "" : text.error().message;
+// A FIFO, a device, a directory or an oversized file at `path` is an error
+// at once (read_capped_json), never a wait or an allocation.
+ModelsCache load_models_cache(const std::string& path, std::stop_token stop) {
+  auto doc = read_capped_json(path, kMaxModelsCacheBytes, stop);
+  if (!doc) {
+    std::string why = doc.error().code == ErrorCode::kNotFound
+                          ? ""
+                          : doc.error().message + "; using the capability map";
     return {Json(Json::value_t::discarded), why};
   }
-  Json doc = Json::parse(*text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
+  if (!doc->is_object()) {
     return {Json(Json::value_t::discarded), path + ": not a JSON object; using the capability map"};
   }
-  return {std::move(doc), ""};
+  return {std::move(doc).value(), ""};
 }
 
 Json model_json(const CatalogModel& m) {
@@ -85,11 +91,14 @@ void filter_input_type(std::vector<CatalogProvider>& providers, const std::strin
 }
 
 Json models(const Json& args, CallContext& ctx) {
+  if (auto wrong = wrong_typed_string(args, {"provider", "input_type", "models_cache_path"})) {
+    return task_error_json(*wrong);
+  }
   TaskConfig config = load_task_config(ctx.services.config);
   std::string cache_path = trim(string_arg(args, "models_cache_path").value_or(""));
   cache_path =
       cache_path.empty() ? config.models_cache_path : PathResolver::expand_user(cache_path);
-  ModelsCache cache = load_models_cache(cache_path);
+  ModelsCache cache = load_models_cache(cache_path, ctx.stop);
   auto auth = read_auth(config.auth_path);
   Catalog catalog =
       build_catalog(CatalogInput{.models_cache = cache.doc.is_discarded() ? nullptr : &cache.doc,

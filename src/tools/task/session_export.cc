@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 
+#include "core/json_parse.h"
 #include "core/strings.h"
 #include "tools/task/classify.h"
 
@@ -44,8 +45,8 @@ std::map<std::string, std::string> tool_results(const Json& messages, size_t cap
 }
 
 Json parse_maybe(const std::string& text) {
-  Json parsed = Json::parse(text, nullptr, false);
-  return parsed.is_discarded() ? Json(text) : parsed;
+  auto parsed = parse_json(text);
+  return parsed ? std::move(parsed).value() : Json(text);
 }
 
 Json tool_call_entry(const Json& call, const std::map<std::string, std::string>& results,
@@ -96,8 +97,9 @@ Json find_session_object(std::string_view jsonl, const std::string& session_id) 
     std::string line = trim(jsonl.substr(0, nl));
     jsonl.remove_prefix(nl == std::string_view::npos ? jsonl.size() : nl + 1);
     if (line.empty() || line.front() != '{') continue;
-    Json obj = Json::parse(line, nullptr, false);
-    if (obj.is_discarded() || !obj.is_object()) continue;
+    auto parsed = parse_json(line);
+    if (!parsed || !parsed->is_object()) continue;
+    Json obj = std::move(parsed).value();
     const Json& id = field(obj, "id");
     if (id.is_string() && starts_with(id.get<std::string>(), session_id)) return obj;
     if (field(obj, "messages").is_array()) fallback = std::move(obj);

@@ -7,11 +7,16 @@
 
 #include <algorithm>
 
+#include "core/capped_read.h"
 #include "core/strings.h"
 #include "fs/atomic_write.h"
 
 namespace hermes::task {
 namespace {
+
+// A record holds one run's whole stdout (at most 16 MiB) and its tool calls;
+// a file past this was not written by a task tool.
+constexpr size_t kMaxRecordBytes = 64u << 20;
 
 const Json& field(const Json& object, const char* key) {
   static const Json kNull;
@@ -115,9 +120,9 @@ Status TaskCache::write(const TaskRecord& record) const {
 
 std::optional<TaskRecord> TaskCache::read(const std::string& task_id) const {
   if (!is_valid_id(task_id)) return std::nullopt;
-  auto text = read_whole_file(dir_ + "/" + task_id + ".json");
-  if (!text) return std::nullopt;
-  return record_from_json(Json::parse(*text, nullptr, false));
+  auto doc = read_capped_json(dir_ + "/" + task_id + ".json", kMaxRecordBytes);
+  if (!doc) return std::nullopt;
+  return record_from_json(*doc);
 }
 
 std::vector<std::string> TaskCache::record_files() const {

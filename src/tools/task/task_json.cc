@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/strings.h"
+#include "registry/tool_args.h"
 
 namespace hermes::task {
 
@@ -14,6 +15,19 @@ std::optional<std::string> string_arg(const Json& args, const char* key) {
   auto it = args.find(key);
   if (it == args.end() || !it->is_string()) return std::nullopt;
   return it->get<std::string>();
+}
+
+std::optional<TaskError> wrong_typed_string(const Json& args,
+                                            std::initializer_list<const char*> keys) {
+  if (!args.is_object()) return std::nullopt;
+  for (const char* key : keys) {
+    auto it = args.find(key);
+    if (it == args.end() || it->is_null() || it->is_string()) continue;
+    return TaskError{.code = "invalid_args",
+                     .detail = "'" + std::string(key) + "' must be a string, got " +
+                               python_type_name(*it)};
+  }
+  return std::nullopt;
 }
 
 std::optional<double> number_arg(const Json& args, const char* key) {

@@ -3,6 +3,7 @@
 // the reference's coercions, and the `{ok:false, error, error_detail}` shape.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -13,6 +14,12 @@ namespace hermes::task {
 
 // The string at `key`, or nullopt for absent/non-string values.
 std::optional<std::string> string_arg(const Json& args, const char* key);
+
+// invalid_args "'<key>' must be a string, got <type>" for the first of
+// `keys` present with another type (null counts as absent), so a wrong type
+// is named instead of read as a missing argument.
+std::optional<TaskError> wrong_typed_string(const Json& args,
+                                            std::initializer_list<const char*> keys);
 
 // A finite number at `key`; numeric strings count (as JavaScript's Number()
 // would read them) but null, booleans, "" and other types are absent.

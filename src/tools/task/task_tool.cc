@@ -93,6 +93,10 @@ ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service) {
   spec.annotations = {
       .read_only = false, .destructive = true, .idempotent = false, .open_world = true};
   spec.handler = [service](const Json& args, CallContext& ctx) -> Json {
+    if (auto wrong =
+            wrong_typed_string(args, {"prompt", "provider", "model", "cwd", "output_mode"})) {
+      return task_error_json(*wrong);
+    }
     TaskConfig config = load_task_config(ctx.services.config);
     TaskArgs parsed = parse_args(args);
     ProgressTicker ticker(ctx.client, ctx.progress_token,

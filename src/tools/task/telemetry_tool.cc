@@ -75,6 +75,7 @@ ToolSpec hermes_telemetry_spec() {
   spec.annotations = {
       .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
   spec.handler = [](const Json& args, CallContext& ctx) -> Json {
+    if (auto wrong = wrong_typed_string(args, {"since", "until"})) return task_error_json(*wrong);
     TaskConfig config = load_task_config(ctx.services.config);
     TelemetryWindow window{bound(args, "since"), bound(args, "until")};
     return report_json(aggregate_runs(TaskCache(config.cache_dir).load_all(), window));

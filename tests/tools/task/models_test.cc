@@ -2,6 +2,10 @@
 // hermes_models: cache ∪ capability map, liveness flags, filters; plus
 // hermes_telemetry through its tool edge.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 
 #include "tools/task/iso_time.h"
 #include "tools/task/task_fixture.h"
@@ -90,8 +94,58 @@ TEST_F(Models, CorruptCacheFallsBackToTheMapWithAReason) {
   EXPECT_EQ(out["ok"], true);
   EXPECT_EQ(out["source"], "capability-map");
   EXPECT_TRUE(out["fetched_at"].is_null());
-  EXPECT_NE(out["cache_error"].get<std::string>().find("not a JSON object"), std::string::npos);
+  EXPECT_NE(out["cache_error"].get<std::string>().find("not valid JSON"), std::string::npos);
   EXPECT_EQ(home_.dir().read("home/provider_models_cache.json"), "not json at all");
+}
+
+// The cache path is an argument: a hostile caller points it at whatever
+// blocks or never ends. Each answer comes at once, from the capability map.
+TEST_F(Models, CacheThatIsNotARegularFileIsRefusedAtOnce) {
+  std::string fifo = home_.dir().file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {fifo, std::string("/dev/zero"), home_.dir().path()}) {
+    auto started = std::chrono::steady_clock::now();
+    Json out = models({{"models_cache_path", path}});
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2)) << path;
+    EXPECT_EQ(out["ok"], true) << path;
+    EXPECT_EQ(out["source"], "capability-map") << path;
+    EXPECT_NE(out["cache_error"].get<std::string>().find("not a regular file"), std::string::npos)
+        << out["cache_error"];
+  }
+}
+
+TEST_F(Models, OversizedCacheIsRefusedBeforeReading) {
+  std::string big = home_.dir().write("big.json", "");
+  ASSERT_EQ(::truncate(big.c_str(), off_t{2} << 30), 0);  // sparse: no disk used
+  Json out = models({{"models_cache_path", big}});
+  EXPECT_EQ(out["source"], "capability-map");
+  EXPECT_NE(out["cache_error"].get<std::string>().find("limit"), std::string::npos)
+      << out["cache_error"];
+}
+
+TEST_F(Models, AuthFileOnAFifoCountsAsMissing) {
+  ::unlink(home_.auth_path().c_str());
+  Json missing = models(Json::object());
+  ASSERT_EQ(::mkfifo(home_.auth_path().c_str(), 0600), 0);
+  Json fifo = models(Json::object());
+  ASSERT_EQ(fifo["ok"], true);
+  EXPECT_EQ(fifo, missing);
+}
+
+TEST_F(Models, DeeplyNestedCacheIsAnErrorNotACrash) {
+  home_.dir().write("home/provider_models_cache.json",
+                    std::string(100000, '[') + std::string(100000, ']'));
+  Json out = models(Json::object());
+  EXPECT_EQ(out["source"], "capability-map");
+  EXPECT_NE(out["cache_error"].get<std::string>().find("nesting"), std::string::npos);
+}
+
+TEST_F(Models, WrongTypedArgumentIsNamed) {
+  Json out = models({{"provider", 5}});
+  EXPECT_EQ(out["ok"], false);
+  EXPECT_EQ(out["error"], "invalid_args");
+  EXPECT_EQ(out["error_detail"], "'provider' must be a string, got int");
+  EXPECT_EQ(models({{"provider", nullptr}})["ok"], true);  // null is absent
 }
 
 TEST_F(Models, LivenessFlagsFollowTheAutoPickRules) {

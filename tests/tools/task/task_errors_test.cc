@@ -26,12 +26,14 @@ class TaskErrors : public ::testing::Test {
 };
 
 TEST_F(TaskErrors, EmptyOrMissingPromptIsInvalidArgs) {
-  for (const Json& args : {Json::object(), Json{{"prompt", "   "}}, Json{{"prompt", 42}}}) {
+  for (const Json& args : {Json::object(), Json{{"prompt", "   "}}, Json{{"prompt", nullptr}}}) {
     Json out = call(args);
     EXPECT_EQ(
         out,
         Json::parse(R"({"ok":false,"error":"invalid_args","error_detail":"prompt is required"})"));
   }
+  EXPECT_EQ(call({{"prompt", 42}}), Json::parse(R"({"ok":false,"error":"invalid_args",
+      "error_detail":"'prompt' must be a string, got int"})"));
 }
 
 TEST_F(TaskErrors, PromptTooLongCountsCodePoints) {
