@@ -13,6 +13,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -225,16 +226,22 @@ std::string sha256_hex(std::string_view bytes) {
   return hex;
 }
 
-Result<std::string> read_whole_fd(int fd, const std::string& path) {
+Result<std::string> read_whole_fd(int fd, const std::string& path, uint64_t max_bytes) {
   std::string data;
   struct stat st;
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+    data.reserve(static_cast<size_t>(std::min<uint64_t>(st.st_size, max_bytes)));
+  }
   char buf[65536];
   for (off_t at = 0;;) {
     ssize_t n = ::pread(fd, buf, sizeof buf, at);
     if (n == 0) return data;
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Error::FromErrno(errno, "read \"" + path + "\"");
+    if (data.size() + static_cast<uint64_t>(n) > max_bytes) {
+      return Error::TooLarge("'" + path + "' grew past the " + std::to_string(max_bytes) +
+                             "-byte limit while being read");
+    }
     data.append(buf, static_cast<size_t>(n));
     at += n;
   }

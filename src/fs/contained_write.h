@@ -7,6 +7,7 @@
 // relative to the directory fd a Beneath walk reached.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -26,8 +27,10 @@ Result<AtomicWriteOutcome> atomic_write_beneath(const Beneath& root, const std::
                                                 const AtomicWriteOptions& options = {},
                                                 TempKind temp = TempKind::kUnnamed);
 
-// The whole content of an open file, from offset 0.
-Result<std::string> read_whole_fd(int fd, const std::string& path);
+// The whole content of an open file, from offset 0; kTooLarge once it
+// passes `max_bytes` (a file that grew after its size was checked).
+Result<std::string> read_whole_fd(int fd, const std::string& path,
+                                  uint64_t max_bytes = UINT64_MAX);
 
 // The `/` walk, shared by every caller without a workspace root.
 const Beneath& filesystem_root();

@@ -47,6 +47,19 @@ class ReadableFile {
   virtual Result<FileInfo> info() = 0;
 };
 
+// The most FileSystem::read_all returns: the edits of write_file and patch
+// hold a file whole in memory, several times over.
+inline constexpr uint64_t kMaxWholeFileBytes = 64ull << 20;
+
+// "a FIFO (named pipe)", "a socket", "a character device", "a block device",
+// "a directory", "a symbolic link", "a special file".
+std::string_view file_type_name(FileType type);
+
+// Why `path` (described by `info`) may not be read whole: kInvalidArgument
+// "'<path>' is a FIFO (named pipe), not a regular file", or kTooLarge
+// "'<path>' is <n> bytes, over the 64 MiB limit for reading a file whole".
+Status check_whole_file(const FileInfo& info, const std::string& path);
+
 // Thread-safe.
 class FileSystem {
  public:
@@ -62,7 +75,10 @@ class FileSystem {
   // The target of a symlink.
   virtual Result<std::string> read_link(const std::string& path) const = 0;
 
-  // The whole content of a regular file (kNotFound when missing).
+  // The whole content of a regular file: kNotFound when missing; refused
+  // before reading (check_whole_file) when it is not a regular file or is
+  // larger than kMaxWholeFileBytes, so a FIFO never blocks the call and a
+  // huge file never fills the memory.
   virtual Result<std::string> read_all(const std::string& path) const = 0;
   // atomic_write's contract (fs/atomic_write.h) on this file system. Only
   // the native one honours `options.write_fn` (a test hook).

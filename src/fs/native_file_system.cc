@@ -117,7 +117,10 @@ class NativeFileSystem final : public FileSystem {
 
   Result<std::string> read_all(const std::string& path) const override {
     HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, "open"));
-    return read_whole_fd(fd.get(), path);
+    struct stat st;
+    if (::fstat(fd.get(), &st) != 0) return Error::FromErrno(errno, "fstat \"" + path + "\"");
+    HERMES_TRY(check_whole_file(info_of(st), path));
+    return read_whole_fd(fd.get(), path, kMaxWholeFileBytes);
   }
 
   Result<AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
@@ -126,8 +129,12 @@ class NativeFileSystem final : public FileSystem {
     return atomic_write_beneath(*root_, path, bytes, options);
   }
 
+  // Of a file this process just wrote: no size cap, so a large write is
+  // still verified.
   Result<std::string> sha256(const std::string& path) const override {
-    HERMES_ASSIGN_OR_RETURN(std::string bytes, read_all(path));
+    HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd,
+                            open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, "open"));
+    HERMES_ASSIGN_OR_RETURN(std::string bytes, read_whole_fd(fd.get(), path));
     return sha256_hex(bytes);
   }
 

@@ -3,6 +3,7 @@
 // FIFO that opens without blocking.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -56,6 +57,32 @@ TEST(NativeFileSystem, ListLinksAndFifo) {
   auto fifo = fs.open_read(dir.file("fifo"));  // O_NONBLOCK: returns at once
   EXPECT_TRUE(fifo);
   EXPECT_EQ(fs.stat(dir.path())->type, FileType::kDirectory);
+}
+
+// read_all holds a file whole: what could block or fill the memory is
+// refused from fstat, before a byte is read.
+TEST(NativeFileSystem, ReadAllRefusesWhatItCannotHoldWhole) {
+  testing::TempDir dir;
+  const FileSystem& fs = native_file_system();
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  auto fifo = fs.read_all(dir.file("fifo"));
+  ASSERT_FALSE(fifo);
+  EXPECT_EQ(fifo.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(fifo.error().message,
+            "'" + dir.file("fifo") + "' is a FIFO (named pipe), not a regular file");
+  auto device = fs.read_all("/dev/zero");
+  ASSERT_FALSE(device);
+  EXPECT_NE(device.error().message.find("a character device"), std::string::npos);
+  auto directory = fs.read_all(dir.path());
+  ASSERT_FALSE(directory);
+  EXPECT_NE(directory.error().message.find("a directory"), std::string::npos);
+  std::string big = dir.write("big", "");
+  ASSERT_EQ(::truncate(big.c_str(), static_cast<off_t>(kMaxWholeFileBytes + 1)), 0);
+  auto oversized = fs.read_all(big);
+  ASSERT_FALSE(oversized);
+  EXPECT_EQ(oversized.error().code, ErrorCode::kTooLarge);
+  ASSERT_EQ(::truncate(big.c_str(), 3), 0);
+  EXPECT_EQ(*fs.read_all(big), std::string(3, '\0'));
 }
 
 }  // namespace

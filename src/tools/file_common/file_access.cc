@@ -26,6 +26,8 @@ const FileSystem& FileAccess::fs() const {
 
 bool FileAccess::files_on_host() const { return !shell_ || backend_->name() == "local"; }
 
+std::stop_token FileAccess::stop() const { return ctx_->stop; }
+
 std::string FileAccess::workspace() const {
   std::string cwd = ctx_->session.cwd();
   if (!shell_) return PathResolver::workspace(cwd);

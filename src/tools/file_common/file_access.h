@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,8 @@ class FileAccess {
   // a relative path joins the session cwd (else the backend's default cwd),
   // links are resolved there.
   Result<ResolvedPath> resolve(std::string_view given) const;
+  // The call's cancellation, for the subprocesses a tool runs on the side.
+  std::stop_token stop() const;
 
  private:
   FileAccess(CallContext& ctx, std::shared_ptr<Backend> backend);

@@ -245,8 +245,19 @@ Result<std::string> ShellFileSystem::read_link(const std::string& path) const {
   return out;
 }
 
+// Checked first, so a FIFO or a huge file on the target is refused before
+// any command reads it; `head -c` still bounds a file that grows meanwhile.
 Result<std::string> ShellFileSystem::read_all(const std::string& path) const {
-  return run("cat -- " + q(path), "open \"" + path + "\"");
+  HERMES_ASSIGN_OR_RETURN(FileInfo info, fetch_stat(path, true));
+  HERMES_TRY(check_whole_file(info, path));
+  HERMES_ASSIGN_OR_RETURN(
+      std::string bytes,
+      run("head -c " + std::to_string(kMaxWholeFileBytes + 1) + " -- " + q(path),
+          "open \"" + path + "\""));
+  if (bytes.size() > kMaxWholeFileBytes) {
+    return Error::TooLarge("'" + path + "' grew past the 64 MiB limit while being read");
+  }
+  return bytes;
 }
 
 Result<std::string> ShellFileSystem::sha256(const std::string& path) const {

@@ -11,6 +11,7 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "registry/tool_args.h"
 #include "tools/file_common/read_tracker.h"
 #include "tools/file_common/write_safety.h"
 #include "tools/patch/match/diagnostics.h"
@@ -43,27 +44,31 @@ struct PatchArgs {
   bool cross_profile = false;
 };
 
-std::optional<std::string> string_field(const Json& args, const char* key) {
-  auto it = args.find(key);
-  if (it == args.end() || !it->is_string()) return std::nullopt;
-  return it->get<std::string>();
+Result<std::optional<std::string>> string_field(const Json& args, const char* key) {
+  return optional_string_arg(args, "patch", key);
 }
 
 Result<PatchArgs> parse_args(const Json& args) {
   PatchArgs out;
-  out.mode = string_field(args, "mode").value_or("replace");
-  if (auto it = args.find("cross_profile"); it != args.end() && it->is_boolean()) out.cross_profile = it->get<bool>();
+  HERMES_ASSIGN_OR_RETURN(auto mode, string_field(args, "mode"));
+  out.mode = mode.value_or("replace");
+  HERMES_ASSIGN_OR_RETURN(auto cross_profile, optional_bool_arg(args, "patch", "cross_profile"));
+  out.cross_profile = cross_profile.value_or(false);
   if (out.mode == "patch") {
-    out.patch = string_field(args, "patch").value_or("");
+    HERMES_ASSIGN_OR_RETURN(auto patch, string_field(args, "patch"));
+    out.patch = patch.value_or("");
     if (out.patch.empty()) return Error::InvalidArgument("patch content required");
     return out;
   }
   if (out.mode != "replace") return Error::InvalidArgument("Unknown mode: " + out.mode);
-  out.path = string_field(args, "path").value_or("");
+  HERMES_ASSIGN_OR_RETURN(auto path, string_field(args, "path"));
+  out.path = path.value_or("");
   if (out.path.empty()) return Error::InvalidArgument("path required");
-  auto old_text = string_field(args, "old_string"), new_text = string_field(args, "new_string");
+  HERMES_ASSIGN_OR_RETURN(auto old_text, string_field(args, "old_string"));
+  HERMES_ASSIGN_OR_RETURN(auto new_text, string_field(args, "new_string"));
   if (!old_text || !new_text) return Error::InvalidArgument("old_string and new_string required");
-  out.replace = {*old_text, *new_text, args.value("replace_all", false)};
+  HERMES_ASSIGN_OR_RETURN(auto replace_all, optional_bool_arg(args, "patch", "replace_all"));
+  out.replace = {*old_text, *new_text, replace_all.value_or(false)};
   return out;
 }
 
@@ -158,7 +163,7 @@ std::variant<PatchSuccess, PatchFailure> run_patch_mode(const PatchArgs& args, C
   for (const auto& p : paths) reals.push_back(p.real);
   PathLocks lock(reals);
   return v4a::apply_patch({std::move(ops).value(), ctx.services.config.home(), {}, &access.fs(),
-                           access.files_on_host()});
+                           access.files_on_host(), ctx.stop});
 }
 
 std::variant<PatchSuccess, PatchFailure> run_replace_mode(const PatchArgs& args, CallContext& ctx,

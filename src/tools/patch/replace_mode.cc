@@ -34,7 +34,9 @@ std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, c
     return PatchFailure{allowed.error().message};
   }
   auto raw = access.fs().read_all(path.real);
-  if (!raw) return PatchFailure{"Failed to read file: " + path.absolute};
+  if (!raw) {
+    return PatchFailure{"Failed to read file: " + path.absolute + " (" + raw.error().message + ")"};
+  }
   const bool bom = std::string_view(*raw).starts_with(kUtf8Bom);
   std::string_view content = std::string_view(*raw).substr(bom ? kUtf8Bom.size() : 0);
   if (auto bad = match::check_replace_input(args.old_text, args.new_text)) {
@@ -59,7 +61,8 @@ std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, c
   out.diff = unified_diff(content, done.content, "a/" + path.given, "b/" + path.given);
   out.files_modified = {path.absolute};
   out.lint.emplace_back(path.absolute,
-                        lint_delta(path.real, prepared->bytes, *raw, access.files_on_host()));
+                        lint_delta(path.real, prepared->bytes, *raw, access.files_on_host(),
+                                   access.stop()));
   if (done.strategy != match::Strategy::kExact) out.strategy = done.strategy;
   // Which tier fired, so each tier's worth shows in the logs.
   log::debug("patch " + path.absolute + ": " + std::string(match::strategy_name(done.strategy)) + ", " +

@@ -9,6 +9,7 @@
 #include "core/json.h"
 #include "core/strings.h"
 #include "registry/registry.h"
+#include "registry/tool_args.h"
 #include "registry/typed_tool.h"
 #include "tools/read_file/content_kind.h"
 
@@ -189,12 +190,11 @@ Json schema() {
 }  // namespace
 
 Result<ReadFileParams> parse_read_file_params(const Json& args) {
-  auto path = args.find("path");
-  if (path == args.end() || !path->is_string() || path->get<std::string>().empty()) {
-    return Error::InvalidArgument("path is required");
-  }
+  HERMES_ASSIGN_OR_RETURN(std::optional<std::string> path,
+                          optional_string_arg(args, "read_file", "path"));
+  if (!path || path->empty()) return Error::InvalidArgument("path is required");
   ReadFileParams out;
-  out.path = path->get<std::string>();
+  out.path = std::move(*path);
   if (auto it = args.find("offset"); it != args.end()) out.offset = coerce_int(*it, 1);
   if (auto it = args.find("limit"); it != args.end()) out.limit = coerce_int(*it, 2000);
   out.offset = std::clamp<int64_t>(out.offset, 1, kMaxLine);

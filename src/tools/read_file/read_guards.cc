@@ -60,13 +60,10 @@ bool hits_device_blocklist(const FileSystem& fs, const std::string& absolute,
 std::optional<std::string> special_file_kind(FileType type) {
   switch (type) {
     case FileType::kFifo:
-      return "a FIFO (named pipe)";
     case FileType::kSocket:
-      return "a socket";
     case FileType::kCharDevice:
-      return "a character device";
     case FileType::kBlockDevice:
-      return "a block device";
+      return std::string(file_type_name(type));
     default:
       return std::nullopt;
   }

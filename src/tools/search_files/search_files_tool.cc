@@ -14,6 +14,7 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "registry/tool_args.h"
 #include "tools/search_files/search_host.h"
 #include "tools/search_files/search_service.h"
 
@@ -47,31 +48,39 @@ int64_t coerce_int(const Json& args, const char* key, int64_t fallback) {
   return fallback;
 }
 
-std::string string_arg(const Json& args, const char* key) {
-  auto it = args.find(key);
-  return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
+Result<std::string> string_arg(const Json& args, const char* key) {
+  HERMES_ASSIGN_OR_RETURN(std::optional<std::string> value,
+                          optional_string_arg(args, "search_files", key));
+  return value.value_or("");
 }
 
 Result<FileOrder> parse_order(const Json& args) {
-  auto it = args.find("order");
-  if (it == args.end() || it->is_null()) return FileOrder::kModified;
-  std::string value = it->is_string() ? it->get<std::string>() : dump_json(*it);
-  if (value == "modified") return FileOrder::kModified;
+  HERMES_ASSIGN_OR_RETURN(std::string value, string_arg(args, "order"));
+  if (value.empty() || value == "modified") return FileOrder::kModified;
   if (value == "discovery") return FileOrder::kDiscovery;
   return Error::InvalidArgument("Invalid file search order '" + value +
                                 "'; expected 'discovery' or 'modified'.");
 }
 
+// An empty pattern matches every line of every file (or names every file):
+// never what a caller meant, and the most expensive search there is.
+constexpr const char* kPatternRequired =
+    "search_files: 'pattern' is required: a regex to search file contents (target='content'), "
+    "or a glob to find files by name (target='files', e.g. '*.py').";
+
 Result<SearchRequest> parse_args(const Json& args) {
   SearchRequest req;
-  req.pattern = string_arg(args, "pattern");
-  std::string target = string_arg(args, "target");
+  HERMES_ASSIGN_OR_RETURN(req.pattern, string_arg(args, "pattern"));
+  if (req.pattern.empty()) return Error::InvalidArgument(kPatternRequired);
+  HERMES_ASSIGN_OR_RETURN(std::string target, string_arg(args, "target"));
   req.target = target == "files" || target == "find" ? Target::kFiles : Target::kContent;
-  req.path = trim(string_arg(args, "path")).empty() ? "." : string_arg(args, "path");
-  if (std::string glob = string_arg(args, "file_glob"); !glob.empty()) req.file_glob = glob;
+  HERMES_ASSIGN_OR_RETURN(std::string path, string_arg(args, "path"));
+  req.path = trim(path).empty() ? "." : path;
+  HERMES_ASSIGN_OR_RETURN(std::string glob, string_arg(args, "file_glob"));
+  if (!glob.empty()) req.file_glob = glob;
   req.limit = std::clamp<int64_t>(coerce_int(args, "limit", 50), 1, search::kMaxPaging);
   req.offset = std::clamp<int64_t>(coerce_int(args, "offset", 0), 0, search::kMaxPaging);
-  std::string mode = string_arg(args, "output_mode");
+  HERMES_ASSIGN_OR_RETURN(std::string mode, string_arg(args, "output_mode"));
   req.output_mode = mode == "files_only" ? OutputMode::kFilesOnly
                     : mode == "count"    ? OutputMode::kCount
                                          : OutputMode::kContent;

@@ -69,7 +69,8 @@ Result<WriteFileOutput> write_locked(const WriteFileParams& params, const Resolv
   out.bytes_written = committed.bytes_written;
   out.dirs_created = path.given.find('/') != std::string::npos;
   out.verified = committed.verified;
-  out.lint = lint_delta(path.real, prepared.bytes, prepared.old_content, access.files_on_host());
+  out.lint = lint_delta(path.real, prepared.bytes, prepared.old_content, access.files_on_host(),
+                        ctx.stop);
   out.resolved_path = path.real;  // through a symlink: its final target
   out.absolute_path = path.absolute;
   out.hint = rewrite_hint(prepared.old_content, prepared.bytes);
@@ -82,6 +83,7 @@ Result<WriteFileOutput> write_file(const WriteFileParams& params, CallContext& c
   HERMES_ASSIGN_OR_RETURN(FileAccess access, FileAccess::for_call(ctx));
   HERMES_ASSIGN_OR_RETURN(ResolvedPath path, access.resolve(params.path));
   HERMES_TRY(check_write_paths({path}, params.cross_profile, ctx, access.fs()));
+  HERMES_TRY(check_file_target(params.path, path.real, access.fs()));
   HERMES_TRY(check_not_display_text(params.content));
   PathLocks lock({path.real});
   HERMES_ASSIGN_OR_RETURN(WriteFileOutput out, write_locked(params, path, ctx, access));

@@ -7,6 +7,7 @@
 
 #include "core/json.h"
 #include "registry/registry.h"
+#include "registry/tool_args.h"
 #include "registry/typed_tool.h"
 #include "tools/write_pipeline/lint_json.h"
 
@@ -20,17 +21,6 @@ constexpr const char* kDescription =
     ".py/.json/.yaml/.toml and other linted languages; only NEW errors introduced by this write "
     "are surfaced (pre-existing errors are filtered out). The result's verified:true means the "
     "on-disk content hash was confirmed — do NOT re-read the file to check the write landed.";
-
-// Python's type names, as the upstream message shows them.
-std::string py_type(const Json& value) {
-  if (value.is_object()) return "dict";
-  if (value.is_array()) return "list";
-  if (value.is_boolean()) return "bool";
-  if (value.is_number_integer()) return "int";
-  if (value.is_number()) return "float";
-  if (value.is_null()) return "NoneType";
-  return "str";
-}
 
 Json to_json(const WriteFileWritten& written) {
   Json out = {{"bytes_written", written.bytes_written}, {"dirs_created", written.dirs_created}};
@@ -66,8 +56,11 @@ Json input_schema() {
 Result<WriteFileParams> parse_write_file_params(const Json& args) {
   auto path = args.find("path");
   if (path == args.end() || !path->is_string() || path->get<std::string>().empty()) {
+    bool wrong_type = path != args.end() && !path->is_null() && !path->is_string();
     return Error::InvalidArgument(
-        "write_file: missing required field 'path'. Provide the file path to write.");
+        "write_file: missing required field 'path'. " +
+        (wrong_type ? "'path' must be a string, got " + python_type_name(*path) + "."
+                    : std::string("Provide the file path to write.")));
   }
   auto content = args.find("content");
   if (content == args.end()) {
@@ -76,14 +69,12 @@ Result<WriteFileParams> parse_write_file_params(const Json& args) {
         "(\"\" for an empty file).");
   }
   if (!content->is_string()) {
-    return Error::InvalidArgument("write_file: 'content' must be a string, got " +
-                                  py_type(*content) + ".");
+    return wrong_argument_type("write_file", "content", "a string", *content);
   }
-  WriteFileParams out{path->get<std::string>(), content->get<std::string>(), false};
-  if (auto it = args.find("cross_profile"); it != args.end() && it->is_boolean()) {
-    out.cross_profile = it->get<bool>();
-  }
-  return out;
+  HERMES_ASSIGN_OR_RETURN(std::optional<bool> cross_profile,
+                          optional_bool_arg(args, "write_file", "cross_profile"));
+  return WriteFileParams{path->get<std::string>(), content->get<std::string>(),
+                         cross_profile.value_or(false)};
 }
 
 Json write_file_json(const WriteFileOutput& output) {

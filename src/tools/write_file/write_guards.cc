@@ -55,6 +55,24 @@ Status check_not_display_text(std::string_view content) {
          "the file's text. Write the real file content without line numbers.");
 }
 
+Status check_file_target(const std::string& given, const std::string& real_path,
+                         const FileSystem& fs) {
+  if (given.ends_with('/')) {
+    return Error::InvalidArgument("Refusing to write '" + given +
+                                  "': the path ends with '/', so it names a directory. Give the "
+                                  "path of a file (e.g. '" + given + "notes.txt').");
+  }
+  auto info = fs.stat(real_path);
+  if (!info || info->type == FileType::kRegular) return {};
+  if (info->type == FileType::kDirectory) {
+    return Error::InvalidArgument("Refusing to write '" + given +
+                                  "': it is a directory. Give the path of a file inside it.");
+  }
+  return Error::InvalidArgument("Refusing to write '" + given + "': it is " +
+                                std::string(file_type_name(info->type)) +
+                                ", not a regular file. The file was NOT modified.");
+}
+
 Status check_not_stale(const ReadTracker& tracker, const std::string& real_path,
                        const FileSystem& fs) {
   FileVersion current;

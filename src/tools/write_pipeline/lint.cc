@@ -55,7 +55,8 @@ std::string clean_output(std::string_view raw) {
 
 LintReport skipped(std::string message) { return {"skipped", "", std::move(message)}; }
 
-LintReport lint_content(const std::string& path, std::string_view content, bool on_host) {
+LintReport lint_content(const std::string& path, std::string_view content, bool on_host,
+                        std::stop_token stop) {
   const std::string ext = file_extension(path);
   if (ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".toml") {
     auto error = syntax_error(ext, content);
@@ -71,7 +72,7 @@ LintReport lint_content(const std::string& path, std::string_view content, bool 
     if (arg == "{path}") arg = path;
   }
   auto run = run_local_command(
-      argv, kLintTimeout, {}, /*separate_stderr=*/false,
+      argv, kLintTimeout, stop, /*separate_stderr=*/false,
       linter->content_on_stdin ? std::optional<std::string>(std::string(content)) : std::nullopt);
   if (!run) {
     if (run.error().code == ErrorCode::kNotFound) return skipped(argv[0] + " not available");
@@ -97,12 +98,13 @@ std::string new_lines_only(const std::string& now, const std::string& before) {
 }  // namespace
 
 LintReport lint_delta(const std::string& path, std::string_view new_content,
-                      const std::optional<std::string>& old_content, bool on_host) {
-  LintReport now = lint_content(path, new_content, on_host);
+                      const std::optional<std::string>& old_content, bool on_host,
+                      std::stop_token stop) {
+  LintReport now = lint_content(path, new_content, on_host, stop);
   // A linter that reads the file on disk cannot see the old content.
   auto linter = linter_for(file_extension(path));
   if (now.status != "error" || !old_content || (linter && !linter->content_on_stdin)) return now;
-  LintReport before = lint_content(path, *old_content, on_host);
+  LintReport before = lint_content(path, *old_content, on_host, stop);
   if (before.status != "error") return now;
   std::string fresh = new_lines_only(now.output, before.output);
   if (fresh.empty()) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -20,7 +21,9 @@ struct LintReport {
 // reported. Linters run from argv with the text on stdin (python3, node) or
 // on the written file (tsc, go vet, rustfmt); a missing tool means skipped,
 // and so does a file linter when the file is not on this host (`on_host`).
+// `stop` (the call's cancellation) ends a running linter: skipped.
 LintReport lint_delta(const std::string& path, std::string_view new_content,
-                      const std::optional<std::string>& old_content, bool on_host);
+                      const std::optional<std::string>& old_content, bool on_host,
+                      std::stop_token stop = {});
 
 }  // namespace hermes

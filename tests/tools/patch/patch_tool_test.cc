@@ -2,7 +2,10 @@
 // The patch tool's edge: argument errors, result shape, no_change, the miss
 // hints, BOM/CRLF through the write pipeline, guards, read-stamp refresh.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <thread>
 
 #include "tools/write_file/tool_harness.h"
@@ -28,6 +31,49 @@ TEST_F(PatchToolTest, ArgumentErrors) {
   EXPECT_EQ(fourth["error"], "Unknown mode: zap");
   EXPECT_EQ(fourth["success"], false);
   EXPECT_NE(fourth.value("_hint", "").find("malformed patch call #4"), std::string::npos);
+}
+
+TEST_F(PatchToolTest, WrongTypedArgumentsSayWhichTypeIsWanted) {
+  std::string path = dir.write("a.txt", "alpha\n");
+  EXPECT_EQ(tools.call("patch", {{"path", 5}, {"old_string", "a"}, {"new_string", "b"}})["error"],
+            "patch: 'path' must be a string, got int.");
+  EXPECT_EQ(tools.call("patch", {{"path", path}, {"old_string", "alpha"}, {"new_string", "b"},
+                                 {"replace_all", "yes"}})["error"],
+            "patch: 'replace_all' must be a boolean, got str.");
+  EXPECT_EQ(tools.call("patch", {{"mode", "patch"}, {"patch", Json::array()}})["error"],
+            "patch: 'patch' must be a string, got list.");
+  EXPECT_EQ(dir.read("a.txt"), "alpha\n");
+}
+
+// A 2 GiB file (sparse: no disk used) is refused from its size, before any
+// byte is read: no allocation, no wait.
+TEST_F(PatchToolTest, OversizedFileIsRefusedUpFront) {
+  std::string path = dir.write("huge.txt", "");
+  ASSERT_EQ(::truncate(path.c_str(), off_t{2} << 30), 0);
+  auto started = std::chrono::steady_clock::now();
+  Json out = replace(path, "a", "b");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
+  EXPECT_EQ(out["success"], false);
+  EXPECT_NE(out["error"].get<std::string>().find("over the 64 MiB limit"), std::string::npos)
+      << out.dump();
+  Json v4a = tools.call("patch", {{"mode", "patch"},
+                                  {"patch", "*** Begin Patch\n*** Update File: " + path +
+                                                "\n@@\n-a\n+b\n*** End Patch\n"}});
+  EXPECT_EQ(v4a["success"], false);
+  EXPECT_NE(v4a["error"].get<std::string>().find("over the 64 MiB limit"), std::string::npos)
+      << v4a.dump();
+}
+
+TEST_F(PatchToolTest, FifoAndDirectoryAreRefusedWithoutBlocking) {
+  ASSERT_EQ(::mkfifo(dir.file("pipe").c_str(), 0600), 0);
+  Json fifo = replace(dir.file("pipe"), "a", "b");
+  EXPECT_NE(fifo["error"].get<std::string>().find("a FIFO (named pipe), not a regular file"),
+            std::string::npos)
+      << fifo.dump();
+  Json directory = replace(dir.path(), "a", "b");
+  EXPECT_NE(directory["error"].get<std::string>().find("a directory, not a regular file"),
+            std::string::npos)
+      << directory.dump();
 }
 
 TEST_F(PatchToolTest, ReplaceResultShape) {

@@ -357,7 +357,10 @@ TEST(ReadFileBadInput, InvalidUtf8PathAndMissingArgs) {
   EXPECT_EQ(r["error"], "File not found: " + h.dir().file("bad\xFF.txt"));
   EXPECT_NO_THROW(dump_json(r));
   EXPECT_EQ(h.call(Json::object())["error"], "path is required");
-  EXPECT_EQ(h.call(Json{{"path", 7}})["error"], "path is required");
+  EXPECT_EQ(h.call(Json{{"path", nullptr}})["error"], "path is required");
+  EXPECT_EQ(h.call(Json{{"path", 7}})["error"], "read_file: 'path' must be a string, got int.");
+  EXPECT_EQ(h.call(Json{{"path", Json::array({"a.txt"})}})["error"],
+            "read_file: 'path' must be a string, got list.");
 }
 
 // Every failure names its kind; `isError` follows the typed outcome, so the

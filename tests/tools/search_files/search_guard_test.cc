@@ -103,6 +103,27 @@ TEST_F(SearchGuards, ArgumentAliasesAndDefaults) {
   EXPECT_FALSE(coerced.contains("matches"));
 }
 
+// `{}` would otherwise match every line of every file under the cwd.
+TEST_F(SearchGuards, MissingOrEmptyPatternAsksForOne) {
+  tree().write("a.txt", "k\n");
+  for (const Json& args : {Json::object(), Json{{"pattern", ""}}, Json{{"pattern", nullptr}},
+                           Json{{"target", "files"}}}) {
+    Json out = h.call(args);
+    EXPECT_THAT(out["error"].get<std::string>(), StartsWith("search_files: 'pattern' is required"))
+        << args.dump();
+    EXPECT_FALSE(out.contains("total_count")) << args.dump();
+  }
+}
+
+TEST_F(SearchGuards, WrongTypedArgumentsSayWhichTypeIsWanted) {
+  EXPECT_EQ(h.call({{"pattern", 5}})["error"],
+            "search_files: 'pattern' must be a string, got int.");
+  EXPECT_EQ(h.call({{"pattern", "k"}, {"path", Json::array({"a", "b"})}})["error"],
+            "search_files: 'path' must be a string, got list.");
+  EXPECT_EQ(h.call({{"pattern", "k"}, {"order", true}})["error"],
+            "search_files: 'order' must be a string, got bool.");
+}
+
 TEST_F(SearchGuards, AbsolutePathsOutsideTheWorkspaceAreAllowed) {
   TempDir outside;
   outside.write("x.txt", "k\n");

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "testutil/memory_file_system.h"
 #include "testutil/status_matchers.h"
@@ -47,6 +48,38 @@ TEST_F(WriteFileTest, ArgumentErrors) {
             "write_file: 'content' must be a string, got list.");
   EXPECT_EQ(error_of(tools.call("write_file", {{"path", dir.file("a")}, {"content", nullptr}})),
             "write_file: 'content' must be a string, got NoneType.");
+}
+
+TEST_F(WriteFileTest, WrongTypedArgumentsSayWhichTypeIsWanted) {
+  EXPECT_EQ(error_of(tools.call("write_file", {{"path", 5}, {"content", "x"}})),
+            "write_file: missing required field 'path'. 'path' must be a string, got int.");
+  EXPECT_EQ(error_of(tools.call(
+                "write_file", {{"path", dir.file("a")}, {"content", "x"}, {"cross_profile", "yes"}})),
+            "write_file: 'cross_profile' must be a boolean, got str.");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("a")));
+}
+
+// An attacker's "dir/" must not become a file named "dir", and an existing
+// directory or FIFO is never replaced by a file.
+TEST_F(WriteFileTest, DirectoryTargetsAreRefused) {
+  Json slash = write(dir.file("newdir") + "/", "x");
+  EXPECT_NE(error_of(slash).find("ends with '/'"), std::string::npos) << slash.dump();
+  EXPECT_FALSE(std::filesystem::exists(dir.file("newdir")));
+  std::filesystem::create_directory(dir.file("existing"));
+  Json existing = write(dir.file("existing"), "x");
+  EXPECT_NE(error_of(existing).find("it is a directory"), std::string::npos) << existing.dump();
+  Json existing_slash = write(dir.file("existing") + "/", "x");
+  EXPECT_NE(error_of(existing_slash).find("ends with '/'"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::is_directory(dir.file("existing")));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.file("existing")));
+}
+
+TEST_F(WriteFileTest, FifoTargetIsRefusedNotReplaced) {
+  ASSERT_EQ(::mkfifo(dir.file("pipe").c_str(), 0600), 0);
+  Json out = write(dir.file("pipe"), "x");
+  EXPECT_NE(error_of(out).find("a FIFO (named pipe), not a regular file"), std::string::npos)
+      << out.dump();
+  EXPECT_TRUE(std::filesystem::is_fifo(dir.file("pipe")));
 }
 
 TEST_F(WriteFileTest, CreatesFileWithParentsAndReportsContract) {

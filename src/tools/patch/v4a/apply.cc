@@ -61,6 +61,7 @@ class DryRun {
     modified.push_back(op.path);
     const FileState& s = overlay.get(op.path);
     if (!s.exists) return problems.push_back(op.path + ": file not found for deletion");
+    if (!s.unreadable.empty()) return problems.push_back(op.path + ": " + s.unreadable);
     if (!s.regular) return problems.push_back(op.path + ": not a regular file — Delete File removes files only");
     diffs.push_back(delete_diff(op.path, s.content));
     overlay.remove(op.path);
@@ -71,6 +72,7 @@ class DryRun {
     moved.push_back(src);
     moved.push_back(dst);
     const FileState& s = overlay.get(src);
+    if (!s.unreadable.empty()) return problems.push_back(src + ": " + s.unreadable);
     if (!s.exists || !s.regular) return problems.push_back(src + ": source file not found for move");
     if (overlay.get(dst).exists) return problems.push_back(dst + ": destination already exists — move would overwrite");
     std::string content = s.content;
@@ -86,6 +88,7 @@ class DryRun {
     modified.push_back(op.path);
     const FileState& s = overlay.get(op.path);
     if (!s.exists) return problems.push_back(op.path + ": file not found (Update File needs an existing file; use Add File to create one)");
+    if (!s.unreadable.empty()) return problems.push_back(op.path + ": " + s.unreadable);
     if (!s.regular) return problems.push_back(op.path + ": not a regular file");
     std::string_view raw = s.content;
     bool bom = raw.starts_with(kUtf8Bom);
@@ -150,7 +153,10 @@ class Committer {
     }
     for (const auto& [path, prepared] : prepared_) {
       const FileState& before = overlay_.original(path);
-      lint.emplace_back(path, lint_delta(path, prepared.bytes, before.exists ? std::optional<std::string>(before.content) : std::nullopt, request_.on_host));
+      lint.emplace_back(path, lint_delta(path, prepared.bytes,
+                                         before.exists ? std::optional<std::string>(before.content)
+                                                       : std::nullopt,
+                                         request_.on_host, request_.stop));
     }
     return std::nullopt;
   }

@@ -5,6 +5,7 @@
 // already changed, created or deleted is put back.
 #pragma once
 
+#include <stop_token>
 #include <string>
 #include <variant>
 #include <vector>
@@ -23,6 +24,7 @@ struct ApplyRequest {
   AtomicWriteOptions write_options;  // tests inject write failures here
   const FileSystem* fs = &native_file_system();  // where the files are (not owned)
   bool on_host = true;  // the files are this host's (lint_delta's `on_host`)
+  std::stop_token stop;  // the call's cancellation, for the linters
 };
 
 std::variant<PatchSuccess, PatchFailure> apply_patch(const ApplyRequest& request);

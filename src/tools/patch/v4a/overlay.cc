@@ -14,8 +14,12 @@ void Overlay::load(const std::string& path) {
     state.mode = info->mode;
     if (state.regular) {
       auto data = fs_.read_all(path);
-      if (data) state.content = std::move(data).value();
-      else state.regular = false;  // unreadable: treated like a non-file
+      if (data) {
+        state.content = std::move(data).value();
+      } else {  // treated like a non-file, with the reason
+        state.regular = false;
+        state.unreadable = data.error().message;
+      }
     }
   }
   disk_[path] = state;

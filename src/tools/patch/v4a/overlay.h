@@ -16,6 +16,7 @@ namespace hermes::v4a {
 struct FileState {
   bool exists = false;
   bool regular = true;  // false for a directory or other non-file
+  std::string unreadable;  // why an existing regular file was not read (too large, I/O)
   std::string content;
   unsigned mode = 0;    // permission bits of an existing file
 };
