@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -73,8 +74,33 @@ std::string with_token(std::string text, const std::string& token) {
   return text;
 }
 
+// Waits up to the deadline for `events`; returns what is ready. libFuzzer's
+// -timeout alarm (SIGALRM every few seconds) interrupts poll with EINTR: that
+// is not a hang, so the wait resumes for the time left. Only a deadline
+// that passes with no answer aborts.
+short wait_for(int fd, short events, std::chrono::steady_clock::time_point deadline) {
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) std::abort();  // the server stopped answering: a hang
+    pollfd p{fd, events, 0};
+    int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+    if (ready > 0) return p.revents;
+    if (ready < 0 && errno != EINTR) std::abort();
+  }
+}
+
+// recv(2) resumed after a signal; <= 0 when the server hung up or failed.
+ssize_t recv_some(int fd, char* buffer, size_t size) {
+  for (;;) {
+    ssize_t n = ::recv(fd, buffer, size, 0);
+    if (n >= 0 || errno != EINTR) return n;
+  }
+}
+
 // Sends `data` while draining answers (the server blocks when we do not
-// read), then half-closes and reads until the server hangs up.
+// read), then half-closes and reads until the server hangs up. Each wait for
+// the server may take 10 s.
 void send_and_drain(int fd, const std::string& data) {
   size_t sent = 0;
   bool shut = false;
@@ -84,14 +110,14 @@ void send_and_drain(int fd, const std::string& data) {
       ::shutdown(fd, SHUT_WR);
       shut = true;
     }
-    pollfd p{fd, static_cast<short>(POLLIN | (shut ? 0 : POLLOUT)), 0};
-    if (::poll(&p, 1, 10000) <= 0) std::abort();  // the server stopped answering: a hang
-    if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
-      if (::recv(fd, sink, sizeof sink, 0) <= 0) return;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    short ready = wait_for(fd, static_cast<short>(POLLIN | (shut ? 0 : POLLOUT)), deadline);
+    if (ready & (POLLIN | POLLHUP | POLLERR)) {
+      if (recv_some(fd, sink, sizeof sink) <= 0) return;
     }
-    if (!shut && (p.revents & POLLOUT)) {
+    if (!shut && (ready & POLLOUT)) {
       ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
-      if (n < 0 && errno != EAGAIN) return;  // the server closed on an oversized request
+      if (n < 0 && errno != EAGAIN && errno != EINTR) return;  // closed on an oversized request
       if (n > 0) sent += static_cast<size_t>(n);
     }
   }
