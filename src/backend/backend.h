@@ -18,6 +18,7 @@
 namespace hermes {
 
 struct BashOutcome;
+class CommandFence;
 
 class Backend {
  public:
@@ -37,6 +38,9 @@ class Backend {
   virtual std::vector<std::string> bash_argv(const std::string& script, bool login) const = 0;
   // The environment of that local process; nullopt inherits the server's.
   virtual std::optional<std::vector<std::string>> launch_env() const { return std::nullopt; }
+  // What confines the processes this backend starts on this host (the local
+  // backend under a workspace root); nullptr for none. Valid after start().
+  virtual const CommandFence* command_fence() const { return nullptr; }
 
   // A transport failure (ssh could not connect, the container is gone)
   // rather than the command's own result, as a message; nullopt otherwise.

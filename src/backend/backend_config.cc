@@ -66,14 +66,24 @@ std::shared_ptr<Backend> make_docker(const Config& config) {
   return std::make_shared<DockerBackend>(std::move(options));
 }
 
+std::shared_ptr<Backend> make_local(const Config& config) {
+  LocalOptions options{
+      .portable_files = config.get_bool("terminal.portable_files", false),
+      .env_passthrough = config.get_string_list("terminal.env_passthrough"),
+      .root = PathResolver(config.get_string("security.workspace_root", "")).root(),
+      .host_temp_dir = host_temp_dir(),
+  };
+  for (const std::string& path : config.get_string_list("security.command_write_paths")) {
+    options.extra_write_paths.push_back(PathResolver::expand_user(path));
+  }
+  return std::make_shared<LocalBackend>(std::move(options));
+}
+
 }  // namespace
 
 Result<std::shared_ptr<Backend>> make_backend(const Config& config) {
   std::string name = config.get_string("terminal.backend", "local", "TERMINAL_ENV");
-  if (name == "local") {
-    return std::shared_ptr<Backend>(
-        std::make_shared<LocalBackend>(config.get_bool("terminal.portable_files", false)));
-  }
+  if (name == "local") return std::shared_ptr<Backend>(make_local(config));
   if (name == "ssh") return make_ssh(config);
   if (name == "sandbox") return make_sandbox(config);
   if (name == "docker") return make_docker(config);

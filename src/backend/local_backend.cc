@@ -4,19 +4,50 @@
 #include <cstdlib>
 
 #include "core/paths.h"
+#include "proc/child_env.h"
 
 namespace hermes {
+
+Status LocalBackend::start(std::stop_token) {
+  if (options_.root.empty()) return {};
+  std::lock_guard lock(mu_);
+  if (fence_) return {};
+  HERMES_ASSIGN_OR_RETURN(fence_, CommandFence::create({.root = options_.root,
+                                                        .extra_write_paths = options_.extra_write_paths,
+                                                        .host_temp_dir = options_.host_temp_dir}));
+  return {};
+}
 
 std::vector<std::string> LocalBackend::bash_argv(const std::string& script, bool login) const {
   if (login) return {"bash", "-l", "-c", script};
   return {"bash", "-c", script};
 }
 
+std::optional<std::vector<std::string>> LocalBackend::launch_env() const {
+  std::vector<std::string> env =
+      proc::terminal_environment(proc::current_environment(), options_.env_passthrough);
+  if (const CommandFence* fence = command_fence()) proc::set_env(env, "TMPDIR", fence->temp_dir());
+  return env;
+}
+
+const CommandFence* LocalBackend::command_fence() const {
+  std::lock_guard lock(mu_);
+  return fence_.get();
+}
+
 std::string LocalBackend::home() const { return PathResolver::expand_user("~"); }
 
-std::string LocalBackend::default_cwd() const { return PathResolver::workspace(""); }
+std::string LocalBackend::default_cwd() const {
+  std::string cwd = PathResolver::workspace("");
+  // A server started elsewhere still starts its commands inside the root.
+  if (!options_.root.empty() && !is_within(PathResolver::real_path(cwd), options_.root)) {
+    return options_.root;
+  }
+  return cwd;
+}
 
 std::string LocalBackend::temp_dir() const {
+  if (const CommandFence* fence = command_fence()) return fence->temp_dir();
   const char* t = std::getenv("TMPDIR");
   return t && *t ? t : "/tmp";
 }

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <thread>
 
+#include "backend/command_fence.h"
 #include "core/strings.h"
 #include "proc/spawn.h"
 #include "proc/stderr_capture.h"
@@ -65,7 +66,8 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
                              .stdin_mode = run.stdin_data ? proc::StdinMode::kPipe
                                                           : proc::StdinMode::kNull,
                              .new_session = run.new_session,
-                             .whole_tree = run.whole_tree};
+                             .whole_tree = run.whole_tree,
+                             .write_fence_fd = write_fence_fd(backend)};
   std::optional<proc::StderrCapture> stderr_capture;
   if (run.separate_stderr) {
     stderr_capture.emplace(kStderrCap);

@@ -10,6 +10,7 @@
 #include "cli/exit_codes.h"
 #include "cli/runtime.h"
 #include "cli/serve.h"
+#include "proc/spawn.h"
 
 int main(int argc, char** argv) {
   // A vanished client must not kill us mid-write: EPIPE is handled instead.
@@ -47,6 +48,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : kExitUsage;
+  }
+  // A server's children (terminal commands, scripts) must not read its
+  // environment or memory through /proc.
+  if (*mcp || *serve || *call) {
+    if (auto undumpable = hermes::proc::make_undumpable(); !undumpable) {
+      std::cerr << "hermes-tools: " << undumpable.error().message << "\n";
+      return kExitToolError;
+    }
   }
   try {
     Runtime runtime(options);

@@ -37,7 +37,11 @@ Status check_given(std::string_view given) {
 }  // namespace
 
 PathResolver::PathResolver(std::string root) {
-  if (!root.empty()) root_ = real_path(normalize(expand_user(root)));
+  if (root.empty()) return;
+  // `--root .` is the directory the server started in, not `/`.
+  std::string absolute = expand_user(root);
+  if (absolute[0] != '/') absolute = process_cwd() + "/" + absolute;
+  root_ = real_path(normalize(absolute));
 }
 
 std::string PathResolver::workspace(const std::string& session_cwd) {

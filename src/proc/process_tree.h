@@ -32,6 +32,10 @@ struct TreeSpec {
   int stderr_fd = -1;
   // stdin_fd is a pty slave: the command takes it as its controlling terminal.
   bool controlling_terminal = false;
+  // A Landlock ruleset (proc/write_fence.h) the supervisor enters before it
+  // starts the command, so the whole tree runs under it; -1: none. When the
+  // kernel refuses it the command does not run: exit 126, a line on stderr.
+  int write_fence_fd = -1;
 };
 
 // Owns the supervisor. The command leads a new session (pgid == sid == pid).

@@ -3,6 +3,7 @@
 // copy of a multithreaded server, so it only makes async-signal-safe system
 // calls on stack memory: no allocation, no locks, no exceptions.
 #include "proc/process_tree.h"
+#include "proc/write_fence.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -55,6 +56,7 @@ struct ExecArgs {
   char* const* envp;
   const char* cwd;
   bool controlling_terminal;
+  bool fence_refused = false;  // set in the supervisor: the command must not run
 };
 
 class CStringArray {
@@ -201,6 +203,10 @@ bool reap_children(pid_t command) {
   ::close(kControlFd);
   ::close(kStatusFd);
   ::setsid();
+  if (args.fence_refused) {
+    write_text(kStderrFd, "the kernel refused the Landlock write fence; the command did not run\n");
+    ::_exit(126);
+  }
   if (args.controlling_terminal) ::ioctl(kStdinFd, TIOCSCTTY, 0);
   if (args.cwd[0] != '\0' && ::chdir(args.cwd) != 0) {
     write_text(kStderrFd, "cannot enter the working directory\n");
@@ -366,13 +372,17 @@ Result<ProcessTree> ProcessTree::launch(const TreeSpec& spec) {
   pid_t pid = ::fork();
   if (pid < 0) return Error::FromErrno(errno, "fork");
   if (pid == 0) {
+    // Before install_fixed_fds closes the ruleset fd; the supervisor only
+    // reads /proc and signals, so the fence costs it nothing.
+    ExecArgs fenced = args;
+    fenced.fence_refused = spec.write_fence_fd >= 0 && !WriteFence::enter(spec.write_fence_fd);
     install_fixed_fds(
         {spec.stdin_fd, spec.stdout_fd, spec.stderr_fd, control.theirs.get(), status.theirs.get()},
         null_fd.get());
     ::setsid();
     ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     ::prctl(PR_SET_NAME, "hermes-tree", 0, 0, 0);
-    supervise(args);
+    supervise(fenced);
   }
   UniqueFd supervisor_fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
   status.theirs.reset();

@@ -53,6 +53,9 @@ struct SpawnOptions {
   // every descendant, even one that left the group or the session, is
   // signalled and killed with it; the child leads a new session.
   bool whole_tree = false;
+  // A Landlock ruleset (WriteFence::fd) the child and all it starts run
+  // under; -1 for none. Implies whole_tree: the supervisor enters it.
+  int write_fence_fd = -1;
   unsigned short pty_rows = 30;
   unsigned short pty_cols = 120;
 };
@@ -139,5 +142,11 @@ std::string find_program(const std::string& name);
 // Starts a child as described. Errors: kInvalidArgument for an empty argv,
 // kNotFound when the program or cwd does not exist, kIo otherwise.
 Result<ChildProcess> spawn(const SpawnOptions& options);
+
+// Makes the calling process undumpable (PR_SET_DUMPABLE 0): other processes
+// of the same user, the commands it starts included, can no longer read its
+// /proc/<pid>/environ, mem or fds, nor ptrace it. For the server, early;
+// exec gives each child its own, dumpable, state back.
+Status make_undumpable();
 
 }  // namespace hermes::proc

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -216,7 +217,8 @@ Result<ChildProcess> spawn_tree(const SpawnOptions& options) {
   TreeSpec spec{.program = program,
                 .argv = options.argv,
                 .env = options.env ? *options.env : environ_copy(),
-                .cwd = options.cwd};
+                .cwd = options.cwd,
+                .write_fence_fd = options.write_fence_fd};
   if (options.terminal == TerminalMode::kPty) {
     UniqueFd slave;
     HERMES_ASSIGN_OR_RETURN(UniqueFd output, open_pty(options, slave));
@@ -376,9 +378,17 @@ Result<ChildProcess> spawn(const SpawnOptions& options) {
   if (options.argv.empty() || options.argv[0].empty()) {
     return Error::InvalidArgument("spawn: empty argv");
   }
-  if (options.whole_tree) return spawn_tree(options);
+  // The supervisor is where a fenced child enters its fence.
+  if (options.whole_tree || options.write_fence_fd >= 0) return spawn_tree(options);
   if (options.terminal == TerminalMode::kPty) return spawn_pty(options);
   return spawn_pipe(options);
+}
+
+Status make_undumpable() {
+  if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+    return Error::FromErrno(errno, "prctl(PR_SET_DUMPABLE)");
+  }
+  return {};
 }
 
 }  // namespace hermes::proc

@@ -97,6 +97,21 @@ TEST(PathResolver, RootRefusesDotDotAndSymlinkEscapes) {
   EXPECT_FALSE(resolver.resolve("/etc/passwd", dir.file("ws")));
 }
 
+// `--root .` confines to the directory the server started in, never `/`.
+TEST(PathResolver, ARelativeRootIsTakenFromTheProcessCwd) {
+  testing::TempDir dir;
+  dir.write("ws/sub/a.txt", "x");
+  char before[4096];
+  ASSERT_NE(::getcwd(before, sizeof before), nullptr);
+  ASSERT_EQ(::chdir(dir.file("ws").c_str()), 0);
+  PathResolver dot(".");
+  PathResolver sub("sub");
+  ASSERT_EQ(::chdir(before), 0);
+  EXPECT_EQ(dot.root(), PathResolver::real_path(dir.file("ws")));
+  EXPECT_EQ(sub.root(), PathResolver::real_path(dir.file("ws/sub")));
+  EXPECT_FALSE(dot.resolve("/etc/passwd", ""));
+}
+
 TEST(IsWithin, ComparesWholeComponents) {
   EXPECT_TRUE(is_within("/a/b", "/a"));
   EXPECT_TRUE(is_within("/a", "/a"));

@@ -11,28 +11,30 @@
 #include <set>
 #include <string>
 
-#include "tools/file_common/session_backend.h"
+#include "backend/command_fence.h"
 #include "core/config.h"
 #include "core/json.h"
 #include "core/log.h"
 #include "core/paths.h"
 #include "core/redact.h"
 #include "core/strings.h"
+#include "proc/child_env.h"
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
-#include "tools/execute_code/child_env.h"
 #include "tools/execute_code/exec_session.h"
 #include "tools/execute_code/interpreter.h"
 #include "tools/execute_code/remote_run.h"
 #include "tools/execute_code/script_run.h"
 #include "tools/execute_code/stub_module.h"
 #include "tools/execute_code/tool_bridge.h"
+#include "tools/file_common/session_backend.h"
 
 namespace hermes {
 namespace {
 
 using namespace execute_code;  // NOLINT: this file is the folder's edge
+using namespace proc;     // NOLINT: the environment filters
 
 constexpr const char* kInterruptedMarker = "\n[execution interrupted — user sent a new message]";
 
@@ -76,10 +78,13 @@ bool is_directory(const std::string& path) {
   return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-// Project mode runs where terminal() would; strict mode (empty) in staging.
-std::string working_dir(ExecMode mode, const Session& session) {
+// Project mode runs where terminal() would (under a workspace root, never
+// outside it); strict mode (empty) in staging.
+std::string working_dir(ExecMode mode, const Session& session, const Backend& backend) {
   if (mode == ExecMode::kStrict) return "";
   std::string dir = PathResolver::workspace(session.cwd());
+  const CommandFence* fence = backend.command_fence();
+  if (fence && !is_within(PathResolver::real_path(dir), fence->root())) dir = fence->root();
   return is_directory(dir) ? dir : "";
 }
 
@@ -264,16 +269,23 @@ struct RunContext {
 
 // The classic path: a child process of `interpreter` here, with the
 // Unix-socket RPC.
+// Under a workspace root the script's tree is write-fenced like a terminal
+// command, with the session's private TMPDIR.
 Result<RunResult> run_here(const std::string& code, const std::vector<StubSignature>& sigs,
-                           RunContext run, const std::string& interpreter, CallContext& ctx) {
+                           RunContext run, const std::string& interpreter, CallContext& ctx,
+                           const Backend& backend) {
   RunRequest request{
       .code = code,
       .module_source = generate_module(sigs, RpcTransport::kSocket),
       .interpreter = interpreter,
-      .cwd = working_dir(run.settings.mode, ctx.session),
+      .cwd = working_dir(run.settings.mode, ctx.session, backend),
       .env = scrubbed_env(run.settings),
       .timeout = std::chrono::seconds(run.settings.timeout_s),
+      .write_fence_fd = write_fence_fd(backend),
   };
+  if (const CommandFence* fence = backend.command_fence()) {
+    set_env(request.env, "TMPDIR", fence->temp_dir());
+  }
   return run_script(request, run.bridge, run.stop);
 }
 
@@ -334,10 +346,12 @@ Json handle_execute_code(const Json& args, CallContext& ctx) {
   ToolBridge bridge(std::move(tools), static_cast<int>(settings.max_tool_calls), ctx,
                     run_stop.get_token());
   RunContext run_context{settings, bridge, run_stop};
-  auto run = here ? run_here(code->get<std::string>(), sigs, run_context, interpreter, ctx)
+  auto run = here ? run_here(code->get<std::string>(), sigs, run_context, interpreter, ctx, **backend)
                   : run_there(code->get<std::string>(), sigs, run_context, **backend);
   if (!run) return failure_json(run.error().message, bridge.calls_made(), seconds_since(start));
-  return result_json(*run, settings, bridge.calls_made(), seconds_since(start));
+  Json result = result_json(*run, settings, bridge.calls_made(), seconds_since(start));
+  if (auto notice = fence_notice(**backend)) result["notice"] = *notice;
+  return result;
 }
 
 Json schema() {

@@ -12,11 +12,14 @@
 #include <filesystem>
 #include <thread>
 
+#include "proc/child_env.h"
 #include "proc/process_tree.h"
 #include "rpc/rpc_server.h"
-#include "tools/execute_code/child_env.h"
 
 namespace hermes::execute_code {
+using proc::get_env;
+using proc::set_env;
+
 namespace {
 
 using proc::ProcessTree;
@@ -215,7 +218,8 @@ Result<RunResult> run_script(const RunRequest& request, rpc::RpcHandler& handler
                            .env = child_env(request, staging.path(), *server),
                            .cwd = request.cwd.empty() ? staging.path() : request.cwd,
                            .stdout_fd = out.write.get(),
-                           .stderr_fd = err.write.get()}));
+                           .stderr_fd = err.write.get(),
+                           .write_fence_fd = request.write_fence_fd}));
   out.write.reset();
   err.write.reset();
   std::stop_callback wake_on_stop(stop.get_token(), [fd = wake.get()] {

@@ -23,6 +23,7 @@ struct RunRequest {
   std::string cwd;                // empty: run in the staging directory
   std::vector<std::string> env;   // scrubbed; the RPC and Python settings are added
   std::chrono::milliseconds timeout{300000};
+  int write_fence_fd = -1;        // the Landlock ruleset the tree runs under; -1: none
 };
 
 enum class RunEnd { kExited, kTimedOut, kInterrupted };

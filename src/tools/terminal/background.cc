@@ -2,6 +2,7 @@
 // start_background and the event → MCP notification mapping.
 #include "tools/terminal/background.h"
 
+#include "backend/command_fence.h"
 #include "backend/run_bash.h"
 #include "tools/file_common/session_backend.h"
 #include "core/config.h"
@@ -60,10 +61,12 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request, Cal
   std::string tag = backend->outlives_its_launcher() ? random_hex(8) : "";
   proc::StartRequest start{
       .spawn = {.argv = state.shell().background_argv(request.command, request.cwd, backend, tag),
+                .env = backend->launch_env(),
                 .cwd = "/",
                 .stdin_mode = proc::StdinMode::kPipe,
                 .terminal = request.pty ? proc::TerminalMode::kPty : proc::TerminalMode::kPipe,
-                .whole_tree = backend->runs_on_this_host()},
+                .whole_tree = backend->runs_on_this_host(),
+                .write_fence_fd = write_fence_fd(*backend)},
       .command = request.command,
       .cwd = request.cwd,
       .notify_on_complete = request.notify_on_complete,

@@ -4,11 +4,12 @@
 
 #include <cstdio>
 
-#include "tools/file_common/session_backend.h"
+#include "backend/command_fence.h"
 #include "core/config.h"
 #include "core/paths.h"
 #include "registry/session.h"
 #include "registry/tool.h"
+#include "tools/file_common/session_backend.h"
 #include "tools/terminal/terminal_state.h"
 
 namespace hermes {
@@ -79,16 +80,34 @@ Result<std::string> start_directory(const ForegroundRequest& request, CallContex
   return path.absolute;
 }
 
+std::optional<std::string> cwd_outside_root(const std::string& dir, CallContext& ctx,
+                                            const Backend& backend) {
+  const std::string& root = ctx.services.paths.root();
+  if (root.empty() || !is_local(backend)) return std::nullopt;
+  std::string real = dir.starts_with("/") ? PathResolver::real_path(PathResolver::normalize(dir)) : dir;
+  if (dir.starts_with("/") && is_within(real, root)) return std::nullopt;
+  return "'" + real + "' is outside the workspace root '" + root +
+         "': the session cwd was reset to the root.";
+}
+
 Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallContext& ctx) {
   HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend, session_backend(ctx));
   HERMES_ASSIGN_OR_RETURN(std::string start, start_directory(request, ctx, *backend));
+  ForegroundResult out;
+  // The session cwd itself may have become a link out of the root since.
+  if (!request.workdir) {
+    if ((out.cwd_note = cwd_outside_root(start, ctx, *backend))) {
+      start = ctx.services.paths.root();
+      ctx.session.set_cwd(start);
+      out.cwd = start;
+    }
+  }
   ShellSession& shell = ctx.session.state<TerminalState>().shell();
   ShellCommand cmd{.command = request.command,
                    .cwd = start,
                    .fall_back_to_ancestor = !request.workdir,
                    .timeout = std::chrono::seconds(request.timeout_seconds)};
   HERMES_ASSIGN_OR_RETURN(ShellResult run, shell.run(cmd, backend, ctx.stop));
-  ForegroundResult out;
   out.formatted = format_output(run.output, output_options(ctx.services.config, request.command));
   out.output = out.formatted.text;
   out.exit_code = run.exit_code;
@@ -103,10 +122,16 @@ Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallCo
   // A workdir is per-command: only runs from the session cwd move it. The
   // marker holds the physical path, so compare against the physical start.
   if (!request.workdir && run.final_cwd && !run.final_cwd->empty()) {
-    ctx.session.set_cwd(*run.final_cwd);
+    std::string final_cwd = *run.final_cwd;
+    if (auto note = cwd_outside_root(final_cwd, ctx, *backend)) {
+      out.cwd_note = std::move(note);
+      final_cwd = ctx.services.paths.root();
+    }
+    ctx.session.set_cwd(final_cwd);
     std::string before = is_local(*backend) ? PathResolver::real_path(start) : start;
-    if (*run.final_cwd != before) out.cwd = *run.final_cwd;
+    if (final_cwd != before || out.cwd_note) out.cwd = final_cwd;
   }
+  out.notice = fence_notice(*backend);
   return out;
 }
 

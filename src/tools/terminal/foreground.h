@@ -27,6 +27,10 @@ struct ForegroundResult {
   int exit_code = 0;
   // The new session cwd when this command changed it.
   std::optional<std::string> cwd;
+  // Why the session cwd was put back at the workspace root.
+  std::optional<std::string> cwd_note;
+  // Once per session: commands are not write-fenced, and why.
+  std::optional<std::string> notice;
   FormattedOutput formatted;
 };
 
@@ -42,6 +46,12 @@ std::string py_repr_char(char c);
 // backend's default cwd. kOutsideRoot for a workdir outside the root.
 Result<std::string> start_directory(const ForegroundRequest& request, CallContext& ctx,
                                     const Backend& backend);
+
+// Under a workspace root, on the local backend: the note saying why `dir`
+// (whose real path, links resolved, is outside the root) gives way to the
+// root; nullopt when it is inside, relative paths and no root included.
+std::optional<std::string> cwd_outside_root(const std::string& dir, CallContext& ctx,
+                                            const Backend& backend);
 
 // Runs the command and formats its output. kUnavailable when bash cannot be
 // spawned.

@@ -3,7 +3,7 @@
 // The work happens in foreground.cc, background.cc and tools/approval.
 #include <string>
 
-#include "tools/file_common/session_backend.h"
+#include "backend/command_fence.h"
 #include "core/config.h"
 #include "core/json.h"
 #include "core/strings.h"
@@ -11,6 +11,7 @@
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "tools/approval/approval_gate.h"
+#include "tools/file_common/session_backend.h"
 #include "tools/terminal/background.h"
 #include "tools/terminal/exit_meaning.h"
 #include "tools/terminal/foreground.h"
@@ -136,6 +137,8 @@ Json foreground_json(const ForegroundResult& r, const std::string& command,
                      const std::string& approval) {
   Json out{{"output", r.output}, {"exit_code", r.exit_code}, {"error", nullptr}};
   if (r.cwd) out["cwd"] = *r.cwd;
+  if (r.cwd_note) out["cwd_note"] = *r.cwd_note;
+  if (r.notice) out["notice"] = *r.notice;
   if (r.formatted.truncated) {
     out["output_total_chars"] = r.formatted.total_chars;
     if (!r.formatted.full_output_path.empty()) {
@@ -189,6 +192,7 @@ Json background(const TerminalArgs& args, CallContext& ctx, const approval::Gate
   if (notify) out["notify_on_complete"] = true;
   if (notify && !args.watch_patterns.empty()) out["watch_patterns_ignored"] = true;
   if (watch) out["watch_patterns"] = args.watch_patterns;
+  if (auto notice = fence_notice(**backend)) out["notice"] = *notice;
   return out;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "tools/execute_code/child_env.h"
+#include "proc/child_env.h"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 
 extern char** environ;
 
-namespace hermes::execute_code {
+namespace hermes::proc {
 namespace {
 
 constexpr std::array<std::string_view, 12> kSecretSubstrings = {
@@ -32,6 +32,32 @@ constexpr std::array<std::string_view, 14> kProviderCredentials = {
     "HF_TOKEN",           "OPENCODE_ZEN_API_KEY", "OPENCODE_GO_API_KEY",
     "XAI_API_KEY",        "DEEPINFRA_API_KEY"};
 
+// Settings and secrets of Hermes' providers, tools and messaging gateways
+// that the terminal never sees unless passed through: the contract's local
+// backend list, plus the keys of our own web tools.
+constexpr std::array<std::string_view, 63> kProviderSecrets = {
+    "OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_API_BASE", "OPENAI_ORG_ID",
+    "OPENAI_ORGANIZATION", "OPENROUTER_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "LLM_MODEL", "GOOGLE_API_KEY",
+    "GEMINI_API_KEY", "NOUS_API_KEY", "KIMI_API_KEY", "NVIDIA_API_KEY", "HF_TOKEN",
+    "OPENCODE_ZEN_API_KEY", "OPENCODE_GO_API_KEY", "DEEPINFRA_API_KEY", "DEEPSEEK_API_KEY",
+    "MISTRAL_API_KEY", "GROQ_API_KEY", "TOGETHER_API_KEY", "PERPLEXITY_API_KEY",
+    "COHERE_API_KEY", "FIREWORKS_API_KEY", "XAI_API_KEY", "HELICONE_API_KEY",
+    "PARALLEL_API_KEY", "FIRECRAWL_API_KEY", "FIRECRAWL_API_URL", "EXA_API_KEY",
+    "TAVILY_API_KEY", "BRAVE_SEARCH_API_KEY", "SEARXNG_URL", "TELEGRAM_HOME_CHANNEL",
+    "TELEGRAM_HOME_CHANNEL_NAME", "DISCORD_HOME_CHANNEL", "DISCORD_HOME_CHANNEL_NAME",
+    "DISCORD_REQUIRE_MENTION", "DISCORD_FREE_RESPONSE_CHANNELS", "DISCORD_AUTO_THREAD",
+    "SLACK_HOME_CHANNEL", "SLACK_HOME_CHANNEL_NAME", "SLACK_ALLOWED_USERS", "WHATSAPP_ENABLED",
+    "WHATSAPP_MODE", "WHATSAPP_ALLOWED_USERS", "SIGNAL_HTTP_URL", "SIGNAL_ACCOUNT",
+    "SIGNAL_ALLOWED_USERS", "SIGNAL_GROUP_ALLOWED_USERS", "SIGNAL_HOME_CHANNEL",
+    "SIGNAL_HOME_CHANNEL_NAME", "SIGNAL_IGNORE_STORIES", "HASS_TOKEN", "HASS_URL",
+    "EMAIL_ADDRESS", "EMAIL_PASSWORD", "GH_TOKEN", "GITHUB_APP_PRIVATE_KEY_PATH",
+    "DAYTONA_API_KEY"};
+// Whole families on the blocklist.
+constexpr std::array<std::string_view, 2> kProviderSecretPrefixes = {"MODAL_TOKEN_",
+                                                                     "TELEGRAM_BOT_"};
+constexpr std::string_view kForcePrefix = "_HERMES_FORCE_";
+
 template <size_t N>
 bool is_listed(const std::array<std::string_view, N>& list, std::string_view name) {
   return std::find(list.begin(), list.end(), name) != list.end();
@@ -47,6 +73,32 @@ std::string_view name_of(std::string_view entry) {
 }
 
 }  // namespace
+
+bool is_provider_secret(std::string_view name) {
+  return is_listed(kProviderSecrets, name) ||
+         std::any_of(kProviderSecretPrefixes.begin(), kProviderSecretPrefixes.end(),
+                     [&](std::string_view prefix) { return starts_with(name, prefix); });
+}
+
+std::vector<std::string> terminal_environment(const std::vector<std::string>& parent,
+                                              const std::vector<std::string>& passthrough) {
+  std::vector<std::string> out;
+  std::vector<std::string> forced;
+  for (const std::string& entry : parent) {
+    std::string_view name = name_of(entry);
+    if (name.empty() || name.size() == entry.size()) continue;
+    if (starts_with(name, kForcePrefix)) {
+      if (name.size() > kForcePrefix.size()) forced.push_back(entry.substr(kForcePrefix.size()));
+      continue;
+    }
+    bool passed = std::find(passthrough.begin(), passthrough.end(), name) != passthrough.end();
+    if (passed || !is_provider_secret(name)) out.push_back(entry);
+  }
+  for (const std::string& entry : forced) {
+    set_env(out, name_of(entry), std::string_view(entry).substr(name_of(entry).size() + 1));
+  }
+  return out;
+}
 
 bool is_secret_name(std::string_view name) {
   std::string upper(name);
@@ -100,4 +152,4 @@ std::vector<std::string> current_environment() {
   return out;
 }
 
-}  // namespace hermes::execute_code
+}  // namespace hermes::proc

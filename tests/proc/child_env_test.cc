@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "tools/execute_code/child_env.h"
+#include "proc/child_env.h"
 
 #include <gtest/gtest.h>
 
-namespace hermes::execute_code {
+namespace hermes::proc {
 namespace {
 
 std::vector<std::string> names(const std::vector<std::string>& env) {
@@ -69,5 +69,28 @@ TEST(ChildEnv, SetAndGet) {
   EXPECT_EQ(get_env(env, "D"), "");
 }
 
+TEST(TerminalEnv, TheProviderBlocklistIsDroppedAndTheRestKept) {
+  std::vector<std::string> env = {"OPENAI_API_KEY=sk", "ANTHROPIC_API_KEY=a", "GH_TOKEN=g",
+                                  "OPENAI_BASE_URL=u", "MODAL_TOKEN_ID=m", "MODAL_TOKEN_SECRET=s",
+                                  "EXA_API_KEY=e", "SLACK_ALLOWED_USERS=x", "PATH=/usr/bin",
+                                  "MY_OWN_TOKEN=t", "AWS_PROFILE=p", "HERMES_HOME=/h"};
+  // Only Hermes' own secrets go; the user's own variables are the user's.
+  EXPECT_EQ(names(terminal_environment(env, {})),
+            (std::vector<std::string>{"PATH", "MY_OWN_TOKEN", "AWS_PROFILE", "HERMES_HOME"}));
+}
+
+TEST(TerminalEnv, PassthroughLetsANamedSecretThrough) {
+  std::vector<std::string> env = {"OPENAI_API_KEY=sk", "GH_TOKEN=g", "PATH=/usr/bin"};
+  EXPECT_EQ(terminal_environment(env, {"GH_TOKEN"}),
+            (std::vector<std::string>{"GH_TOKEN=g", "PATH=/usr/bin"}));
+}
+
+TEST(TerminalEnv, ForcedNamesAreExportedUnderTheirRealName) {
+  std::vector<std::string> env = {"_HERMES_FORCE_OPENAI_API_KEY=forced", "OPENAI_API_KEY=sk",
+                                  "_HERMES_FORCE_=empty", "PATH=/usr/bin"};
+  EXPECT_EQ(terminal_environment(env, {}),
+            (std::vector<std::string>{"PATH=/usr/bin", "OPENAI_API_KEY=forced"}));
+}
+
 }  // namespace
-}  // namespace hermes::execute_code
+}  // namespace hermes::proc
