@@ -43,7 +43,7 @@ class LocalBackend final : public Backend {
   std::string temp_dir() const override;
 
  private:
-  const LocalOptions options_;
+  const LocalOptions options_{};
   mutable std::mutex mu_;
   std::unique_ptr<CommandFence> fence_;  // mu_; set once by start()
 };

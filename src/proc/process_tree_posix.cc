@@ -354,7 +354,7 @@ Result<pid_t> read_command_pid(int status_fd) {
     n = ::read(status_fd, &pid, sizeof pid);
   } while (n < 0 && errno == EINTR);
   if (n != static_cast<ssize_t>(sizeof pid) || pid <= 0) {
-    return Error(ErrorCode::kIo, "the process supervisor could not start the command");
+    return Error{ErrorCode::kIo, "the process supervisor could not start the command"};
   }
   return static_cast<pid_t>(pid);
 }

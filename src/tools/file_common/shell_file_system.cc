@@ -173,11 +173,13 @@ Result<std::string> ShellFileSystem::run(const std::string& script, const std::s
   return std::move(out.output);
 }
 
-Result<FileInfo> ShellFileSystem::fetch_stat(const std::string& path, bool follow) const {
+Result<FileInfo> ShellFileSystem::fetch_stat(const std::string& path, bool follow,
+                                             const char* op) const {
+  if (op == nullptr) op = follow ? "stat" : "lstat";
   HERMES_ASSIGN_OR_RETURN(
       std::string line,
       run(std::string(follow ? "stat -L -c " : "stat -c ") + kShellStatFormat + " -- " + q(path),
-          (follow ? "stat \"" : "lstat \"") + path + "\""));
+          std::string(op) + " \"" + path + "\""));
   return parse_stat_line(line);
 }
 
@@ -248,7 +250,8 @@ Result<std::string> ShellFileSystem::read_link(const std::string& path) const {
 // Checked first, so a FIFO or a huge file on the target is refused before
 // any command reads it; `head -c` still bounds a file that grows meanwhile.
 Result<std::string> ShellFileSystem::read_all(const std::string& path) const {
-  HERMES_ASSIGN_OR_RETURN(FileInfo info, fetch_stat(path, true));
+  // A missing file reads as the native open reports it.
+  HERMES_ASSIGN_OR_RETURN(FileInfo info, fetch_stat(path, true, "open"));
   HERMES_TRY(check_whole_file(info, path));
   HERMES_ASSIGN_OR_RETURN(
       std::string bytes,

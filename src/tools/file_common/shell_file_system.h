@@ -47,8 +47,10 @@ class ShellFileSystem final : public FileSystem {
   // failure is the backend's own message.
   Result<std::string> run(const std::string& script, const std::string& context,
                           std::optional<std::string> stdin_data = std::nullopt) const;
-  // stat (`follow`) or lstat on the target now, past the memo.
-  Result<FileInfo> fetch_stat(const std::string& path, bool follow) const;
+  // stat (`follow`) or lstat on the target now, past the memo. A failure
+  // reads `<op> "<path>": <cause>`; `op` defaults to the call's own name.
+  Result<FileInfo> fetch_stat(const std::string& path, bool follow,
+                              const char* op = nullptr) const;
 
  private:
   // One run with stderr kept apart; a run cut by the deadline or the stop

@@ -10,6 +10,7 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "registry/tool_args.h"
 #include "tools/approval/approval_gate.h"
 #include "tools/file_common/session_backend.h"
 #include "tools/terminal/background.h"
@@ -63,17 +64,6 @@ struct TerminalArgs {
   std::vector<std::string> watch_patterns;
 };
 
-// Python's type names, as upstream's message shows them.
-std::string py_type_name(const Json& value) {
-  if (value.is_null()) return "NoneType";
-  if (value.is_boolean()) return "bool";
-  if (value.is_number_integer()) return "int";
-  if (value.is_number()) return "float";
-  if (value.is_array()) return "list";
-  if (value.is_object()) return "dict";
-  return "str";
-}
-
 Json status_result(const std::string& error, const std::string& status) {
   return Json{{"output", ""}, {"exit_code", -1}, {"error", error}, {"status", status}};
 }
@@ -113,7 +103,7 @@ Result<TerminalArgs> parse_args(const Json& args) {
   }
   if (command == args.end() || !command->is_string()) {
     return Error::InvalidArgument("Invalid command: expected string, got " +
-                                  py_type_name(command == args.end() ? Json() : *command));
+                                  python_type_name(command == args.end() ? Json() : *command));
   }
   TerminalArgs out;
   out.command = command->get<std::string>();

@@ -213,12 +213,18 @@ TEST_F(RemoteExec, TimeoutKillsTheScriptAndRemovesTheDirectory) {
 TEST_F(RemoteExec, InterruptEndsTheRunAndATerminalCallInFlight) {
   ExecHarness h(kPortable);
   std::stop_source stop;
+  std::string started = h.work().file("started");
   auto result = std::async(std::launch::async, [&] {
     return h.run("from hermes_tools import terminal\nprint('started', flush=True)\n"
-                 "terminal('sleep 30')",
+                 "open('" + started + "', 'w').close()\nterminal('sleep 30')",
                  stop.get_token());
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  // Interrupt once the script runs (its interpreter may take over a second
+  // to start on a loaded machine) and its terminal call has begun.
+  for (int i = 0; i < 2000 && !std::filesystem::exists(started); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   auto asked = std::chrono::steady_clock::now();
   stop.request_stop();
   Json json = result.get();
