@@ -166,7 +166,7 @@ std::optional<std::string> Evaluator::run_for(const Node& node, const Context& c
   return std::nullopt;
 }
 
-std::optional<std::string> Evaluator::call_function(const std::string& name, const NodePtr& body,
+std::optional<std::string> Evaluator::call_function(const std::string& name, NodePtr body,
                                                     const std::vector<std::string>& args,
                                                     const Context& ctx) {
   bool spawns = ctx.background || ctx.stages > 1;

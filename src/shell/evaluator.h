@@ -49,7 +49,9 @@ class Evaluator {
   std::optional<std::string> run_for(const Node& node, const Context& ctx);
   std::optional<std::string> run_argv(std::vector<std::string> argv, Context ctx,
                                       std::vector<std::pair<std::string, std::string>> prefix_env = {});
-  std::optional<std::string> call_function(const std::string& name, const NodePtr& body,
+  // `body` by value: a function that redefines itself while it runs would
+  // otherwise free the node being walked.
+  std::optional<std::string> call_function(const std::string& name, NodePtr body,
                                            const std::vector<std::string>& args, const Context& ctx);
   void run_nested(const std::string& text, const Context& ctx, const std::string& via,
                   std::vector<std::string> positional, bool subshell);

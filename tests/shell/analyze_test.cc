@@ -203,5 +203,12 @@ TEST(ShellLimits, HostileBytesNeverCrash) {
   }
 }
 
+// Found by shell_parser_fuzz: a function whose body redefines the function
+// freed the node being walked (a use-after-free under ASan).
+TEST(ShellFunctions, RedefinedWhileRunning) {
+  Analysis a = analyze("bomb(){ bomb|bomb(){ rm -rf /x; }; }; bomb");
+  EXPECT_TRUE(a.fork_bomb);
+}
+
 }  // namespace
 }  // namespace hermes::shell
