@@ -14,6 +14,7 @@
 
 #include "core/json.h"
 #include "fs/cli_child.h"
+#include "testutil/jsonl.h"
 #include "testutil/temp_dir.h"
 
 namespace hermes::testing {
@@ -31,11 +32,8 @@ struct Attack {
 };
 
 std::vector<Attack> load_corpus() {
-  std::ifstream in(std::string(HERMES_SOURCE_DIR) + "/tests/fs/attacks.jsonl");
   std::vector<Attack> out;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    Json j = Json::parse(line);
+  for (const Json& j : testing::read_jsonl(std::string(HERMES_SOURCE_DIR) + "/tests/fs/attacks.jsonl")) {
     out.push_back({j["name"], j["root"], j["safe_root"], j["setup"].get<std::vector<std::string>>(),
                    j["call"].dump(), j["expect"]});
   }

@@ -10,6 +10,7 @@
 #include "core/strings.h"
 #include "fs/cli_child.h"
 #include "proc/write_fence.h"
+#include "testutil/jsonl.h"
 #include "testutil/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -34,11 +35,9 @@ struct Attack {
 };
 
 std::vector<Attack> load_corpus() {
-  std::ifstream in(std::string(HERMES_SOURCE_DIR) + "/tests/tools/terminal/command_attacks.jsonl");
   std::vector<Attack> out;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    Json j = Json::parse(line);
+  for (const Json& j : testing::read_jsonl(std::string(HERMES_SOURCE_DIR) +
+                                           "/tests/tools/terminal/command_attacks.jsonl")) {
     Attack attack{j["name"], j["setup"].get<std::vector<std::string>>(), {}};
     for (const Json& call : j["calls"]) attack.calls.push_back(call.dump());
     out.push_back(std::move(attack));
