@@ -4,6 +4,12 @@
 // session on ssh (connection setup: control master, snapshot bootstrap).
 // The ssh target is a throwaway sshd on loopback (needs root); docker runs
 // through the test shim (bubblewrap), so its figures are not a real engine's.
+#include "registry/registry.h"
+#include "testutil/backend_targets.h"
+#include "testutil/temp_dir.h"
+#include "testutil/tool_session.h"
+#include "tools/read_file/read_file.h"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -11,12 +17,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <vector>
-
-#include "registry/registry.h"
-#include "testutil/backend_targets.h"
-#include "testutil/temp_dir.h"
-#include "testutil/tool_session.h"
-#include "tools/read_file/read_file.h"
 
 namespace hermes {
 
@@ -122,13 +122,16 @@ void BM_SshFirstCall(benchmark::State& state) {
       state.PauseTiming();
     }
     // Close the master this iteration opened (it would persist 300 s).
-    std::string close = "for s in " + tmp + "/hermes-ssh/*.sock; do ssh -o ControlPath=\"$s\" "
+    std::string close = "for s in " + tmp +
+                        "/hermes-ssh/*.sock; do ssh -o ControlPath=\"$s\" "
                         "-O exit x; done >/dev/null 2>&1";
     benchmark::DoNotOptimize(std::system(close.c_str()));
     state.ResumeTiming();
   }
-  if (saved_tmp.empty()) ::unsetenv("TMPDIR");
-  else ::setenv("TMPDIR", saved_tmp.c_str(), 1);
+  if (saved_tmp.empty())
+    ::unsetenv("TMPDIR");
+  else
+    ::setenv("TMPDIR", saved_tmp.c_str(), 1);
   report_percentiles(state, samples);
 }
 
@@ -138,8 +141,16 @@ void all_kinds(benchmark::internal::Benchmark* b) {
   }
 }
 
-BENCHMARK(BM_ReadFile)->Apply(all_kinds)->Iterations(200)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_TerminalTrue)->Apply(all_kinds)->Iterations(100)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReadFile)
+    ->Apply(all_kinds)
+    ->Iterations(200)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TerminalTrue)
+    ->Apply(all_kinds)
+    ->Iterations(100)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SshFirstCall)->Iterations(5)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

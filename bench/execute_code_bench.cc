@@ -4,7 +4,19 @@
 // read_file calls, and one whole run of `print(1)` (staging + interpreter)
 // next to a bare `python3 -c 'print(1)'`; the same round trip and `print(1)`
 // over the file RPC of non-local backends.
+#include "core/config.h"
+#include "core/paths.h"
+#include "proc/run.h"
+#include "proc/spawn.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "tools/execute_code/interpreter.h"
+#include "tools/read_file/read_file.h"
+
 #include <benchmark/benchmark.h>
+
 #include <stdlib.h>
 
 #include <filesystem>
@@ -12,17 +24,6 @@
 #include <memory>
 #include <sstream>
 #include <string>
-
-#include "core/config.h"
-#include "core/paths.h"
-#include "registry/client_channel.h"
-#include "registry/dispatcher.h"
-#include "registry/registry.h"
-#include "registry/session.h"
-#include "proc/run.h"
-#include "proc/spawn.h"
-#include "tools/execute_code/interpreter.h"
-#include "tools/read_file/read_file.h"
 
 namespace hermes {
 
@@ -36,8 +37,7 @@ class Bench {
   // `extra_yaml` is appended to the configuration.
   explicit Bench(const std::string& extra_yaml = "")
       : dir_(make_dir()),
-        config_(Config::from_yaml("code_execution:\n  max_tool_calls: 20000\n" + extra_yaml,
-                                  dir_)),
+        config_(Config::from_yaml("code_execution:\n  max_tool_calls: 20000\n" + extra_yaml, dir_)),
         services_{*config_, paths_},
         dispatcher_(registry_, services_) {
     register_read_file(registry_);
@@ -45,8 +45,11 @@ class Bench {
         .name = "web_search",
         .toolset = "web",
         .description = "Cheap fake.",
-        .input_schema = Json::parse(R"({"properties":{"query":{"type":"string"}},"required":["query"]})"),
-        .handler = [](const Json&, CallContext&) { return Json{{"ok", true}}; }});
+        .input_schema =
+            Json::parse(R"({"properties":{"query":{"type":"string"}},"required":["query"]})"),
+        .handler = [](const Json&, CallContext&) {
+          return Json{{"ok", true}};
+        }});
     register_execute_code(registry_);
     // Distinct files: read_file's repeat guard would stub a file read 1,000 times.
     for (int i = 0; i < 1000; ++i) {

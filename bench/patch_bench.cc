@@ -6,18 +6,19 @@
 // growth with the file shows, and a whole patch call (read, match, write with
 // fsync of file and directory, diff) on a 157 KB file: its CPU time is the
 // edit's own cost, the gap to its wall time the durability share.
+#include "fs/atomic_write.h"
+#include "registry/registry.h"
+#include "testutil/tool_session.h"
+#include "tools/patch/match/replace.h"
+
 #include <benchmark/benchmark.h>
+
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include "fs/atomic_write.h"
-#include "registry/registry.h"
-#include "testutil/tool_session.h"
-#include "tools/patch/match/replace.h"
 
 namespace hermes::match {
 namespace {
@@ -52,15 +53,19 @@ void run(benchmark::State& state, const std::string& old_text, const char* expec
     auto r = fuzzy_replace({file(), old_text, new_text, false, {}});
     benchmark::DoNotOptimize(r);
     bool ok = std::holds_alternative<ReplaceOutcome>(r);
-    std::string got = ok ? std::string(strategy_name(std::get<ReplaceOutcome>(r).strategy)) : "miss";
-    if (got != expect) state.SkipWithError(("expected " + std::string(expect) + ", got " + got).c_str());
+    std::string got =
+        ok ? std::string(strategy_name(std::get<ReplaceOutcome>(r).strategy)) : "miss";
+    if (got != expect)
+      state.SkipWithError(("expected " + std::string(expect) + ", got " + got).c_str());
   }
 }
 
 void BM_Exact(benchmark::State& s) { run(s, block("        ", ""), "exact"); }
 void BM_IndentDrift(benchmark::State& s) { run(s, block("    ", ""), "line_trimmed"); }
 void BM_TrailingWhitespace(benchmark::State& s) { run(s, block("        ", "  "), "line_trimmed"); }
-void BM_UnicodeQuotes(benchmark::State& s) { run(s, block("        ", "", true), "unicode_normalized"); }
+void BM_UnicodeQuotes(benchmark::State& s) {
+  run(s, block("        ", "", true), "unicode_normalized");
+}
 void BM_BlockAnchor(benchmark::State& s) {
   std::string b = block("        ", "");
   b.replace(b.find("compute", 200), 7, "computed");  // one interior line drifted
@@ -68,7 +73,8 @@ void BM_BlockAnchor(benchmark::State& s) {
 }
 void BM_Miss(benchmark::State& s) {
   std::string b;
-  for (int i = 0; i < 20; ++i) b += "        missing_" + std::to_string(i) + " = nowhere(" + std::to_string(i) + ")\n";
+  for (int i = 0; i < 20; ++i)
+    b += "        missing_" + std::to_string(i) + " = nowhere(" + std::to_string(i) + ")\n";
   run(s, b, "miss");
 }
 
@@ -98,8 +104,10 @@ void run_sized(benchmark::State& state, const std::string& old_text, const char*
     auto r = fuzzy_replace({content, old_text, new_text, false, {}});
     benchmark::DoNotOptimize(r);
     bool ok = std::holds_alternative<ReplaceOutcome>(r);
-    std::string got = ok ? std::string(strategy_name(std::get<ReplaceOutcome>(r).strategy)) : "miss";
-    if (got != expect) state.SkipWithError(("expected " + std::string(expect) + ", got " + got).c_str());
+    std::string got =
+        ok ? std::string(strategy_name(std::get<ReplaceOutcome>(r).strategy)) : "miss";
+    if (got != expect)
+      state.SkipWithError(("expected " + std::string(expect) + ", got " + got).c_str());
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * content.size()));
 }
@@ -115,7 +123,8 @@ void BM_SizedBlockAnchor(benchmark::State& s) {
 }
 void BM_SizedMiss(benchmark::State& s) {
   std::string b;
-  for (int i = 0; i < 20; ++i) b += "        missing_" + std::to_string(i) + " = nowhere(" + std::to_string(i) + ")\n";
+  for (int i = 0; i < 20; ++i)
+    b += "        missing_" + std::to_string(i) + " = nowhere(" + std::to_string(i) + ")\n";
   run_sized(s, b, "miss");
 }
 
@@ -150,14 +159,20 @@ void BM_PatchToolEdit(benchmark::State& state) {
   {
     std::ofstream out(path, std::ios::binary);
     for (size_t i = 0; i < lines; ++i) {
-      out << (i == lines / 2 ? "const benchMarker = 'alpha-state';" : "    value_" + std::to_string(i) + " = compute(a, b)") << "\n";
+      out << (i == lines / 2 ? "const benchMarker = 'alpha-state';"
+                             : "    value_" + std::to_string(i) + " = compute(a, b)")
+          << "\n";
     }
   }
   PatchTool tool;
-  const std::string a = "const benchMarker = 'alpha-state';", b = "const benchMarker = 'omega-state';";
+  const std::string a = "const benchMarker = 'alpha-state';",
+                    b = "const benchMarker = 'omega-state';";
   bool flip = false;
   for (auto _ : state) {
-    Json r = tool.call({{"mode", "replace"}, {"path", path}, {"old_string", flip ? b : a}, {"new_string", flip ? a : b}});
+    Json r = tool.call({{"mode", "replace"},
+                        {"path", path},
+                        {"old_string", flip ? b : a},
+                        {"new_string", flip ? a : b}});
     if (r.value("success", false) != true) state.SkipWithError(r.dump().substr(0, 200).c_str());
     flip = !flip;
   }

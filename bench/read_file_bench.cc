@@ -3,7 +3,18 @@
 // (`sed -n 'a,bp' FILE | cut -b1-N` plus `wc -l`, spawned through bash), in
 // the same run: a 4 KB file, and a 2000-line page of a 1 MB file. Per-call
 // latencies are reported as p50/p99 counters (microseconds).
+#include "core/config.h"
+#include "core/json.h"
+#include "core/paths.h"
+#include "proc/run.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "tools/read_file/read_file.h"
+
 #include <benchmark/benchmark.h>
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -16,16 +27,6 @@
 #include <fstream>
 #include <memory>
 #include <vector>
-
-#include "core/config.h"
-#include "core/json.h"
-#include "core/paths.h"
-#include "proc/run.h"
-#include "registry/client_channel.h"
-#include "registry/dispatcher.h"
-#include "registry/registry.h"
-#include "registry/session.h"
-#include "tools/read_file/read_file.h"
 
 namespace hermes {
 namespace {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Redaction throughput (MB/s) on 10 MB of mixed text: source code, prose,
 // logs, and a secret of some family every few dozen lines.
+#include "core/redact.h"
+
 #include <benchmark/benchmark.h>
 
 #include <string>
 #include <vector>
-
-#include "core/redact.h"
 
 namespace hermes {
 namespace {

@@ -4,7 +4,12 @@
 // same read through resolve_links + Beneath (openat2, and the
 // per-component fallback), without and with a pinned workspace root. The
 // file sits six directories deep, as in a repository.
+#include "core/link_walk.h"
+#include "fs/beneath.h"
+#include "fs/native_file_system.h"
+
 #include <benchmark/benchmark.h>
+
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -12,10 +17,6 @@
 
 #include <filesystem>
 #include <fstream>
-
-#include "core/link_walk.h"
-#include "fs/beneath.h"
-#include "fs/native_file_system.h"
 
 namespace hermes {
 namespace {

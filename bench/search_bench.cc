@@ -3,6 +3,19 @@
 // a generated tree (bench/gen_tree.py: ~2,000 files, 20 MB): a literal, a
 // regex, a no-match and a files search, natively and through the portable
 // (shell) path; each pair timed in alternation.
+#include "core/config.h"
+#include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/dispatcher.h"
+#include "registry/registry.h"
+#include "registry/session.h"
+#include "tools/search_files/content_engine.h"
+#include "tools/search_files/file_engine.h"
+#include "tools/search_files/search_process.h"
+#include "tools/search_files/zero_probes.h"
+
+#include <benchmark/benchmark.h>
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -15,19 +28,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <benchmark/benchmark.h>
-
-#include "core/config.h"
-#include "core/paths.h"
-#include "registry/client_channel.h"
-#include "registry/dispatcher.h"
-#include "registry/registry.h"
-#include "registry/session.h"
-#include "tools/search_files/content_engine.h"
-#include "tools/search_files/file_engine.h"
-#include "tools/search_files/search_process.h"
-#include "tools/search_files/zero_probes.h"
 
 extern char** environ;
 

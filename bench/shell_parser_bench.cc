@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The shell reader and the whole approval check on the everyday corpus
 // (tests/tools/approval/corpus/everyday.txt): commands per second.
+#include "tools/approval/dangerous_command.h"
+
 #include <benchmark/benchmark.h>
 
 #include <fstream>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "shell/analyze.h"
-#include "tools/approval/dangerous_command.h"
 
 namespace hermes {
 namespace {
@@ -19,7 +20,8 @@ const std::vector<std::string>& everyday() {
     std::ifstream in(HERMES_APPROVAL_CORPUS_DIR "/everyday.txt");
     for (std::string line; std::getline(in, line);) {
       if (line.empty() || line[0] == '#') continue;
-      for (size_t pos; (pos = line.find("\u23ce")) != std::string::npos;) line.replace(pos, 3, "\n");
+      for (size_t pos; (pos = line.find("\u23ce")) != std::string::npos;)
+        line.replace(pos, 3, "\n");
       out.push_back(line);
     }
     return out;

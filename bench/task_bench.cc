@@ -3,20 +3,21 @@
 // stub agent (agent spawn + `sessions export` spawn + parse + cache write) is
 // compared with the two bare runner spawns it cannot avoid; telemetry over a
 // 1000-run cache and export parsing are measured on their own.
-#include <benchmark/benchmark.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-
 #include "tools/task/agent_runner.h"
 #include "tools/task/iso_time.h"
 #include "tools/task/session_export.h"
 #include "tools/task/task_cache.h"
 #include "tools/task/task_service.h"
 #include "tools/task/telemetry.h"
+
+#include <benchmark/benchmark.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 namespace hermes::task {
 namespace {

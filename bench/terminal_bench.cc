@@ -2,15 +2,15 @@
 // Terminal benchmarks: foreground round trips (`true`, `echo hi`) including
 // the snapshot restore and re-dump, background poll latency, and capture
 // throughput in MB/s.
+#include "proc/run.h"
+#include "registry/registry.h"
+#include "testutil/tool_session.h"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
 #include <vector>
-
-#include "proc/run.h"
-#include "registry/registry.h"
-#include "testutil/tool_session.h"
 
 namespace hermes {
 
@@ -45,8 +45,9 @@ void run_foreground(benchmark::State& state, const char* command) {
   for (auto _ : state) {
     auto start = std::chrono::steady_clock::now();
     Json r = env.call("terminal", args);
-    samples.push_back(std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start).count());
+    samples.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
     benchmark::DoNotOptimize(r);
   }
   report_percentiles(state, samples);
@@ -65,8 +66,9 @@ void BM_BareBashSpawn(benchmark::State& state) {
     auto start = std::chrono::steady_clock::now();
     auto child = proc::spawn({.argv = {"bash", "-c", "true"}, .whole_tree = state.range(0) == 1});
     proc::run_bounded(*child, {}, {}, [](std::string_view) {});
-    samples.push_back(std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start).count());
+    samples.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   report_percentiles(state, samples);
 }
@@ -79,8 +81,9 @@ void BM_BackgroundPoll(benchmark::State& state) {
   for (auto _ : state) {
     auto start = std::chrono::steady_clock::now();
     Json r = env.call("process", poll);
-    samples.push_back(std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start).count());
+    samples.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
     benchmark::DoNotOptimize(r);
   }
   report_percentiles(state, samples);

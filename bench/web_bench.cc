@@ -7,6 +7,10 @@
 //   web_bench --dump-page          the generated 1 MB page on stdout
 //   web_bench --convert FILE N     median ms of N conversions of FILE, then
 //                                  the markdown of FILE on stderr
+#include "web/html_markdown.h"
+#include "web/page_content.h"
+#include "web/search_backends.h"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -17,10 +21,6 @@
 #include <sstream>
 #include <vector>
 
-#include "web/html_markdown.h"
-#include "web/page_content.h"
-#include "web/search_backends.h"
-
 namespace {
 
 using hermes::web::html_to_markdown;
@@ -28,17 +28,24 @@ using hermes::web::html_to_markdown;
 // A documentation-style page: navigation, headings, paragraphs with inline
 // markup and links, nested lists, tables, code blocks; ~1 MB.
 std::string generated_page() {
-  std::string html = "<!doctype html><html><head><title>Generated manual</title>"
-                     "<style>body{}</style></head><body><nav><a href='/'>Home</a></nav><main>";
+  std::string html =
+      "<!doctype html><html><head><title>Generated manual</title>"
+      "<style>body{}</style></head><body><nav><a href='/'>Home</a></nav><main>";
   for (int s = 0; html.size() < 1'000'000; ++s) {
     std::string n = std::to_string(s);
-    html += "<h2 id='s" + n + "'>Section " + n + "</h2><p>This <em>section</em> explains <b>feature " + n +
-            "</b>; see <a href='../ref/" + n + ".html'>the reference</a> and <code>call_" + n +
-            "()</code> for details. Text &amp; entities &lt;kept&gt;.</p><ul><li>First point</li>"
-            "<li>Second with <a href='https://example.com/" + n + "'>a link</a><ol><li>nested</li>"
-            "<li>more</li></ol></li></ul><table><tr><th>Name</th><th>Value</th></tr><tr><td>alpha</td>"
-            "<td>" + n + "</td></tr><tr><td>beta|pipe</td><td colspan=1>x</td></tr></table>"
-            "<pre><code class='language-python'>def f_" + n + "(x):\n    return x * 2\n</code></pre>";
+    html +=
+        "<h2 id='s" + n + "'>Section " + n + "</h2><p>This <em>section</em> explains <b>feature " +
+        n + "</b>; see <a href='../ref/" + n + ".html'>the reference</a> and <code>call_" + n +
+        "()</code> for details. Text &amp; entities &lt;kept&gt;.</p><ul><li>First point</li>"
+        "<li>Second with <a href='https://example.com/" +
+        n +
+        "'>a link</a><ol><li>nested</li>"
+        "<li>more</li></ol></li></ul><table><tr><th>Name</th><th>Value</th></tr><tr><td>alpha</td>"
+        "<td>" +
+        n +
+        "</td></tr><tr><td>beta|pipe</td><td colspan=1>x</td></tr></table>"
+        "<pre><code class='language-python'>def f_" +
+        n + "(x):\n    return x * 2\n</code></pre>";
   }
   return html + "</main><footer>Footer</footer></body></html>";
 }
@@ -49,7 +56,8 @@ const std::string& page() {
 }
 
 void BM_HtmlToMarkdown1MB(benchmark::State& state) {
-  for (auto _ : state) benchmark::DoNotOptimize(html_to_markdown(page(), "https://docs.example/manual/"));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(html_to_markdown(page(), "https://docs.example/manual/"));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * page().size()));
 }
 BENCHMARK(BM_HtmlToMarkdown1MB)->Unit(benchmark::kMillisecond);
@@ -57,7 +65,8 @@ BENCHMARK(BM_HtmlToMarkdown1MB)->Unit(benchmark::kMillisecond);
 // Everything web_extract does with a fetched 1 MB HTML body.
 void BM_ExtractOverhead1MB(benchmark::State& state) {
   for (auto _ : state)
-    benchmark::DoNotOptimize(hermes::web::page_content(page(), "text/html", "https://docs.example/", {}));
+    benchmark::DoNotOptimize(
+        hermes::web::page_content(page(), "text/html", "https://docs.example/", {}));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * page().size()));
 }
 BENCHMARK(BM_ExtractOverhead1MB)->Unit(benchmark::kMillisecond);
@@ -66,11 +75,17 @@ std::string ddg_page() {
   std::string html = "<html><body><div id='links'>";
   for (int i = 0; i < 10; ++i) {
     std::string n = std::to_string(i);
-    html += "<div class='result results_links results_links_deep web-result'><div class='links_main'>"
-            "<h2 class='result__title'><a rel='nofollow' class='result__a' href='//duckduckgo.com/l/?uddg="
-            "https%3A%2F%2Fexample.com%2Fpage" + n + "&amp;rut=abcdef'>Result <b>" + n + "</b></a></h2>"
-            "<a class='result__snippet' href='#'>Snippet text for result " + n + " with <b>terms</b>.</a>"
-            "</div></div>";
+    html +=
+        "<div class='result results_links results_links_deep web-result'><div class='links_main'>"
+        "<h2 class='result__title'><a rel='nofollow' class='result__a' "
+        "href='//duckduckgo.com/l/?uddg="
+        "https%3A%2F%2Fexample.com%2Fpage" +
+        n + "&amp;rut=abcdef'>Result <b>" + n +
+        "</b></a></h2>"
+        "<a class='result__snippet' href='#'>Snippet text for result " +
+        n +
+        " with <b>terms</b>.</a>"
+        "</div></div>";
   }
   return html + std::string(20000, ' ') + "</div></body></html>";
 }
@@ -91,7 +106,8 @@ int convert_file(const char* path, int runs) {
   for (int i = 0; i < runs; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     markdown = html_to_markdown(html, "https://docs.example/manual/").markdown;
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   std::sort(ms.begin(), ms.end());
   std::cout << ms[ms.size() / 2] << "\n";
@@ -106,7 +122,8 @@ int main(int argc, char** argv) {
     std::cout << page();
     return 0;
   }
-  if (argc >= 4 && std::strcmp(argv[1], "--convert") == 0) return convert_file(argv[2], std::max(1, std::atoi(argv[3])));
+  if (argc >= 4 && std::strcmp(argv[1], "--convert") == 0)
+    return convert_file(argv[2], std::max(1, std::atoi(argv[3])));
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   return 0;

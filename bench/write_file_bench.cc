@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The write pipeline end to end (prepare + atomic write with fsync + sha256
 // read-back verification) for 4 KB and 1 MB files.
+#include "tools/write_pipeline/file_writer.h"
+
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-
-#include "tools/write_pipeline/file_writer.h"
 
 namespace hermes {
 namespace {
@@ -20,7 +20,8 @@ void BM_WriteFile(benchmark::State& state) {
   }
   const std::string path = dir + "/out.txt";
   std::string content;
-  while (content.size() < static_cast<size_t>(state.range(0))) content += "line of text for the benchmark\n";
+  while (content.size() < static_cast<size_t>(state.range(0)))
+    content += "line of text for the benchmark\n";
   content.resize(static_cast<size_t>(state.range(0)));
   for (auto _ : state) {
     auto prepared = prepare_write(path, content, dir + "/home", WriteShims{});

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The fuzzy matcher on arbitrary content, old and new text: the input is
 // split on the first two NUL bytes. Never a crash, in either anchoring.
+#include "tools/patch/match/replace.h"
+
 #include <cstdint>
 #include <string_view>
 #include <variant>
-
-#include "tools/patch/match/replace.h"
 
 namespace {
 

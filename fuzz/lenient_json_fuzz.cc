@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The MCP parser on arbitrary bytes: never a crash, and what it accepts
 // survives a dump and a strict re-parse (depth and numbers stay in bounds).
+#include "core/json_parse.h"
+#include "mcp/lenient_json.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
-
-#include "core/json_parse.h"
-#include "mcp/lenient_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

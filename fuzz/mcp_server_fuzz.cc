@@ -4,6 +4,10 @@
 // (an echo, one that throws, one that waits for its stop token). Every input
 // is a whole session: the server reads it from a memfd until EOF and writes
 // to /dev/null.
+#include "core/config.h"
+#include "core/paths.h"
+#include "mcp/server.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -11,10 +15,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
-
-#include "core/config.h"
-#include "core/paths.h"
-#include "mcp/server.h"
 
 namespace {
 
@@ -25,11 +25,20 @@ hermes::Registry& stub_registry() {
   static hermes::Registry registry = [] {
     hermes::Registry r;
     Json schema = {{"type", "object"}};
-    r.add({.name = "echo", .toolset = "file", .description = "d", .input_schema = schema,
+    r.add({.name = "echo",
+           .toolset = "file",
+           .description = "d",
+           .input_schema = schema,
            .handler = [](const Json& args, CallContext&) { return args; }});
-    r.add({.name = "fail", .toolset = "file", .description = "d", .input_schema = schema,
+    r.add({.name = "fail",
+           .toolset = "file",
+           .description = "d",
+           .input_schema = schema,
            .handler = [](const Json&, CallContext&) -> Json { throw std::runtime_error("boom"); }});
-    r.add({.name = "wait", .toolset = "file", .description = "d", .input_schema = schema,
+    r.add({.name = "wait",
+           .toolset = "file",
+           .description = "d",
+           .input_schema = schema,
            .handler = [](const Json&, CallContext& ctx) -> Json {
              for (int i = 0; i < 1000 && !ctx.stop.stop_requested(); ++i) ::usleep(100);
              return {{"stopped", ctx.stop.stop_requested()}};

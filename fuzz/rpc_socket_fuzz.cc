@@ -4,6 +4,8 @@
 // them (every `TOKEN` replaced by the server's real token, so requests get
 // past authentication), then the write side is shut and every answer read
 // until the server closes the connection. An echo handler answers calls.
+#include "rpc/rpc_server.h"
+
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -16,8 +18,6 @@
 #include <cstring>
 #include <string>
 #include <thread>
-
-#include "rpc/rpc_server.h"
 
 namespace {
 
@@ -128,7 +128,8 @@ void send_and_drain(int fd, const std::string& data) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   hermes::rpc::RpcServer& rpc = server();
   int fd = connect_to(rpc.socket_path());
-  send_and_drain(fd, with_token(std::string(reinterpret_cast<const char*>(data), size), rpc.token()));
+  send_and_drain(fd,
+                 with_token(std::string(reinterpret_cast<const char*>(data), size), rpc.token()));
   ::close(fd);
   return 0;
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The shell reader and the approval detection on arbitrary bytes: every
 // input ends in a verdict (or a limit), never a crash, a hang or a leak.
+#include "tools/approval/dangerous_command.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "shell/analyze.h"
-#include "tools/approval/dangerous_command.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -3,14 +3,14 @@
 // in-memory tree: each Update's hunks are applied (fuzzy matcher included)
 // to the text its path names, Adds and Moves change the tree for the
 // operations after them. Never a crash, a hang or a sanitizer report.
+#include "tools/patch/v4a/hunks.h"
+#include "tools/patch/v4a/parser.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
 #include <variant>
-
-#include "tools/patch/v4a/hunks.h"
-#include "tools/patch/v4a/parser.h"
 
 namespace {
 
@@ -41,7 +41,8 @@ void apply(const FileOp& op, Tree& tree) {
     case OpKind::kMove:
     case OpKind::kUpdate: {
       auto result = hermes::v4a::apply_hunks(tree[op.path], op.hunks);
-      if (auto* done = std::get_if<hermes::v4a::HunkOutcome>(&result)) tree[op.path] = done->content;
+      if (auto* done = std::get_if<hermes::v4a::HunkOutcome>(&result))
+        tree[op.path] = done->content;
       if (!op.move_to.empty()) tree[op.move_to] = std::move(tree[op.path]);
       return;
     }

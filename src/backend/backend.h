@@ -8,12 +8,12 @@
 // file-system fast path (docs/ARCHITECTURE.md, Backends).
 #pragma once
 
+#include "core/result.h"
+
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
-
-#include "core/result.h"
 
 namespace hermes {
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "backend/backend_config.h"
 
-#include <cstdlib>
-
 #include "backend/docker_backend.h"
 #include "backend/local_backend.h"
 #include "backend/sandbox_backend.h"
 #include "backend/ssh_backend.h"
 #include "core/config.h"
 #include "core/paths.h"
+
+#include <cstdlib>
 
 namespace hermes {
 namespace {
@@ -31,7 +31,8 @@ Result<std::shared_ptr<Backend>> make_ssh(const Config& config) {
       .host = config.get_string("terminal.ssh_host", "", "TERMINAL_SSH_HOST"),
       .user = config.get_string("terminal.ssh_user", "", "TERMINAL_SSH_USER"),
       .port = static_cast<int>(config.get_int("terminal.ssh_port", 22, "TERMINAL_SSH_PORT")),
-      .key = PathResolver::expand_user(config.get_string("terminal.ssh_key", "", "TERMINAL_SSH_KEY")),
+      .key =
+          PathResolver::expand_user(config.get_string("terminal.ssh_key", "", "TERMINAL_SSH_KEY")),
       .cwd = remote_cwd(config, "~"),
       .options = config.get_string_list("terminal.ssh_options"),
       .control_dir = host_temp_dir() + "/hermes-ssh",
@@ -56,7 +57,8 @@ std::shared_ptr<Backend> make_sandbox(const Config& config) {
 
 std::shared_ptr<Backend> make_docker(const Config& config) {
   DockerOptions options;
-  options.image = config.get_string("terminal.docker_image", options.image, "TERMINAL_DOCKER_IMAGE");
+  options.image =
+      config.get_string("terminal.docker_image", options.image, "TERMINAL_DOCKER_IMAGE");
   options.cwd = remote_cwd(config, options.cwd);
   options.volumes = config.get_string_list("terminal.docker_volumes");
   options.network = config.get_bool("terminal.docker_network", true);

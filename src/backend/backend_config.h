@@ -4,9 +4,9 @@
 // the keys of each are listed in README.md.
 #pragma once
 
-#include <memory>
-
 #include "backend/backend.h"
+
+#include <memory>
 
 namespace hermes {
 

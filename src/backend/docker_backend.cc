@@ -16,14 +16,44 @@ constexpr std::chrono::minutes kStartLimit{10};
 DockerBackend::~DockerBackend() { cleanup(); }
 
 std::vector<std::string> DockerBackend::run_argv(const std::string& name) const {
-  std::vector<std::string> argv = {
-      options_.docker, "run", "-d", "--init", "--name", name, "--label", "hermes-agent=1",
-      "-w", options_.cwd, "--cap-drop", "ALL", "--cap-add", "DAC_OVERRIDE", "--cap-add",
-      "CHOWN", "--cap-add", "FOWNER", "--cap-add", "SETUID", "--cap-add", "SETGID",
-      "--security-opt", "no-new-privileges", "--tmpfs", "/tmp:rw,nosuid,size=512m",
-      "--tmpfs", "/var/tmp:rw,noexec,nosuid,size=256m", "--tmpfs", "/run:rw,noexec,nosuid,size=64m",
-      "--cpus", options_.cpus, "--memory", options_.memory, "--pids-limit", "256",
-      "--shm-size", "1g"};
+  std::vector<std::string> argv = {options_.docker,
+                                   "run",
+                                   "-d",
+                                   "--init",
+                                   "--name",
+                                   name,
+                                   "--label",
+                                   "hermes-agent=1",
+                                   "-w",
+                                   options_.cwd,
+                                   "--cap-drop",
+                                   "ALL",
+                                   "--cap-add",
+                                   "DAC_OVERRIDE",
+                                   "--cap-add",
+                                   "CHOWN",
+                                   "--cap-add",
+                                   "FOWNER",
+                                   "--cap-add",
+                                   "SETUID",
+                                   "--cap-add",
+                                   "SETGID",
+                                   "--security-opt",
+                                   "no-new-privileges",
+                                   "--tmpfs",
+                                   "/tmp:rw,nosuid,size=512m",
+                                   "--tmpfs",
+                                   "/var/tmp:rw,noexec,nosuid,size=256m",
+                                   "--tmpfs",
+                                   "/run:rw,noexec,nosuid,size=64m",
+                                   "--cpus",
+                                   options_.cpus,
+                                   "--memory",
+                                   options_.memory,
+                                   "--pids-limit",
+                                   "256",
+                                   "--shm-size",
+                                   "1g"};
   if (!options_.network) argv.push_back("--network=none");
   for (const auto& volume : options_.volumes) argv.insert(argv.end(), {"-v", volume});
   argv.insert(argv.end(), {options_.image, "sleep", "infinity"});
@@ -49,7 +79,8 @@ Status DockerBackend::start(std::stop_token stop) {
     if (!container_.empty()) return {};
   }
   HERMES_TRY(create_container(stop));
-  auto probe = run_local_command(bash_argv("printf '%s' \"$HOME\"", false), std::chrono::seconds(30), stop);
+  auto probe =
+      run_local_command(bash_argv("printf '%s' \"$HOME\"", false), std::chrono::seconds(30), stop);
   std::lock_guard lock(mu_);
   home_ = probe && probe->exit_code == 0 && !probe->output.empty() ? probe->output : "/root";
   return {};
@@ -104,7 +135,8 @@ void DockerBackend::cleanup() {
     std::lock_guard lock(mu_);
     id.swap(container_);
   }
-  if (!id.empty()) (void)run_local_command({options_.docker, "rm", "-f", id}, std::chrono::seconds(30));
+  if (!id.empty())
+    (void)run_local_command({options_.docker, "rm", "-f", id}, std::chrono::seconds(30));
 }
 
 }  // namespace hermes

@@ -4,9 +4,9 @@
 // command, and the container recreated once if it vanished.
 #pragma once
 
-#include <mutex>
-
 #include "backend/backend.h"
+
+#include <mutex>
 
 namespace hermes {
 
@@ -49,9 +49,9 @@ class DockerBackend final : public Backend {
 
   DockerOptions options_;
   mutable std::mutex mu_;
-  std::string container_;  // mu_: id, empty until started
-  std::string home_;       // mu_
-  bool recreated_ = false; // mu_
+  std::string container_;   // mu_: id, empty until started
+  std::string home_;        // mu_
+  bool recreated_ = false;  // mu_
 };
 
 }  // namespace hermes

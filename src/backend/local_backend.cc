@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "backend/local_backend.h"
 
-#include <cstdlib>
-
 #include "core/paths.h"
 #include "proc/child_env.h"
+
+#include <cstdlib>
 
 namespace hermes {
 
@@ -12,9 +12,10 @@ Status LocalBackend::start(std::stop_token) {
   if (options_.root.empty()) return {};
   std::lock_guard lock(mu_);
   if (fence_) return {};
-  HERMES_ASSIGN_OR_RETURN(fence_, CommandFence::create({.root = options_.root,
-                                                        .extra_write_paths = options_.extra_write_paths,
-                                                        .host_temp_dir = options_.host_temp_dir}));
+  HERMES_ASSIGN_OR_RETURN(fence_,
+                          CommandFence::create({.root = options_.root,
+                                                .extra_write_paths = options_.extra_write_paths,
+                                                .host_temp_dir = options_.host_temp_dir}));
   return {};
 }
 

@@ -7,11 +7,11 @@
 // "portable-shell local").
 #pragma once
 
-#include <memory>
-#include <mutex>
-
 #include "backend/backend.h"
 #include "backend/command_fence.h"
+
+#include <memory>
+#include <mutex>
 
 namespace hermes {
 

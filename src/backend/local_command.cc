@@ -35,12 +35,12 @@ Result<LocalCommandResult> run_local_command(const std::vector<std::string>& arg
     return Error::NotFound((argv.empty() ? std::string("(empty)") : argv[0]) + " not found");
   }
   DirectLauncher launcher(argv);
-  HERMES_ASSIGN_OR_RETURN(BashOutcome outcome,
-                          run_bash_captured(launcher,
-                                            {.stdin_data = std::move(input),
-                                             .timeout = timeout,
-                                             .separate_stderr = separate_stderr},
-                                            stop, size_t{16} << 20));
+  HERMES_ASSIGN_OR_RETURN(
+      BashOutcome outcome,
+      run_bash_captured(
+          launcher,
+          {.stdin_data = std::move(input), .timeout = timeout, .separate_stderr = separate_stderr},
+          stop, size_t{16} << 20));
   LocalCommandResult result;
   result.exit_code = outcome.end == proc::RunEnd::kExited ? outcome.exit_code : -1;
   result.output = std::move(outcome.output);

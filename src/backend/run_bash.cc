@@ -3,13 +3,13 @@
 // first output back until the run is known not to be a transport failure.
 #include "backend/run_bash.h"
 
-#include <cerrno>
-#include <thread>
-
 #include "backend/command_fence.h"
 #include "core/strings.h"
 #include "proc/spawn.h"
 #include "proc/stderr_capture.h"
+
+#include <cerrno>
+#include <thread>
 
 namespace hermes {
 namespace {
@@ -40,7 +40,8 @@ std::optional<std::string> take_pid_line(std::string& held) {
 std::string kill_tree_script(const std::string& pid) {
   return "__hermes_kill() { local c; for c in $(cat /proc/$1/task/*/children 2>/dev/null); do "
          "__hermes_kill \"$c\"; done; kill -TERM \"$1\" 2>/dev/null; }\n"
-         "__hermes_kill " + shell_quote(pid) + "\n";
+         "__hermes_kill " +
+         shell_quote(pid) + "\n";
 }
 
 struct Attempt {
@@ -60,14 +61,14 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
     prefix += "printf '" + std::string(kPidTag) + "%s\\n' \"$$\"; ";
   }
   std::string script = prefix + run.script;
-  proc::SpawnOptions options{.argv = backend.bash_argv(script, run.login),
-                             .env = backend.launch_env(),
-                             .cwd = "/",
-                             .stdin_mode = run.stdin_data ? proc::StdinMode::kPipe
-                                                          : proc::StdinMode::kNull,
-                             .new_session = run.new_session,
-                             .whole_tree = run.whole_tree,
-                             .write_fence_fd = write_fence_fd(backend)};
+  proc::SpawnOptions options{
+      .argv = backend.bash_argv(script, run.login),
+      .env = backend.launch_env(),
+      .cwd = "/",
+      .stdin_mode = run.stdin_data ? proc::StdinMode::kPipe : proc::StdinMode::kNull,
+      .new_session = run.new_session,
+      .whole_tree = run.whole_tree,
+      .write_fence_fd = write_fence_fd(backend)};
   std::optional<proc::StderrCapture> stderr_capture;
   if (run.separate_stderr) {
     stderr_capture.emplace(kStderrCap);
@@ -103,9 +104,11 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
   child->close_stdin();
   if (feeder.joinable()) feeder.join();
   if (r.end != proc::RunEnd::kExited && attempt.remote_pid) {
-    BashRun kill{.script = kill_tree_script(*attempt.remote_pid),
-                 .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(kRemoteKillLimit)};
-    (void)run_once(backend, kill, {}, [](std::string_view) {}, false);
+    BashRun kill{
+        .script = kill_tree_script(*attempt.remote_pid),
+        .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(kRemoteKillLimit)};
+    (void)run_once(
+        backend, kill, {}, [](std::string_view) {}, false);
   }
   attempt.outcome.end = r.end;
   attempt.outcome.exit_code = r.status.code;
@@ -119,8 +122,8 @@ Result<BashOutcome> run_bash(Backend& backend, const BashRun& run, std::stop_tok
                              const proc::OutputCallback& on_output) {
   HERMES_TRY(backend.start(stop));
   for (int tries = 0;; ++tries) {
-    HERMES_ASSIGN_OR_RETURN(Attempt attempt,
-                            run_once(backend, run, stop, on_output, backend.outlives_its_launcher()));
+    HERMES_ASSIGN_OR_RETURN(
+        Attempt attempt, run_once(backend, run, stop, on_output, backend.outlives_its_launcher()));
     BashOutcome& outcome = attempt.outcome;
     if (!attempt.streaming && outcome.end == proc::RunEnd::kExited) {
       if (auto failure = backend.transport_error(outcome)) {
@@ -140,10 +143,13 @@ Result<BashOutcome> run_bash_captured(Backend& backend, const BashRun& run, std:
   bool too_large = false;
   HERMES_ASSIGN_OR_RETURN(BashOutcome outcome,
                           run_bash(backend, run, stop, [&](std::string_view bytes) {
-                            if (output.size() + bytes.size() > max_output) too_large = true;
-                            else output.append(bytes);
+                            if (output.size() + bytes.size() > max_output)
+                              too_large = true;
+                            else
+                              output.append(bytes);
                           }));
-  if (too_large) return Error::TooLarge("output of a " + backend.name() + " command exceeded the cap");
+  if (too_large)
+    return Error::TooLarge("output of a " + backend.name() + " command exceeded the cap");
   outcome.output = std::move(output);
   return outcome;
 }

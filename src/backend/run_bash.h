@@ -5,13 +5,13 @@
 // one retry after the backend recovers.
 #pragma once
 
+#include "backend/backend.h"
+#include "proc/run.h"
+
 #include <chrono>
 #include <optional>
 #include <stop_token>
 #include <string>
-
-#include "backend/backend.h"
-#include "proc/run.h"
 
 namespace hermes {
 

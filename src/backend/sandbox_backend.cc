@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "backend/sandbox_backend.h"
 
+#include "backend/local_command.h"
+#include "core/paths.h"
+
 #include <stdlib.h>
 
 #include <filesystem>
-
-#include "backend/local_command.h"
-#include "core/paths.h"
 
 namespace hermes {
 
@@ -33,9 +33,22 @@ Status SandboxBackend::start(std::stop_token stop) {
 
 std::vector<std::string> SandboxBackend::bash_argv(const std::string& script, bool login) const {
   std::lock_guard lock(mu_);
-  std::vector<std::string> argv = {
-      "bwrap", "--die-with-parent", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev",
-      "--proc", "/proc", "--bind", private_tmp_, "/tmp", "--setenv", "TMPDIR", "/tmp"};
+  std::vector<std::string> argv = {"bwrap",
+                                   "--die-with-parent",
+                                   "--unshare-all",
+                                   "--ro-bind",
+                                   "/",
+                                   "/",
+                                   "--dev",
+                                   "/dev",
+                                   "--proc",
+                                   "/proc",
+                                   "--bind",
+                                   private_tmp_,
+                                   "/tmp",
+                                   "--setenv",
+                                   "TMPDIR",
+                                   "/tmp"};
   if (options_.network) argv.push_back("--share-net");
   argv.insert(argv.end(), {"--bind", options_.workspace, options_.workspace});
   for (const auto& dir : options_.writable) argv.insert(argv.end(), {"--bind", dir, dir});

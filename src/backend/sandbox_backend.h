@@ -6,17 +6,17 @@
 // namespace unshared and every capability dropped.
 #pragma once
 
-#include <mutex>
-
 #include "backend/backend.h"
+
+#include <mutex>
 
 namespace hermes {
 
 struct SandboxOptions {
-  std::string workspace;                // writable, and the default cwd
-  std::vector<std::string> writable;    // more writable directories
+  std::string workspace;              // writable, and the default cwd
+  std::vector<std::string> writable;  // more writable directories
   bool network = false;
-  std::string host_temp_dir = "/tmp";   // where the private /tmp lives on the host
+  std::string host_temp_dir = "/tmp";  // where the private /tmp lives on the host
 };
 
 class SandboxBackend final : public Backend {

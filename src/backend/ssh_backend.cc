@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "backend/ssh_backend.h"
 
-#include <sys/stat.h>
-
 #include "backend/local_command.h"
 #include "backend/run_bash.h"
 #include "core/strings.h"
 #include "fs/atomic_write.h"
-#include "core/strings.h"
+
+#include <sys/stat.h>
 
 namespace hermes {
 namespace {
@@ -16,9 +15,17 @@ constexpr std::chrono::seconds kConnectLimit{30};
 
 // What OpenSSH prints when the transport, not the remote command, failed.
 constexpr std::string_view kTransportSigns[] = {
-    "ssh: ",  "Permission denied (", "Connection closed by", "Connection reset by",
-    "closed by remote host", "Host key verification failed", "kex_exchange_identification",
-    "client_loop: ", "Broken pipe", "Connection timed out", "Control socket connect",
+    "ssh: ",
+    "Permission denied (",
+    "Connection closed by",
+    "Connection reset by",
+    "closed by remote host",
+    "Host key verification failed",
+    "kex_exchange_identification",
+    "client_loop: ",
+    "Broken pipe",
+    "Connection timed out",
+    "Control socket connect",
 };
 
 }  // namespace
@@ -38,12 +45,12 @@ std::vector<std::string> SshBackend::base_argv() const {
   // can override ours.
   std::vector<std::string> argv = {"ssh"};
   for (const auto& option : target_.options) argv.insert(argv.end(), {"-o", option});
-  argv.insert(argv.end(), {
-      "-o", "ControlMaster=auto", "-o", "ControlPersist=300", "-o",
-      "ControlPath=" + control_path_, "-o", "BatchMode=yes", "-o",
-      "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR",
-      "-p", std::to_string(target_.port)});
-  if (!target_.key.empty()) argv.insert(argv.end(), {"-i", target_.key, "-o", "IdentitiesOnly=yes"});
+  argv.insert(argv.end(), {"-o", "ControlMaster=auto", "-o", "ControlPersist=300", "-o",
+                           "ControlPath=" + control_path_, "-o", "BatchMode=yes", "-o",
+                           "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10", "-o",
+                           "LogLevel=ERROR", "-p", std::to_string(target_.port)});
+  if (!target_.key.empty())
+    argv.insert(argv.end(), {"-i", target_.key, "-o", "IdentitiesOnly=yes"});
   argv.push_back(target_.user.empty() ? target_.host : target_.user + "@" + target_.host);
   return argv;
 }
@@ -65,9 +72,11 @@ Status SshBackend::start(std::stop_token stop) {
   if (!probe) return Error::Unavailable("SSH backend: " + probe.error().message);
   if (probe->exit_code != 0) {
     std::string why = last_line(probe->errors);
-    if (probe->exit_code < 0) why = "no answer within " + std::to_string(kConnectLimit.count()) + "s";
-    return Error::Unavailable("SSH backend: cannot connect to " + display() + ": " +
-                              (why.empty() ? "ssh exited with code " + std::to_string(probe->exit_code) : why));
+    if (probe->exit_code < 0)
+      why = "no answer within " + std::to_string(kConnectLimit.count()) + "s";
+    return Error::Unavailable(
+        "SSH backend: cannot connect to " + display() + ": " +
+        (why.empty() ? "ssh exited with code " + std::to_string(probe->exit_code) : why));
   }
   home_ = probe->output;
   started_ = true;
@@ -84,9 +93,9 @@ std::optional<std::string> SshBackend::transport_error(const BashOutcome& outcom
   }
   // Through the control master a dropped connection ends the client with
   // 255 and no message at all; a remote `exit 255` leaves the master alive.
-  auto check = run_local_command({"ssh", "-o", "ControlPath=" + control_path_, "-O", "check",
-                                  target_.host},
-                                 std::chrono::seconds(5));
+  auto check =
+      run_local_command({"ssh", "-o", "ControlPath=" + control_path_, "-O", "check", target_.host},
+                        std::chrono::seconds(5));
   if (check && check->exit_code == 0) return std::nullopt;
   return "SSH backend: connection to " + display() +
          " failed: the connection was lost during the command";

@@ -6,9 +6,9 @@
 // session (or the startup check's) reuses it.
 #pragma once
 
-#include <mutex>
-
 #include "backend/backend.h"
+
+#include <mutex>
 
 namespace hermes {
 
@@ -16,7 +16,7 @@ struct SshTarget {
   std::string host;
   std::string user;  // empty: ssh's default
   int port = 22;
-  std::string key;   // identity file; empty: ssh's default
+  std::string key;  // identity file; empty: ssh's default
   // The remote starting directory; empty or `~` means the remote home.
   std::string cwd;
   // Extra `-o` options (e.g. `UserKnownHostsFile=…`); they win over ours.

@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/commands.h"
 
-#include <unistd.h>
-
-#include <iostream>
-#include <thread>
-
 #include "backend/backend_config.h"
 #include "cli/exit_codes.h"
 #include "core/config.h"
@@ -17,6 +12,11 @@
 #include "registry/client_channel.h"
 #include "registry/dispatcher.h"
 #include "registry/session.h"
+
+#include <unistd.h>
+
+#include <iostream>
+#include <thread>
 
 #ifndef HERMES_VERSION
 #define HERMES_VERSION "0.0.0"
@@ -37,8 +37,7 @@ constexpr const char* kInstructions =
 constexpr size_t kMaxLineBytes = 64u << 20;
 
 // Runs one call in `session`; prints the tool's JSON text.
-int call_one(const Runtime& runtime, Session& session, const std::string& tool,
-             const Json& args) {
+int call_one(const Runtime& runtime, Session& session, const std::string& tool, const Json& args) {
   Dispatcher dispatcher(runtime.registry(), runtime.services());
   const ToolSpec* spec = dispatcher.find(tool);
   if (!spec) {
@@ -125,12 +124,13 @@ int run_call(const Runtime& runtime, const std::string& tool, const std::string&
 int run_tools(const Runtime& runtime, bool as_json) {
   Json tools = Json::array();
   for (const ToolSpec* spec : runtime.registry().list(runtime.services())) {
-    std::string description = spec->describe
-                                  ? spec->describe(runtime.services(), spec->description)
-                                  : spec->description;
+    std::string description =
+        spec->describe ? spec->describe(runtime.services(), spec->description) : spec->description;
     if (as_json) {
-      tools.push_back({{"name", spec->name}, {"toolset", spec->toolset},
-                       {"description", description}, {"inputSchema", spec->input_schema}});
+      tools.push_back({{"name", spec->name},
+                       {"toolset", spec->toolset},
+                       {"description", description},
+                       {"inputSchema", spec->input_schema}});
     } else {
       std::cout << spec->name << " [" << spec->toolset << "]\n  " << description << "\n  "
                 << dump_json(spec->input_schema) << "\n\n";

@@ -3,11 +3,11 @@
 // of calls in one session from stdin) and `tools` (list the tools).
 #pragma once
 
-#include <string>
-#include <thread>
-
 #include "cli/runtime.h"
 #include "mcp/protocol.h"
+
+#include <string>
+#include <thread>
 
 namespace hermes::cli {
 

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // hermes-tools: the command-line entry point.
-#include <csignal>
-#include <exception>
-#include <iostream>
-
-#include <CLI/CLI.hpp>
-
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/runtime.h"
 #include "cli/serve.h"
 #include "proc/spawn.h"
+
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <exception>
+#include <iostream>
 
 int main(int argc, char** argv) {
   // A vanished client must not kill us mid-write: EPIPE is handled instead.
@@ -23,8 +23,9 @@ int main(int argc, char** argv) {
   // global flags after the subcommand (`mcp --root . --yolo`): a subcommand
   // hands the options it does not know to the app, so either side works.
   app.fallthrough();
-  app.footer("Global options go before or after the subcommand: "
-             "`hermes-tools --root . mcp` and `hermes-tools mcp --root .` are the same.");
+  app.footer(
+      "Global options go before or after the subcommand: "
+      "`hermes-tools --root . mcp` and `hermes-tools mcp --root .` are the same.");
   GlobalOptions options;
   app.add_option("--toolsets", options.toolsets,
                  "Toolsets to enable: file, terminal, code, task (default: all)")

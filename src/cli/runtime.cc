@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "cli/runtime.h"
 
-#include <set>
-
 #include "core/log.h"
+
+#include <set>
 
 namespace hermes::cli {
 namespace {

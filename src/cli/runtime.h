@@ -3,14 +3,14 @@
 // configuration, path resolver, and the tool table with its toolsets.
 #pragma once
 
-#include <memory>
-#include <string>
-#include <vector>
-
 #include "core/config.h"
 #include "core/paths.h"
 #include "registry/registry.h"
 #include "registry/tool.h"
+
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace hermes::cli {
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "cli/serve.h"
 
-#include <cstdlib>
-#include <iostream>
-
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "core/capped_read.h"
 #include "core/log.h"
+
+#include <cstdlib>
+#include <iostream>
+
 #include "http/guard.h"
 #include "http/server.h"
 
@@ -80,7 +81,8 @@ std::variant<http::ServerOptions, Problem> server_options(const ServeFlags& flag
   auto body = parse_size(flags.max_body);
   auto header = parse_size(flags.max_header);
   if (!idle) return Problem{"--session-idle: expected a duration like 30m, 10s or 500ms"};
-  if (!body || !header) return Problem{"--max-body/--max-header: expected a size like 16MiB, 16KiB or 4096"};
+  if (!body || !header)
+    return Problem{"--max-body/--max-header: expected a size like 16MiB, 16KiB or 4096"};
   endpoint.session_idle = *idle;
   options.max_body_bytes = *body;
   options.max_header_bytes = *header;
@@ -96,7 +98,8 @@ std::variant<http::ServerOptions, Problem> server_options(const ServeFlags& flag
 // A bind others can reach needs authentication (or the explicit opt-out),
 // and a wildcard bind needs the names clients will use.
 std::optional<Problem> check_exposure(const http::ServerOptions& options, const ServeFlags& flags) {
-  std::string host = options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
+  std::string host =
+      options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
   bool loopback = http::is_loopback_host(host);
   if (!loopback && options.endpoint.tokens.empty() && !flags.allow_unauthenticated) {
     return Problem{"refusing to listen on " + flags.listen +
@@ -105,7 +108,8 @@ std::optional<Problem> check_exposure(const http::ServerOptions& options, const 
   }
   bool wildcard = options.host == "0.0.0.0" || options.host == "::";
   if (wildcard && flags.allow_hosts.empty()) {
-    return Problem{"a wildcard --listen needs --allow-host with the names clients use (or --allow-host '*')"};
+    return Problem{
+        "a wildcard --listen needs --allow-host with the names clients use (or --allow-host '*')"};
   }
   return std::nullopt;
 }
@@ -128,28 +132,46 @@ mcp::RouterOptions router_options(const ServeFlags& flags, std::optional<Problem
 
 CLI::App* add_serve_command(CLI::App& app, ServeFlags& f) {
   auto* serve = app.add_subcommand("serve", "Serve MCP over Streamable HTTP (both protocol eras)");
-  serve->add_option("--listen", f.listen, "HOST:PORT to bind (IPv6 as [::1]:PORT)")->capture_default_str();
+  serve->add_option("--listen", f.listen, "HOST:PORT to bind (IPv6 as [::1]:PORT)")
+      ->capture_default_str();
   serve->add_option("--path", f.path, "The MCP endpoint's path")->capture_default_str();
-  serve->add_option("--token-file", f.token_file,
-                    "Bearer tokens, one label:token or label:sha256:<hex> per line (the label is the "
-                    "principal); else env HERMES_MCP_TOKENS");
-  serve->add_option("--allow-host", f.allow_hosts, "Extra Host names to accept (repeatable; '*' = any)");
-  serve->add_option("--allow-origin", f.allow_origins, "Extra Origins to accept (repeatable; '*' = any)");
+  serve->add_option(
+      "--token-file", f.token_file,
+      "Bearer tokens, one label:token or label:sha256:<hex> per line (the label is the "
+      "principal); else env HERMES_MCP_TOKENS");
+  serve->add_option("--allow-host", f.allow_hosts,
+                    "Extra Host names to accept (repeatable; '*' = any)");
+  serve->add_option("--allow-origin", f.allow_origins,
+                    "Extra Origins to accept (repeatable; '*' = any)");
   serve->add_flag("--allow-unauthenticated", f.allow_unauthenticated,
                   "Permit a non-loopback bind without tokens");
-  serve->add_option("--max-sessions", f.max_sessions, "Legacy sessions at most")->capture_default_str();
-  serve->add_option("--session-idle", f.session_idle, "Idle time that ends a session")->capture_default_str();
-  serve->add_option("--max-body", f.max_body, "Largest request body (413 beyond)")->capture_default_str();
-  serve->add_option("--max-header", f.max_header, "Largest request header block (431 beyond)")->capture_default_str();
-  serve->add_option("--max-inflight", f.max_inflight, "Calls in flight at most (429 beyond)")->capture_default_str();
-  serve->add_option("--max-inflight-per-principal", f.max_inflight_per_principal,
-                    "Calls in flight per principal at most")->capture_default_str();
-  serve->add_option("--eras", f.eras, "Protocol eras to serve: legacy, modern")->capture_default_str()->delimiter(',');
-  serve->add_option("--tasks", f.tasks, "Offer the tasks extension on the modern wire: on|off")->capture_default_str();
-  serve->add_option("--task-inline-ms", f.task_inline_ms,
-                    "How long a long-running call runs inline before it becomes a task")->capture_default_str();
-  serve->add_option("--task-ttl", f.task_ttl, "How long a task stays readable after it ends")->capture_default_str();
-  serve->add_option("--task-ttl-max", f.task_ttl_max, "The longest a task is kept")->capture_default_str();
+  serve->add_option("--max-sessions", f.max_sessions, "Legacy sessions at most")
+      ->capture_default_str();
+  serve->add_option("--session-idle", f.session_idle, "Idle time that ends a session")
+      ->capture_default_str();
+  serve->add_option("--max-body", f.max_body, "Largest request body (413 beyond)")
+      ->capture_default_str();
+  serve->add_option("--max-header", f.max_header, "Largest request header block (431 beyond)")
+      ->capture_default_str();
+  serve->add_option("--max-inflight", f.max_inflight, "Calls in flight at most (429 beyond)")
+      ->capture_default_str();
+  serve
+      ->add_option("--max-inflight-per-principal", f.max_inflight_per_principal,
+                   "Calls in flight per principal at most")
+      ->capture_default_str();
+  serve->add_option("--eras", f.eras, "Protocol eras to serve: legacy, modern")
+      ->capture_default_str()
+      ->delimiter(',');
+  serve->add_option("--tasks", f.tasks, "Offer the tasks extension on the modern wire: on|off")
+      ->capture_default_str();
+  serve
+      ->add_option("--task-inline-ms", f.task_inline_ms,
+                   "How long a long-running call runs inline before it becomes a task")
+      ->capture_default_str();
+  serve->add_option("--task-ttl", f.task_ttl, "How long a task stays readable after it ends")
+      ->capture_default_str();
+  serve->add_option("--task-ttl-max", f.task_ttl_max, "The longest a task is kept")
+      ->capture_default_str();
   return serve;
 }
 
@@ -170,8 +192,9 @@ int run_serve(const Runtime& runtime, const ServeFlags& flags) {
     std::cerr << "hermes-tools serve: " << bound.error().message << "\n";
     return kExitUsage;
   }
-  log::info("MCP server " + router_opts.identity.version + " on http://" + flags.listen.substr(0, flags.listen.rfind(':')) +
-            ":" + std::to_string(server.port()) + flags.path);
+  log::info("MCP server " + router_opts.identity.version + " on http://" +
+            flags.listen.substr(0, flags.listen.rfind(':')) + ":" + std::to_string(server.port()) +
+            flags.path);
   server.run();
   return kExitSuccess;
 }

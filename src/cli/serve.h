@@ -2,12 +2,12 @@
 // `hermes-tools serve`: its flags, their checks, and the run.
 #pragma once
 
-#include <string>
-#include <vector>
+#include "cli/runtime.h"
 
 #include <CLI/CLI.hpp>
 
-#include "cli/runtime.h"
+#include <string>
+#include <vector>
 
 namespace hermes::cli {
 

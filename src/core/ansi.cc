@@ -73,9 +73,18 @@ class Stripper {
     if (i_ >= text_.size()) return;
     size_t len;
     char32_t c = peek(len);
-    if (c == '[') { i_ += len; return csi_body(); }
-    if (c == ']') { i_ += len; return string_body(true); }
-    if (c == 'P' || c == 'X' || c == '^' || c == '_') { i_ += len; return string_body(false); }
+    if (c == '[') {
+      i_ += len;
+      return csi_body();
+    }
+    if (c == ']') {
+      i_ += len;
+      return string_body(true);
+    }
+    if (c == 'P' || c == 'X' || c == '^' || c == '_') {
+      i_ += len;
+      return string_body(false);
+    }
     if (c >= 0x20 && c <= 0x2F) return nf_body();
     if (c >= 0x30 && c <= 0x7E) i_ += len;  // two-character Fp/Fe/Fs
   }
@@ -85,7 +94,10 @@ class Stripper {
     while (i_ < text_.size()) {
       size_t len;
       char32_t c = peek(len);
-      if (c >= 0x40 && c <= 0x7E) { i_ += len; return; }
+      if (c >= 0x40 && c <= 0x7E) {
+        i_ += len;
+        return;
+      }
       if (c < 0x20 || c > 0x3F) return;  // malformed: stop, keep the rest
       i_ += len;
     }
@@ -98,14 +110,20 @@ class Stripper {
       char32_t c = peek(len);
       i_ += len;
       if ((bel_ends && c == kBel) || c == kSt8) return;
-      if (c == kEsc && i_ < text_.size() && text_[i_] == '\\') { ++i_; return; }
+      if (c == kEsc && i_ < text_.size() && text_[i_] == '\\') {
+        ++i_;
+        return;
+      }
     }
   }
 
   void nf_body() {
     while (i_ < text_.size()) {
       auto c = static_cast<unsigned char>(text_[i_]);
-      if (c >= 0x20 && c <= 0x2F) { ++i_; continue; }
+      if (c >= 0x20 && c <= 0x2F) {
+        ++i_;
+        continue;
+      }
       if (c >= 0x30 && c <= 0x7E) ++i_;
       return;
     }

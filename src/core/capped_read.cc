@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "core/capped_read.h"
 
+#include "core/json_parse.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-
-#include "core/json_parse.h"
 
 namespace hermes {
 namespace {
@@ -28,8 +28,8 @@ Error too_large(const std::string& path, size_t max_bytes) {
                          "-byte limit for this file");
 }
 
-Result<std::string> read_all_of(int fd, const std::string& path, size_t size_hint,
-                                size_t max_bytes, std::stop_token stop) {
+Result<std::string> read_all_of(int fd, const std::string& path, size_t size_hint, size_t max_bytes,
+                                std::stop_token stop) {
   std::string data;
   data.reserve(size_hint);
   char chunk[65536];

@@ -6,12 +6,12 @@
 // chunks.
 #pragma once
 
+#include "core/json.h"
+#include "core/result.h"
+
 #include <cstddef>
 #include <stop_token>
 #include <string>
-
-#include "core/json.h"
-#include "core/result.h"
 
 namespace hermes {
 
@@ -22,7 +22,6 @@ Result<std::string> read_capped_file(const std::string& path, size_t max_bytes,
 
 // read_capped_file, then parse_json (core/json_parse.h) with the same byte
 // cap: kInvalidArgument "<path>: not valid JSON (<reason>)" when it is not.
-Result<Json> read_capped_json(const std::string& path, size_t max_bytes,
-                              std::stop_token stop = {});
+Result<Json> read_capped_json(const std::string& path, size_t max_bytes, std::stop_token stop = {});
 
 }  // namespace hermes

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "core/config.h"
 
-#include <yaml-cpp/yaml.h>
-
-#include <cstdlib>
-
 #include "core/capped_read.h"
 #include "core/log.h"
 #include "core/strings.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
 
 namespace hermes {
 
@@ -47,15 +47,13 @@ std::unique_ptr<Config> Config::load(const std::string& home) {
   return from_yaml(*text, home);
 }
 
-std::unique_ptr<Config> Config::from_yaml(std::string_view text,
-                                          const std::string& home) {
+std::unique_ptr<Config> Config::from_yaml(std::string_view text, const std::string& home) {
   auto config = std::make_unique<Config>();
   config->home_ = home;
   try {
     config->tree_->root = YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
-    log::warn("config.yaml does not parse (" + std::string(e.what()) +
-              "); using defaults");
+    log::warn("config.yaml does not parse (" + std::string(e.what()) + "); using defaults");
   }
   return config;
 }
@@ -64,8 +62,7 @@ void Config::set_override(const std::string& key, const std::string& value) {
   overrides_[key] = value;
 }
 
-std::optional<std::string> Config::raw_scalar(std::string_view key,
-                                              std::string_view env) const {
+std::optional<std::string> Config::raw_scalar(std::string_view key, std::string_view env) const {
   if (auto it = overrides_.find(std::string(key)); it != overrides_.end()) {
     return it->second;
   }
@@ -88,12 +85,11 @@ void Config::warn_once(std::string_view key, const std::string& value,
                        const std::string& fallback) const {
   std::lock_guard lock(warned_mu_);
   if (!warned_.insert(std::string(key)).second) return;
-  log::warn("config " + std::string(key) + ": bad value '" + value +
-            "', using the default " + fallback);
+  log::warn("config " + std::string(key) + ": bad value '" + value + "', using the default " +
+            fallback);
 }
 
-int64_t Config::get_int(std::string_view key, int64_t fallback,
-                        std::string_view env) const {
+int64_t Config::get_int(std::string_view key, int64_t fallback, std::string_view env) const {
   auto raw = raw_scalar(key, env);
   if (!raw) return fallback;
   if (auto parsed = parse_int(*raw)) return *parsed;
@@ -101,8 +97,7 @@ int64_t Config::get_int(std::string_view key, int64_t fallback,
   return fallback;
 }
 
-double Config::get_double(std::string_view key, double fallback,
-                          std::string_view env) const {
+double Config::get_double(std::string_view key, double fallback, std::string_view env) const {
   auto raw = raw_scalar(key, env);
   if (!raw) return fallback;
   char* end = nullptr;
@@ -112,8 +107,7 @@ double Config::get_double(std::string_view key, double fallback,
   return fallback;
 }
 
-bool Config::get_bool(std::string_view key, bool fallback,
-                      std::string_view env) const {
+bool Config::get_bool(std::string_view key, bool fallback, std::string_view env) const {
   auto raw = raw_scalar(key, env);
   if (!raw) return fallback;
   std::string value = to_lower(trim(*raw));
@@ -146,8 +140,7 @@ std::vector<std::string> Config::get_string_list(std::string_view key) const {
   return out;
 }
 
-std::map<std::string, std::string> Config::get_string_map(
-    std::string_view key) const {
+std::map<std::string, std::string> Config::get_string_map(std::string_view key) const {
   YAML::Node node = tree_->find(key);
   std::map<std::string, std::string> out;
   if (!node || !node.IsMap()) return out;

@@ -34,8 +34,7 @@ class Config {
   // ignored with a warning: the server still starts with the defaults.
   static std::unique_ptr<Config> load(const std::string& home);
   // For tests: configuration from YAML text.
-  static std::unique_ptr<Config> from_yaml(std::string_view text,
-                                           const std::string& home = "");
+  static std::unique_ptr<Config> from_yaml(std::string_view text, const std::string& home = "");
 
   const std::string& home() const { return home_; }
 
@@ -44,12 +43,9 @@ class Config {
 
   // Lookups by dotted key (`tool_output.max_lines`). `env` names an
   // environment variable that overrides the file when set and non-empty.
-  int64_t get_int(std::string_view key, int64_t fallback,
-                  std::string_view env = {}) const;
-  double get_double(std::string_view key, double fallback,
-                    std::string_view env = {}) const;
-  bool get_bool(std::string_view key, bool fallback,
-                std::string_view env = {}) const;
+  int64_t get_int(std::string_view key, int64_t fallback, std::string_view env = {}) const;
+  double get_double(std::string_view key, double fallback, std::string_view env = {}) const;
+  bool get_bool(std::string_view key, bool fallback, std::string_view env = {}) const;
   std::string get_string(std::string_view key, const std::string& fallback,
                          std::string_view env = {}) const;
   // A YAML sequence of scalars, or a comma-separated string.
@@ -61,10 +57,8 @@ class Config {
  private:
   struct Tree;
   // The raw text for `key` from overrides, env, then file, if any.
-  std::optional<std::string> raw_scalar(std::string_view key,
-                                        std::string_view env) const;
-  void warn_once(std::string_view key, const std::string& value,
-                 const std::string& fallback) const;
+  std::optional<std::string> raw_scalar(std::string_view key, std::string_view env) const;
+  void warn_once(std::string_view key, const std::string& value, const std::string& fallback) const;
 
   std::string home_;
   std::unique_ptr<Tree> tree_;

@@ -3,9 +3,9 @@
 // key order. Only edge code (mcp/, registry/, each tool's *_json.cc) uses it.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+
+#include <string>
 
 namespace hermes {
 

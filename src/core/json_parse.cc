@@ -67,9 +67,8 @@ class BoundedBuilder {
 
 Result<Json> parse_json(std::string_view text, const JsonLimits& limits) {
   if (text.size() > limits.max_bytes) {
-    return Error::TooLarge("JSON text of " + std::to_string(text.size()) +
-                           " bytes exceeds the " + std::to_string(limits.max_bytes) +
-                           "-byte limit");
+    return Error::TooLarge("JSON text of " + std::to_string(text.size()) + " bytes exceeds the " +
+                           std::to_string(limits.max_bytes) + "-byte limit");
   }
   Json result;
   BoundedBuilder builder(result, limits.max_depth);

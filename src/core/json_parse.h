@@ -6,11 +6,11 @@
 // walks on the stack.
 #pragma once
 
-#include <cstddef>
-#include <string_view>
-
 #include "core/json.h"
 #include "core/result.h"
+
+#include <cstddef>
+#include <string_view>
 
 namespace hermes {
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "core/link_walk.h"
 
+#include "core/paths.h"
+
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <vector>
-
-#include "core/paths.h"
 
 namespace hermes {
 namespace {
@@ -44,8 +44,10 @@ struct LinkWalk {
       return true;
     }
     std::string next = done + "/" + part;
-    if (!missing) follow(next);
-    else done = std::move(next);
+    if (!missing)
+      follow(next);
+    else
+      done = std::move(next);
     return true;
   }
 

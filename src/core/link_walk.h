@@ -4,11 +4,11 @@
 // would create), the missing tail kept as text (as `realpath -m`).
 #pragma once
 
+#include "core/result.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/result.h"
 
 namespace hermes {
 

@@ -12,10 +12,14 @@ std::atomic<Level> g_level{Level::kInfo};
 
 const char* level_name(Level level) {
   switch (level) {
-    case Level::kDebug: return "debug";
-    case Level::kInfo: return "info";
-    case Level::kWarn: return "warning";
-    case Level::kError: return "error";
+    case Level::kDebug:
+      return "debug";
+    case Level::kInfo:
+      return "info";
+    case Level::kWarn:
+      return "warning";
+    case Level::kError:
+      return "error";
   }
   return "?";
 }

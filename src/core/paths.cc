@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "core/paths.h"
 
+#include "core/link_walk.h"
+#include "core/strings.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <vector>
-
-#include "core/link_walk.h"
-#include "core/strings.h"
 
 namespace hermes {
 namespace {
@@ -21,8 +21,7 @@ std::string process_cwd() {
 }
 
 bool is_unset_marker(std::string_view value) {
-  return value.empty() || value == "." || value == "./" || value == "auto" ||
-         value == "cwd";
+  return value.empty() || value == "." || value == "./" || value == "auto" || value == "cwd";
 }
 
 // A NUL would end the path at the first system call: refused, not truncated.
@@ -115,8 +114,7 @@ Result<ResolvedPath> PathResolver::resolve_on(std::string_view given, const std:
 
 Status PathResolver::check_contained(const std::string& real) const {
   if (root_.empty() || is_within(real, root_)) return {};
-  return Error::OutsideRoot("Path '" + real + "' is outside the workspace root '" +
-                            root_ + "'");
+  return Error::OutsideRoot("Path '" + real + "' is outside the workspace root '" + root_ + "'");
 }
 
 bool is_within(std::string_view path, std::string_view dir) {

@@ -4,11 +4,11 @@
 // root (`--root` / `security.workspace_root`). Thread-safe (immutable).
 #pragma once
 
+#include "core/result.h"
+
 #include <functional>
 #include <string>
 #include <string_view>
-
-#include "core/result.h"
 
 namespace hermes {
 
@@ -40,8 +40,7 @@ class PathResolver {
 
   // Resolves `given`; fails with kOutsideRoot when a root is set and the real
   // path leaves it (symlinks included), kInvalidArgument for an empty path.
-  Result<ResolvedPath> resolve(std::string_view given,
-                               const std::string& session_cwd) const;
+  Result<ResolvedPath> resolve(std::string_view given, const std::string& session_cwd) const;
   // The same rules on another machine: `home` for `~`, `cwd` for relative
   // paths, `real_path` resolving links there (its error is returned).
   using RealPathFn = std::function<Result<std::string>(const std::string&)>;

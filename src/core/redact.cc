@@ -4,16 +4,16 @@
 // JWTs and phone numbers. Every pattern is an RE2 compiled once.
 #include "core/redact.h"
 
+#include "core/config.h"
+#include "core/paths.h"
+#include "core/redact_internal.h"
+#include "core/strings.h"
+
 #include <algorithm>
 #include <array>
 #include <bitset>
 #include <cctype>
 #include <cstdlib>
-
-#include "core/config.h"
-#include "core/paths.h"
-#include "core/redact_internal.h"
-#include "core/strings.h"
 
 namespace hermes {
 namespace {

@@ -2,12 +2,12 @@
 // The assignment passes of the redaction engine (KEY=value, `key: value`,
 // JSON fields, Python repr fields): run only on secret-bearing text, because
 // ordinary source keeps `MAX_TOKENS=100` and `"apiKey": "test"` fixtures.
+#include "core/redact_internal.h"
+#include "core/strings.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
-
-#include "core/redact_internal.h"
-#include "core/strings.h"
 
 namespace hermes::redact_detail {
 namespace {

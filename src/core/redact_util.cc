@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The substitute loop and the head/tail mask shared by every redaction pass.
-#include <vector>
-
 #include "core/redact_internal.h"
+
+#include <vector>
 
 namespace hermes::redact_detail {
 

@@ -29,9 +29,13 @@ struct Error {
   ErrorCode code = ErrorCode::kInternal;
   std::string message;
 
-  static Error InvalidArgument(std::string m) { return {ErrorCode::kInvalidArgument, std::move(m)}; }
+  static Error InvalidArgument(std::string m) {
+    return {ErrorCode::kInvalidArgument, std::move(m)};
+  }
   static Error NotFound(std::string m) { return {ErrorCode::kNotFound, std::move(m)}; }
-  static Error PermissionDenied(std::string m) { return {ErrorCode::kPermissionDenied, std::move(m)}; }
+  static Error PermissionDenied(std::string m) {
+    return {ErrorCode::kPermissionDenied, std::move(m)};
+  }
   static Error OutsideRoot(std::string m) { return {ErrorCode::kOutsideRoot, std::move(m)}; }
   static Error TooLarge(std::string m) { return {ErrorCode::kTooLarge, std::move(m)}; }
   static Error Timeout(std::string m) { return {ErrorCode::kTimeout, std::move(m)}; }
@@ -48,7 +52,7 @@ struct Error {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}      // NOLINT: implicit by design
   Result(Error error) : v_(std::move(error)) {}  // NOLINT
 
   bool has_value() const { return v_.index() == 0; }
@@ -85,16 +89,15 @@ using Status = Result<void>;
 
 }  // namespace hermes
 
-#define HERMES_TRY(expr)                  \
-  do {                                    \
-    auto hermes_try_ = (expr);            \
+#define HERMES_TRY(expr)                          \
+  do {                                            \
+    auto hermes_try_ = (expr);                    \
     if (!hermes_try_) return hermes_try_.error(); \
   } while (0)
 
 #define HERMES_CONCAT_INNER(a, b) a##b
 #define HERMES_CONCAT(a, b) HERMES_CONCAT_INNER(a, b)
-#define HERMES_ASSIGN_OR_RETURN(lhs, expr)                            \
-  auto HERMES_CONCAT(hermes_r_, __LINE__) = (expr);                   \
-  if (!HERMES_CONCAT(hermes_r_, __LINE__))                            \
-    return HERMES_CONCAT(hermes_r_, __LINE__).error();                \
+#define HERMES_ASSIGN_OR_RETURN(lhs, expr)                                                    \
+  auto HERMES_CONCAT(hermes_r_, __LINE__) = (expr);                                           \
+  if (!HERMES_CONCAT(hermes_r_, __LINE__)) return HERMES_CONCAT(hermes_r_, __LINE__).error(); \
   lhs = std::move(HERMES_CONCAT(hermes_r_, __LINE__)).value()

@@ -41,8 +41,7 @@ bool starts_with(std::string_view text, std::string_view prefix) {
 }
 
 bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() &&
-         text.substr(text.size() - suffix.size()) == suffix;
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
 std::optional<int64_t> parse_int(std::string_view text) {
@@ -76,8 +75,8 @@ size_t utf8_seq_len(std::string_view s, size_t i) {
   if (len == 2 && c < 0xC2) return 0;  // overlong
   if (len == 3) {
     unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
-    if (c == 0xE0 && c1 < 0xA0) return 0;              // overlong
-    if (c == 0xED && c1 >= 0xA0) return 0;             // surrogate
+    if (c == 0xE0 && c1 < 0xA0) return 0;   // overlong
+    if (c == 0xED && c1 >= 0xA0) return 0;  // surrogate
   }
   if (len == 4) {
     unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
@@ -143,8 +142,10 @@ std::string random_hex(size_t bytes) {
 std::string shell_quote(std::string_view text) {
   std::string out = "'";
   for (char c : text) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
   }
   return out + "'";
 }

@@ -3,15 +3,17 @@
 // stale-temp cleanup, and SHA-256 read-back verification.
 #include "fs/atomic_write.h"
 
+#include "core/link_walk.h"
+#include "core/paths.h"
 #include "fs/contained_write.h"
+
+#include <openssl/evp.h>
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,9 +23,6 @@
 #include <memory>
 #include <optional>
 #include <random>
-
-#include "core/link_walk.h"
-#include "core/paths.h"
 
 namespace hermes {
 namespace {
@@ -41,7 +40,8 @@ mode_t process_umask() {
     std::ifstream status("/proc/self/status");
     std::string line;
     while (std::getline(status, line)) {
-      if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+      if (line.rfind("Umask:", 0) == 0)
+        return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
     }
     return static_cast<mode_t>(022);
   }();
@@ -187,8 +187,8 @@ const Beneath& filesystem_root() {
 }
 
 Result<AtomicWriteOutcome> atomic_write_beneath(const Beneath& root, const std::string& real_path,
-                                                std::string_view bytes, const AtomicWriteOptions& options,
-                                                TempKind kind) {
+                                                std::string_view bytes,
+                                                const AtomicWriteOptions& options, TempKind kind) {
   AtomicWriteOutcome out;
   out.written_path = real_path;
   HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, root.open_parent(real_path, &out.created_dirs));
@@ -197,7 +197,8 @@ Result<AtomicWriteOutcome> atomic_write_beneath(const Beneath& root, const std::
   out.created = !existing;
   clean_stale_temps(dir);
   TempFile temp(dir, kind == TempKind::kNamed);
-  if (!temp.ok()) return Error::FromErrno(errno, "create temp file in \"" + dir_of(real_path) + "\"");
+  if (!temp.ok())
+    return Error::FromErrno(errno, "create temp file in \"" + dir_of(real_path) + "\"");
   apply_mode(temp.fd(), existing);
   HERMES_TRY(fill(temp, bytes, options));
   HERMES_TRY(temp.commit(parent.name, existing.has_value(), real_path));

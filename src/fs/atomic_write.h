@@ -4,6 +4,8 @@
 // of the directory. Readers and crashes only see old bytes or new bytes.
 #pragma once
 
+#include "core/result.h"
+
 #include <sys/types.h>
 
 #include <cstddef>
@@ -11,8 +13,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/result.h"
 
 namespace hermes {
 

@@ -3,6 +3,9 @@
 // walk; both refuse every symbolic link and every `..`.
 #include "fs/beneath.h"
 
+#include "core/link_walk.h"
+#include "core/paths.h"
+
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
@@ -13,9 +16,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <string_view>
-
-#include "core/paths.h"
-#include "core/link_walk.h"
 
 namespace hermes {
 namespace {
@@ -68,7 +68,8 @@ Error walk_error(int err, const std::string& context, const std::string& path) {
         context + ": refusing to follow a symbolic link on the way to '" + path +
         "' (the path changed after it was checked, or it goes through a /proc magic link)");
   }
-  if (err == EXDEV) return Error::OutsideRoot(context + ": '" + path + "' is outside the workspace root");
+  if (err == EXDEV)
+    return Error::OutsideRoot(context + ": '" + path + "' is outside the workspace root");
   return Error::FromErrno(err, context);
 }
 
@@ -90,9 +91,11 @@ Result<std::string> Beneath::relative(const std::string& path) const {
   if (path.empty() || path[0] != '/' || !is_within(path, root_)) {
     return Error::OutsideRoot("'" + path + "' is outside the workspace root '" + root_ + "'");
   }
-  std::string rel = root_ == "/" ? path.substr(1) : path.substr(std::min(path.size(), root_.size() + 1));
+  std::string rel =
+      root_ == "/" ? path.substr(1) : path.substr(std::min(path.size(), root_.size() + 1));
   while (!rel.empty() && rel.back() == '/') rel.pop_back();
-  if (rel.find("//") != std::string::npos) return Error::InvalidArgument("'" + path + "' is not a normalized path");
+  if (rel.find("//") != std::string::npos)
+    return Error::InvalidArgument("'" + path + "' is not a normalized path");
   for (const auto& part : path_components(rel)) {
     if (part == "." || part == "..") {
       return Error::InvalidArgument("'" + path + "' is not a normalized path");
@@ -129,7 +132,8 @@ Result<proc::UniqueFd> Beneath::open(const std::string& path, int flags, mode_t 
                                      const std::string& context) const {
   HERMES_ASSIGN_OR_RETURN(std::string rel, relative(path));
   proc::UniqueFd fd = walk(rel, flags, mode);
-  if (!fd.valid()) return walk_error(errno, context.empty() ? "open \"" + path + "\"" : context, path);
+  if (!fd.valid())
+    return walk_error(errno, context.empty() ? "open \"" + path + "\"" : context, path);
   return fd;
 }
 
@@ -159,8 +163,8 @@ Result<proc::UniqueFd> Beneath::walk_dirs(const std::string& rel, const std::str
 }
 
 Result<Beneath::Parent> Beneath::open_parent(const std::string& path,
-                                              std::vector<std::string>* created,
-                                              const std::string& context) const {
+                                             std::vector<std::string>* created,
+                                             const std::string& context) const {
   HERMES_ASSIGN_OR_RETURN(std::string rel, relative(path));
   if (rel.empty()) return Parent{base(), "."};
   size_t slash = rel.rfind('/');

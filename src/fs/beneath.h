@@ -12,13 +12,13 @@
 // directory the walk reached.
 #pragma once
 
+#include "core/result.h"
+#include "proc/unique_fd.h"
+
 #include <sys/types.h>
 
 #include <string>
 #include <vector>
-
-#include "core/result.h"
-#include "proc/unique_fd.h"
 
 namespace hermes {
 

@@ -7,12 +7,12 @@
 // relative to the directory fd a Beneath walk reached.
 #pragma once
 
+#include "fs/atomic_write.h"
+#include "fs/beneath.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
-
-#include "fs/atomic_write.h"
-#include "fs/beneath.h"
 
 namespace hermes {
 
@@ -29,8 +29,7 @@ Result<AtomicWriteOutcome> atomic_write_beneath(const Beneath& root, const std::
 
 // The whole content of an open file, from offset 0; kTooLarge once it
 // passes `max_bytes` (a file that grew after its size was checked).
-Result<std::string> read_whole_fd(int fd, const std::string& path,
-                                  uint64_t max_bytes = UINT64_MAX);
+Result<std::string> read_whole_fd(int fd, const std::string& path, uint64_t max_bytes = UINT64_MAX);
 
 // The `/` walk, shared by every caller without a workspace root.
 const Beneath& filesystem_root();

@@ -7,14 +7,22 @@ namespace hermes {
 
 std::string_view file_type_name(FileType type) {
   switch (type) {
-    case FileType::kRegular: return "a regular file";
-    case FileType::kDirectory: return "a directory";
-    case FileType::kFifo: return "a FIFO (named pipe)";
-    case FileType::kSocket: return "a socket";
-    case FileType::kCharDevice: return "a character device";
-    case FileType::kBlockDevice: return "a block device";
-    case FileType::kSymlink: return "a symbolic link";
-    case FileType::kOther: break;
+    case FileType::kRegular:
+      return "a regular file";
+    case FileType::kDirectory:
+      return "a directory";
+    case FileType::kFifo:
+      return "a FIFO (named pipe)";
+    case FileType::kSocket:
+      return "a socket";
+    case FileType::kCharDevice:
+      return "a character device";
+    case FileType::kBlockDevice:
+      return "a block device";
+    case FileType::kSymlink:
+      return "a symbolic link";
+    case FileType::kOther:
+      break;
   }
   return "a special file";
 }

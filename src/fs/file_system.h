@@ -4,14 +4,14 @@
 // results: stat, open + pread, listing, atomic writes, removal, real paths.
 #pragma once
 
+#include "core/result.h"
+#include "fs/atomic_write.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/result.h"
-#include "fs/atomic_write.h"
 
 namespace hermes {
 

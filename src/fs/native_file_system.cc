@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The local FileSystem: open/pread/fstat/readdir and atomic_write directly,
 // each reached through a Beneath walk, every fd RAII-owned and O_CLOEXEC.
+#include "fs/native_file_system.h"
+
+#include "core/link_walk.h"
+#include "fs/beneath.h"
+#include "fs/contained_write.h"
+#include "proc/unique_fd.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,12 +18,6 @@
 #include <map>
 #include <mutex>
 #include <string_view>
-
-#include "core/link_walk.h"
-#include "fs/beneath.h"
-#include "fs/contained_write.h"
-#include "fs/native_file_system.h"
-#include "proc/unique_fd.h"
 
 namespace hermes {
 namespace {
@@ -88,7 +89,8 @@ class NativeFileSystem final : public FileSystem {
   }
 
   Result<std::unique_ptr<ReadableFile>> open_read(const std::string& path) const override {
-    HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, "open"));
+    HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd,
+                            open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, "open"));
     return std::unique_ptr<ReadableFile>(std::make_unique<NativeFile>(std::move(fd)));
   }
 
@@ -116,7 +118,8 @@ class NativeFileSystem final : public FileSystem {
   }
 
   Result<std::string> read_all(const std::string& path) const override {
-    HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, "open"));
+    HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd,
+                            open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, "open"));
     struct stat st;
     if (::fstat(fd.get(), &st) != 0) return Error::FromErrno(errno, "fstat \"" + path + "\"");
     HERMES_TRY(check_whole_file(info_of(st), path));

@@ -2,9 +2,9 @@
 // The local file system under a workspace root.
 #pragma once
 
-#include <string>
-
 #include "fs/file_system.h"
+
+#include <string>
 
 namespace hermes {
 

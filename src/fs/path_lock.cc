@@ -2,6 +2,8 @@
 // PathLocks: byte-range OFD locks in one per-user lock file.
 #include "fs/path_lock.h"
 
+#include "core/log.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,8 +12,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
-
-#include "core/log.h"
 
 namespace hermes {
 namespace {
@@ -37,7 +37,7 @@ proc::UniqueFd open_lock_file() {
 }
 
 void lock_byte(int fd, off_t at) {
-  struct flock lock{};
+  struct flock lock {};
   lock.l_type = F_WRLCK;
   lock.l_whence = SEEK_SET;
   lock.l_start = at;

@@ -4,11 +4,11 @@
 // their read-modify-write.
 #pragma once
 
+#include "proc/unique_fd.h"
+
 #include <mutex>
 #include <string>
 #include <vector>
-
-#include "proc/unique_fd.h"
 
 namespace hermes {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "http/auth.h"
 
-#include <cctype>
-
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
+
+#include <cctype>
 
 namespace hermes::http {
 namespace {
@@ -22,10 +22,14 @@ std::optional<std::array<unsigned char, 32>> parse_hex_digest(std::string_view h
     unsigned value = 0;
     for (char c : hex.substr(i * 2, 2)) {
       value <<= 4;
-      if (c >= '0' && c <= '9') value |= static_cast<unsigned>(c - '0');
-      else if (c >= 'a' && c <= 'f') value |= static_cast<unsigned>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') value |= static_cast<unsigned>(c - 'A' + 10);
-      else return std::nullopt;
+      if (c >= '0' && c <= '9')
+        value |= static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        value |= static_cast<unsigned>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        value |= static_cast<unsigned>(c - 'A' + 10);
+      else
+        return std::nullopt;
     }
     out[i] = static_cast<unsigned char>(value);
   }

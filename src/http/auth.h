@@ -4,13 +4,13 @@
 // kept only as SHA-256 digests and compared in constant time.
 #pragma once
 
+#include "core/result.h"
+
 #include <array>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/result.h"
 
 namespace hermes::http {
 

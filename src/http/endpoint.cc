@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "http/endpoint.h"
 
-#include <algorithm>
-#include <cctype>
-
 #include "core/strings.h"
 #include "mcp/lenient_json.h"
 #include "mcp/request_channel.h"
 #include "registry/session.h"
+
+#include <algorithm>
+#include <cctype>
 
 namespace hermes::http {
 namespace {
@@ -16,7 +16,6 @@ using mcp::RpcError;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kAllow = "GET, POST, DELETE";
-
 
 HttpResponse json_response(int status, const Json& message, Headers headers = {}) {
   headers.emplace_back("Content-Type", "application/json");
@@ -177,8 +176,8 @@ std::variant<std::string, HttpResponse> Endpoint::authenticate(const HttpRequest
   std::string challenge = "Bearer realm=\"hermes-tools\"";
   if (header) challenge += ", error=\"invalid_token\"";
   Json body = {{"error", "invalid_token"},
-               {"error_description", header ? "The bearer token is not valid"
-                                            : "A bearer token is required"}};
+               {"error_description",
+                header ? "The bearer token is not valid" : "A bearer token is required"}};
   return json_response(401, body, {{"WWW-Authenticate", challenge}});
 }
 
@@ -186,26 +185,31 @@ std::variant<HttpResponse, CallJob> Endpoint::handle(const HttpRequest& request)
   std::string_view target = request.target;
   std::string_view path = target.substr(0, target.find('?'));
   if (auto refused = check_guards(request)) return *refused;
-  if (path == "/healthz" && request.method == "GET") return HttpResponse{200, {{"Content-Type", "text/plain"}}, "ok"};
+  if (path == "/healthz" && request.method == "GET")
+    return HttpResponse{200, {{"Content-Type", "text/plain"}}, "ok"};
   if (path != options_.path) return refuse(404, -32000, "Not Found");
   if (target.find("access_token=") != std::string_view::npos) {
     return refuse(400, -32000, "Bad Request: tokens go in the Authorization header");
   }
   if (request.method == "OPTIONS" && request.header("origin")) {
-    return HttpResponse{204, {{"Access-Control-Allow-Origin", std::string(*request.header("origin"))},
-                              {"Vary", "Origin"},
-                              {"Access-Control-Allow-Methods", kAllow},
-                              {"Access-Control-Allow-Headers",
-                               std::string(request.header("access-control-request-headers").value_or(""))},
-                              {"Access-Control-Expose-Headers",
-                               "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate"}}, ""};
+    return HttpResponse{
+        204,
+        {{"Access-Control-Allow-Origin", std::string(*request.header("origin"))},
+         {"Vary", "Origin"},
+         {"Access-Control-Allow-Methods", kAllow},
+         {"Access-Control-Allow-Headers",
+          std::string(request.header("access-control-request-headers").value_or(""))},
+         {"Access-Control-Expose-Headers",
+          "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate"}},
+        ""};
   }
   auto auth = authenticate(request);
   if (auto* refused = std::get_if<HttpResponse>(&auth)) return *refused;
   const std::string& principal = std::get<std::string>(auth);
   if (request.method == "POST") return handle_post(request, principal);
   if (request.method == "DELETE") return handle_delete(request, principal);
-  if (request.method == "GET" && !accepts(request.header("accept").value_or(""), "text/event-stream")) {
+  if (request.method == "GET" &&
+      !accepts(request.header("accept").value_or(""), "text/event-stream")) {
     return refuse(406, -32000, "Not Acceptable: GET must accept text/event-stream");
   }
   // GET included: this endpoint sends nothing unsolicited, so it offers no stream.
@@ -232,14 +236,17 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_post(const HttpRequest& req
     return refuse(400, -32600, "Invalid request: id must be a string or an integer");
   }
   if (message.value("jsonrpc", Json()) != "2.0") {
-    return rpc_error(400, id, RpcError::kInvalidRequest, "Invalid request: jsonrpc must be \"2.0\"");
+    return rpc_error(400, id, RpcError::kInvalidRequest,
+                     "Invalid request: jsonrpc must be \"2.0\"");
   }
   if (!message.contains("method")) {
     // We send no requests over HTTP, so no response can be ours.
-    return rpc_error(400, id, RpcError::kInvalidRequest, "Invalid request: expected a request or notification");
+    return rpc_error(400, id, RpcError::kInvalidRequest,
+                     "Invalid request: expected a request or notification");
   }
   if (!message["method"].is_string()) {
-    return rpc_error(400, id, RpcError::kInvalidRequest, "Invalid request: method must be a string");
+    return rpc_error(400, id, RpcError::kInvalidRequest,
+                     "Invalid request: method must be a string");
   }
   static const Json kEmpty = Json::object();
   const Json& params = message.contains("params") ? message["params"] : kEmpty;
@@ -268,7 +275,8 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_modern(const Post& post) {
   }
   if (post.id.is_null()) return accepted();  // modern notifications carry nothing for us
   mcp::WireHeaders headers;
-  if (auto v = post.request.header("mcp-protocol-version")) headers.protocol_version = std::string(*v);
+  if (auto v = post.request.header("mcp-protocol-version"))
+    headers.protocol_version = std::string(*v);
   if (auto m = post.request.header("mcp-method")) headers.method = std::string(*m);
   if (auto n = post.request.header("mcp-name")) {
     headers.name = mcp::decode_header_value(*n);
@@ -282,7 +290,8 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_modern(const Post& post) {
     return json_response(reply.http_status, reply.message);
   }
   const mcp::Envelope& envelope = std::get<mcp::Envelope>(checked);
-  if (post.method == "tools/call") return start_call(post, modern_bucket(post.principal), &envelope);
+  if (post.method == "tools/call")
+    return start_call(post, modern_bucket(post.principal), &envelope);
   mcp::Reply reply = router_.modern(post.id, post.method, post.params, envelope, post.principal);
   return json_response(reply.http_status, reply.message);
 }
@@ -338,9 +347,11 @@ std::variant<std::shared_ptr<Endpoint::Bucket>, HttpResponse> Endpoint::find_ses
   if (it == sessions_.end() || it->second->principal != principal) {
     return refuse(404, -32001, "Session not found");
   }
-  if (auto version = request.header("mcp-protocol-version"); version && !is_legacy_version(*version)) {
-    return refuse(400, -32000, "Bad Request: unsupported MCP-Protocol-Version (supported: " +
-                                   dump_json(mcp::supported_versions()) + ")");
+  if (auto version = request.header("mcp-protocol-version");
+      version && !is_legacy_version(*version)) {
+    return refuse(400, -32000,
+                  "Bad Request: unsupported MCP-Protocol-Version (supported: " +
+                      dump_json(mcp::supported_versions()) + ")");
   }
   it->second->touch();
   return it->second;

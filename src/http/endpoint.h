@@ -7,6 +7,9 @@
 // Dispatcher as on stdio.
 #pragma once
 
+#include "core/json.h"
+#include "mcp/router.h"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -22,10 +25,8 @@
 #include <variant>
 #include <vector>
 
-#include "core/json.h"
 #include "http/auth.h"
 #include "http/guard.h"
-#include "mcp/router.h"
 
 namespace hermes::http {
 
@@ -108,7 +109,7 @@ class Endpoint {
   std::map<std::string, std::shared_ptr<Bucket>> sessions_;  // I/O thread; legacy, by id
   std::map<std::string, std::shared_ptr<Bucket>> modern_;    // I/O thread; by principal
   std::mutex load_mu_;
-  size_t inflight_ = 0;                            // load_mu_
+  size_t inflight_ = 0;                                  // load_mu_
   std::map<std::string, size_t> inflight_by_principal_;  // load_mu_
   // Sessions leave the tables on the I/O thread but are destroyed (which
   // kills their processes, up to a second each) on this thread.

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "http/guard.h"
 
+#include "core/strings.h"
+
 #include <algorithm>
 #include <cctype>
-
-#include "core/strings.h"
 
 namespace hermes::http {
 namespace {
@@ -37,7 +37,8 @@ std::optional<std::pair<std::string, std::string>> split_host_port(std::string_v
     if (close == std::string_view::npos) return std::nullopt;
     host = authority.substr(0, close + 1);
     std::string_view rest = authority.substr(close + 1);
-    if (!rest.empty() && (!rest.starts_with(':') || !valid_port(rest.substr(1)))) return std::nullopt;
+    if (!rest.empty() && (!rest.starts_with(':') || !valid_port(rest.substr(1))))
+      return std::nullopt;
     if (!rest.empty()) port = rest.substr(1);
   } else if (size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
     host = authority.substr(0, colon);

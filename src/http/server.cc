@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The only translation unit that includes Boost.Beast/Asio (they compile
 // slowly): accept loop, connections, timeouts, the SSE writer.
-#include <utility>  // before Asio: 1.74's awaitable.hpp uses std::exchange without it
-
 #include "http/server.h"
+
+#include "core/log.h"
+#include "mcp/call_pool.h"
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -12,12 +13,10 @@
 #include <atomic>
 #include <csignal>
 #include <deque>
-#include <set>
 #include <mutex>
+#include <set>
 #include <thread>
-
-#include "core/log.h"
-#include "mcp/call_pool.h"
+#include <utility>  // before Asio: 1.74's awaitable.hpp uses std::exchange without it
 
 namespace hermes::http {
 namespace {
@@ -25,9 +24,9 @@ namespace {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
-using asio::ip::tcp;
 using asio::awaitable;
 using asio::use_awaitable;
+using asio::ip::tcp;
 using boost::system::error_code;
 using namespace std::chrono_literals;
 
@@ -36,10 +35,10 @@ using namespace std::chrono_literals;
 struct CallState {
   explicit CallState(asio::any_io_executor executor) : wake(executor) {}
   asio::steady_timer wake;
-  std::deque<Json> events;                // notifications not yet written
+  std::deque<Json> events;  // notifications not yet written
   bool finished = false;
-  std::optional<Json> response;           // when finished: nullopt = cancelled
-  bool watching = false;                  // a disconnect watch is pending
+  std::optional<Json> response;  // when finished: nullopt = cancelled
+  bool watching = false;         // a disconnect watch is pending
   bool disconnected = false;
   void poke() { wake.cancel(); }
 };
@@ -89,15 +88,16 @@ std::string sse_event(const Json& message) {
 Result<std::pair<std::string, unsigned short>> parse_listen(const std::string& listen) {
   size_t colon = listen.rfind(':');
   if (colon == std::string::npos || colon == 0) {
-    return Error::InvalidArgument("--listen wants HOST:PORT (IPv6 as [::1]:PORT), got '" + listen + "'");
+    return Error::InvalidArgument("--listen wants HOST:PORT (IPv6 as [::1]:PORT), got '" + listen +
+                                  "'");
   }
   std::string host = listen.substr(0, colon), port = listen.substr(colon + 1);
   if (host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   error_code ec;
   asio::ip::make_address(host, ec);
   if (ec) return Error::InvalidArgument("--listen: '" + host + "' is not an IP address");
-  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoul(port) > 65535) {
+  if (port.empty() || port.size() > 5 ||
+      port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) > 65535) {
     return Error::InvalidArgument("--listen: '" + port + "' is not a port");
   }
   return std::make_pair(host, static_cast<unsigned short>(std::stoul(port)));
@@ -105,7 +105,11 @@ Result<std::pair<std::string, unsigned short>> parse_listen(const std::string& l
 
 struct Server::Impl {
   Impl(mcp::Router& router, ServerOptions opts)
-      : options(std::move(opts)), endpoint(router, options.endpoint), acceptor(io), sweeper(io), signals(io, SIGINT, SIGTERM) {}
+      : options(std::move(opts)),
+        endpoint(router, options.endpoint),
+        acceptor(io),
+        sweeper(io),
+        signals(io, SIGINT, SIGTERM) {}
 
   ServerOptions options;
   asio::io_context io{1};
@@ -143,7 +147,8 @@ awaitable<void> Server::Impl::accept_loop() {
 }
 
 awaitable<void> Server::Impl::sweep_loop() {
-  auto every = std::clamp<std::chrono::milliseconds>(options.endpoint.session_idle / 2, 100ms, 30000ms);
+  auto every =
+      std::clamp<std::chrono::milliseconds>(options.endpoint.session_idle / 2, 100ms, 30000ms);
   while (true) {
     sweeper.expires_after(every);
     error_code ec;
@@ -176,7 +181,8 @@ awaitable<void> Server::Impl::serve(tcp::socket socket) {
     parser.body_limit(options.max_body_bytes);
     stream.expires_after(first ? options.header_timeout : options.keep_alive_timeout);
     error_code ec;
-    co_await bhttp::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    co_await bhttp::async_read_header(stream, buffer, parser,
+                                      asio::redirect_error(use_awaitable, ec));
     if (!ec) {
       stream.expires_after(options.body_timeout);
       co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
@@ -279,7 +285,7 @@ awaitable<bool> Server::Impl::run_call(beast::tcp_stream& stream, beast::flat_bu
   }
   // Gone or cancelled: let the call end on its own (the stop was requested).
   co_await stop_watching(stream, state);
-  co_return open && keep_alive && !state->disconnected;
+  co_return open&& keep_alive && !state->disconnected;
 }
 
 // Ends a pending disconnect watch and waits for it: it reads into the
@@ -332,9 +338,11 @@ awaitable<bool> Server::Impl::stream_sse(beast::tcp_stream& stream,
       if (!co_await write_chunk(stream, ": keepalive\n\n")) co_return false;
     }
   }
-  if (state->response && !co_await write_chunk(stream, sse_event(*state->response))) co_return false;
+  if (state->response && !co_await write_chunk(stream, sse_event(*state->response)))
+    co_return false;
   stream.expires_after(options.write_stall_timeout);
-  co_await asio::async_write(stream, bhttp::make_chunk_last(), asio::redirect_error(use_awaitable, ec));
+  co_await asio::async_write(stream, bhttp::make_chunk_last(),
+                             asio::redirect_error(use_awaitable, ec));
   co_return !ec;
 }
 
@@ -355,8 +363,9 @@ Result<void> Server::bind() {
   if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) acceptor.bind(where, ec);
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return Error::Unavailable("cannot listen on " + impl_->options.host + ":" +
-                                    std::to_string(impl_->options.port) + ": " + ec.message());
+  if (ec)
+    return Error::Unavailable("cannot listen on " + impl_->options.host + ":" +
+                              std::to_string(impl_->options.port) + ": " + ec.message());
   return {};
 }
 

@@ -7,14 +7,15 @@
 // comments. On the modern wire a closed connection cancels its call.
 #pragma once
 
+#include "core/result.h"
+#include "mcp/router.h"
+
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
 
-#include "core/result.h"
 #include "http/endpoint.h"
-#include "mcp/router.h"
 
 namespace hermes::http {
 

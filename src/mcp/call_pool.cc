@@ -50,8 +50,8 @@ void CallPool::work() {
   while (!should_retire()) {
     if (queue_.empty()) {
       ++parked_;
-      bool woken = wake_.wait_for(lock, limits_.idle_timeout,
-                                  [&] { return !queue_.empty() || stopping_; });
+      bool woken =
+          wake_.wait_for(lock, limits_.idle_timeout, [&] { return !queue_.empty() || stopping_; });
       --parked_;
       if (!woken && alive_ > limits_.min_workers) break;
       continue;

@@ -50,15 +50,15 @@ class CallPool {
 
   CallPoolLimits limits_;
   mutable std::mutex mu_;
-  std::condition_variable wake_;   // a task is queued, or stopping
-  std::condition_variable idle_;   // the pool went idle
+  std::condition_variable wake_;             // a task is queued, or stopping
+  std::condition_variable idle_;             // the pool went idle
   std::deque<std::function<void()>> queue_;  // mu_
-  std::vector<std::thread> threads_;          // mu_
-  std::vector<std::thread::id> exited_;       // mu_: retired, to join
-  size_t alive_ = 0;                          // mu_
-  size_t parked_ = 0;                         // mu_: waiting for work
-  size_t running_ = 0;                        // mu_
-  bool stopping_ = false;                     // mu_
+  std::vector<std::thread> threads_;         // mu_
+  std::vector<std::thread::id> exited_;      // mu_: retired, to join
+  size_t alive_ = 0;                         // mu_
+  size_t parked_ = 0;                        // mu_: waiting for work
+  size_t running_ = 0;                       // mu_
+  bool stopping_ = false;                    // mu_
 };
 
 }  // namespace hermes::mcp

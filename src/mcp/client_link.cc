@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "mcp/client_link.h"
 
-#include <array>
-
 #include "mcp/protocol.h"
+
+#include <array>
 
 namespace hermes::mcp {
 namespace {
 
 // RFC 5424 levels in the order MCP uses.
-constexpr std::array<std::string_view, 8> kLevels = {
-    "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+constexpr std::array<std::string_view, 8> kLevels = {"debug", "info",     "notice", "warning",
+                                                     "error", "critical", "alert",  "emergency"};
 
 int level_index(std::string_view level) {
   for (size_t i = 0; i < kLevels.size(); ++i) {
@@ -44,8 +44,7 @@ void ClientLink::notify(const std::string& method, const Json& params) {
 }
 
 std::optional<Json> ClientLink::request(const std::string& method, const Json& params,
-                                        std::chrono::milliseconds timeout,
-                                        std::stop_token stop) {
+                                        std::chrono::milliseconds timeout, std::stop_token stop) {
   std::string id;
   {
     std::lock_guard lock(mu_);
@@ -57,9 +56,8 @@ std::optional<Json> ClientLink::request(const std::string& method, const Json& p
   if (!writer_.write(message)) return std::nullopt;
   std::unique_lock lock(mu_);
   std::stop_callback wake(stop, [this] { cv_.notify_all(); });
-  cv_.wait_for(lock, timeout, [&] {
-    return pending_[id].done || closed_ || stop.stop_requested();
-  });
+  cv_.wait_for(lock, timeout,
+               [&] { return pending_[id].done || closed_ || stop.stop_requested(); });
   std::optional<Json> result = std::move(pending_[id].result);
   pending_.erase(id);
   return result;

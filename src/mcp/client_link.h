@@ -4,6 +4,9 @@
 // the reader thread. Thread-safe.
 #pragma once
 
+#include "mcp/output_writer.h"
+#include "registry/client_channel.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <map>
@@ -11,9 +14,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "mcp/output_writer.h"
-#include "registry/client_channel.h"
 
 namespace hermes::mcp {
 
@@ -38,8 +38,7 @@ class ClientLink final : public ClientChannel {
   void notify(const std::string& method, const Json& params) override;
   bool supports_elicitation() const override { return elicitation_; }
   std::optional<Json> request(const std::string& method, const Json& params,
-                              std::chrono::milliseconds timeout,
-                              std::stop_token stop) override;
+                              std::chrono::milliseconds timeout, std::stop_token stop) override;
 
  private:
   struct Pending {

@@ -28,7 +28,8 @@ std::optional<Refusal> check_envelope(const Json& params, Envelope& out) {
   const Json& meta = params["_meta"];
   const Json& claim = meta[kClaimKey];
   if (!claim.is_string()) {
-    return refuse(RpcError::kInvalidParams, "Invalid params: the protocol version claim must be a string");
+    return refuse(RpcError::kInvalidParams,
+                  "Invalid params: the protocol version claim must be a string");
   }
   auto caps = meta.find(kCapabilitiesKey);
   if (caps == meta.end() || !caps->is_object()) {
@@ -61,9 +62,9 @@ std::optional<Refusal> check_routing(const std::string& method, const Json& para
   }
   auto expected = routed_name(method, params);
   if (expected && headers.name != expected) {
-    return refuse(RpcError::kHeaderMismatch,
-                  headers.name ? "Mcp-Name header does not match the request"
-                               : "Missing required header: Mcp-Name");
+    return refuse(RpcError::kHeaderMismatch, headers.name
+                                                 ? "Mcp-Name header does not match the request"
+                                                 : "Missing required header: Mcp-Name");
   }
   return std::nullopt;
 }
@@ -76,9 +77,7 @@ bool Envelope::declares_tasks() const {
          ext->contains(std::string(kTasksExtension));
 }
 
-bool Envelope::declares_elicitation() const {
-  return client_capabilities.contains("elicitation");
-}
+bool Envelope::declares_elicitation() const { return client_capabilities.contains("elicitation"); }
 
 bool has_claim(const Json& params) {
   if (!params.is_object()) return false;
@@ -97,8 +96,7 @@ std::optional<std::string> decode_header_value(std::string_view value) {
   return base64_decode(value.substr(kOpen.size(), value.size() - kOpen.size() - kClose.size()));
 }
 
-std::variant<Envelope, Refusal> check_modern_request(const std::string& method,
-                                                     const Json& params,
+std::variant<Envelope, Refusal> check_modern_request(const std::string& method, const Json& params,
                                                      const WireHeaders* headers) {
   Envelope envelope;
   if (auto refused = check_envelope(params, envelope)) return *refused;

@@ -6,13 +6,13 @@
 // ladder lives here so stdio and HTTP refuse the same requests the same way.
 #pragma once
 
+#include "core/json.h"
+#include "mcp/protocol.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
-
-#include "core/json.h"
-#include "mcp/protocol.h"
 
 namespace hermes::mcp {
 
@@ -55,8 +55,7 @@ std::optional<std::string> decode_header_value(std::string_view value);
 
 // The ladder for a request carrying a claim: envelope shape, header/claim
 // agreement (when `headers` is given), supported version, routing headers.
-std::variant<Envelope, Refusal> check_modern_request(const std::string& method,
-                                                     const Json& params,
+std::variant<Envelope, Refusal> check_modern_request(const std::string& method, const Json& params,
                                                      const WireHeaders* headers);
 
 }  // namespace hermes::mcp

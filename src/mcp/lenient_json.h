@@ -5,12 +5,12 @@
 // refuses it with its own message).
 #pragma once
 
-#include <string>
-#include <string_view>
-
 #include "core/json.h"
 #include "core/json_parse.h"
 #include "core/result.h"
+
+#include <string>
+#include <string_view>
 
 namespace hermes::mcp {
 

@@ -3,9 +3,9 @@
 // mutex makes each message a single uninterrupted line.
 #pragma once
 
-#include <mutex>
-
 #include "core/json.h"
+
+#include <mutex>
 
 namespace hermes::mcp {
 

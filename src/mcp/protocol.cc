@@ -4,8 +4,8 @@
 namespace hermes::mcp {
 
 const std::vector<std::string>& supported_versions() {
-  static const std::vector<std::string> kVersions = {
-      "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+  static const std::vector<std::string> kVersions = {"2024-11-05", "2025-03-26", "2025-06-18",
+                                                     "2025-11-25"};
   return kVersions;
 }
 

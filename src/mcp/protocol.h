@@ -3,12 +3,12 @@
 // message builders, and the toJSON of the server's own structures.
 #pragma once
 
+#include "core/json.h"
+#include "registry/tool.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/json.h"
-#include "registry/tool.h"
 
 namespace hermes::mcp {
 
@@ -35,8 +35,7 @@ std::string negotiate_version(const Json& requested);
 Json make_result(const Json& id, Json result);
 // A null `id` (unknown: the message did not parse or had no valid id) is
 // left out: both eras' schemas forbid `"id": null`.
-Json make_error(const Json& id, RpcError code, const std::string& message,
-                Json data = Json());
+Json make_error(const Json& id, RpcError code, const std::string& message, Json data = Json());
 Json make_notification(const std::string& method, Json params);
 
 struct ServerIdentity {

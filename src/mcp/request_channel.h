@@ -8,12 +8,12 @@
 // pending_approval path. Lives as long as its session. Thread-safe.
 #pragma once
 
+#include "registry/client_channel.h"
+
 #include <functional>
 #include <map>
 #include <mutex>
 #include <string>
-
-#include "registry/client_channel.h"
 
 namespace hermes::mcp {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "mcp/router.h"
 
-#include <chrono>
-
 #include "mcp/client_link.h"
 #include "registry/progress_ticker.h"
 #include "registry/session.h"
+
+#include <chrono>
 
 namespace hermes::mcp {
 namespace {
@@ -59,7 +59,8 @@ Reply Router::legacy(const Json& id, const std::string& method, const Json& para
     const Json& level = params.is_object() ? params.value("level", Json()) : Json();
     bool known = level.is_string() && (link ? link->set_log_level(level.get<std::string>())
                                             : is_log_level(level.get<std::string>()));
-    if (!known) return error_reply(id, RpcError::kInvalidParams, "Invalid params: unknown log level");
+    if (!known)
+      return error_reply(id, RpcError::kInvalidParams, "Invalid params: unknown log level");
     return {make_result(id, Json::object())};
   }
   return error_reply(id, RpcError::kMethodNotFound, "Method not found: " + method);
@@ -120,7 +121,8 @@ std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Jso
   Json args = params.contains("arguments") ? params["arguments"] : Json::object();
   if (args.is_null()) args = Json::object();
   if (!args.is_object()) {
-    return error_reply(id, RpcError::kInvalidParams, "Invalid params: 'arguments' must be an object");
+    return error_reply(id, RpcError::kInvalidParams,
+                       "Invalid params: 'arguments' must be an object");
   }
   const std::string& name = params["name"].get_ref<const std::string&>();
   const ToolSpec* spec = dispatcher_.find(name);
@@ -133,8 +135,7 @@ std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Jso
 }
 
 bool Router::may_become_task(const PreparedCall& call, const CallEnv& env) const {
-  return options_.tasks && env.envelope && env.envelope->declares_tasks() &&
-         is_long_running(call);
+  return options_.tasks && env.envelope && env.envelope->declares_tasks() && is_long_running(call);
 }
 
 std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, CallEnv env) {
@@ -161,9 +162,11 @@ std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, 
     return Reply{make_result(id, std::move(result))};
   }
   bool at_once = call.spec->name == "hermes_task" || options_.task.inline_budget.count() == 0;
-  TaskStore::Outcome outcome = tasks_.run(env.principal, call.spec->name, std::move(work), env.stop, at_once);
+  TaskStore::Outcome outcome =
+      tasks_.run(env.principal, call.spec->name, std::move(work), env.stop, at_once);
   if (auto* promoted = std::get_if<TaskStore::Promoted>(&outcome)) {
-    return Reply{make_result(id, modern_result(options_.identity, std::move(promoted->created), "task"))};
+    return Reply{
+        make_result(id, modern_result(options_.identity, std::move(promoted->created), "task"))};
   }
   auto* finished = std::get_if<TaskStore::Finished>(&outcome);
   if (!finished) return std::nullopt;

@@ -6,17 +6,17 @@
 // Thread-safe.
 #pragma once
 
-#include <memory>
-#include <optional>
-#include <stop_token>
-#include <string>
-#include <variant>
-
 #include "core/json.h"
 #include "mcp/era.h"
 #include "mcp/protocol.h"
 #include "mcp/task_store.h"
 #include "registry/dispatcher.h"
+
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <variant>
 
 namespace hermes {
 class ClientChannel;

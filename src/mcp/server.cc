@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "mcp/server.h"
 
-#include <exception>
-
 #include "core/log.h"
 #include "mcp/lenient_json.h"
 #include "mcp/line_reader.h"
+
+#include <exception>
 
 namespace hermes::mcp {
 namespace {
@@ -116,7 +116,8 @@ void Server::handle_message(const Json& message) {
 
 void Server::handle_modern(const Json& id, const std::string& method, const Json& params) {
   auto checked = check_modern_request(method, params, nullptr);
-  if (auto* refusal = std::get_if<Refusal>(&checked)) return send(refusal_reply(id, *refusal).message);
+  if (auto* refusal = std::get_if<Refusal>(&checked))
+    return send(refusal_reply(id, *refusal).message);
   Envelope& envelope = std::get<Envelope>(checked);
   if (method == "tools/call") return handle_tools_call(id, params, std::move(envelope));
   send(router_.modern(id, method, params, envelope, session_->id()).message);

@@ -7,14 +7,6 @@
 // handshake. One server is one session. Not copyable; run() is called once.
 #pragma once
 
-#include <atomic>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <optional>
-#include <stop_token>
-#include <string>
-
 #include "mcp/call_pool.h"
 #include "mcp/client_link.h"
 #include "mcp/output_writer.h"
@@ -22,6 +14,14 @@
 #include "mcp/request_channel.h"
 #include "mcp/router.h"
 #include "registry/session.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <string>
 
 namespace hermes::mcp {
 

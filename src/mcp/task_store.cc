@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "mcp/task_store.h"
 
+#include "core/strings.h"
+#include "mcp/protocol.h"
+
 #include <ctime>
 #include <exception>
 #include <vector>
-
-#include "core/strings.h"
-#include "mcp/protocol.h"
 
 namespace hermes::mcp {
 namespace {
@@ -93,8 +93,10 @@ TaskStore::Outcome TaskStore::run(const std::string& principal, const std::strin
     try {
       finish(*task, work(task->stop.get_token()), false);
     } catch (const std::exception& e) {
-      finish(*task, {{"code", static_cast<int>(RpcError::kInternalError)},
-                     {"message", std::string("Internal error: ") + e.what()}}, true);
+      finish(*task,
+             {{"code", static_cast<int>(RpcError::kInternalError)},
+              {"message", std::string("Internal error: ") + e.what()}},
+             true);
     }
   });
   // Registered before the lock is taken: it may run at once, and it locks.
@@ -105,8 +107,8 @@ TaskStore::Outcome TaskStore::run(const std::string& principal, const std::strin
   Json created;
   {
     std::unique_lock lock(task->mu);
-    auto deadline = std::chrono::steady_clock::now() +
-                    (at_once ? milliseconds(0) : options_.inline_budget);
+    auto deadline =
+        std::chrono::steady_clock::now() + (at_once ? milliseconds(0) : options_.inline_budget);
     task->cv.wait_until(lock, deadline,
                         [&] { return task->done || request_stop.stop_requested(); });
     if (!task->done && !request_stop.stop_requested()) created = describe(*task, false);
@@ -132,8 +134,9 @@ Json TaskStore::describe(const Task& task, bool detailed) const {
   Json out;
   out["taskId"] = task.id;
   out["status"] = task.status;
-  out["statusMessage"] = task.done ? task.label + ": " + task.status
-                                   : task.label + ": running for " + std::to_string(running_s) + " s";
+  out["statusMessage"] = task.done
+                             ? task.label + ": " + task.status
+                             : task.label + ": running for " + std::to_string(running_s) + " s";
   out["createdAt"] = iso_time(task.created);
   out["lastUpdatedAt"] = iso_time(task.done ? task.updated : now);
   out["ttlMs"] = ttl.count();

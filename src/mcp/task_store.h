@@ -7,6 +7,8 @@
 // unknown. In memory for the process's lifetime. Thread-safe.
 #pragma once
 
+#include "core/json.h"
+
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -18,8 +20,6 @@
 #include <string>
 #include <thread>
 #include <variant>
-
-#include "core/json.h"
 
 namespace hermes::mcp {
 
@@ -43,12 +43,14 @@ class TaskStore {
   TaskStore(const TaskStore&) = delete;
   TaskStore& operator=(const TaskStore&) = delete;
 
-  struct Finished {                        // done inline: the plain result,
-    Json result;                           // or the JSON-RPC error when `failed`
+  struct Finished {  // done inline: the plain result,
+    Json result;     // or the JSON-RPC error when `failed`
     bool failed = false;
   };
-  struct Promoted { Json created; };       // the CreateTaskResult to answer with
-  struct Abandoned {};                     // the request was cancelled inline
+  struct Promoted {
+    Json created;
+  };                    // the CreateTaskResult to answer with
+  struct Abandoned {};  // the request was cancelled inline
   using Outcome = std::variant<Finished, Promoted, Abandoned>;
 
   // Runs `work` for `principal`: inline until it finishes, `request_stop`

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "proc/child_env.h"
 
+#include "core/strings.h"
+
 #include <algorithm>
 #include <array>
-
-#include "core/strings.h"
 
 extern char** environ;
 
@@ -12,47 +12,91 @@ namespace hermes::proc {
 namespace {
 
 constexpr std::array<std::string_view, 12> kSecretSubstrings = {
-    "KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "PASSWD",
-    "AUTH", "DSN", "WEBHOOK", "CREDS", "BEARER", "APIKEY"};
+    "KEY",  "TOKEN", "SECRET",  "PASSWORD", "CREDENTIAL", "PASSWD",
+    "AUTH", "DSN",   "WEBHOOK", "CREDS",    "BEARER",     "APIKEY"};
 
 // Case-sensitive prefixes of harmless system variables.
 constexpr std::array<std::string_view, 15> kSafePrefixes = {
-    "PATH", "HOME", "USER", "LANG", "LC_", "TERM", "TMPDIR", "TMP", "TEMP",
-    "SHELL", "LOGNAME", "XDG_", "PYTHONPATH", "VIRTUAL_ENV", "CONDA"};
+    "PATH", "HOME",  "USER",    "LANG", "LC_",        "TERM",        "TMPDIR", "TMP",
+    "TEMP", "SHELL", "LOGNAME", "XDG_", "PYTHONPATH", "VIRTUAL_ENV", "CONDA"};
 
-constexpr std::array<std::string_view, 4> kHermesNames = {
-    "HERMES_HOME", "HERMES_PROFILE", "HERMES_CONFIG", "HERMES_ENV"};
+constexpr std::array<std::string_view, 4> kHermesNames = {"HERMES_HOME", "HERMES_PROFILE",
+                                                          "HERMES_CONFIG", "HERMES_ENV"};
 
 // Credentials Hermes manages for its model providers: a passthrough list
 // cannot hand them to model-written code.
 constexpr std::array<std::string_view, 14> kProviderCredentials = {
-    "OPENROUTER_API_KEY", "OPENAI_API_KEY",    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_TOKEN",    "NOUS_API_KEY",      "GEMINI_API_KEY",
-    "GOOGLE_API_KEY",     "KIMI_API_KEY",      "NVIDIA_API_KEY",
-    "HF_TOKEN",           "OPENCODE_ZEN_API_KEY", "OPENCODE_GO_API_KEY",
+    "OPENROUTER_API_KEY", "OPENAI_API_KEY",   "ANTHROPIC_API_KEY",    "ANTHROPIC_TOKEN",
+    "NOUS_API_KEY",       "GEMINI_API_KEY",   "GOOGLE_API_KEY",       "KIMI_API_KEY",
+    "NVIDIA_API_KEY",     "HF_TOKEN",         "OPENCODE_ZEN_API_KEY", "OPENCODE_GO_API_KEY",
     "XAI_API_KEY",        "DEEPINFRA_API_KEY"};
 
 // Settings and secrets of Hermes' providers, tools and messaging gateways
 // that the terminal never sees unless passed through: the contract's local
 // backend list, plus the keys of our own web tools.
-constexpr std::array<std::string_view, 63> kProviderSecrets = {
-    "OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_API_BASE", "OPENAI_ORG_ID",
-    "OPENAI_ORGANIZATION", "OPENROUTER_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-    "ANTHROPIC_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "LLM_MODEL", "GOOGLE_API_KEY",
-    "GEMINI_API_KEY", "NOUS_API_KEY", "KIMI_API_KEY", "NVIDIA_API_KEY", "HF_TOKEN",
-    "OPENCODE_ZEN_API_KEY", "OPENCODE_GO_API_KEY", "DEEPINFRA_API_KEY", "DEEPSEEK_API_KEY",
-    "MISTRAL_API_KEY", "GROQ_API_KEY", "TOGETHER_API_KEY", "PERPLEXITY_API_KEY",
-    "COHERE_API_KEY", "FIREWORKS_API_KEY", "XAI_API_KEY", "HELICONE_API_KEY",
-    "PARALLEL_API_KEY", "FIRECRAWL_API_KEY", "FIRECRAWL_API_URL", "EXA_API_KEY",
-    "TAVILY_API_KEY", "BRAVE_SEARCH_API_KEY", "SEARXNG_URL", "TELEGRAM_HOME_CHANNEL",
-    "TELEGRAM_HOME_CHANNEL_NAME", "DISCORD_HOME_CHANNEL", "DISCORD_HOME_CHANNEL_NAME",
-    "DISCORD_REQUIRE_MENTION", "DISCORD_FREE_RESPONSE_CHANNELS", "DISCORD_AUTO_THREAD",
-    "SLACK_HOME_CHANNEL", "SLACK_HOME_CHANNEL_NAME", "SLACK_ALLOWED_USERS", "WHATSAPP_ENABLED",
-    "WHATSAPP_MODE", "WHATSAPP_ALLOWED_USERS", "SIGNAL_HTTP_URL", "SIGNAL_ACCOUNT",
-    "SIGNAL_ALLOWED_USERS", "SIGNAL_GROUP_ALLOWED_USERS", "SIGNAL_HOME_CHANNEL",
-    "SIGNAL_HOME_CHANNEL_NAME", "SIGNAL_IGNORE_STORIES", "HASS_TOKEN", "HASS_URL",
-    "EMAIL_ADDRESS", "EMAIL_PASSWORD", "GH_TOKEN", "GITHUB_APP_PRIVATE_KEY_PATH",
-    "DAYTONA_API_KEY"};
+constexpr std::array<std::string_view, 63> kProviderSecrets = {"OPENAI_BASE_URL",
+                                                               "OPENAI_API_KEY",
+                                                               "OPENAI_API_BASE",
+                                                               "OPENAI_ORG_ID",
+                                                               "OPENAI_ORGANIZATION",
+                                                               "OPENROUTER_API_KEY",
+                                                               "ANTHROPIC_API_KEY",
+                                                               "ANTHROPIC_BASE_URL",
+                                                               "ANTHROPIC_TOKEN",
+                                                               "CLAUDE_CODE_OAUTH_TOKEN",
+                                                               "LLM_MODEL",
+                                                               "GOOGLE_API_KEY",
+                                                               "GEMINI_API_KEY",
+                                                               "NOUS_API_KEY",
+                                                               "KIMI_API_KEY",
+                                                               "NVIDIA_API_KEY",
+                                                               "HF_TOKEN",
+                                                               "OPENCODE_ZEN_API_KEY",
+                                                               "OPENCODE_GO_API_KEY",
+                                                               "DEEPINFRA_API_KEY",
+                                                               "DEEPSEEK_API_KEY",
+                                                               "MISTRAL_API_KEY",
+                                                               "GROQ_API_KEY",
+                                                               "TOGETHER_API_KEY",
+                                                               "PERPLEXITY_API_KEY",
+                                                               "COHERE_API_KEY",
+                                                               "FIREWORKS_API_KEY",
+                                                               "XAI_API_KEY",
+                                                               "HELICONE_API_KEY",
+                                                               "PARALLEL_API_KEY",
+                                                               "FIRECRAWL_API_KEY",
+                                                               "FIRECRAWL_API_URL",
+                                                               "EXA_API_KEY",
+                                                               "TAVILY_API_KEY",
+                                                               "BRAVE_SEARCH_API_KEY",
+                                                               "SEARXNG_URL",
+                                                               "TELEGRAM_HOME_CHANNEL",
+                                                               "TELEGRAM_HOME_CHANNEL_NAME",
+                                                               "DISCORD_HOME_CHANNEL",
+                                                               "DISCORD_HOME_CHANNEL_NAME",
+                                                               "DISCORD_REQUIRE_MENTION",
+                                                               "DISCORD_FREE_RESPONSE_CHANNELS",
+                                                               "DISCORD_AUTO_THREAD",
+                                                               "SLACK_HOME_CHANNEL",
+                                                               "SLACK_HOME_CHANNEL_NAME",
+                                                               "SLACK_ALLOWED_USERS",
+                                                               "WHATSAPP_ENABLED",
+                                                               "WHATSAPP_MODE",
+                                                               "WHATSAPP_ALLOWED_USERS",
+                                                               "SIGNAL_HTTP_URL",
+                                                               "SIGNAL_ACCOUNT",
+                                                               "SIGNAL_ALLOWED_USERS",
+                                                               "SIGNAL_GROUP_ALLOWED_USERS",
+                                                               "SIGNAL_HOME_CHANNEL",
+                                                               "SIGNAL_HOME_CHANNEL_NAME",
+                                                               "SIGNAL_IGNORE_STORIES",
+                                                               "HASS_TOKEN",
+                                                               "HASS_URL",
+                                                               "EMAIL_ADDRESS",
+                                                               "EMAIL_PASSWORD",
+                                                               "GH_TOKEN",
+                                                               "GITHUB_APP_PRIVATE_KEY_PATH",
+                                                               "DAYTONA_API_KEY"};
 // Whole families on the blocklist.
 constexpr std::array<std::string_view, 2> kProviderSecretPrefixes = {"MODAL_TOKEN_",
                                                                      "TELEGRAM_BOT_"};
@@ -68,9 +112,7 @@ bool has_safe_prefix(std::string_view name) {
                      [&](std::string_view prefix) { return starts_with(name, prefix); });
 }
 
-std::string_view name_of(std::string_view entry) {
-  return entry.substr(0, entry.find('='));
-}
+std::string_view name_of(std::string_view entry) { return entry.substr(0, entry.find('=')); }
 
 }  // namespace
 

@@ -13,8 +13,8 @@
 namespace hermes::proc {
 
 struct ScrubbedEnv {
-  std::vector<std::string> kept;              // `NAME=value`, in input order
-  std::vector<std::string> dropped_hermes;    // names of HERMES_* dropped
+  std::vector<std::string> kept;            // `NAME=value`, in input order
+  std::vector<std::string> dropped_hermes;  // names of HERMES_* dropped
 };
 
 // Filters `parent` (`NAME=value` entries) by, in order: names in

@@ -3,14 +3,14 @@
 // mutex guards its buffer and status; the condition variable wakes waiters.
 #include "proc/process_registry.h"
 
+#include "core/strings.h"
+#include "proc/run.h"
+
 #include <signal.h>
 
 #include <condition_variable>
 #include <deque>
 #include <thread>
-
-#include "core/strings.h"
-#include "proc/run.h"
 
 namespace hermes::proc {
 
@@ -23,7 +23,7 @@ constexpr std::chrono::seconds kKillLimit{5};
 struct ProcessRegistry::WatchBreaker {
   std::mutex mu;
   std::deque<SteadyClock::time_point> recent;  // mu
-  SteadyClock::time_point muted_until{};        // mu
+  SteadyClock::time_point muted_until{};       // mu
 
   bool allow(SteadyClock::time_point now, const RegistryLimits& limits) {
     std::lock_guard lock(mu);
@@ -50,13 +50,13 @@ struct ProcessRegistry::Job {
   std::mutex stdin_mu;
   std::condition_variable_any cv;
   std::chrono::system_clock::time_point started_at, exited_at;
-  bool running = true;             // mu
-  bool killed = false;             // mu
-  bool output_read = false;        // mu
-  int exit_code = 0;               // mu
-  std::string reason, source;      // mu
-  std::string buffer;              // mu
-  std::string partial_line;        // reader thread only
+  bool running = true;         // mu
+  bool killed = false;         // mu
+  bool output_read = false;    // mu
+  int exit_code = 0;           // mu
+  std::string reason, source;  // mu
+  std::string buffer;          // mu
+  std::string partial_line;    // reader thread only
   std::shared_ptr<ProcessRegistry::WatchBreaker> breaker;
   // Watch-pattern rate limiting (reader thread only).
   SteadyClock::time_point last_notice{};

@@ -3,6 +3,9 @@
 // feeding a rolling output buffer, watch patterns and completion events.
 #pragma once
 
+#include "core/result.h"
+#include "proc/spawn.h"
+
 #include <chrono>
 #include <functional>
 #include <map>
@@ -13,9 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "core/result.h"
-#include "proc/spawn.h"
-
 namespace hermes::proc {
 
 struct ProcessEvent {
@@ -25,9 +25,9 @@ struct ProcessEvent {
   std::string command;
   int exit_code = 0;
   std::string completion_reason;
-  std::string pattern;     // kWatchMatch
-  std::string output;      // raw bytes: the matching lines, or the tail
-  int suppressed = 0;      // kWatchMatch: matches dropped by the cooldown
+  std::string pattern;  // kWatchMatch
+  std::string output;   // raw bytes: the matching lines, or the tail
+  int suppressed = 0;   // kWatchMatch: matches dropped by the cooldown
 };
 
 // Called on the job's reader thread; must not block for long.

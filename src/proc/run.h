@@ -3,12 +3,12 @@
 // a deadline, cancellation by stop_token, and a bounded drain after exit.
 #pragma once
 
+#include "proc/spawn.h"
+
 #include <chrono>
 #include <functional>
 #include <stop_token>
 #include <string_view>
-
-#include "proc/spawn.h"
 
 namespace hermes::proc {
 
@@ -39,8 +39,8 @@ using OutputCallback = std::function<void(std::string_view bytes)>;
 // drain grace), the deadline passes or `stop` is requested, and reaps it.
 // On timeout or cancel the whole process group gets SIGTERM, then SIGKILL.
 // Blocks the calling thread; `on_output` runs on it.
-RunOutcome run_bounded(ChildProcess& child, const RunLimits& limits,
-                       std::stop_token stop, const OutputCallback& on_output);
+RunOutcome run_bounded(ChildProcess& child, const RunLimits& limits, std::stop_token stop,
+                       const OutputCallback& on_output);
 
 // Sends the group SIGTERM, waits up to `grace` for the child to exit (a
 // whole tree: for all of it to be gone), then SIGKILL; reaps it. Output is

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // run_bounded: one poll loop over the output fd, the child's pidfd and an
 // eventfd woken by the stop_token, so no sleeping or busy-waiting.
+#include "proc/run.h"
+
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -8,8 +10,6 @@
 
 #include <cerrno>
 #include <optional>
-
-#include "proc/run.h"
 
 namespace hermes::proc {
 namespace {
@@ -76,8 +76,8 @@ ExitStatus terminate_group(ChildProcess& child, std::chrono::milliseconds grace)
   return status;
 }
 
-RunOutcome run_bounded(ChildProcess& child, const RunLimits& limits,
-                       std::stop_token stop, const OutputCallback& on_output) {
+RunOutcome run_bounded(ChildProcess& child, const RunLimits& limits, std::stop_token stop,
+                       const OutputCallback& on_output) {
   UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   std::stop_callback on_stop(stop, [&wake] {
     uint64_t one = 1;

@@ -3,6 +3,10 @@
 // stdout+stderr on a pipe or a pty, and the RAII owner that kills and reaps.
 #pragma once
 
+#include "core/result.h"
+#include "proc/process_tree.h"
+#include "proc/unique_fd.h"
+
 #include <sys/types.h>
 
 #include <chrono>
@@ -10,10 +14,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/result.h"
-#include "proc/process_tree.h"
-#include "proc/unique_fd.h"
 
 namespace hermes::proc {
 
@@ -78,8 +78,7 @@ struct ExitStatus {
 class ChildProcess {
  public:
   ChildProcess() = default;
-  ChildProcess(pid_t pid, UniqueFd output, UniqueFd stdin_fd, UniqueFd pid_fd,
-               TerminalMode mode);
+  ChildProcess(pid_t pid, UniqueFd output, UniqueFd stdin_fd, UniqueFd pid_fd, TerminalMode mode);
   ChildProcess(ProcessTree tree, UniqueFd output, UniqueFd stdin_fd, TerminalMode mode);
   ~ChildProcess();
   ChildProcess(ChildProcess&& other) noexcept;

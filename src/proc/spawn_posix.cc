@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The raw system calls behind spawn.h: posix_spawn for pipes, forkpty for
 // terminals, pidfds for exit notification, process-group signals.
+#include "proc/spawn.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
@@ -15,8 +17,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-
-#include "proc/spawn.h"
 
 extern char** environ;
 
@@ -38,9 +38,7 @@ class CStringArray {
 };
 
 // Through syscall(): glibc 2.36's <sys/pidfd.h> lacks C++ linkage.
-int open_pidfd(pid_t pid) {
-  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-}
+int open_pidfd(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
 ExitStatus decode_status(int status) {
   if (WIFSIGNALED(status)) return ExitStatus{-WTERMSIG(status)};
@@ -127,8 +125,8 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
     posix_spawn_file_actions_addopen(&sa.actions, 0, "/dev/null", O_RDONLY, 0);
   }
   posix_spawn_file_actions_adddup2(&sa.actions, out_write.get(), 1);
-  posix_spawn_file_actions_adddup2(
-      &sa.actions, options.stderr_fd >= 0 ? options.stderr_fd : out_write.get(), 2);
+  posix_spawn_file_actions_adddup2(&sa.actions,
+                                   options.stderr_fd >= 0 ? options.stderr_fd : out_write.get(), 2);
   // Belt and braces: fds another thread opened without O_CLOEXEC never leak.
   posix_spawn_file_actions_addclosefrom_np(&sa.actions, 3);
   if (!options.cwd.empty()) {
@@ -140,13 +138,13 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
   CStringArray envp(options.env ? *options.env : no_env);
   pid_t pid = -1;
   const std::string& program = options.program.empty() ? options.argv[0] : options.program;
-  int rc = ::posix_spawnp(&pid, program.c_str(), &sa.actions, &sa.attr,
-                          argv.get(), options.env ? envp.get() : environ);
+  int rc = ::posix_spawnp(&pid, program.c_str(), &sa.actions, &sa.attr, argv.get(),
+                          options.env ? envp.get() : environ);
   if (rc != 0) return Error::FromErrno(rc, "spawn \"" + program + "\"");
   prepare_parent_ends(pipes);
   UniqueFd pid_fd(open_pidfd(pid));
-  return ChildProcess(pid, std::move(pipes.out_read), std::move(pipes.in_write),
-                      std::move(pid_fd), TerminalMode::kPipe);
+  return ChildProcess(pid, std::move(pipes.out_read), std::move(pipes.in_write), std::move(pid_fd),
+                      TerminalMode::kPipe);
 }
 
 // Runs in the forked child: async-signal-safe calls only.
@@ -169,8 +167,7 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
 }
 
 Result<ChildProcess> spawn_pty(const SpawnOptions& options) {
-  std::string program =
-      find_program(options.program.empty() ? options.argv[0] : options.program);
+  std::string program = find_program(options.program.empty() ? options.argv[0] : options.program);
   if (program.empty()) return Error::NotFound("spawn \"" + options.argv[0] + "\": not found");
   std::vector<std::string> env_copy;
   if (!options.env) env_copy = environ_copy();
@@ -211,8 +208,7 @@ Result<UniqueFd> open_pty(const SpawnOptions& options, UniqueFd& slave) {
 
 // A child under a ProcessTree supervisor, on pipes or a new pty.
 Result<ChildProcess> spawn_tree(const SpawnOptions& options) {
-  std::string program =
-      find_program(options.program.empty() ? options.argv[0] : options.program);
+  std::string program = find_program(options.program.empty() ? options.argv[0] : options.program);
   if (program.empty()) return Error::NotFound("spawn \"" + options.argv[0] + "\": not found");
   TreeSpec spec{.program = program,
                 .argv = options.argv,
@@ -259,22 +255,30 @@ std::string find_program(const std::string& name) {
   return {};
 }
 
-ChildProcess::ChildProcess(pid_t pid, UniqueFd output, UniqueFd stdin_fd,
-                           UniqueFd pid_fd, TerminalMode mode)
-    : pid_(pid), output_(std::move(output)), stdin_(std::move(stdin_fd)),
-      pid_fd_(std::move(pid_fd)), mode_(mode) {}
-
-ChildProcess::ChildProcess(ProcessTree tree, UniqueFd output, UniqueFd stdin_fd,
+ChildProcess::ChildProcess(pid_t pid, UniqueFd output, UniqueFd stdin_fd, UniqueFd pid_fd,
                            TerminalMode mode)
-    : pid_(tree.pid()), output_(std::move(output)), stdin_(std::move(stdin_fd)), mode_(mode),
+    : pid_(pid),
+      output_(std::move(output)),
+      stdin_(std::move(stdin_fd)),
+      pid_fd_(std::move(pid_fd)),
+      mode_(mode) {}
+
+ChildProcess::ChildProcess(ProcessTree tree, UniqueFd output, UniqueFd stdin_fd, TerminalMode mode)
+    : pid_(tree.pid()),
+      output_(std::move(output)),
+      stdin_(std::move(stdin_fd)),
+      mode_(mode),
       tree_(std::move(tree)) {}
 
 ChildProcess::~ChildProcess() { destroy(); }
 
 ChildProcess::ChildProcess(ChildProcess&& other) noexcept
-    : pid_(std::exchange(other.pid_, -1)), output_(std::move(other.output_)),
-      stdin_(std::move(other.stdin_)), pid_fd_(std::move(other.pid_fd_)),
-      mode_(other.mode_), status_(std::exchange(other.status_, std::nullopt)),
+    : pid_(std::exchange(other.pid_, -1)),
+      output_(std::move(other.output_)),
+      stdin_(std::move(other.stdin_)),
+      pid_fd_(std::move(other.pid_fd_)),
+      mode_(other.mode_),
+      status_(std::exchange(other.status_, std::nullopt)),
       tree_(std::exchange(other.tree_, std::nullopt)) {}
 
 ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {

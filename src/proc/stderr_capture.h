@@ -4,11 +4,11 @@
 // chatty child never blocks on it), keeping the first `cap` bytes.
 #pragma once
 
+#include "proc/unique_fd.h"
+
 #include <cstddef>
 #include <string>
 #include <thread>
-
-#include "proc/unique_fd.h"
 
 namespace hermes::proc {
 

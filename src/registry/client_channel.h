@@ -4,12 +4,12 @@
 // implements it; tests and the `call` subcommand use NullClientChannel.
 #pragma once
 
+#include "core/json.h"
+
 #include <chrono>
 #include <optional>
 #include <stop_token>
 #include <string>
-
-#include "core/json.h"
 
 namespace hermes {
 
@@ -22,18 +22,15 @@ class ClientChannel {
   virtual bool supports_elicitation() const = 0;
   // Sends a request to the client and waits for its result. nullopt on an
   // error response, timeout, stop request or disconnect.
-  virtual std::optional<Json> request(const std::string& method,
-                                      const Json& params,
-                                      std::chrono::milliseconds timeout,
-                                      std::stop_token stop) = 0;
+  virtual std::optional<Json> request(const std::string& method, const Json& params,
+                                      std::chrono::milliseconds timeout, std::stop_token stop) = 0;
 };
 
 class NullClientChannel final : public ClientChannel {
  public:
   void notify(const std::string&, const Json&) override {}
   bool supports_elicitation() const override { return false; }
-  std::optional<Json> request(const std::string&, const Json&,
-                              std::chrono::milliseconds,
+  std::optional<Json> request(const std::string&, const Json&, std::chrono::milliseconds,
                               std::stop_token) override {
     return std::nullopt;
   }

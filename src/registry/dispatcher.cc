@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "registry/dispatcher.h"
 
-#include <exception>
-
 #include "core/log.h"
 #include "registry/session.h"
+
+#include <exception>
 
 namespace hermes {
 
@@ -18,14 +18,13 @@ bool is_error_result(const Json& value) {
   }
   if (auto it = value.find("status"); it != value.end() && it->is_string()) {
     const auto& status = it->get_ref<const std::string&>();
-    return status == "blocked" || status == "pending_approval" ||
-           status == "error" || status == "timeout" || status == "interrupted";
+    return status == "blocked" || status == "pending_approval" || status == "error" ||
+           status == "timeout" || status == "interrupted";
   }
   return false;
 }
 
-ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args,
-                                CallContext& ctx) {
+ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallContext& ctx) {
   if (!spec.keeps_loop_counters) ctx.session.notify_other_tool_call();
   ToolReply reply;
   try {

@@ -4,17 +4,17 @@
 // contract's error JSON. Thread-safe: calls may run concurrently.
 #pragma once
 
-#include <optional>
-#include <string>
-
 #include "core/json.h"
 #include "registry/registry.h"
+
+#include <optional>
+#include <string>
 
 namespace hermes {
 
 struct ToolCallResult {
-  Json value;             // the tool's JSON object
-  std::string text;       // `value` serialised: the text the client sees
+  Json value;                     // the tool's JSON object
+  std::string text;               // `value` serialised: the text the client sees
   bool is_error = false;          // the tool's typed result decides
   std::optional<ErrorCode> code;  // the failure's kind, for typed tools
 };
@@ -28,9 +28,7 @@ class Dispatcher {
   const Services& services() const { return services_; }
 
   // nullptr when `name` is not an enabled, available tool.
-  const ToolSpec* find(const std::string& name) const {
-    return registry_.find(name, services_);
-  }
+  const ToolSpec* find(const std::string& name) const { return registry_.find(name, services_); }
   // Calls `spec` with `args` in `ctx` (whose session and channel it uses).
   ToolCallResult call(const ToolSpec& spec, const Json& args, CallContext& ctx);
 

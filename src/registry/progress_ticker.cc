@@ -3,9 +3,9 @@
 // wakes it at once.
 #include "registry/progress_ticker.h"
 
-#include <algorithm>
-
 #include "registry/client_channel.h"
+
+#include <algorithm>
 
 namespace hermes {
 

@@ -6,13 +6,13 @@
 // request timeout).
 #pragma once
 
+#include "core/json.h"
+
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <string>
 #include <thread>
-
-#include "core/json.h"
 
 namespace hermes {
 

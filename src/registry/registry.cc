@@ -13,9 +13,7 @@ void Registry::add(ToolSpec spec) {
   tools_.push_back(std::move(spec));
 }
 
-void Registry::enable_toolsets(std::set<std::string> toolsets) {
-  toolsets_ = std::move(toolsets);
-}
+void Registry::enable_toolsets(std::set<std::string> toolsets) { toolsets_ = std::move(toolsets); }
 
 const std::set<std::string>& Registry::known_toolsets() {
   static const std::set<std::string> kToolsets = {"file", "terminal", "code", "task", "web"};
@@ -46,8 +44,7 @@ const std::string& classic_name(const std::string& name) {
 
 }  // namespace
 
-const ToolSpec* Registry::find(const std::string& name,
-                               const Services& services) const {
+const ToolSpec* Registry::find(const std::string& name, const Services& services) const {
   const std::string& wanted = classic_name(name);
   for (const auto& tool : tools_) {
     if (tool.name == wanted) {

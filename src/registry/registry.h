@@ -4,11 +4,11 @@
 // read-only (thread-safe for reads).
 #pragma once
 
+#include "registry/tool.h"
+
 #include <set>
 #include <string>
 #include <vector>
-
-#include "registry/tool.h"
 
 namespace hermes {
 

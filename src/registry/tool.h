@@ -5,17 +5,17 @@
 // the JSON edge the adapter builds around it.
 #pragma once
 
-#include <functional>
-#include <memory>
-#include <optional>
-#include <stop_token>
-#include <string>
-
 #include "backend/backend_config.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/result.h"
 #include "fs/file_system.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
 
 namespace hermes {
 

@@ -6,12 +6,12 @@
 // absent or thrown from deep inside the tool.
 #pragma once
 
+#include "core/json.h"
+#include "core/result.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "core/json.h"
-#include "core/result.h"
 
 namespace hermes {
 

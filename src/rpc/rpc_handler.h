@@ -4,9 +4,9 @@
 // links the tools.
 #pragma once
 
-#include <string>
-
 #include "core/json.h"
+
+#include <string>
 
 namespace hermes::rpc {
 

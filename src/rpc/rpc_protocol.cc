@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "rpc/rpc_protocol.h"
 
+#include "core/json_parse.h"
+
 #include <sys/random.h>
 
 #include <cerrno>
 #include <stdexcept>
 #include <vector>
-
-#include "core/json_parse.h"
 
 namespace hermes::rpc {
 

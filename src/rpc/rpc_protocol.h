@@ -3,12 +3,12 @@
 // per line, `{"tool":…,"args":{…},"token":…}`, answered by one JSON line.
 #pragma once
 
+#include "core/json.h"
+#include "core/result.h"
+#include "core/strings.h"
+
 #include <string>
 #include <string_view>
-
-#include "core/json.h"
-#include "core/strings.h"
-#include "core/result.h"
 
 namespace hermes::rpc {
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rpc/rpc_server.h"
 
+#include "rpc/rpc_protocol.h"
+
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -11,8 +13,6 @@
 #include <cstring>
 #include <exception>
 #include <vector>
-
-#include "rpc/rpc_protocol.h"
 
 namespace hermes::rpc {
 
@@ -55,8 +55,8 @@ Result<std::unique_ptr<RpcServer>> RpcServer::listen(const std::string& private_
     ::unlink(path.c_str());
     return Error::FromErrno(errno, "eventfd");
   }
-  return std::unique_ptr<RpcServer>(new RpcServer(
-      std::move(path), random_hex(16), std::move(listen_fd), std::move(wake), limits));
+  return std::unique_ptr<RpcServer>(new RpcServer(std::move(path), random_hex(16),
+                                                  std::move(listen_fd), std::move(wake), limits));
 }
 
 RpcServer::RpcServer(std::string socket_path, std::string token, UniqueFd listen_fd,
@@ -94,8 +94,7 @@ void RpcServer::serve(RpcHandler& handler) {
 
 void RpcServer::accept_pending() {
   for (;;) {
-    UniqueFd fd(::accept4(listen_fd_.get(), nullptr, nullptr,
-                          SOCK_CLOEXEC | SOCK_NONBLOCK));
+    UniqueFd fd(::accept4(listen_fd_.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
     if (!fd.valid()) return;
     if (connections_.size() >= limits_.max_connections) continue;  // closes it
     connections_.push_back(std::make_unique<Connection>(Connection{std::move(fd), {}}));
@@ -118,9 +117,9 @@ bool RpcServer::service(Connection& conn, RpcHandler& handler) {
   }
   conn.buffer.erase(0, start);
   if (conn.buffer.size() > limits_.max_request_bytes) {
-    send_all(conn.fd.get(), frame_response(rpc_error(
-        "Invalid RPC request: request exceeds " +
-        std::to_string(limits_.max_request_bytes) + " bytes")));
+    send_all(conn.fd.get(),
+             frame_response(rpc_error("Invalid RPC request: request exceeds " +
+                                      std::to_string(limits_.max_request_bytes) + " bytes")));
     return false;
   }
   return true;

@@ -4,14 +4,14 @@
 // answered one at a time in arrival order.
 #pragma once
 
+#include "core/result.h"
+#include "proc/unique_fd.h"
+#include "rpc/rpc_handler.h"
+
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "core/result.h"
-#include "rpc/rpc_handler.h"
-#include "proc/unique_fd.h"
 
 namespace hermes::rpc {
 
@@ -52,8 +52,8 @@ class RpcServer {
 
  private:
   struct Connection;
-  RpcServer(std::string socket_path, std::string token, UniqueFd listen_fd,
-            UniqueFd wake_fd, RpcLimits limits);
+  RpcServer(std::string socket_path, std::string token, UniqueFd listen_fd, UniqueFd wake_fd,
+            RpcLimits limits);
   void accept_pending();
   // Reads what is available; answers each complete line. False when the
   // connection is finished (EOF, error, oversized line or stopping).

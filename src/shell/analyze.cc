@@ -25,10 +25,13 @@ void Evaluator::step() {
 
 void Evaluator::run_script(std::string_view text, const Context& ctx) {
   if (text.size() > limits_.max_input) throw LimitExceeded("input too large");
-  Parser parser(text, [this](const std::string& name) -> const std::string* {
-    auto it = out_.env.aliases.find(name);
-    return it == out_.env.aliases.end() ? nullptr : &it->second;
-  }, nesting_);
+  Parser parser(
+      text,
+      [this](const std::string& name) -> const std::string* {
+        auto it = out_.env.aliases.find(name);
+        return it == out_.env.aliases.end() ? nullptr : &it->second;
+      },
+      nesting_);
   bool background = false;
   while (NodePtr node = parser.next(background)) {
     Context c = ctx;
@@ -76,9 +79,12 @@ std::optional<std::string> Evaluator::run(const NodePtr& node, const Context& ou
   step();
   Context ctx = node->kind == Node::Kind::kSimple ? outer : with_redirects(node->redirects, outer);
   switch (node->kind) {
-    case Node::Kind::kSimple: return run_simple(*node, ctx);
-    case Node::Kind::kList: return run_list(*node, ctx);
-    case Node::Kind::kPipeline: return run_pipeline(*node, ctx);
+    case Node::Kind::kSimple:
+      return run_simple(*node, ctx);
+    case Node::Kind::kList:
+      return run_list(*node, ctx);
+    case Node::Kind::kPipeline:
+      return run_pipeline(*node, ctx);
     case Node::Kind::kAndOr: {
       std::optional<std::string> all = std::string();
       for (size_t i = 0; i < node->children.size(); ++i) {
@@ -94,12 +100,14 @@ std::optional<std::string> Evaluator::run(const NodePtr& node, const Context& ou
       out_.env = std::move(saved);
       return o;
     }
-    case Node::Kind::kGroup: return run(node->children[0], ctx);
+    case Node::Kind::kGroup:
+      return run(node->children[0], ctx);
     case Node::Kind::kIf:
     case Node::Kind::kLoop:
       for (const NodePtr& child : node->children) run(child, ctx);
       return std::nullopt;
-    case Node::Kind::kFor: return run_for(*node, ctx);
+    case Node::Kind::kFor:
+      return run_for(*node, ctx);
     case Node::Kind::kCase:
       expand_string(node->words[0]);
       for (const auto& arm : node->patterns) expand_words(arm);
@@ -215,8 +223,9 @@ std::optional<std::string> Evaluator::run_simple(const Node& node, const Context
   return run_argv(std::move(argv), std::move(ctx), std::move(prefix));
 }
 
-std::optional<std::string> Evaluator::run_argv(std::vector<std::string> argv, Context ctx,
-                                               std::vector<std::pair<std::string, std::string>> prefix) {
+std::optional<std::string> Evaluator::run_argv(
+    std::vector<std::string> argv, Context ctx,
+    std::vector<std::pair<std::string, std::string>> prefix) {
   step();
   Command cmd;
   cmd.argv = std::move(argv);
@@ -242,7 +251,8 @@ std::optional<std::string> Evaluator::run_argv(std::vector<std::string> argv, Co
   bool redirected = false;
   for (const Output& o : cmd.outputs) redirected = redirected || o.fd == 1;
   if (redirected) return std::string();
-  std::vector<std::string> effective(cmd.argv.begin() + static_cast<long>(cmd.word), cmd.argv.end());
+  std::vector<std::string> effective(cmd.argv.begin() + static_cast<long>(cmd.word),
+                                     cmd.argv.end());
   for (const std::string& w : effective) {
     if (!is_static(w)) return std::nullopt;
   }

@@ -22,7 +22,9 @@ namespace hermes::shell {
 // terminal …). Never part of a static value.
 inline constexpr char kUnknown = '\x1a';
 
-inline bool is_static(std::string_view text) { return text.find(kUnknown) == std::string_view::npos; }
+inline bool is_static(std::string_view text) {
+  return text.find(kUnknown) == std::string_view::npos;
+}
 
 // What a shell session carries from one command to the next: variables,
 // functions and aliases (a snapshot restored before each command), and the
@@ -72,7 +74,7 @@ struct Command {
   // "stdin of bash", "find -exec", "xargs", "$(…)", "trap" …
   std::string via;
 
-  std::string_view name() const;  // basename of argv[word], "" when none
+  std::string_view name() const;          // basename of argv[word], "" when none
   std::vector<std::string> args() const;  // argv after the command word
 };
 
@@ -87,7 +89,7 @@ struct Analysis {
 
 struct Limits {
   size_t max_input = 256 * 1024;
-  size_t max_commands = 1024;    // simple commands one call may start
+  size_t max_commands = 1024;     // simple commands one call may start
   size_t max_steps = 50'000;      // commands evaluated, calls, loop rounds
   size_t max_value = 256 * 1024;  // bytes of one expanded value
   size_t max_fields = 4096;       // words one word may expand to
@@ -100,7 +102,8 @@ std::string_view base_name(std::string_view word);
 bool is_shell_name(std::string_view name);
 
 // Reads `command` in the context of `session`.
-Analysis analyze(std::string_view command, const Environment& session = {}, const Limits& limits = {});
+Analysis analyze(std::string_view command, const Environment& session = {},
+                 const Limits& limits = {});
 
 // The definitions a snapshot script (`export -p`, `declare -f`, `alias -p`
 // output) leaves behind; nothing it would run is reported.

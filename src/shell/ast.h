@@ -22,11 +22,11 @@ struct Word {
 
 struct WordPart {
   enum class Kind {
-    kLiteral,        // text
-    kParam,          // $name, ${name op args}
-    kCommandSubst,   // $(body) or `body`
-    kProcessSubst,   // <(body) or >(body)
-    kArith,          // $((text))
+    kLiteral,       // text
+    kParam,         // $name, ${name op args}
+    kCommandSubst,  // $(body) or `body`
+    kProcessSubst,  // <(body) or >(body)
+    kArith,         // $((text))
   };
   Kind kind = Kind::kLiteral;
   // Inside quotes (or escaped): no brace expansion, splitting or tilde.
@@ -42,38 +42,38 @@ struct WordPart {
 };
 
 struct HereDoc {
-  bool quoted = false;   // a quoted delimiter: the body is not expanded
+  bool quoted = false;  // a quoted delimiter: the body is not expanded
   Word body;
 };
 
 struct Redirect {
-  int fd = -1;           // -1: the operator's default
-  std::string op;        // < > >> >| <> >& <& &> &>> << <<- <<<
-  Word target;           // file, fd or here-string word
+  int fd = -1;                       // -1: the operator's default
+  std::string op;                    // < > >> >| <> >& <& &> &>> << <<- <<<
+  Word target;                       // file, fd or here-string word
   std::shared_ptr<HereDoc> heredoc;  // << and <<-
 };
 
 struct Assignment {
   std::string name;
-  bool append = false;   // name+=value
-  bool array = false;    // name=( …): not evaluated
+  bool append = false;  // name+=value
+  bool array = false;   // name=( …): not evaluated
   Word value;
 };
 
 struct Node {
   enum class Kind {
-    kSimple,     // assigns, words, redirects
-    kPipeline,   // children; negated
-    kAndOr,      // children joined by ops ("&&" / "||")
-    kList,       // children; ops[i] is ";" or "&" after child i
-    kSubshell,   // children[0]
-    kGroup,      // children[0]
-    kIf,         // children: cond, then, [cond, then]…, [else]
-    kLoop,       // while/until: children[0] cond, children[1] body
-    kFor,        // name, words (items; none = "$@"), children[0] body
-    kCase,       // words[0] subject, arms: patterns[i] → children[i]
-    kFunction,   // name, children[0] body
-    kArith,      // (( text)) / for (())
+    kSimple,    // assigns, words, redirects
+    kPipeline,  // children; negated
+    kAndOr,     // children joined by ops ("&&" / "||")
+    kList,      // children; ops[i] is ";" or "&" after child i
+    kSubshell,  // children[0]
+    kGroup,     // children[0]
+    kIf,        // children: cond, then, [cond, then]…, [else]
+    kLoop,      // while/until: children[0] cond, children[1] body
+    kFor,       // name, words (items; none = "$@"), children[0] body
+    kCase,      // words[0] subject, arms: patterns[i] → children[i]
+    kFunction,  // name, children[0] body
+    kArith,     // (( text)) / for (())
   };
   Kind kind = Kind::kSimple;
   std::vector<Assignment> assigns;

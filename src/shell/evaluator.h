@@ -27,8 +27,8 @@ struct Context {
 // Text pieces of an expanded word before field splitting.
 struct Piece {
   std::string text;
-  bool split = false;   // an unquoted expansion: split at IFS
-  bool quoted = false;  // keeps an empty field alive
+  bool split = false;        // an unquoted expansion: split at IFS
+  bool quoted = false;       // keeps an empty field alive
   bool field_break = false;  // between the words of "$@"
 };
 
@@ -47,12 +47,14 @@ class Evaluator {
   std::optional<std::string> run_pipeline(const Node& node, const Context& ctx);
   std::optional<std::string> run_simple(const Node& node, const Context& ctx);
   std::optional<std::string> run_for(const Node& node, const Context& ctx);
-  std::optional<std::string> run_argv(std::vector<std::string> argv, Context ctx,
-                                      std::vector<std::pair<std::string, std::string>> prefix_env = {});
+  std::optional<std::string> run_argv(
+      std::vector<std::string> argv, Context ctx,
+      std::vector<std::pair<std::string, std::string>> prefix_env = {});
   // `body` by value: a function that redefines itself while it runs would
   // otherwise free the node being walked.
   std::optional<std::string> call_function(const std::string& name, NodePtr body,
-                                           const std::vector<std::string>& args, const Context& ctx);
+                                           const std::vector<std::string>& args,
+                                           const Context& ctx);
   void run_nested(const std::string& text, const Context& ctx, const std::string& via,
                   std::vector<std::string> positional, bool subshell);
   Context with_redirects(const std::vector<Redirect>& redirects, Context ctx);

@@ -34,7 +34,8 @@ Word decode(const Seq& seq, const Word& word) {
   Word out;
   std::string text;
   auto flush = [&] {
-    if (!text.empty()) out.parts.push_back(WordPart{WordPart::Kind::kLiteral, false, std::move(text)});
+    if (!text.empty())
+      out.parts.push_back(WordPart{WordPart::Kind::kLiteral, false, std::move(text)});
     text.clear();
   };
   for (int v : seq) {
@@ -138,7 +139,8 @@ std::optional<long> simple_integer(std::string text) {
   text.erase(std::remove_if(text.begin(), text.end(), ::isspace), text.end());
   bool neg = !text.empty() && text[0] == '-';
   std::string digits = text.substr(neg);
-  if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) {
+  if (digits.empty() || digits.size() > 9 ||
+      !std::all_of(digits.begin(), digits.end(), ::isdigit)) {
     return std::nullopt;
   }
   long v = std::stol(digits);
@@ -252,7 +254,8 @@ std::string Evaluator::param_value(const WordPart& part) {
   if (op == "?op" || part.text.find('[') != std::string::npos) return std::string(1, kUnknown);
   std::optional<std::string> value = lookup(part.text);
   if (op == "!") value = value && is_static(*value) ? lookup(*value) : std::string(1, kUnknown);
-  if (op == "len") return value && is_static(*value) ? std::to_string(value->size()) : std::string(1, kUnknown);
+  if (op == "len")
+    return value && is_static(*value) ? std::to_string(value->size()) : std::string(1, kUnknown);
   std::string v = value.value_or("");
   std::string arg = part.args.empty() ? "" : expand_string(part.args[0]);
   bool colon = !op.empty() && op[0] == ':' && op.size() == 2;
@@ -268,7 +271,8 @@ std::string Evaluator::param_value(const WordPart& part) {
   if (!is_static(v) || !is_static(arg)) return std::string(1, kUnknown);
   if (op == ":") {
     std::string len = part.args.size() > 1 ? expand_string(part.args[1]) : "";
-    return is_static(len) ? slice(v, arg, part.args.size() > 1 ? &len : nullptr) : std::string(1, kUnknown);
+    return is_static(len) ? slice(v, arg, part.args.size() > 1 ? &len : nullptr)
+                          : std::string(1, kUnknown);
   }
   if (op[0] == '^' || op[0] == ',') return change_case(v, op, arg);
   if (op[0] == '#' || op[0] == '%') return trim_pattern(v, op, arg);
@@ -316,14 +320,16 @@ void Evaluator::expand_parts(const Word& word, std::vector<Piece>& out) {
       case WordPart::Kind::kProcessSubst: {
         size_t before = out_.commands.size();
         substitute(part);
-        std::string name = before < out_.commands.size() ? std::string(out_.commands[before].name()) : "";
+        std::string name =
+            before < out_.commands.size() ? std::string(out_.commands[before].name()) : "";
         out.push_back(Piece{part.text + "(" + name + ")", false, true, false});
         break;
       }
       case WordPart::Kind::kArith: {
         std::string expr = part.args.empty() ? part.text : expand_string(part.args[0]);
         auto v = simple_integer(expr);
-        out.push_back(Piece{v ? std::to_string(*v) : std::string(1, kUnknown), !part.quoted, part.quoted, false});
+        out.push_back(Piece{v ? std::to_string(*v) : std::string(1, kUnknown), !part.quoted,
+                            part.quoted, false});
         break;
       }
     }

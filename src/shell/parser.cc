@@ -161,7 +161,8 @@ bool Parser::at_terminator(const std::vector<std::string_view>& terminators) {
   const Token& t = peek();
   if (t.kind == Token::kEnd) return true;
   for (std::string_view term : terminators) {
-    if ((t.kind == Token::kOp && t.op == term) || (t.kind == Token::kWord && t.plain && t.text == term)) {
+    if ((t.kind == Token::kOp && t.op == term) ||
+        (t.kind == Token::kWord && t.plain && t.text == term)) {
       return true;
     }
   }
@@ -411,8 +412,8 @@ NodePtr Parser::parse_arith_command() {
   size_t close = matching_close(pos_, '(', ')');
   auto node = std::make_shared<Node>();
   node->kind = Node::Kind::kArith;
-  node->words.push_back(sub_word(std::string_view(buf_).substr(pos_ + 2, close - pos_ - 3),
-                                 Mode::kParamArg, true));
+  node->words.push_back(
+      sub_word(std::string_view(buf_).substr(pos_ + 2, close - pos_ - 3), Mode::kParamArg, true));
   pos_ = close + 1;
   return node;
 }
@@ -435,7 +436,8 @@ NodePtr Parser::parse_cond() {
   auto node = std::make_shared<Node>();
   node->kind = Node::Kind::kSimple;
   node->words.push_back(literal_word("[[", false));
-  node->words.push_back(sub_word(std::string_view(buf_).substr(pos_, end - pos_), Mode::kParamArg, false));
+  node->words.push_back(
+      sub_word(std::string_view(buf_).substr(pos_, end - pos_), Mode::kParamArg, false));
   node->words.push_back(literal_word("]]", false));
   pos_ = end + 2;
   return node;
@@ -480,7 +482,8 @@ bool Parser::expand_alias(const Token& word) {
 void Parser::read_array(Assignment& a) {
   size_t close = matching_close(pos_, '(', ')');
   a.array = true;
-  a.value = sub_word(std::string_view(buf_).substr(pos_ + 1, close - pos_ - 1), Mode::kParamArg, false);
+  a.value =
+      sub_word(std::string_view(buf_).substr(pos_ + 1, close - pos_ - 1), Mode::kParamArg, false);
   pos_ = close + 1;
   peeked_.reset();
 }

@@ -24,7 +24,7 @@ enum class Mode {
 struct Token {
   enum Kind { kWord, kOp, kNewline, kEnd } kind = kEnd;
   std::string op;
-  int fd = -1;         // `2>`: the descriptor before a redirection
+  int fd = -1;  // `2>`: the descriptor before a redirection
   Word word;
   bool plain = false;  // only unquoted literal text (reserved words, names)
   std::string text;    // that text when plain

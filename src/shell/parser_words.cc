@@ -38,14 +38,16 @@ std::string ansi_c_escape(std::string_view s, size_t& i) {
     std::string out;  // UTF-8 of the code point
     if (v < 0x800) return out + char(0xC0 | (v >> 6)) + char(0x80 | (v & 0x3F));
     if (v < 0x10000) {
-      return out + char(0xE0 | (v >> 12)) + char(0x80 | ((v >> 6) & 0x3F)) + char(0x80 | (v & 0x3F));
+      return out + char(0xE0 | (v >> 12)) + char(0x80 | ((v >> 6) & 0x3F)) +
+             char(0x80 | (v & 0x3F));
     }
     return out + char(0xF0 | ((v >> 18) & 0x07)) + char(0x80 | ((v >> 12) & 0x3F)) +
            char(0x80 | ((v >> 6) & 0x3F)) + char(0x80 | (v & 0x3F));
   }
   if (c >= '0' && c <= '7') {
     int v = c - '0';
-    for (int k = 0; k < 2 && i < s.size() && s[i] >= '0' && s[i] <= '7'; ++k) v = v * 8 + (s[i++] - '0');
+    for (int k = 0; k < 2 && i < s.size() && s[i] >= '0' && s[i] <= '7'; ++k)
+      v = v * 8 + (s[i++] - '0');
     return std::string(1, static_cast<char>(v));
   }
   if (c == 'c' && i < s.size()) return std::string(1, static_cast<char>(s[i++] & 0x1F));
@@ -93,12 +95,11 @@ size_t find_unquoted(std::string_view s, char sep) {
   return std::string_view::npos;
 }
 
-
 // `\c`: the next character taken literally, as each quoting mode says.
 void read_backslash(std::string_view buf, size_t& pos, LiteralBuffer& lit, Mode mode, bool quoted) {
   char next = pos + 1 < buf.size() ? buf[pos + 1] : '\0';
-  bool escapes = mode == Mode::kNormal || mode == Mode::kParamArg || next == '$' ||
-                 next == '`' || next == '\\' || (next == '"' && mode == Mode::kDouble);
+  bool escapes = mode == Mode::kNormal || mode == Mode::kParamArg || next == '$' || next == '`' ||
+                 next == '\\' || (next == '"' && mode == Mode::kDouble);
   if (next == '\n') {
     pos += 2;
   } else if (next != '\0' && escapes) {
@@ -114,13 +115,14 @@ void read_backslash(std::string_view buf, size_t& pos, LiteralBuffer& lit, Mode 
 
 bool is_name(std::string_view s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 bool is_redirect_op(std::string_view op) {
-  static constexpr std::string_view kRedirects[] = {"<", ">", ">>", ">|", "<>", "<&", ">&",
-                                                    "&>", "&>>", "<<", "<<-", "<<<"};
+  static constexpr std::string_view kRedirects[] = {"<",  ">",  ">>",  ">|", "<>",  "<&",
+                                                    ">&", "&>", "&>>", "<<", "<<-", "<<<"};
   return std::find(std::begin(kRedirects), std::end(kRedirects), op) != std::end(kRedirects);
 }
 
@@ -135,7 +137,8 @@ bool plain_text(const Word& w, std::string& text) {
 
 std::string unquoted_text(const Word& w) {
   std::string text;
-  for (const WordPart& p : w.parts) text += p.kind == WordPart::Kind::kLiteral ? p.text : "$" + p.text;
+  for (const WordPart& p : w.parts)
+    text += p.kind == WordPart::Kind::kLiteral ? p.text : "$" + p.text;
   return text;
 }
 
@@ -255,7 +258,8 @@ void Parser::read_parts(Word& w, Mode mode, bool quoted) {
 void Parser::read_single_quote(Word& w) {
   size_t end = buf_.find('\'', pos_ + 1);
   if (end == std::string::npos) throw SyntaxError("unterminated '");
-  w.parts.push_back(WordPart{WordPart::Kind::kLiteral, true, buf_.substr(pos_ + 1, end - pos_ - 1)});
+  w.parts.push_back(
+      WordPart{WordPart::Kind::kLiteral, true, buf_.substr(pos_ + 1, end - pos_ - 1)});
   pos_ = end + 1;
 }
 
@@ -294,13 +298,16 @@ void Parser::read_dollar(Word& w, bool quoted) {
     size_t close = matching_close(pos_ + 1, '{', '}');
     p = parse_param(std::string_view(buf_).substr(pos_ + 2, close - pos_ - 2), quoted);
     pos_ = close + 1;
-  } else if (!rest.empty() && (std::isalpha(static_cast<unsigned char>(rest[0])) || rest[0] == '_')) {
+  } else if (!rest.empty() &&
+             (std::isalpha(static_cast<unsigned char>(rest[0])) || rest[0] == '_')) {
     size_t n = 1;
-    while (n < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[n])) || rest[n] == '_')) ++n;
+    while (n < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[n])) || rest[n] == '_'))
+      ++n;
     p.kind = WordPart::Kind::kParam;
     p.text = std::string(rest.substr(0, n));
     pos_ += 1 + n;
-  } else if (!rest.empty() && std::string_view("0123456789@*#?$!-").find(rest[0]) != std::string_view::npos) {
+  } else if (!rest.empty() &&
+             std::string_view("0123456789@*#?$!-").find(rest[0]) != std::string_view::npos) {
     p.kind = WordPart::Kind::kParam;
     p.text = std::string(1, rest[0]);
     pos_ += 2;
@@ -329,7 +336,9 @@ WordPart Parser::parse_param(std::string_view inner, bool quoted) {
   if (n < inner.size() && std::string_view("@*#?$!-").find(inner[n]) != std::string_view::npos) {
     ++n;
   } else {
-    while (n < inner.size() && (std::isalnum(static_cast<unsigned char>(inner[n])) || inner[n] == '_')) ++n;
+    while (n < inner.size() &&
+           (std::isalnum(static_cast<unsigned char>(inner[n])) || inner[n] == '_'))
+      ++n;
   }
   if (n < inner.size() && inner[n] == '[') {
     size_t close = inner.find(']', n);
@@ -342,9 +351,9 @@ WordPart Parser::parse_param(std::string_view inner, bool quoted) {
     p.op = "?op";  // ${!prefix*}, ${!x:-…}: not evaluated
     return p;
   }
-  static constexpr std::string_view kOps[] = {":-", ":=", ":+", ":?", "-",  "=",  "+",  "?",
-                                              "##", "#",  "%%", "%",  "//", "/#", "/%", "/",
-                                              "^^", "^",  ",,", ",",  ":"};
+  static constexpr std::string_view kOps[] = {":-", ":=", ":+", ":?", "-",  "=",  "+",
+                                              "?",  "##", "#",  "%%", "%",  "//", "/#",
+                                              "/%", "/",  "^^", "^",  ",,", ",",  ":"};
   for (std::string_view op : kOps) {
     if (rest.substr(0, op.size()) != op) continue;
     p.op = std::string(op);
@@ -352,7 +361,8 @@ WordPart Parser::parse_param(std::string_view inner, bool quoted) {
     char sep = op[0] == '/' ? '/' : op == ":" ? ':' : '\0';
     size_t at = sep ? find_unquoted(arg, sep) : std::string_view::npos;
     p.args.push_back(sub_word(arg.substr(0, at), Mode::kParamArg, quoted));
-    if (at != std::string_view::npos) p.args.push_back(sub_word(arg.substr(at + 1), Mode::kParamArg, quoted));
+    if (at != std::string_view::npos)
+      p.args.push_back(sub_word(arg.substr(at + 1), Mode::kParamArg, quoted));
     return p;
   }
   p.op = "?op";

@@ -19,18 +19,42 @@ struct Wrapper {
 
 // Programs that run the rest of their arguments as a command.
 constexpr Wrapper kWrappers[] = {
-    {"sudo", "ugCDhprtUT", 0},   {"doas", "uC", 0},        {"env", "uCS", 0},
-    {"exec", "a", 0},            {"command", "", 0},       {"builtin", "", 0},
-    {"nice", "n", 0},            {"ionice", "cnpPu", 0},   {"nohup", "", 0},
-    {"setsid", "", 0},           {"time", "fo", 0},        {"stdbuf", "ioe", 0},
-    {"timeout", "sk", 1},        {"chroot", "", 1},        {"busybox", "", 0},
-    {"pkexec", "u", 0},          {"unbuffer", "", 0},      {"caffeinate", "tw", 0},
-    {"taskset", "", 1},          {"chrt", "", 1},          {"flock", "wEc", 1},
-    {"strace", "abeEIoOpPsSuU", 0}, {"ltrace", "aeElnopsSu", 0}, {"valgrind", "", 0},
-    {"xvfb-run", "afnsepw", 0},  {"systemd-run", "pEu", 0}, {"nsenter", "tSGn", 0},
-    {"unshare", "", 0},          {"runuser", "ugl", 0},    {"firejail", "", 0},
-    {"catchsegv", "", 0},        {"proxychains", "f", 0},  {"proxychains4", "f", 0},
-    {"torsocks", "", 0},         {"dbus-launch", "", 0},   {"fakeroot", "ls", 0},
+    {"sudo", "ugCDhprtUT", 0},
+    {"doas", "uC", 0},
+    {"env", "uCS", 0},
+    {"exec", "a", 0},
+    {"command", "", 0},
+    {"builtin", "", 0},
+    {"nice", "n", 0},
+    {"ionice", "cnpPu", 0},
+    {"nohup", "", 0},
+    {"setsid", "", 0},
+    {"time", "fo", 0},
+    {"stdbuf", "ioe", 0},
+    {"timeout", "sk", 1},
+    {"chroot", "", 1},
+    {"busybox", "", 0},
+    {"pkexec", "u", 0},
+    {"unbuffer", "", 0},
+    {"caffeinate", "tw", 0},
+    {"taskset", "", 1},
+    {"chrt", "", 1},
+    {"flock", "wEc", 1},
+    {"strace", "abeEIoOpPsSuU", 0},
+    {"ltrace", "aeElnopsSu", 0},
+    {"valgrind", "", 0},
+    {"xvfb-run", "afnsepw", 0},
+    {"systemd-run", "pEu", 0},
+    {"nsenter", "tSGn", 0},
+    {"unshare", "", 0},
+    {"runuser", "ugl", 0},
+    {"firejail", "", 0},
+    {"catchsegv", "", 0},
+    {"proxychains", "f", 0},
+    {"proxychains4", "f", 0},
+    {"torsocks", "", 0},
+    {"dbus-launch", "", 0},
+    {"fakeroot", "ls", 0},
 };
 
 const Wrapper* find_wrapper(std::string_view name) {
@@ -59,9 +83,12 @@ size_t skip_options(const std::vector<std::string>& argv, size_t i, const Wrappe
       continue;
     }
     if (a.size() < 2 || a[0] != '-') return i;
-    if ((w.name == "command" || w.name == "type") && (a == "-v" || a == "-V")) return std::string::npos;
-    if (is_env && (a.rfind("-S", 0) == 0 || a.rfind("--split-string", 0) == 0)) return std::string::npos;
-    if (a.rfind("--", 0) == 0) continue;  // --opt=value; long options with separate values are rare here
+    if ((w.name == "command" || w.name == "type") && (a == "-v" || a == "-V"))
+      return std::string::npos;
+    if (is_env && (a.rfind("-S", 0) == 0 || a.rfind("--split-string", 0) == 0))
+      return std::string::npos;
+    if (a.rfind("--", 0) == 0)
+      continue;  // --opt=value; long options with separate values are rare here
     char last = a.back();
     if (a.size() == 2 && w.options_with_value.find(last) != std::string_view::npos) ++i;
   }
@@ -71,8 +98,8 @@ size_t skip_options(const std::vector<std::string>& argv, size_t i, const Wrappe
 }  // namespace
 
 bool is_shell_name(std::string_view name) {
-  static constexpr std::string_view kShells[] = {"sh",  "bash", "dash", "zsh",  "ksh", "mksh",
-                                                 "ash", "yash", "posh", "rbash", "fish", "csh",
+  static constexpr std::string_view kShells[] = {"sh",   "bash",  "dash", "zsh",   "ksh",  "mksh",
+                                                 "ash",  "yash",  "posh", "rbash", "fish", "csh",
                                                  "tcsh", "ksh93", "lksh", "oksh"};
   return std::find(std::begin(kShells), std::end(kShells), name) != std::end(kShells);
 }
@@ -165,7 +192,7 @@ void Evaluator::change_directory(const std::vector<std::string>& args) {
   std::string& cwd = out_.env.cwd;
   if (operands.empty()) {
     cwd = args[0] == "cd" ? "~" : std::string(1, kUnknown);
-  } else if (operands[0] == "-" ) {
+  } else if (operands[0] == "-") {
     cwd = std::string(1, kUnknown);
   } else if (operands[0][0] == '/' || operands[0][0] == '~' || cwd == ".") {
     cwd = operands[0];
@@ -196,7 +223,8 @@ bool Evaluator::run_builtin(const std::vector<std::string>& argv, const Context&
   } else if (name == "alias") {
     for (size_t i = 1; i < argv.size(); ++i) {
       size_t eq = argv[i].find('=');
-      if (eq != std::string::npos && eq > 0) out_.env.aliases[argv[i].substr(0, eq)] = argv[i].substr(eq + 1);
+      if (eq != std::string::npos && eq > 0)
+        out_.env.aliases[argv[i].substr(0, eq)] = argv[i].substr(eq + 1);
     }
   } else if (name == "unalias") {
     for (size_t i = 1; i < argv.size(); ++i) out_.env.aliases.erase(argv[i]);
@@ -204,13 +232,17 @@ bool Evaluator::run_builtin(const std::vector<std::string>& argv, const Context&
     read_builtin(argv, ctx);
   } else if (name == "printf" && argv.size() > 2 && argv[1] == "-v") {
     std::vector<std::string> rest(argv.begin() + 3, argv.end());
-    bool known = std::all_of(rest.begin(), rest.end(), [](const std::string& s) { return is_static(s); });
+    bool known =
+        std::all_of(rest.begin(), rest.end(), [](const std::string& s) { return is_static(s); });
     assign(argv[2], known ? format_printf(rest) : std::string(1, kUnknown));
   } else if (name == "set" && argv.size() > 1 && argv[1] == "--") {
     positional_.assign(argv.begin() + 2, argv.end());
   } else if (name == "shift") {
-    size_t n = argv.size() > 1 ? std::min<size_t>(positional_.size(), std::strtoul(argv[1].c_str(), nullptr, 10)) : 1;
-    positional_.erase(positional_.begin(), positional_.begin() + static_cast<long>(std::min(n, positional_.size())));
+    size_t n = argv.size() > 1 ? std::min<size_t>(positional_.size(),
+                                                  std::strtoul(argv[1].c_str(), nullptr, 10))
+                               : 1;
+    positional_.erase(positional_.begin(),
+                      positional_.begin() + static_cast<long>(std::min(n, positional_.size())));
   } else if (name == "mapfile" || name == "readarray") {
     if (argv.size() > 1 && is_name(argv.back())) assign(argv.back(), std::string(1, kUnknown));
   } else {
@@ -269,7 +301,8 @@ std::string join(const std::vector<std::string>& words, size_t from) {
 std::vector<std::vector<std::string>> find_exec_commands(const std::vector<std::string>& args) {
   std::vector<std::vector<std::string>> out;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] != "-exec" && args[i] != "-execdir" && args[i] != "-ok" && args[i] != "-okdir") continue;
+    if (args[i] != "-exec" && args[i] != "-execdir" && args[i] != "-ok" && args[i] != "-okdir")
+      continue;
     std::vector<std::string> cmd;
     for (++i; i < args.size() && args[i] != ";" && args[i] != "+"; ++i) cmd.push_back(args[i]);
     if (!cmd.empty()) out.push_back(std::move(cmd));
@@ -288,7 +321,8 @@ std::vector<std::string> xargs_command(const std::vector<std::string>& args) {
     }
     if (args[i].size() == 2 && kWithValue.find(args[i][1]) != std::string_view::npos) ++i;
   }
-  std::vector<std::string> cmd(args.begin() + static_cast<long>(std::min(i, args.size())), args.end());
+  std::vector<std::string> cmd(args.begin() + static_cast<long>(std::min(i, args.size())),
+                               args.end());
   if (cmd.empty()) cmd.push_back("echo");
   cmd.push_back(std::string(1, kUnknown));
   return cmd;
@@ -321,7 +355,8 @@ void Evaluator::run_runners(const Command& cmd, const Context& ctx) {
   } else if (is_shell_name(name)) {
     ShellCall call = read_shell_call(args);
     if (call.command) {
-      if (is_static(*call.command)) run_nested(*call.command, c, name + " -c", call.positional, true);
+      if (is_static(*call.command))
+        run_nested(*call.command, c, name + " -c", call.positional, true);
     } else if (call.script == std::string::npos && cmd.input.text) {
       Context fed = c;
       fed.input = Input{};
@@ -335,7 +370,9 @@ void Evaluator::run_runners(const Command& cmd, const Context& ctx) {
   } else if (name == "env") {
     for (size_t i = 0; i < args.size(); ++i) {
       if (args[i].rfind("-S", 0) != 0 && args[i].rfind("--split-string", 0) != 0) continue;
-      std::string text = args[i].size() > 2 && args[i][1] == 'S' ? args[i].substr(2) : i + 1 < args.size() ? join(args, i + 1) : "";
+      std::string text = args[i].size() > 2 && args[i][1] == 'S' ? args[i].substr(2)
+                         : i + 1 < args.size()                   ? join(args, i + 1)
+                                                                 : "";
       if (is_static(text)) run_nested(text, c, "env -S", positional_, true);
       break;
     }
@@ -348,7 +385,8 @@ void Evaluator::run_runners(const Command& cmd, const Context& ctx) {
     c.via = "xargs";
     run_argv(xargs_command(args), c);
   } else if (name == "ssh") {
-    if (auto text = ssh_command(args); text && is_static(*text)) run_nested(*text, c, "ssh", {}, true);
+    if (auto text = ssh_command(args); text && is_static(*text))
+      run_nested(*text, c, "ssh", {}, true);
   }
 }
 

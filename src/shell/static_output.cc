@@ -3,10 +3,11 @@
 // static input alone (echo, printf, cat, base64 -d, xxd -r, rev, tr), so
 // `$(printf '\x72\x6d')` and `echo … | base64 -d | sh` read as what they
 // produce.
+#include "core/base64.h"
+
 #include <algorithm>
 #include <cstdlib>
 
-#include "core/base64.h"
 #include "shell/evaluator.h"
 
 namespace hermes::shell {
@@ -81,7 +82,8 @@ std::optional<std::string> tr(const std::vector<std::string>& argv, const std::s
   };
   if (argv.size() == 3 && argv[1] == "-d") {
     std::string gone = set(argv[2]), out;
-    for (char c : in) if (gone.find(c) == std::string::npos) out += c;
+    for (char c : in)
+      if (gone.find(c) == std::string::npos) out += c;
     return out;
   }
   if (argv.size() != 3 || argv[1].empty() || argv[1][0] == '-') return std::nullopt;
@@ -98,12 +100,15 @@ std::optional<std::string> tr(const std::vector<std::string>& argv, const std::s
 std::optional<std::string> filter(const std::vector<std::string>& argv, const std::string& in) {
   const std::string& name = argv[0];
   if (name == "cat" && (argv.size() == 1 || (argv.size() == 2 && argv[1] == "-"))) return in;
-  if (name == "base64" && argv.size() == 2 && (argv[1] == "-d" || argv[1] == "--decode" || argv[1] == "-D")) {
+  if (name == "base64" && argv.size() == 2 &&
+      (argv[1] == "-d" || argv[1] == "--decode" || argv[1] == "-D")) {
     std::string text;
-    for (char c : in) if (!std::isspace(static_cast<unsigned char>(c))) text += c;
+    for (char c : in)
+      if (!std::isspace(static_cast<unsigned char>(c))) text += c;
     return base64_decode(text);
   }
-  if (name == "xxd" && argv.size() >= 2 && std::find(argv.begin(), argv.end(), "-r") != argv.end() &&
+  if (name == "xxd" && argv.size() >= 2 &&
+      std::find(argv.begin(), argv.end(), "-r") != argv.end() &&
       std::find(argv.begin(), argv.end(), "-p") != argv.end()) {
     std::string out;
     int hi = -1;
@@ -146,13 +151,16 @@ std::string format_printf(const std::vector<std::string>& args) {
     for (size_t i = 0; i < format.size(); ++i) {
       if (format[i] != '%' || i + 1 >= format.size()) {
         size_t end = format.find('%', i);
-        out += unescape(std::string_view(format).substr(i, end == std::string::npos ? end : end - i), false);
+        out += unescape(
+            std::string_view(format).substr(i, end == std::string::npos ? end : end - i), false);
         if (end == std::string::npos) break;
         i = end - 1;
         continue;
       }
       size_t j = i + 1;
-      while (j < format.size() && std::string_view("-+ #0123456789.").find(format[j]) != std::string_view::npos) ++j;
+      while (j < format.size() &&
+             std::string_view("-+ #0123456789.").find(format[j]) != std::string_view::npos)
+        ++j;
       char conv = j < format.size() ? format[j] : 's';
       i = j;
       if (conv == '%') {
@@ -178,7 +186,10 @@ std::optional<std::string> static_output(const std::vector<std::string>& argv,
                                          const std::optional<std::string>& input) {
   const std::string& name = argv[0];
   if (name == "echo") return echo(argv);
-  if (name == "printf") return argv.size() > 1 && argv[1] != "-v" ? std::optional(format_printf({argv.begin() + 1, argv.end()})) : std::nullopt;
+  if (name == "printf")
+    return argv.size() > 1 && argv[1] != "-v"
+               ? std::optional(format_printf({argv.begin() + 1, argv.end()}))
+               : std::nullopt;
   if (name == "true" || name == ":") return std::string();
   if (!input) return std::nullopt;
   return filter(argv, *input);

@@ -21,17 +21,27 @@ constexpr uint32_t v4(uint8_t a, uint8_t b, uint8_t c, uint8_t d) {
 // CGNAT, loopback, link-local, IETF protocol assignments (whole /24),
 // documentation, benchmarking, multicast, reserved and broadcast.
 constexpr std::array<Range4, 15> kInternal4 = {{
-    {v4(0, 0, 0, 0), 8},       {v4(10, 0, 0, 0), 8},     {v4(100, 64, 0, 0), 10},
-    {v4(127, 0, 0, 0), 8},     {v4(169, 254, 0, 0), 16}, {v4(172, 16, 0, 0), 12},
-    {v4(192, 0, 0, 0), 24},    {v4(192, 0, 2, 0), 24},   {v4(192, 88, 99, 0), 24},
-    {v4(192, 168, 0, 0), 16},  {v4(198, 18, 0, 0), 15},  {v4(198, 51, 100, 0), 24},
-    {v4(203, 0, 113, 0), 24},  {v4(224, 0, 0, 0), 4},    {v4(240, 0, 0, 0), 4},
+    {v4(0, 0, 0, 0), 8},
+    {v4(10, 0, 0, 0), 8},
+    {v4(100, 64, 0, 0), 10},
+    {v4(127, 0, 0, 0), 8},
+    {v4(169, 254, 0, 0), 16},
+    {v4(172, 16, 0, 0), 12},
+    {v4(192, 0, 0, 0), 24},
+    {v4(192, 0, 2, 0), 24},
+    {v4(192, 88, 99, 0), 24},
+    {v4(192, 168, 0, 0), 16},
+    {v4(198, 18, 0, 0), 15},
+    {v4(198, 51, 100, 0), 24},
+    {v4(203, 0, 113, 0), 24},
+    {v4(224, 0, 0, 0), 4},
+    {v4(240, 0, 0, 0), 4},
 }};
 
 // Cloud metadata services: all of link-local (AWS, GCP, Azure, ECS task
 // metadata) and Alibaba's 100.100.100.200.
-constexpr std::array<Range4, 2> kMetadata4 = {{
-    {v4(169, 254, 0, 0), 16}, {v4(100, 100, 100, 200), 32}}};
+constexpr std::array<Range4, 2> kMetadata4 = {
+    {{v4(169, 254, 0, 0), 16}, {v4(100, 100, 100, 200), 32}}};
 
 bool in_range(uint32_t ip, const Range4& r) {
   uint32_t mask = r.prefix == 0 ? 0 : ~uint32_t{0} << (32 - r.prefix);
@@ -65,7 +75,7 @@ std::optional<uint32_t> embedded_v4(const std::array<uint8_t, 16>& b) {
 }
 
 // fd00:ec2::254, AWS's IPv6 metadata endpoint.
-constexpr std::array<uint8_t, 16> kAwsMetadata6 = {0xfd, 0, 0x0e, 0xc2, 0, 0, 0, 0,
+constexpr std::array<uint8_t, 16> kAwsMetadata6 = {0xfd, 0, 0x0e, 0xc2, 0, 0, 0,    0,
                                                    0,    0, 0,    0,    0, 0, 0x02, 0x54};
 
 // Globally routable IPv6 is 2000::/3, minus 2001::/23 (IETF protocol

@@ -4,6 +4,9 @@
 // credentials never appear in it.
 #pragma once
 
+#include "core/result.h"
+#include "web/site_policy.h"
+
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -11,9 +14,6 @@
 #include <stop_token>
 #include <string>
 #include <vector>
-
-#include "core/result.h"
-#include "web/site_policy.h"
 
 namespace hermes::web {
 
@@ -28,7 +28,7 @@ struct ExtractRow {
   std::string url;        // the URL the backend reports (the final one)
   std::string title;
   std::string content;
-  std::string error;  // empty on success
+  std::string error;                        // empty on success
   std::optional<PolicyBlock> policy_block;  // a hop blocked by the website policy
 };
 

@@ -1,27 +1,29 @@
 // SPDX-License-Identifier: MIT
 #include "web/backend_select.h"
 
+#include "core/config.h"
+#include "core/strings.h"
+#include "web/keyed_backends.h"
+#include "web/search_backends.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 
-#include "core/config.h"
-#include "core/strings.h"
-#include "web/keyed_backends.h"
-#include "web/search_backends.h"
-
 namespace hermes::web {
 namespace {
 
-constexpr std::array<std::string_view, 8> kKnown = {"brave-free", "ddgs",     "exa",     "firecrawl",
-                                                   "native",     "parallel", "searxng", "tavily"};
-constexpr std::array<std::string_view, 5> kUnsupported = {"xai", "perplexity", "keenable", "nous", "gateway"};
+constexpr std::array<std::string_view, 8> kKnown = {
+    "brave-free", "ddgs", "exa", "firecrawl", "native", "parallel", "searxng", "tavily"};
+constexpr std::array<std::string_view, 5> kUnsupported = {"xai", "perplexity", "keenable", "nous",
+                                                          "gateway"};
 
 bool searches(const std::string& name) { return name != "native"; }
 bool extracts(const std::string& name) {
-  return name == "native" || name == "tavily" || name == "exa" || name == "parallel" || name == "firecrawl";
+  return name == "native" || name == "tavily" || name == "exa" || name == "parallel" ||
+         name == "firecrawl";
 }
 
 Selection checked(const std::string& raw, Capability cap) {
@@ -30,11 +32,22 @@ Selection checked(const std::string& raw, Capability cap) {
   if (std::find(kUnsupported.begin(), kUnsupported.end(), name) != kUnsupported.end())
     return {name, name + " is not supported by hermes-tools.", false};
   if (std::find(kKnown.begin(), kKnown.end(), name) == kKnown.end())
-    return {name, "Unknown web backend '" + name + "'. Known: brave-free, ddgs, exa, firecrawl, native, parallel, searxng, tavily.", false};
+    return {name,
+            "Unknown web backend '" + name +
+                "'. Known: brave-free, ddgs, exa, firecrawl, native, parallel, searxng, tavily.",
+            false};
   if (cap == Capability::kSearch && !searches(name))
-    return {name, display_name(name) + " does not support web search. Set web.search_backend to a search-capable provider.", false};
+    return {
+        name,
+        display_name(name) +
+            " does not support web search. Set web.search_backend to a search-capable provider.",
+        false};
   if (cap == Capability::kExtract && !extracts(name))
-    return {name, display_name(name) + " is a search-only backend and cannot extract URL content. Set web.extract_backend to firecrawl, tavily, exa, or parallel.", false};
+    return {name,
+            display_name(name) +
+                " is a search-only backend and cannot extract URL content. Set web.extract_backend "
+                "to firecrawl, tavily, exa, or parallel.",
+            false};
   return {name, "", false};
 }
 
@@ -75,7 +88,8 @@ std::map<std::string, std::string> read_dotenv(const std::string& path) {
     size_t eq = line.find('=');
     if (eq == std::string::npos) continue;
     std::string value = trim(line.substr(eq + 1));
-    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+        value.back() == value.front())
       value = value.substr(1, value.size() - 2);
     out[trim(line.substr(0, eq))] = value;
   }
@@ -131,10 +145,14 @@ std::unique_ptr<ExtractBackend> make_extract_backend(const std::string& name, co
 }
 
 std::string display_name(const std::string& name) {
-  static const std::map<std::string, std::string> kNames = {
-      {"brave-free", "Brave Search (Free)"}, {"ddgs", "DuckDuckGo (ddgs)"}, {"searxng", "SearXNG"},
-      {"firecrawl", "Firecrawl"}, {"tavily", "Tavily"}, {"exa", "Exa"}, {"parallel", "Parallel"},
-      {"native", "Native"}};
+  static const std::map<std::string, std::string> kNames = {{"brave-free", "Brave Search (Free)"},
+                                                            {"ddgs", "DuckDuckGo (ddgs)"},
+                                                            {"searxng", "SearXNG"},
+                                                            {"firecrawl", "Firecrawl"},
+                                                            {"tavily", "Tavily"},
+                                                            {"exa", "Exa"},
+                                                            {"parallel", "Parallel"},
+                                                            {"native", "Native"}};
   auto it = kNames.find(name);
   return it == kNames.end() ? name : it->second;
 }

@@ -7,12 +7,12 @@
 // keyless defaults (DuckDuckGo search, native extract).
 #pragma once
 
-#include <memory>
-#include <string>
-
 #include "core/result.h"
 #include "web/backend.h"
 #include "web/native_extract.h"
+
+#include <memory>
+#include <string>
 
 namespace hermes {
 class Config;

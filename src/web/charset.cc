@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "web/charset.h"
 
+#include "core/strings.h"
+
 #include <iconv.h>
 
 #include <array>
 #include <cerrno>
-
-#include "core/strings.h"
 
 namespace hermes::web {
 namespace {
@@ -43,7 +43,8 @@ std::string meta_charset(std::string_view head) {
   std::string lower = to_lower(head.substr(0, 4096));
   for (size_t at = lower.find("<meta"); at != std::string::npos; at = lower.find("<meta", at + 5)) {
     size_t end = lower.find('>', at);
-    std::string label = charset_param(std::string_view(lower).substr(at, end == std::string::npos ? std::string::npos : end - at));
+    std::string label = charset_param(std::string_view(lower).substr(
+        at, end == std::string::npos ? std::string::npos : end - at));
     if (!label.empty()) return label;
   }
   return "";
@@ -91,7 +92,8 @@ std::string convert(std::string_view bytes, iconv_t cd) {
 
 std::string detect_charset(std::string_view body, std::string_view content_type, bool html) {
   if (std::string bom = bom_charset(body); !bom.empty()) return bom;
-  if (std::string header = charset_param(content_type); !header.empty()) return canonical_label(header);
+  if (std::string header = charset_param(content_type); !header.empty())
+    return canonical_label(header);
   if (html) {
     if (std::string meta = meta_charset(body); !meta.empty()) return canonical_label(meta);
   }

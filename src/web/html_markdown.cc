@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "web/html_markdown.h"
 
-#include <gumbo.h>
-
-#include <utility>
-#include <vector>
-
 #include "core/strings.h"
 #include "web/html_tree.h"
 #include "web/markdown_table.h"
 #include "web/markdown_text.h"
 #include "web/url.h"
+
+#include <gumbo.h>
+
+#include <utility>
+#include <vector>
 
 namespace hermes::web {
 namespace {
@@ -24,7 +24,8 @@ const GumboNode* child(const GumboNode* n, unsigned i) {
   return static_cast<const GumboNode*>(children(n).data[i]);
 }
 bool is_text_node(const GumboNode* n) {
-  return n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_WHITESPACE || n->type == GUMBO_NODE_CDATA;
+  return n->type == GUMBO_NODE_TEXT || n->type == GUMBO_NODE_WHITESPACE ||
+         n->type == GUMBO_NODE_CDATA;
 }
 bool is_element_node(const GumboNode* n) {
   return n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE;
@@ -53,7 +54,8 @@ Trimmed trim_edges(std::string text) {
   return out;
 }
 
-void put_wrapped(std::string& out, const Trimmed& t, std::string_view open, std::string_view close) {
+void put_wrapped(std::string& out, const Trimmed& t, std::string_view open,
+                 std::string_view close) {
   if (t.space_before) append_collapsed(out, " ");
   if (!t.text.empty()) {
     out += open;
@@ -121,39 +123,59 @@ class Converter {
         while (!out.empty() && out.back() == ' ') out.pop_back();
         out += '\n';
         return;
-      case GUMBO_TAG_A: return link(out, node, depth);
-      case GUMBO_TAG_IMG: return image(out, node);
-      case GUMBO_TAG_STRONG: case GUMBO_TAG_B:
+      case GUMBO_TAG_A:
+        return link(out, node, depth);
+      case GUMBO_TAG_IMG:
+        return image(out, node);
+      case GUMBO_TAG_STRONG:
+      case GUMBO_TAG_B:
         return put_wrapped(out, inner(node, depth), "**", "**");
-      case GUMBO_TAG_EM: case GUMBO_TAG_I:
+      case GUMBO_TAG_EM:
+      case GUMBO_TAG_I:
         return put_wrapped(out, inner(node, depth), "*", "*");
-      case GUMBO_TAG_DEL: case GUMBO_TAG_S: case GUMBO_TAG_STRIKE:
+      case GUMBO_TAG_DEL:
+      case GUMBO_TAG_S:
+      case GUMBO_TAG_STRIKE:
         return put_wrapped(out, inner(node, depth), "~~", "~~");
-      case GUMBO_TAG_CODE: case GUMBO_TAG_KBD: case GUMBO_TAG_SAMP: case GUMBO_TAG_TT:
+      case GUMBO_TAG_CODE:
+      case GUMBO_TAG_KBD:
+      case GUMBO_TAG_SAMP:
+      case GUMBO_TAG_TT:
         return code(out, node);
       default:
         break;
     }
     bool spaced = is_block(tag_of(node));  // a block inside inline content
     if (spaced) append_collapsed(out, " ");
-    for (unsigned i = 0; i < children(node).length; ++i) inline_node(out, child(node, i), depth + 1);
+    for (unsigned i = 0; i < children(node).length; ++i)
+      inline_node(out, child(node, i), depth + 1);
     if (spaced) append_collapsed(out, " ");
   }
 
  private:
   std::string block(const GumboNode* el, int depth) {
     switch (tag_of(el)) {
-      case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3:
-      case GUMBO_TAG_H4: case GUMBO_TAG_H5: case GUMBO_TAG_H6: return heading(el, depth);
-      case GUMBO_TAG_HR: return "---";
+      case GUMBO_TAG_H1:
+      case GUMBO_TAG_H2:
+      case GUMBO_TAG_H3:
+      case GUMBO_TAG_H4:
+      case GUMBO_TAG_H5:
+      case GUMBO_TAG_H6:
+        return heading(el, depth);
+      case GUMBO_TAG_HR:
+        return "---";
       case GUMBO_TAG_BLOCKQUOTE: {
         std::string body = blocks(el, depth);
         return body.empty() ? "" : prefix_lines(body, "> ", "> ");
       }
-      case GUMBO_TAG_PRE: return preformatted(el);
-      case GUMBO_TAG_UL: return list(el, depth, false);
-      case GUMBO_TAG_OL: return list(el, depth, true);
-      case GUMBO_TAG_DL: return blocks(el, depth, true);
+      case GUMBO_TAG_PRE:
+        return preformatted(el);
+      case GUMBO_TAG_UL:
+        return list(el, depth, false);
+      case GUMBO_TAG_OL:
+        return list(el, depth, true);
+      case GUMBO_TAG_DL:
+        return blocks(el, depth, true);
       case GUMBO_TAG_DT: {
         std::string term = single_line(trim(inline_of(el, depth)));
         return term.empty() ? "" : "**" + term + "**";
@@ -162,8 +184,10 @@ class Converter {
         std::string body = blocks(el, depth, true);
         return body.empty() ? "" : prefix_lines(body, ": ", "  ");
       }
-      case GUMBO_TAG_TABLE: return table(el, depth);
-      default: return blocks(el, depth);
+      case GUMBO_TAG_TABLE:
+        return table(el, depth);
+      default:
+        return blocks(el, depth);
     }
   }
 
@@ -269,7 +293,8 @@ class Converter {
     Trimmed t = inner(el, depth);
     t.text = single_line(std::move(t.text));
     std::string href = trim(attribute(el, "href"));
-    bool dead = href.empty() || href[0] == '#' || starts_with(to_lower(href.substr(0, 11)), "javascript:");
+    bool dead =
+        href.empty() || href[0] == '#' || starts_with(to_lower(href.substr(0, 11)), "javascript:");
     if (dead) return put_wrapped(out, t, "", "");
     std::string target = absolute(href);
     if (t.text.empty()) t.text = target;

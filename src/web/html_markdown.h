@@ -12,7 +12,7 @@
 namespace hermes::web {
 
 struct HtmlDocument {
-  std::string title;     // <title>, else og:title, else the first <h1>
+  std::string title;  // <title>, else og:title, else the first <h1>
   std::string markdown;
 };
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "web/html_tree.h"
 
-#include <vector>
-
 #include "core/strings.h"
 #include "web/markdown_text.h"
+
+#include <vector>
 
 namespace hermes::web {
 
@@ -28,11 +28,25 @@ bool is_text(const GumboNode* n) {
 
 bool dropped_tag(GumboTag tag) {
   switch (tag) {
-    case GUMBO_TAG_HEAD: case GUMBO_TAG_SCRIPT: case GUMBO_TAG_STYLE: case GUMBO_TAG_NOSCRIPT:
-    case GUMBO_TAG_TEMPLATE: case GUMBO_TAG_SVG: case GUMBO_TAG_CANVAS: case GUMBO_TAG_IFRAME:
-    case GUMBO_TAG_OBJECT: case GUMBO_TAG_EMBED: case GUMBO_TAG_FORM: case GUMBO_TAG_BUTTON:
-    case GUMBO_TAG_INPUT: case GUMBO_TAG_SELECT: case GUMBO_TAG_TEXTAREA: case GUMBO_TAG_NAV:
-    case GUMBO_TAG_ASIDE: case GUMBO_TAG_FOOTER: case GUMBO_TAG_MATH:
+    case GUMBO_TAG_HEAD:
+    case GUMBO_TAG_SCRIPT:
+    case GUMBO_TAG_STYLE:
+    case GUMBO_TAG_NOSCRIPT:
+    case GUMBO_TAG_TEMPLATE:
+    case GUMBO_TAG_SVG:
+    case GUMBO_TAG_CANVAS:
+    case GUMBO_TAG_IFRAME:
+    case GUMBO_TAG_OBJECT:
+    case GUMBO_TAG_EMBED:
+    case GUMBO_TAG_FORM:
+    case GUMBO_TAG_BUTTON:
+    case GUMBO_TAG_INPUT:
+    case GUMBO_TAG_SELECT:
+    case GUMBO_TAG_TEXTAREA:
+    case GUMBO_TAG_NAV:
+    case GUMBO_TAG_ASIDE:
+    case GUMBO_TAG_FOOTER:
+    case GUMBO_TAG_MATH:
       return true;
     default:
       return false;
@@ -102,7 +116,8 @@ std::string_view attribute(const GumboNode* element, const char* name) {
 
 bool has_class_token(const GumboNode* element, std::string_view token) {
   std::string_view classes = attribute(element, "class");
-  for (size_t at = classes.find(token); at != std::string_view::npos; at = classes.find(token, at + 1)) {
+  for (size_t at = classes.find(token); at != std::string_view::npos;
+       at = classes.find(token, at + 1)) {
     bool start = at == 0 || classes[at - 1] == ' ';
     bool end = at + token.size() == classes.size() || classes[at + token.size()] == ' ';
     if (start && end) return true;
@@ -120,16 +135,46 @@ bool is_dropped(const GumboNode* element) {
 
 bool is_block(GumboTag tag) {
   switch (tag) {
-    case GUMBO_TAG_P: case GUMBO_TAG_DIV: case GUMBO_TAG_SECTION: case GUMBO_TAG_ARTICLE:
-    case GUMBO_TAG_HEADER: case GUMBO_TAG_MAIN: case GUMBO_TAG_FIGURE: case GUMBO_TAG_FIGCAPTION:
-    case GUMBO_TAG_ADDRESS: case GUMBO_TAG_H1: case GUMBO_TAG_H2: case GUMBO_TAG_H3:
-    case GUMBO_TAG_H4: case GUMBO_TAG_H5: case GUMBO_TAG_H6: case GUMBO_TAG_HR:
-    case GUMBO_TAG_BLOCKQUOTE: case GUMBO_TAG_PRE: case GUMBO_TAG_UL: case GUMBO_TAG_OL:
-    case GUMBO_TAG_LI: case GUMBO_TAG_DL: case GUMBO_TAG_DT: case GUMBO_TAG_DD:
-    case GUMBO_TAG_TABLE: case GUMBO_TAG_CAPTION: case GUMBO_TAG_THEAD: case GUMBO_TAG_TBODY:
-    case GUMBO_TAG_TFOOT: case GUMBO_TAG_TR: case GUMBO_TAG_TD: case GUMBO_TAG_TH:
-    case GUMBO_TAG_BODY: case GUMBO_TAG_HTML: case GUMBO_TAG_CENTER: case GUMBO_TAG_DETAILS:
-    case GUMBO_TAG_SUMMARY: case GUMBO_TAG_FIELDSET: case GUMBO_TAG_LEGEND: case GUMBO_TAG_HGROUP:
+    case GUMBO_TAG_P:
+    case GUMBO_TAG_DIV:
+    case GUMBO_TAG_SECTION:
+    case GUMBO_TAG_ARTICLE:
+    case GUMBO_TAG_HEADER:
+    case GUMBO_TAG_MAIN:
+    case GUMBO_TAG_FIGURE:
+    case GUMBO_TAG_FIGCAPTION:
+    case GUMBO_TAG_ADDRESS:
+    case GUMBO_TAG_H1:
+    case GUMBO_TAG_H2:
+    case GUMBO_TAG_H3:
+    case GUMBO_TAG_H4:
+    case GUMBO_TAG_H5:
+    case GUMBO_TAG_H6:
+    case GUMBO_TAG_HR:
+    case GUMBO_TAG_BLOCKQUOTE:
+    case GUMBO_TAG_PRE:
+    case GUMBO_TAG_UL:
+    case GUMBO_TAG_OL:
+    case GUMBO_TAG_LI:
+    case GUMBO_TAG_DL:
+    case GUMBO_TAG_DT:
+    case GUMBO_TAG_DD:
+    case GUMBO_TAG_TABLE:
+    case GUMBO_TAG_CAPTION:
+    case GUMBO_TAG_THEAD:
+    case GUMBO_TAG_TBODY:
+    case GUMBO_TAG_TFOOT:
+    case GUMBO_TAG_TR:
+    case GUMBO_TAG_TD:
+    case GUMBO_TAG_TH:
+    case GUMBO_TAG_BODY:
+    case GUMBO_TAG_HTML:
+    case GUMBO_TAG_CENTER:
+    case GUMBO_TAG_DETAILS:
+    case GUMBO_TAG_SUMMARY:
+    case GUMBO_TAG_FIELDSET:
+    case GUMBO_TAG_LEGEND:
+    case GUMBO_TAG_HGROUP:
     case GUMBO_TAG_MENU:
       return true;
     default:
@@ -157,7 +202,8 @@ std::string collapsed_text(const GumboNode* node) {
 PageFrame frame_of(const GumboNode* root) {
   PageFrame frame;
   frame.title = title_of(root);
-  if (const GumboNode* base = first_tag(root, GUMBO_TAG_BASE)) frame.base_href = attribute(base, "href");
+  if (const GumboNode* base = first_tag(root, GUMBO_TAG_BASE))
+    frame.base_href = attribute(base, "href");
   const GumboNode* main = nullptr;
   const GumboNode* article = nullptr;
   int mains = 0, articles = 0;

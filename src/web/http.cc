@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "web/http.h"
 
-#include <arpa/inet.h>
+#include "core/strings.h"
+
 #include <curl/curl.h>
+
+#include <arpa/inet.h>
 #include <sys/socket.h>
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
-
-#include "core/strings.h"
 
 #ifndef HERMES_VERSION
 #define HERMES_VERSION "0"
@@ -44,7 +45,8 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
   curl_easy_getinfo(t->easy, CURLINFO_SIZE_DOWNLOAD_T, &wire);
   t->received = std::max(t->received, wire);
   if (decoded > (1u << 20) &&
-      decoded > t->limits->max_expansion * static_cast<size_t>(std::max<curl_off_t>(t->received, 1))) {
+      decoded >
+          t->limits->max_expansion * static_cast<size_t>(std::max<curl_off_t>(t->received, 1))) {
     t->bomb = true;
     return 0;
   }
@@ -166,8 +168,8 @@ const std::string& user_agent() {
   return ua;
 }
 
-Result<HttpResponse> perform(const HttpRequest& request, const HttpLimits& limits,
-                             const Pin* pin, std::stop_token stop) {
+Result<HttpResponse> perform(const HttpRequest& request, const HttpLimits& limits, const Pin* pin,
+                             std::stop_token stop) {
   static std::once_flag init;
   std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   Easy c(curl_easy_init());
@@ -186,7 +188,8 @@ Result<HttpResponse> perform(const HttpRequest& request, const HttpLimits& limit
   for (const std::string& h : request.headers) append(headers, h);
   curl_easy_setopt(c.get(), CURLOPT_HTTPHEADER, headers.get());
   if (request.method == "POST") {
-    curl_easy_setopt(c.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    curl_easy_setopt(c.get(), CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
     curl_easy_setopt(c.get(), CURLOPT_POSTFIELDS, request.body.c_str());
   }
   if (pin) {

@@ -5,14 +5,14 @@
 // (CURLOPT_RESOLVE), and a connect-time check refuses any other address.
 #pragma once
 
+#include "core/result.h"
+#include "web/url_guard.h"
+
 #include <chrono>
 #include <cstdint>
 #include <stop_token>
 #include <string>
 #include <vector>
-
-#include "core/result.h"
-#include "web/url_guard.h"
 
 namespace hermes::web {
 
@@ -52,8 +52,8 @@ struct HttpResponse {
 // kTooLarge (body over the limit or an expansion bomb), kPermissionDenied
 // (the connect-time check refused an address), kUnavailable (anything else
 // curl reports; the message is curl's own text).
-Result<HttpResponse> perform(const HttpRequest& request, const HttpLimits& limits,
-                             const Pin* pin, std::stop_token stop);
+Result<HttpResponse> perform(const HttpRequest& request, const HttpLimits& limits, const Pin* pin,
+                             std::stop_token stop);
 
 // "hermes-tools/<version> (+web_extract)".
 const std::string& user_agent();

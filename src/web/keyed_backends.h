@@ -5,18 +5,18 @@
 // message.
 #pragma once
 
+#include "web/backend.h"
+
 #include <chrono>
 #include <memory>
 #include <string>
-
-#include "web/backend.h"
 
 namespace hermes::web {
 
 struct VendorConfig {
   std::string key;
   std::string base;
-  std::string mode;  // Parallel's PARALLEL_SEARCH_MODE
+  std::string mode;                  // Parallel's PARALLEL_SEARCH_MODE
   std::chrono::seconds timeout{60};  // each request
 };
 

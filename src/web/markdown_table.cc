@@ -39,7 +39,8 @@ std::string TableBuilder::render() const {
   for (const Row& r : rows_)
     if (!r.cells.empty()) rows.push_back(&r);
   if (rows.empty()) return caption_;
-  auto header = std::find_if(rows.begin(), rows.end(), [](const Row* r) { return r->has_header_cell; });
+  auto header =
+      std::find_if(rows.begin(), rows.end(), [](const Row* r) { return r->has_header_cell; });
   if (header == rows.end()) header = rows.begin();
   std::rotate(rows.begin(), header, header + 1);
   size_t width = 0;

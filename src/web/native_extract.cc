@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "web/native_extract.h"
 
+#include "web/page_content.h"
+
 #include <condition_variable>
 #include <map>
 #include <mutex>
 #include <thread>
-
-#include "web/page_content.h"
 
 namespace hermes::web {
 namespace {

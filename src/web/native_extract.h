@@ -3,10 +3,10 @@
 // hop vetted) and converted here; up to 5 URLs at once, at most 2 per host.
 #pragma once
 
-#include <memory>
-
 #include "web/backend.h"
 #include "web/page_fetch.h"
+
+#include <memory>
 
 namespace hermes::web {
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "web/page_content.h"
 
-#include <unistd.h>
-
-#include <array>
-#include <cstdlib>
-
 #include "core/strings.h"
 #include "proc/run.h"
 #include "web/charset.h"
 #include "web/html_markdown.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <cstdlib>
 
 namespace hermes::web {
 namespace {
@@ -25,9 +25,13 @@ constexpr std::array<Signature, 16> kSignatures = {{
     {"PK\x05\x06", "ZIP archive"},
     {"\x1F\x8B", "gzip compressed data"},
     {"BZh", "bzip2 compressed data"},
-    {"\xFD" "7zXZ", "xz compressed data"},
+    {"\xFD"
+     "7zXZ",
+     "xz compressed data"},
     {"7z\xBC\xAF\x27\x1C", "7-Zip archive"},
-    {"\x7F" "ELF", "ELF executable"},
+    {"\x7F"
+     "ELF",
+     "ELF executable"},
     {"\xCF\xFA\xED\xFE", "Mach-O 64-bit executable"},
     {"\xCE\xFA\xED\xFE", "Mach-O executable"},
     {"\x89PNG\r\n\x1A\n", "PNG image data"},
@@ -59,7 +63,8 @@ Kind kind_of(std::string_view body, const std::string& mime) {
     return Kind::kHtml;
   if (mime == "text/html" || mime == "application/xhtml+xml") return Kind::kHtml;
   if (mime == "application/pdf") return Kind::kPdf;
-  if (is_textual(mime) || (mime.empty() && sanitize_utf8(body.substr(0, 4096)) == body.substr(0, 4096)))
+  if (is_textual(mime) ||
+      (mime.empty() && sanitize_utf8(body.substr(0, 4096)) == body.substr(0, 4096)))
     return Kind::kText;
   return Kind::kOther;
 }
@@ -90,15 +95,16 @@ std::string pdf_title(const std::string& path, std::stop_token stop) {
 }
 
 PageContent pdf_content(std::string_view body, std::stop_token stop) {
-  std::string dir = std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+  std::string dir =
+      std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
   std::string path = dir + "/hermes-web-XXXXXX";
   int fd = mkstemp(path.data());
   if (fd < 0) return {"", "", "Could not store the PDF for pdftotext"};
   bool written = ::write(fd, body.data(), body.size()) == static_cast<ssize_t>(body.size());
   ::close(fd);
   PageContent out;
-  auto text = written ? run_tool({"pdftotext", "-enc", "UTF-8", "-layout", path, "-"}, stop)
-                      : std::nullopt;
+  auto text =
+      written ? run_tool({"pdftotext", "-enc", "UTF-8", "-layout", path, "-"}, stop) : std::nullopt;
   if (text) out = {pdf_title(path, stop), sanitize_utf8(*text), ""};
   ::unlink(path.c_str());
   if (!text) out.error = stop.stop_requested() ? "Interrupted" : kNoPdftotext;

@@ -4,14 +4,14 @@
 // is dialled, and redirects are followed here, not by curl.
 #pragma once
 
+#include "web/http.h"
+#include "web/site_policy.h"
+#include "web/url_guard.h"
+
 #include <chrono>
 #include <optional>
 #include <stop_token>
 #include <string>
-
-#include "web/http.h"
-#include "web/site_policy.h"
-#include "web/url_guard.h"
 
 namespace hermes::web {
 

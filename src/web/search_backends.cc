@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "web/search_backends.h"
 
-#include <gumbo.h>
-
-#include <algorithm>
-
 #include "core/json.h"
 #include "core/strings.h"
 #include "web/html_tree.h"
 #include "web/url.h"
 #include "web/vendor_http.h"
+
+#include <gumbo.h>
+
+#include <algorithm>
 
 namespace hermes::web {
 namespace {
@@ -53,9 +53,11 @@ class SearxngSearch final : public SearchBackend {
     auto reply = vendor_exchange(call, stop);
     if (!reply) {
       if (reply.error().code == ErrorCode::kCancelled) return reply.error();
-      return Error::Unavailable("Could not reach SearXNG at " + base_ + ": " + reply.error().message);
+      return Error::Unavailable("Could not reach SearXNG at " + base_ + ": " +
+                                reply.error().message);
     }
-    if (reply->status != 200) return Error::Unavailable("SearXNG returned HTTP " + std::to_string(reply->status));
+    if (reply->status != 200)
+      return Error::Unavailable("SearXNG returned HTTP " + std::to_string(reply->status));
     auto reply_json = parse_vendor_json(reply->body);
     if (!reply_json || !reply_json->is_object())
       return Error::Unavailable("Could not parse SearXNG response as JSON");
@@ -67,7 +69,8 @@ class SearxngSearch final : public SearchBackend {
     if (results != parsed.end())
       for (const Json& r : *results)
         if (r.is_object()) rows.push_back(r);
-    std::stable_sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) { return score_of(a) > score_of(b); });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Json& a, const Json& b) { return score_of(a) > score_of(b); });
     std::vector<SearchHit> hits;
     for (const Json& r : rows) {
       if (static_cast<int>(hits.size()) >= limit) break;
@@ -102,9 +105,11 @@ class BraveSearch final : public SearchBackend {
     auto reply = vendor_exchange(call, stop);
     if (!reply) {
       if (reply.error().code == ErrorCode::kCancelled) return reply.error();
-      return Error::Unavailable(scrub("Could not reach Brave Search: " + reply.error().message, key_));
+      return Error::Unavailable(
+          scrub("Could not reach Brave Search: " + reply.error().message, key_));
     }
-    if (reply->status != 200) return Error::Unavailable("Brave Search returned HTTP " + std::to_string(reply->status));
+    if (reply->status != 200)
+      return Error::Unavailable("Brave Search returned HTTP " + std::to_string(reply->status));
     auto reply_json = parse_vendor_json(reply->body);
     if (!reply_json || !reply_json->is_object())
       return Error::Unavailable("Could not parse Brave Search response as JSON");
@@ -126,7 +131,8 @@ class BraveSearch final : public SearchBackend {
 };
 
 constexpr const char* kDdgThrottled =
-    "DuckDuckGo search failed: rate limited (HTTP 202 challenge) — try again later, set SEARXNG_URL, "
+    "DuckDuckGo search failed: rate limited (HTTP 202 challenge) — try again later, set "
+    "SEARXNG_URL, "
     "or configure a keyed backend.";
 
 class DdgSearch final : public SearchBackend {
@@ -146,7 +152,8 @@ class DdgSearch final : public SearchBackend {
                     ""};
     auto reply = vendor_exchange(call, stop);
     if (!reply) {
-      if (reply.error().code == ErrorCode::kCancelled) return Error::Cancelled("DuckDuckGo search interrupted");
+      if (reply.error().code == ErrorCode::kCancelled)
+        return Error::Cancelled("DuckDuckGo search interrupted");
       if (reply.error().code == ErrorCode::kTimeout)
         return Error::Timeout(
             "DuckDuckGo search timed out after " + std::to_string(timeout_.count()) +
@@ -186,7 +193,8 @@ void find_parts(const GumboNode* node, DdgRow& row) {
   if (!row.link && has_class_token(node, "result__a")) row.link = node;
   if (!row.snippet && has_class_token(node, "result__snippet")) row.snippet = node;
   const GumboVector& kids = node->v.element.children;
-  for (unsigned i = 0; i < kids.length; ++i) find_parts(static_cast<const GumboNode*>(kids.data[i]), row);
+  for (unsigned i = 0; i < kids.length; ++i)
+    find_parts(static_cast<const GumboNode*>(kids.data[i]), row);
 }
 
 void collect_results(const GumboNode* node, std::vector<DdgRow>& rows, int depth) {

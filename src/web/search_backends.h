@@ -3,12 +3,11 @@
 // HTML endpoint (our own client, parsed with Gumbo) and Brave's free tier.
 #pragma once
 
-#include <memory>
-#include <string>
+#include "web/backend.h"
 
 #include <chrono>
-
-#include "web/backend.h"
+#include <memory>
+#include <string>
 
 namespace hermes::web {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "web/site_policy.h"
 
-#include <fstream>
-
 #include "core/config.h"
 #include "core/log.h"
 #include "core/strings.h"
 #include "web/url.h"
+
+#include <fstream>
 
 namespace hermes::web {
 namespace {

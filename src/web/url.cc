@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "web/url.h"
 
+#include "core/strings.h"
+
 #include <curl/curl.h>
-#include <idn2.h>
 
 #include <algorithm>
+#include <idn2.h>
 #include <memory>
-
-#include "core/strings.h"
 
 namespace hermes::web {
 namespace {
@@ -27,7 +27,9 @@ std::optional<std::string> get_part(CURLU* u, CURLUPart part, unsigned flags = 0
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
-bool unreserved(unsigned char c) { return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~'; }
+bool unreserved(unsigned char c) {
+  return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~';
+}
 
 void append_escaped(std::string& out, unsigned char c) {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -48,8 +50,10 @@ std::string encode_tail(std::string_view tail) {
   bool after_path = false;
   for (unsigned char c : tail) {
     if (c == '?' || c == '#') after_path = true;
-    if (keep_literal(c, after_path)) out += static_cast<char>(c);
-    else append_escaped(out, c);
+    if (keep_literal(c, after_path))
+      out += static_cast<char>(c);
+    else
+      append_escaped(out, c);
   }
   return out;
 }
@@ -91,7 +95,8 @@ std::optional<Url> parse_url(std::string_view text) {
   auto whole = get_part(u.get(), CURLUPART_URL);
   if (!host || host->empty() || !scheme || !whole) return std::nullopt;
   Url out{*whole, to_lower(*scheme), to_lower(*host), 0};
-  if (out.host.size() > 2 && out.host.front() == '[') out.host = out.host.substr(1, out.host.size() - 2);
+  if (out.host.size() > 2 && out.host.front() == '[')
+    out.host = out.host.substr(1, out.host.size() - 2);
   while (!out.host.empty() && out.host.back() == '.') out.host.pop_back();
   if (out.host.empty()) return std::nullopt;
   out.port = port ? static_cast<int>(parse_int(*port).value_or(0)) : 0;
@@ -158,8 +163,10 @@ std::string percent_decode(std::string_view text) {
 std::string encode_component(std::string_view text) {
   std::string out;
   for (unsigned char c : text) {
-    if (unreserved(c)) out += static_cast<char>(c);
-    else append_escaped(out, c);
+    if (unreserved(c))
+      out += static_cast<char>(c);
+    else
+      append_escaped(out, c);
   }
   return out;
 }

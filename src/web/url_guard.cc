@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "web/url_guard.h"
 
+#include "core/strings.h"
+
 #include <netdb.h>
 #include <sys/socket.h>
 
 #include <cstdlib>
 #include <cstring>
-
-#include "core/strings.h"
 
 namespace hermes::web {
 namespace {
@@ -20,7 +20,8 @@ class SystemResolver final : public Resolver {
     hints.ai_socktype = SOCK_STREAM;
     addrinfo* list = nullptr;
     int rc = getaddrinfo(host.c_str(), nullptr, &hints, &list);
-    if (rc != 0) return Error::NotFound(std::string("could not resolve ") + host + ": " + gai_strerror(rc));
+    if (rc != 0)
+      return Error::NotFound(std::string("could not resolve ") + host + ": " + gai_strerror(rc));
     std::vector<IpAddress> out;
     for (addrinfo* ai = list; ai; ai = ai->ai_next) out.push_back(from_sockaddr(ai->ai_addr));
     freeaddrinfo(list);

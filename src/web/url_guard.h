@@ -4,14 +4,14 @@
 // so a name that answers differently later (DNS rebinding) changes nothing.
 #pragma once
 
+#include "core/result.h"
+#include "web/address.h"
+#include "web/url.h"
+
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/result.h"
-#include "web/address.h"
-#include "web/url.h"
 
 namespace hermes::web {
 

@@ -8,7 +8,8 @@ namespace hermes::web {
 namespace {
 
 std::string failure_detail(const Error& e, const VendorCall& call) {
-  if (e.code == ErrorCode::kTimeout) return "timed out after " + std::to_string(call.timeout.count()) + "s";
+  if (e.code == ErrorCode::kTimeout)
+    return "timed out after " + std::to_string(call.timeout.count()) + "s";
   if (e.code == ErrorCode::kTooLarge) return "response too large";
   return e.message;
 }
@@ -18,7 +19,8 @@ std::string failure_detail(const Error& e, const VendorCall& call) {
 Result<HttpResponse> vendor_exchange(const VendorCall& call, std::stop_token stop) {
   HttpLimits limits;
   limits.total_timeout = call.timeout;
-  limits.connect_timeout = std::min<std::chrono::milliseconds>(call.timeout, std::chrono::seconds(10));
+  limits.connect_timeout =
+      std::min<std::chrono::milliseconds>(call.timeout, std::chrono::seconds(10));
   limits.max_body = 16u << 20;
   HttpRequest request{call.url, call.method, call.headers, call.body, true};
   return perform(request, limits, nullptr, stop);
@@ -29,10 +31,12 @@ Result<Json> vendor_json(const VendorCall& call, std::stop_token stop) {
   auto reply = vendor_exchange(call, stop);
   if (!reply) {
     if (reply.error().code == ErrorCode::kCancelled) return reply.error();
-    return Error{reply.error().code, scrub(prefix + failure_detail(reply.error(), call), call.secret)};
+    return Error{reply.error().code,
+                 scrub(prefix + failure_detail(reply.error(), call), call.secret)};
   }
   if (reply->status < 200 || reply->status > 299) {
-    std::string detail = "HTTP " + std::to_string(reply->status) + ": " + vendor_message(reply->body);
+    std::string detail =
+        "HTTP " + std::to_string(reply->status) + ": " + vendor_message(reply->body);
     return Error::Unavailable(scrub(prefix + detail, call.secret));
   }
   auto parsed = parse_vendor_json(reply->body);

@@ -4,15 +4,15 @@
 // scrubbed from anything we repeat.
 #pragma once
 
+#include "core/json.h"
+#include "core/result.h"
+#include "web/http.h"
+
 #include <chrono>
 #include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/json.h"
-#include "core/result.h"
-#include "web/http.h"
 
 namespace hermes::web {
 

@@ -3,6 +3,12 @@
 // backend tests, and small helpers around run_bash.
 #pragma once
 
+#include "backend/backend_config.h"
+#include "backend/run_bash.h"
+#include "core/config.h"
+#include "testutil/backend_targets.h"
+#include "testutil/temp_dir.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,12 +16,6 @@
 #include <memory>
 #include <string>
 #include <thread>
-
-#include "backend/backend_config.h"
-#include "backend/run_bash.h"
-#include "core/config.h"
-#include "testutil/backend_targets.h"
-#include "testutil/temp_dir.h"
 
 namespace hermes::testing {
 
@@ -45,8 +45,8 @@ inline std::unique_ptr<StartedBackend> start_backend(const std::string& yaml) {
 inline Result<BashOutcome> run(Backend& backend, const std::string& script,
                                std::chrono::milliseconds timeout = std::chrono::seconds(20),
                                std::optional<std::string> stdin_data = std::nullopt) {
-  return run_bash_captured(backend, {.script = script, .stdin_data = std::move(stdin_data),
-                                     .timeout = timeout}, {});
+  return run_bash_captured(
+      backend, {.script = script, .stdin_data = std::move(stdin_data), .timeout = timeout}, {});
 }
 
 // Waits (bounded) until `path` exists: the command under test has started.

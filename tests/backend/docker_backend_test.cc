@@ -3,16 +3,17 @@
 // hardening options of `docker run`, exec per command, forwarded variables,
 // a vanished container recreated once, cleanup. One test uses a real engine
 // when `docker info` works and is skipped otherwise.
+#include "backend/docker_backend.h"
+
+#include "backend/backend_test_util.h"
+#include "backend/local_command.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include "backend/backend_test_util.h"
-#include "backend/docker_backend.h"
-#include "backend/local_command.h"
 
 namespace hermes::testing {
 namespace {
@@ -84,8 +85,8 @@ TEST_F(DockerShimTest, RunPassesTheHardeningOptions) {
   EXPECT_TRUE(has_sequence(args, {"--memory", "3g"}));
   EXPECT_TRUE(has_sequence(args, {"--network=none"}));
   EXPECT_TRUE(has_sequence(args, {"-v", work_.path() + ":" + work_.path()}));
-  EXPECT_TRUE(has_sequence(args, {"nikolaik/python-nodejs:python3.11-nodejs20", "sleep",
-                                  "infinity"}));
+  EXPECT_TRUE(
+      has_sequence(args, {"nikolaik/python-nodejs:python3.11-nodejs20", "sleep", "infinity"}));
 }
 
 TEST_F(DockerShimTest, NetworkOnByDefault) {
@@ -145,8 +146,9 @@ TEST_F(DockerShimTest, CommandPrintingTheErrorTextIsNotATransportError) {
   // the session lose its container (and its /tmp) to a recreation.
   auto box = docker();
   std::string id = as_docker(*box).container_id();
-  auto r = run(*box->backend, "echo x > /tmp/state; grep -h 'No such container' " +
-                                  std::string("/dev/stdin <<< 'log: Error: No such container: abc'; exit 1"));
+  auto r = run(*box->backend,
+               "echo x > /tmp/state; grep -h 'No such container' " +
+                   std::string("/dev/stdin <<< 'log: Error: No such container: abc'; exit 1"));
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->exit_code, 1);
   EXPECT_EQ(as_docker(*box).container_id(), id);
@@ -175,7 +177,7 @@ TEST(DockerRealEngineTest, RunsACommandInARealContainer) {
   if (!info || info->exit_code != 0) {
     GTEST_SKIP() << "`docker info` fails (no container engine): "
                  << (info ? last_line(info->errors.empty() ? info->output : info->errors)
-                         : info.error().message);
+                          : info.error().message);
   }
   const char* image = std::getenv("HERMES_TEST_DOCKER_IMAGE");
   DockerOptions options{.docker = docker, .image = image ? image : "debian:12-slim"};

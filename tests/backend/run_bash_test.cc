@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // run_bash on every backend: output, exit codes, stdin, large output in both
 // directions, stderr kept apart, login shells, timeouts and cancellation.
+#include "backend/backend_test_util.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <fstream>
 #include <stop_token>
 #include <thread>
-
-#include "backend/backend_test_util.h"
 
 namespace hermes::testing {
 namespace {
@@ -89,7 +89,8 @@ TEST_P(RunBashTest, MergedOutputKeepsTheOrderWritten) {
   auto r = run(backend(), "for i in 1 2 3 4 5 6 7 8; do echo o$i; echo e$i >&2; done");
   ASSERT_TRUE(r) << r.error().message;
   std::string expected;
-  for (int i = 1; i <= 8; ++i) expected += "o" + std::to_string(i) + "\ne" + std::to_string(i) + "\n";
+  for (int i = 1; i <= 8; ++i)
+    expected += "o" + std::to_string(i) + "\ne" + std::to_string(i) + "\n";
   EXPECT_EQ(r->output, expected);
 }
 
@@ -119,9 +120,9 @@ TEST_P(RunBashTest, CancellationStopsTheCommand) {
     if (wait_for_file(marker)) stop.request_stop();
   });
   auto start = std::chrono::steady_clock::now();
-  auto r = run_bash_captured(backend(), {.script = "touch " + marker + "; sleep 30; echo never",
-                                         .timeout = seconds(25)},
-                             stop.get_token());
+  auto r = run_bash_captured(
+      backend(), {.script = "touch " + marker + "; sleep 30; echo never", .timeout = seconds(25)},
+      stop.get_token());
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->end, proc::RunEnd::kCancelled);
   EXPECT_LT(seconds_since(start), 10.0);
@@ -132,17 +133,17 @@ TEST_P(RunBashTest, StreamsLongOutputBeforeExit) {
   std::string marker = work_.file("streamed");
   std::atomic<bool> got_before_exit = false;
   size_t total = 0;
-  auto r = run_bash(backend(),
-                    {.script = "head -c 200000 /dev/zero; while [ ! -e " + marker +
-                               " ]; do sleep 0.05; done",
-                     .timeout = seconds(20)},
-                    {}, [&](std::string_view bytes) {
-                      total += bytes.size();
-                      if (total >= 200000 && !got_before_exit) {
-                        got_before_exit = true;
-                        std::ofstream{marker};
-                      }
-                    });
+  auto r = run_bash(
+      backend(),
+      {.script = "head -c 200000 /dev/zero; while [ ! -e " + marker + " ]; do sleep 0.05; done",
+       .timeout = seconds(20)},
+      {}, [&](std::string_view bytes) {
+        total += bytes.size();
+        if (total >= 200000 && !got_before_exit) {
+          got_before_exit = true;
+          std::ofstream{marker};
+        }
+      });
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_TRUE(got_before_exit);
   EXPECT_EQ(r->end, proc::RunEnd::kExited);

@@ -3,17 +3,19 @@
 // outside the workspace fail, inside they land on the host, /tmp is private
 // to the session and kept across commands, the network is cut unless
 // configured, and no capability is left.
-#include <arpa/inet.h>
+#include "backend/sandbox_backend.h"
+
+#include "backend/backend_test_util.h"
+
 #include <gtest/gtest.h>
+
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
-
-#include "backend/backend_test_util.h"
-#include "backend/sandbox_backend.h"
 
 namespace hermes::testing {
 namespace {
@@ -84,7 +86,8 @@ TEST_F(SandboxBackendTest, WritesOutsideTheWorkspaceFail) {
 TEST_F(SandboxBackendTest, WritesInsideTheWorkspaceLandOnTheHost) {
   auto box = sandbox();
   EXPECT_EQ(box->backend->default_cwd(), work_.path());
-  auto r = run(*box->backend, "cd " + work_.path() + " && mkdir -p sub && printf 'kept' > sub/file.txt");
+  auto r =
+      run(*box->backend, "cd " + work_.path() + " && mkdir -p sub && printf 'kept' > sub/file.txt");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->exit_code, 0) << r->output;
   EXPECT_EQ(work_.read("sub/file.txt"), "kept");
@@ -149,7 +152,8 @@ TEST_F(SandboxBackendTest, NetworkWhenConfigured) {
 
 TEST_F(SandboxBackendTest, NoCapabilitiesRemain) {
   auto box = sandbox();
-  auto r = run(*box->backend, "grep -E '^Cap(Eff|Prm|Bnd):' /proc/self/status | awk '{print $2}' | sort -u");
+  auto r = run(*box->backend,
+               "grep -E '^Cap(Eff|Prm|Bnd):' /proc/self/status | awk '{print $2}' | sort -u");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->output, "0000000000000000\n");
 }
@@ -157,8 +161,9 @@ TEST_F(SandboxBackendTest, NoCapabilitiesRemain) {
 TEST_F(SandboxBackendTest, SessionPersistenceWorksInside) {
   // The terminal keeps cwd and env in files under /tmp between commands.
   auto box = sandbox();
-  auto a = run(*box->backend, "cd " + work_.path() + " && mkdir -p d && cd d && export HERMES_X=1 && "
-                              "{ pwd; export -p; } > /tmp/snap");
+  auto a = run(*box->backend, "cd " + work_.path() +
+                                  " && mkdir -p d && cd d && export HERMES_X=1 && "
+                                  "{ pwd; export -p; } > /tmp/snap");
   ASSERT_TRUE(a);
   auto b = run(*box->backend, "head -1 /tmp/snap; grep -c HERMES_X /tmp/snap");
   ASSERT_TRUE(b);

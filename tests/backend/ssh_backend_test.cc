@@ -3,18 +3,20 @@
 // expanded on the remote side, and the faults (nothing listening, a refused
 // key, the connection killed mid-command) each a clear error, never a hang,
 // with no local file left behind.
+#include "backend/ssh_backend.h"
+
+#include "backend/backend_test_util.h"
+#include "fs/atomic_write.h"
+#include "testutil/sshd_server.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <stop_token>
 #include <thread>
-
-#include "backend/backend_test_util.h"
-#include "backend/ssh_backend.h"
-#include "fs/atomic_write.h"
-#include "testutil/sshd_server.h"
 
 namespace hermes::testing {
 namespace {
@@ -27,9 +29,13 @@ class SshBackendTest : public ::testing::Test {
 
   SshTarget target(const std::string& key = "") {
     const SshdServer& sshd = shared_sshd();
-    return SshTarget{.host = "127.0.0.1", .user = "root", .port = sshd.port(),
-                     .key = key.empty() ? sshd.client_key() : key, .cwd = "",
-                     .options = sshd.ssh_options(), .control_dir = control_.path() + "/hermes-ssh"};
+    return SshTarget{.host = "127.0.0.1",
+                     .user = "root",
+                     .port = sshd.port(),
+                     .key = key.empty() ? sshd.client_key() : key,
+                     .cwd = "",
+                     .options = sshd.ssh_options(),
+                     .control_dir = control_.path() + "/hermes-ssh"};
   }
   // Files left in the local control directory.
   std::vector<std::string> leftovers() const {
@@ -45,7 +51,7 @@ class SshBackendTest : public ::testing::Test {
 };
 
 bool is_socket(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
@@ -185,8 +191,7 @@ TEST_F(SshBackendTest, DroppedConnectionMidCommandIsAnErrorNotAHang) {
   EXPECT_LT(seconds_since(start), 10.0);
   ASSERT_FALSE(r) << "exit " << r->exit_code << ": " << r->output;
   EXPECT_EQ(r.error().code, ErrorCode::kUnavailable);
-  EXPECT_NE(r.error().message.find("SSH backend: connection to root@127.0.0.1:"),
-            std::string::npos)
+  EXPECT_NE(r.error().message.find("SSH backend: connection to root@127.0.0.1:"), std::string::npos)
       << r.error().message;
   // The next command opens a fresh connection.
   auto again = run(backend, "echo back");

@@ -11,14 +11,23 @@ TEST(StripAnsi, RemovesCsiAndOsc) {
   EXPECT_EQ(strip_ansi("\x1b]0;title\x07text"), "text");
   EXPECT_EQ(strip_ansi("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\"), "link");
   EXPECT_EQ(strip_ansi("a\x1bPdcs\x1b\\b"), "ab");
-  EXPECT_EQ(strip_ansi("a\x1b(Bb"), "ab");   // nF
-  EXPECT_EQ(strip_ansi("a\x1b" "7b"), "ab");  // Fp
+  EXPECT_EQ(strip_ansi("a\x1b(Bb"), "ab");  // nF
+  EXPECT_EQ(strip_ansi("a\x1b"
+                       "7b"),
+            "ab");  // Fp
 }
 
 TEST(StripAnsi, EightBitControlsAreCodePoints) {
-  EXPECT_EQ(strip_ansi("a\xc2\x9b" "1mb"), "ab");                // U+009B CSI
-  EXPECT_EQ(strip_ansi("a\xc2\x9d" "t\xc2\x9c" "b"), "ab");      // U+009D OSC … U+009C
-  EXPECT_EQ(strip_ansi("a\xc2\x85" "b"), "ab");                  // NEL
+  EXPECT_EQ(strip_ansi("a\xc2\x9b"
+                       "1mb"),
+            "ab");  // U+009B CSI
+  EXPECT_EQ(strip_ansi("a\xc2\x9d"
+                       "t\xc2\x9c"
+                       "b"),
+            "ab");  // U+009D OSC … U+009C
+  EXPECT_EQ(strip_ansi("a\xc2\x85"
+                       "b"),
+            "ab");  // NEL
 }
 
 TEST(StripAnsi, Utf8Survives) {

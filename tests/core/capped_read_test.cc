@@ -3,12 +3,13 @@
 // a FIFO with no writer, an endless device, a huge sparse file, a directory.
 #include "core/capped_read.h"
 
-#include <fcntl.h>
+#include "testutil/temp_dir.h"
+
 #include <gtest/gtest.h>
+
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include "testutil/temp_dir.h"
 
 namespace hermes {
 namespace {

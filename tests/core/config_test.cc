@@ -2,6 +2,7 @@
 #include "core/config.h"
 
 #include <gtest/gtest.h>
+
 #include <stdlib.h>
 
 namespace hermes {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/paths.h"
 
+#include "testutil/temp_dir.h"
+
 #include <gtest/gtest.h>
+
 #include <stdlib.h>
 #include <unistd.h>
-
-#include "testutil/temp_dir.h"
 
 namespace hermes {
 namespace {

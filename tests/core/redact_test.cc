@@ -3,14 +3,15 @@
 // per family, boundary cases, and near-misses that must stay untouched.
 #include "core/redact.h"
 
+#include "core/config.h"
+
 #include <gtest/gtest.h>
+
 #include <stdlib.h>
 
 #include <chrono>
 #include <string>
 #include <vector>
-
-#include "core/config.h"
 
 namespace hermes {
 namespace {

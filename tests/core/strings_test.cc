@@ -25,7 +25,10 @@ TEST(Strings, WithCommas) {
 
 TEST(Strings, SanitizeUtf8ReplacesInvalidBytes) {
   EXPECT_EQ(sanitize_utf8("ok \xC3\xA9"), "ok \xC3\xA9");
-  EXPECT_EQ(sanitize_utf8("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(sanitize_utf8("a\xFF"
+                          "b"),
+            "a\xEF\xBF\xBD"
+            "b");
   EXPECT_EQ(sanitize_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
 }
 

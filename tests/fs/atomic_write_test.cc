@@ -3,9 +3,13 @@
 // killed mid-write never leaving a torn file.
 #include "fs/atomic_write.h"
 
+#include "fs/path_lock.h"
+#include "testutil/temp_dir.h"
+
 #include <gtest/gtest.h>
-#include <signal.h>
+
 #include <sched.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -14,9 +18,6 @@
 #include <cerrno>
 #include <filesystem>
 #include <random>
-
-#include "fs/path_lock.h"
-#include "testutil/temp_dir.h"
 
 namespace hermes {
 namespace {

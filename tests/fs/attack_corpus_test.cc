@@ -6,16 +6,16 @@
 // kernel's openat2 walk and once with the per-component fallback. An attack
 // is refused when the call reports an error, nothing outside the workspace
 // changed (every file, link and directory compared) and no canary leaked.
+#include "core/json.h"
+#include "fs/cli_child.h"
+#include "testutil/jsonl.h"
+#include "testutil/temp_dir.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
-
-#include "core/json.h"
-#include "fs/cli_child.h"
-#include "testutil/jsonl.h"
-#include "testutil/temp_dir.h"
 
 namespace hermes::testing {
 namespace {
@@ -33,7 +33,8 @@ struct Attack {
 
 std::vector<Attack> load_corpus() {
   std::vector<Attack> out;
-  for (const Json& j : testing::read_jsonl(std::string(HERMES_SOURCE_DIR) + "/tests/fs/attacks.jsonl")) {
+  for (const Json& j :
+       testing::read_jsonl(std::string(HERMES_SOURCE_DIR) + "/tests/fs/attacks.jsonl")) {
     out.push_back({j["name"], j["root"], j["safe_root"], j["setup"].get<std::vector<std::string>>(),
                    j["call"].dump(), j["expect"]});
   }
@@ -44,7 +45,8 @@ std::vector<Attack> load_corpus() {
 std::map<std::string, std::string> snapshot(const std::string& dir) {
   std::map<std::string, std::string> out;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const fs::path& p = it->path();
     auto status = fs::symlink_status(p, ec);
     if (fs::is_symlink(status)) {
@@ -61,7 +63,8 @@ std::map<std::string, std::string> snapshot(const std::string& dir) {
 }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+  for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
   return text;
 }
 
@@ -76,10 +79,12 @@ class AttackCorpus : public ::testing::TestWithParam<const char*> {
     std::string script = "set -e\nexport R='" + R + "' OUT='" + OUT + "' HOME='" + HOME +
                          "' HERMES_HOME='" + HH + "'\n";
     for (const auto& step : attack.setup) script += step + "\n";
-    if (std::system(("/bin/sh -c '" + replace_all(script, "'", "'\\''") + "'").c_str()) != 0) return "setup failed";
+    if (std::system(("/bin/sh -c '" + replace_all(script, "'", "'\\''") + "'").c_str()) != 0)
+      return "setup failed";
     const auto outside_before = snapshot(OUT), home_before = snapshot(HOME);
     std::string call = attack.call;
-    for (auto [from, to] : {std::pair{"$R", R}, {"$OUT", OUT}, {"$HOME", HOME}, {"$HERMES_HOME", HH}}) {
+    for (auto [from, to] :
+         {std::pair{"$R", R}, {"$OUT", OUT}, {"$HOME", HOME}, {"$HERMES_HOME", HH}}) {
       call = replace_all(call, from, to);
     }
     CliRun cli;
@@ -91,10 +96,14 @@ class AttackCorpus : public ::testing::TestWithParam<const char*> {
     cli.input = call + "\n";
     const std::string output = run_cli(cli);
     if (output.empty()) return "no output";
-    if (snapshot(OUT) != outside_before) return "ESCAPE: the outside directory changed; output: " + output;
-    if (snapshot(HOME) != home_before) return "ESCAPE: the home directory changed; output: " + output;
+    if (snapshot(OUT) != outside_before)
+      return "ESCAPE: the outside directory changed; output: " + output;
+    if (snapshot(HOME) != home_before)
+      return "ESCAPE: the home directory changed; output: " + output;
     if (attack.expect == "inside") {
-      return output.find("\"error\"") == std::string::npos ? "" : "refused a link inside the root: " + output;
+      return output.find("\"error\"") == std::string::npos
+                 ? ""
+                 : "refused a link inside the root: " + output;
     }
     if (output.find("CANARY") != std::string::npos) return "LEAK: the canary was read: " + output;
     if (output.find("error") == std::string::npos) return "not refused: " + output;

@@ -5,17 +5,18 @@
 // named-temp fallback of atomic_write cleaning a killed writer's leftovers.
 #include "fs/beneath.h"
 
+#include "core/link_walk.h"
+#include "fs/contained_write.h"
+#include "fs/native_file_system.h"
+#include "testutil/temp_dir.h"
+
 #include <gtest/gtest.h>
+
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
-
-#include "core/link_walk.h"
-#include "fs/contained_write.h"
-#include "fs/native_file_system.h"
-#include "testutil/temp_dir.h"
 
 namespace hermes::testing {
 namespace {
@@ -42,7 +43,8 @@ TEST_P(BeneathTest, OpensRealPathsAndRefusesEveryLinkOnTheWay) {
   EXPECT_EQ(fs.read_all(root.file("a/b/f.txt")).value_or(""), "inside");
   auto through_dir_link = fs.read_all(root.file("a/out/secret.txt"));
   ASSERT_FALSE(through_dir_link);
-  EXPECT_NE(through_dir_link.error().message.find("refusing to follow a symbolic link"), std::string::npos)
+  EXPECT_NE(through_dir_link.error().message.find("refusing to follow a symbolic link"),
+            std::string::npos)
       << through_dir_link.error().message;
   EXPECT_FALSE(fs.read_all(root.file("a/lf")));  // a final link too
   // stat alone follows a link, re-resolved and walked beneath the root again.
@@ -83,17 +85,22 @@ TEST_P(BeneathTest, ResolveLinksFollowsDanglingLinksAndKeepsMagicLinks) {
   fs::create_symlink(root.file("loop"), root.file("loop"));
   EXPECT_FALSE(resolve_links(root.file("loop")));
   // And a write to the kept magic link is refused at use.
-  auto via_magic = native_file_system("/").write_atomic(self + "/root" + outside.file("m.txt"), "x", {});
+  auto via_magic =
+      native_file_system("/").write_atomic(self + "/root" + outside.file("m.txt"), "x", {});
   EXPECT_FALSE(via_magic);
   EXPECT_FALSE(fs::exists(outside.file("m.txt")));
 }
 
-INSTANTIATE_TEST_SUITE_P(Walks, BeneathTest, ::testing::Values(WalkMode::kAuto, WalkMode::kComponents),
-                         [](const auto& walk) { return walk.param == WalkMode::kAuto ? "openat2" : "components"; });
+INSTANTIATE_TEST_SUITE_P(Walks, BeneathTest,
+                         ::testing::Values(WalkMode::kAuto, WalkMode::kComponents),
+                         [](const auto& walk) {
+                           return walk.param == WalkMode::kAuto ? "openat2" : "components";
+                         });
 
 int count_temps(const std::string& dir) {
   int n = 0;
-  for (const auto& entry : fs::directory_iterator(dir)) n += entry.path().filename().string().starts_with(".hermes-tmp.");
+  for (const auto& entry : fs::directory_iterator(dir))
+    n += entry.path().filename().string().starts_with(".hermes-tmp.");
   return n;
 }
 

@@ -20,7 +20,8 @@ std::vector<std::string> merged_env(const std::vector<std::string>& extra) {
   for (char** e = environ; *e; ++e) {
     std::string entry = *e;
     bool replaced = false;
-    for (const auto& x : extra) replaced |= entry.substr(0, entry.find('=') + 1) == x.substr(0, x.find('=') + 1);
+    for (const auto& x : extra)
+      replaced |= entry.substr(0, entry.find('=') + 1) == x.substr(0, x.find('=') + 1);
     if (!replaced) out.push_back(entry);
   }
   out.insert(out.end(), extra.begin(), extra.end());

@@ -14,7 +14,7 @@ struct CliRun {
   std::vector<std::string> args;  // after the binary: e.g. {"--root", R, "call", "-"}
   std::vector<std::string> env;   // NAME=value pairs added to (or replacing) ours
   std::string cwd;
-  std::string input;              // fed to stdin, then closed
+  std::string input;  // fed to stdin, then closed
 };
 
 // The binary under test: $HERMES_TOOLS_BIN, else the one CMake built.

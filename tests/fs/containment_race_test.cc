@@ -4,7 +4,14 @@
 // Add run (zero escapes, zero temp files left); eight server processes
 // patching one file (zero lost edits); kill -9 during write_file (target
 // never torn, no temp file left once the next write has run).
+#include "core/json.h"
+#include "fs/beneath.h"
+#include "fs/cli_child.h"
+#include "testutil/temp_dir.h"
+#include "testutil/tool_session.h"
+
 #include <gtest/gtest.h>
+
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <signal.h>
@@ -19,12 +26,6 @@
 #include <sstream>
 #include <thread>
 
-#include "core/json.h"
-#include "fs/beneath.h"
-#include "fs/cli_child.h"
-#include "testutil/temp_dir.h"
-#include "testutil/tool_session.h"
-
 namespace hermes {
 void register_read_file(Registry& registry);
 void register_write_file(Registry& registry);
@@ -38,7 +39,8 @@ namespace fs = std::filesystem;
 int count_temps(const std::string& dir) {
   int n = 0;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (it->path().filename().string().starts_with(".hermes-tmp")) ++n;
   }
   return n;
@@ -58,7 +60,8 @@ struct SwapWorld {
     session = std::make_unique<ToolSession>(
         [](const std::string& work) { return "security:\n  workspace_root: " + work + "\n"; });
     ::unsetenv("TMPDIR");
-    for (auto reg : {register_read_file, register_write_file, register_patch}) reg(session->registry());
+    for (auto reg : {register_read_file, register_write_file, register_patch})
+      reg(session->registry());
     root = session->work().path();
     fs::create_directory(root + "/box");
     std::ofstream(root + "/box/f.txt") << "inside\n";
@@ -87,19 +90,24 @@ void race_once(SwapWorld& world, int i, RaceCounts& counts) {
   Json out;
   switch (i % 3) {
     case 0:  // a distinct limit per read, so no read is answered from the dedup cache
-      out = world.session->call("read_file", {{"path", box + "f.txt"}, {"limit", 1 + (i / 3) % 1999}});
+      out = world.session->call("read_file",
+                                {{"path", box + "f.txt"}, {"limit", 1 + (i / 3) % 1999}});
       if (out.dump().find("CANARY") != std::string::npos) ++counts.escapes;
       break;
     case 1:
-      out = world.session->call("write_file", {{"path", box + "w" + std::to_string(i) + ".txt"}, {"content", "x\n"}});
+      out = world.session->call(
+          "write_file", {{"path", box + "w" + std::to_string(i) + ".txt"}, {"content", "x\n"}});
       break;
     default:
-      out = world.session->call("patch", {{"mode", "patch"},
-                                          {"patch", "*** Begin Patch\n*** Add File: " + box + "a" +
-                                                        std::to_string(i) + ".txt\n+x\n*** End Patch\n"}});
+      out = world.session->call(
+          "patch", {{"mode", "patch"},
+                    {"patch", "*** Begin Patch\n*** Add File: " + box + "a" + std::to_string(i) +
+                                  ".txt\n+x\n*** End Patch\n"}});
   }
-  if (!out.contains("error")) ++counts.ok[i % 3];
-  else ++counts.refused;
+  if (!out.contains("error"))
+    ++counts.ok[i % 3];
+  else
+    ++counts.refused;
 }
 
 void run_swap_race(int iterations) {
@@ -112,15 +120,16 @@ void run_swap_race(int iterations) {
   swapper.join();
   EXPECT_EQ(counts.escapes, 0) << "reads that returned the outside file";
   std::vector<std::string> outside_entries;
-  for (const auto& entry : fs::directory_iterator(world.outside.path())) outside_entries.push_back(entry.path().filename());
+  for (const auto& entry : fs::directory_iterator(world.outside.path()))
+    outside_entries.push_back(entry.path().filename());
   EXPECT_EQ(outside_entries, std::vector<std::string>{"f.txt"}) << "files written outside the root";
   EXPECT_EQ(slurp(world.outside.file("f.txt")), "CANARY\n");
   EXPECT_EQ(count_temps(world.root) + count_temps(world.outside.path()), 0);
   // Not vacuous: each kind of call also succeeded while the directory was in place.
   for (int kind = 0; kind < 3; ++kind) EXPECT_GT(counts.ok[kind], 0) << "kind " << kind;
   EXPECT_GT(counts.refused, 0) << "the swap never met a call: the race did not run";
-  std::printf("swap race: %d reads, %d writes, %d adds succeeded; %d refused; 0 escapes\n", counts.ok[0],
-              counts.ok[1], counts.ok[2], counts.refused);
+  std::printf("swap race: %d reads, %d writes, %d adds succeeded; %d refused; 0 escapes\n",
+              counts.ok[0], counts.ok[1], counts.ok[2], counts.refused);
   ::testing::Test::RecordProperty("reads_ok", counts.ok[0]);
   ::testing::Test::RecordProperty("writes_ok", counts.ok[1]);
   ::testing::Test::RecordProperty("adds_ok", counts.ok[2]);
@@ -152,8 +161,12 @@ TEST(ConcurrentPatch, EightProcessesLoseNoEdit) {
     CliRun run{{"call", "-"}, {}, dir.path(), ""};
     for (int k = 0; k < kEdits; ++k) {
       const std::string key = "p" + std::to_string(p) + "-e" + std::to_string(k);
-      run.input += Json{{"tool", "patch"}, {"arguments", {{"path", file}, {"old_string", key + ": old"},
-                                                          {"new_string", key + ": new"}}}}.dump() + "\n";
+      run.input +=
+          Json{{"tool", "patch"},
+               {"arguments",
+                {{"path", file}, {"old_string", key + ": old"}, {"new_string", key + ": new"}}}}
+              .dump() +
+          "\n";
     }
     pids.push_back(start_cli(run, dir.file("out" + std::to_string(p))));
   }
@@ -179,13 +192,20 @@ TEST(KilledWriter, SigkillDuringWriteFileNeverTearsTheTargetNorLeavesTemps) {
   TempDir dir;
   const std::string target = dir.file("t.txt");
   std::string a, b;
-  for (int i = 0; i < 40; ++i) a += std::string(1000, 'a') + "\n", b += std::string(1000, 'b') + "\n";
+  for (int i = 0; i < 40; ++i)
+    a += std::string(1000, 'a') + "\n", b += std::string(1000, 'b') + "\n";
   std::ofstream(target) << a;
   std::mt19937 rng(7);
   for (int round = 0; round < 25; ++round) {
-    CliRun run{{"call", "-"}, {}, dir.path(), Json{{"tool", "read_file"}, {"arguments", {{"path", target}}}}.dump() + "\n"};
+    CliRun run{{"call", "-"},
+               {},
+               dir.path(),
+               Json{{"tool", "read_file"}, {"arguments", {{"path", target}}}}.dump() + "\n"};
     for (int i = 0; i < 400; ++i) {
-      run.input += Json{{"tool", "write_file"}, {"arguments", {{"path", target}, {"content", i % 2 ? a : b}}}}.dump() + "\n";
+      run.input += Json{{"tool", "write_file"},
+                        {"arguments", {{"path", target}, {"content", i % 2 ? a : b}}}}
+                       .dump() +
+                   "\n";
     }
     pid_t pid = start_cli(run, dir.file("out"));
     ::usleep(20000 + rng() % 60000);
@@ -194,9 +214,15 @@ TEST(KilledWriter, SigkillDuringWriteFileNeverTearsTheTargetNorLeavesTemps) {
     const std::string now = slurp(target);
     ASSERT_TRUE(now == a || now == b) << "torn target of " << now.size() << " bytes";
   }
-  std::printf("kill -9: %d temp files left by 25 kills before the next write\n", count_temps(dir.path()));
-  CliRun last{{"call", "-"}, {}, dir.path(), Json{{"tool", "read_file"}, {"arguments", {{"path", target}}}}.dump() + "\n" +
-                                         Json{{"tool", "write_file"}, {"arguments", {{"path", target}, {"content", a}}}}.dump() + "\n"};
+  std::printf("kill -9: %d temp files left by 25 kills before the next write\n",
+              count_temps(dir.path()));
+  CliRun last{
+      {"call", "-"},
+      {},
+      dir.path(),
+      Json{{"tool", "read_file"}, {"arguments", {{"path", target}}}}.dump() + "\n" +
+          Json{{"tool", "write_file"}, {"arguments", {{"path", target}, {"content", a}}}}.dump() +
+          "\n"};
   const std::string out = run_cli(last);
   EXPECT_NE(out.find("\"verified\":true"), std::string::npos) << out;
   EXPECT_EQ(slurp(target), a);

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The native read-side FileSystem: stat kinds, pread, listing, links, and a
 // FIFO that opens without blocking.
+#include "fs/file_system.h"
+#include "testutil/temp_dir.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
-
-#include "fs/file_system.h"
-#include "testutil/temp_dir.h"
 
 namespace hermes {
 namespace {

@@ -15,8 +15,8 @@ TEST(TokenTable, PlainAndDigestEntriesNamePrincipals) {
       "carol:other\r\n");
   ASSERT_TRUE(table) << table.error().message;
   EXPECT_EQ(table->principal("Bearer open-sesame"), "alice");
-  EXPECT_EQ(table->principal("Bearer s3cret"), "bob");  // digest given in upper case
-  EXPECT_EQ(table->principal("Bearer other"), "carol");   // CRLF line end trimmed
+  EXPECT_EQ(table->principal("Bearer s3cret"), "bob");   // digest given in upper case
+  EXPECT_EQ(table->principal("Bearer other"), "carol");  // CRLF line end trimmed
   EXPECT_EQ(table->principal("bearer open-sesame"), "alice");
   EXPECT_EQ(table->principal("Bearer open-sesam"), std::nullopt);
   EXPECT_EQ(table->principal("Basic open-sesame"), std::nullopt);

@@ -2,12 +2,12 @@
 // The endpoint's status ladder, driven without sockets.
 #include "http/endpoint.h"
 
+#include "core/config.h"
+#include "core/paths.h"
+
 #include <gtest/gtest.h>
 
 #include <thread>
-
-#include "core/config.h"
-#include "core/paths.h"
 
 namespace hermes::http {
 namespace {
@@ -17,7 +17,9 @@ using namespace std::chrono_literals;
 class EndpointTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    registry_.add(ToolSpec{.name = "echo", .toolset = "file", .description = "d",
+    registry_.add(ToolSpec{.name = "echo",
+                           .toolset = "file",
+                           .description = "d",
                            .input_schema = {{"type", "object"}},
                            .handler = [](const Json& args, CallContext&) -> Json { return args; }});
     router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
@@ -27,7 +29,8 @@ class EndpointTest : public ::testing::Test {
     return *endpoint_;
   }
   static HttpRequest post(const Json& body, Headers extra = {}) {
-    HttpRequest request{"POST", "/mcp",
+    HttpRequest request{"POST",
+                        "/mcp",
                         {{"host", "127.0.0.1:8787"},
                          {"accept", "application/json, text/event-stream"},
                          {"content-type", "application/json"}},
@@ -65,7 +68,8 @@ class EndpointTest : public ::testing::Test {
   }
   static Json body(const HttpResponse& r) { return Json::parse(r.body); }
   std::string initialize(Endpoint& e, Headers extra = {}) {
-    HttpResponse r = response(e.handle(post(rpc(1, "initialize", {{"protocolVersion", "2025-11-25"}}), extra)));
+    HttpResponse r =
+        response(e.handle(post(rpc(1, "initialize", {{"protocolVersion", "2025-11-25"}}), extra)));
     EXPECT_EQ(r.status, 200);
     return header(r, "Mcp-Session-Id");
   }
@@ -97,7 +101,8 @@ TEST_F(EndpointTest, BearerTokensChallengeAndNamePrincipals) {
   HttpResponse none = response(e.handle(post(rpc(1, "initialize"))));
   EXPECT_EQ(none.status, 401);
   EXPECT_EQ(header(none, "WWW-Authenticate"), "Bearer realm=\"hermes-tools\"");
-  HttpResponse wrong = response(e.handle(post(rpc(1, "initialize"), {{"authorization", "Bearer nope"}})));
+  HttpResponse wrong =
+      response(e.handle(post(rpc(1, "initialize"), {{"authorization", "Bearer nope"}})));
   EXPECT_EQ(wrong.status, 401);
   EXPECT_NE(header(wrong, "WWW-Authenticate").find("error=\"invalid_token\""), std::string::npos);
   EXPECT_EQ(body(wrong)["error"], "invalid_token");
@@ -132,7 +137,9 @@ TEST_F(EndpointTest, MethodAcceptAndMediaType) {
   EXPECT_EQ(response(e.handle(post(rpc(1, "initialize"), {{"accept", "*/*"}}))).status, 200);
   EXPECT_EQ(response(e.handle(post(rpc(1, "ping"), {{"content-type", "text/plain"}}))).status, 415);
   EXPECT_EQ(response(e.handle(post(rpc(1, "initialize"),
-                                   {{"content-type", "Application/JSON; charset=utf-8"}}))).status, 200);
+                                   {{"content-type", "Application/JSON; charset=utf-8"}})))
+                .status,
+            200);
   HttpRequest other = post(rpc(1, "ping"));
   other.target = "/elsewhere";
   EXPECT_EQ(response(e.handle(other)).status, 404);
@@ -162,13 +169,18 @@ TEST_F(EndpointTest, LegacySessionLifecycle) {
   EXPECT_EQ(response(e.handle(post(rpc(2, "tools/list")))).status, 400);
   std::string sid = initialize(e);
   ASSERT_EQ(sid.size(), 32u);
-  EXPECT_EQ(response(e.handle(post(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
-                                   {{"mcp-session-id", sid}}))).status, 202);
+  EXPECT_EQ(
+      response(e.handle(post(Json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
+                             {{"mcp-session-id", sid}})))
+          .status,
+      202);
   HttpResponse list = response(e.handle(post(rpc(2, "tools/list"), {{"mcp-session-id", sid}})));
   EXPECT_EQ(list.status, 200);
   EXPECT_EQ(body(list)["result"]["tools"][0]["name"], "echo");
   EXPECT_EQ(response(e.handle(post(rpc(3, "ping"), {{"mcp-session-id", sid},
-                                                   {"mcp-protocol-version", "1999-01-01"}}))).status, 400);
+                                                    {"mcp-protocol-version", "1999-01-01"}})))
+                .status,
+            400);
   HttpRequest del = post(Json(), {{"mcp-session-id", sid}});
   del.method = "DELETE";
   EXPECT_EQ(response(e.handle(del)).status, 200);
@@ -195,7 +207,8 @@ TEST_F(EndpointTest, SessionCapAndIdleExpiry) {
 
 TEST_F(EndpointTest, ModernLadder) {
   Endpoint& e = endpoint();
-  HttpResponse ok = response(e.handle(post(modern("d", "server/discover"), modern_headers("server/discover"))));
+  HttpResponse ok =
+      response(e.handle(post(modern("d", "server/discover"), modern_headers("server/discover"))));
   EXPECT_EQ(ok.status, 200);
   EXPECT_EQ(body(ok)["result"]["resultType"], "complete");
   EXPECT_EQ(header(ok, "Mcp-Session-Id"), "");
@@ -244,7 +257,8 @@ TEST_F(EndpointTest, ModernCallRunsWithBase64NameAndCountsLoad) {
   EXPECT_EQ((*reply)["id"], 1);
   EXPECT_EQ((*reply)["result"]["resultType"], "complete");
   // The slot is free again once the call has answered.
-  EXPECT_TRUE(std::holds_alternative<CallJob>(e.handle(post(call, modern_headers("tools/call", "echo")))));
+  EXPECT_TRUE(
+      std::holds_alternative<CallJob>(e.handle(post(call, modern_headers("tools/call", "echo")))));
 }
 
 }  // namespace

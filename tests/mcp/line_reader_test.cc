@@ -2,6 +2,7 @@
 #include "mcp/line_reader.h"
 
 #include <gtest/gtest.h>
+
 #include <unistd.h>
 
 #include <string>

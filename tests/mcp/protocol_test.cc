@@ -14,7 +14,8 @@ TEST(Protocol, NegotiatesSupportedVersionsElseLatest) {
 }
 
 TEST(Protocol, AnnotationsOmitDefaults) {
-  ToolSpec read{.name = "r", .input_schema = {{"type", "object"}},
+  ToolSpec read{.name = "r",
+                .input_schema = {{"type", "object"}},
                 .annotations = {.read_only = true, .destructive = false, .idempotent = true}};
   EXPECT_EQ(tool_to_json(read, "d")["annotations"],
             Json::parse(R"({"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false})"));

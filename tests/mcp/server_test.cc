@@ -2,17 +2,18 @@
 // The server driven in-process through pipes, with test-only tools.
 #include "mcp/server.h"
 
-#include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <set>
-#include <functional>
-#include <thread>
-
 #include "core/config.h"
 #include "core/paths.h"
 #include "mcp/line_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <functional>
+#include <set>
+#include <thread>
 
 namespace hermes::mcp {
 namespace {
@@ -42,22 +43,32 @@ Json modern(const Json& id, const std::string& method, Json params = Json::objec
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    registry_.add(ToolSpec{.name = "slow", .toolset = "file", .description = "d",
-                           .input_schema = {{"type", "object"}}, .handler = slow_tool});
-    // Named like the foreground tool whose calls may become tasks.
-    registry_.add(ToolSpec{.name = "terminal", .toolset = "file", .description = "d",
-                           .input_schema = {{"type", "object"}}, .handler = slow_tool});
-    registry_.add(ToolSpec{.name = "fail", .toolset = "file", .description = "d",
+    registry_.add(ToolSpec{.name = "slow",
+                           .toolset = "file",
+                           .description = "d",
                            .input_schema = {{"type", "object"}},
-                           .handler = [](const Json&, CallContext&) -> Json {
-                             throw std::runtime_error("boom");
-                           }});
+                           .handler = slow_tool});
+    // Named like the foreground tool whose calls may become tasks.
+    registry_.add(ToolSpec{.name = "terminal",
+                           .toolset = "file",
+                           .description = "d",
+                           .input_schema = {{"type", "object"}},
+                           .handler = slow_tool});
+    registry_.add(ToolSpec{
+        .name = "fail",
+        .toolset = "file",
+        .description = "d",
+        .input_schema = {{"type", "object"}},
+        .handler = [](const Json&, CallContext&) -> Json { throw std::runtime_error("boom"); }});
     ASSERT_EQ(::pipe(in_), 0);
     ASSERT_EQ(::pipe(out_), 0);
     ServerOptions options;
     options.router.task.inline_budget = 100ms;
     server_ = std::make_unique<Server>(registry_, services_, options);
-    thread_ = std::thread([this] { server_->run(in_[0], out_[1]); ::close(out_[1]); });
+    thread_ = std::thread([this] {
+      server_->run(in_[0], out_[1]);
+      ::close(out_[1]);
+    });
     reader_ = std::make_unique<LineReader>(out_[0], 1 << 20);
   }
   void TearDown() override {
@@ -76,7 +87,9 @@ class ServerTest : public ::testing::Test {
     return Json::parse(line);
   }
   Json call(int id, const std::string& tool, const Json& args) {
-    return {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+    return {{"jsonrpc", "2.0"},
+            {"id", id},
+            {"method", "tools/call"},
             {"params", {{"name", tool}, {"arguments", args}}}};
   }
 
@@ -122,7 +135,8 @@ TEST_F(ServerTest, ProtocolErrors) {
   EXPECT_EQ(next()["error"]["code"], -32602);
   send(R"({"jsonrpc":"2.0","id":"c","method":"logging/setLevel","params":{"level":"loud"}})");
   EXPECT_EQ(next()["error"]["code"], -32602);
-  send(R"({"jsonrpc":"2.0","id":"d","method":"tools/call","params":{"name":"slow","arguments":[1]}})");
+  send(
+      R"({"jsonrpc":"2.0","id":"d","method":"tools/call","params":{"name":"slow","arguments":[1]}})");
   EXPECT_EQ(next()["error"]["code"], -32602);
 }
 
@@ -201,7 +215,8 @@ Json ServerTest::poll_task(const std::string& task_id) {
 }
 
 TEST_F(ServerTest, LongCallBecomesATaskThatCompletes) {
-  send(dump_json(modern(1, "tools/call", {{"name", "terminal"}, {"arguments", {{"ms", 600}}}}, true)));
+  send(dump_json(
+      modern(1, "tools/call", {{"name", "terminal"}, {"arguments", {{"ms", 600}}}}, true)));
   Json created = next()["result"];
   ASSERT_EQ(created["resultType"], "task");
   ASSERT_EQ(created["status"], "working");
@@ -214,7 +229,8 @@ TEST_F(ServerTest, LongCallBecomesATaskThatCompletes) {
 }
 
 TEST_F(ServerTest, CancelledTaskSettlesCancelled) {
-  send(dump_json(modern(1, "tools/call", {{"name", "terminal"}, {"arguments", {{"ms", 30000}}}}, true)));
+  send(dump_json(
+      modern(1, "tools/call", {{"name", "terminal"}, {"arguments", {{"ms", 30000}}}}, true)));
   std::string id = next()["result"]["taskId"];
   send(dump_json(modern(2, "tasks/cancel", {{"taskId", id}}, true)));
   EXPECT_EQ(next()["result"]["resultType"], "complete");
@@ -249,7 +265,8 @@ TEST_F(ServerTest, ManyConcurrentCallsAllAnswerAndAReadIsNotHeldBehindThem) {
 // Each hostile text gets a -32700 with a null id, and the server keeps serving.
 TEST_F(ServerTest, HostileJsonIsAParseErrorNotAnExit) {
   std::string deep_arrays(100000, '[');
-  std::string deep_args = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"a":)";
+  std::string deep_args =
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"a":)";
   deep_args += std::string(100000, '[') + std::string(100000, ']') + "}}}";
   for (const std::string& hostile :
        {std::string(R"({"jsonrpc":"2.0","id":1e400,"method":"ping"})"),

@@ -11,7 +11,8 @@ std::vector<ParityCase> code_cases() {
   };
   return {
       {"code_print", [code](ParityEnv& e) { return code(e, "print('hi', 6 * 7)"); }},
-      {"code_tool_calls", [code](ParityEnv& e) {
+      {"code_tool_calls",
+       [code](ParityEnv& e) {
          e.write("data.txt", "from the host\n");
          return Json::array({code(e,
                                   "from hermes_tools import read_file, write_file, terminal\n"

@@ -42,9 +42,12 @@ Json normalize(const Json& value, const ParityEnv& env) {
   if (value.is_object()) {
     Json out = Json::object();
     for (const auto& [key, item] : value.items()) {
-      if (key == "full_output_path") out[key] = "<spill>";
-      else if (key == "duration_seconds") out[key] = "<time>";
-      else out[key] = normalize(item, env);
+      if (key == "full_output_path")
+        out[key] = "<spill>";
+      else if (key == "duration_seconds")
+        out[key] = "<time>";
+      else
+        out[key] = normalize(item, env);
     }
     return out;
   }

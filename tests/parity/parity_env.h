@@ -3,13 +3,13 @@
 // with its own working directory and config home, for the parity suite.
 #pragma once
 
-#include <functional>
-#include <string>
-#include <vector>
-
 #include "core/json.h"
 #include "testutil/backend_targets.h"
 #include "testutil/tool_session.h"
+
+#include <functional>
+#include <string>
+#include <vector>
 
 namespace hermes::testing {
 

@@ -17,7 +17,8 @@ namespace {
 const std::vector<ParityCase>& cases() {
   static const std::vector<ParityCase> all = [] {
     auto v = file_cases();
-    for (const auto& more : {terminal_cases(), code_cases()}) v.insert(v.end(), more.begin(), more.end());
+    for (const auto& more : {terminal_cases(), code_cases()})
+      v.insert(v.end(), more.begin(), more.end());
     return v;
   }();
   return all;
@@ -37,7 +38,8 @@ Json run_case(const ParityCase& c, BackendKind kind) {
 const Json& reference(size_t index) {
   static std::map<size_t, Json> cache;
   auto it = cache.find(index);
-  if (it == cache.end()) it = cache.emplace(index, run_case(cases()[index], BackendKind::kLocal)).first;
+  if (it == cache.end())
+    it = cache.emplace(index, run_case(cases()[index], BackendKind::kLocal)).first;
   return it->second;
 }
 
@@ -75,7 +77,8 @@ class TablePrinter : public ::testing::Environment {
  public:
   void TearDown() override {
     if (table().empty()) return;
-    std::printf("\nparity table (%zu cases; local = native run twice)\n%-34s", table().size(), "case");
+    std::printf("\nparity table (%zu cases; local = native run twice)\n%-34s", table().size(),
+                "case");
     for (BackendKind k : all_backend_kinds()) std::printf(" %-11s", kind_name(k).c_str());
     std::printf("\n");
     std::map<std::string, int> passed;

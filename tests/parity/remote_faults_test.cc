@@ -4,7 +4,10 @@
 // remote without rg or python3, a full remote disk. Each must be a clear
 // error result (or the documented fallback), never a hang past the timeout,
 // and leave no local file behind.
+#include "testutil/sshd_server.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/mount.h>
 
 #include <chrono>
@@ -12,7 +15,6 @@
 #include <thread>
 
 #include "parity/parity_env.h"
-#include "testutil/sshd_server.h"
 
 namespace hermes::testing {
 namespace {
@@ -23,7 +25,9 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string text_of(const Json& result) { return result.dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string text_of(const Json& result) {
+  return result.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 // Entries (recursively) under `dir`.
 std::vector<std::string> files_under(const std::string& dir) {
@@ -45,8 +49,10 @@ class ScopedTmpdir {
     ::setenv("TMPDIR", dir_.path().c_str(), 1);
   }
   ~ScopedTmpdir() {
-    if (old_) ::setenv("TMPDIR", old_->c_str(), 1);
-    else ::unsetenv("TMPDIR");
+    if (old_)
+      ::setenv("TMPDIR", old_->c_str(), 1);
+    else
+      ::unsetenv("TMPDIR");
   }
   const std::string& path() const { return dir_.path(); }
 
@@ -135,8 +141,8 @@ TEST_F(RemoteFaults, ConnectionDroppedMidCommandIsAnErrorNotAHang) {
       shared_sshd().kill_connections();
     });
     auto start = Clock::now();
-    Json r = env.call("terminal", {{"command", "touch " + marker + "; sleep 30; echo never"},
-                                   {"timeout", 20}});
+    Json r = env.call("terminal",
+                      {{"command", "touch " + marker + "; sleep 30; echo never"}, {"timeout", 20}});
     killer.join();
     EXPECT_LT(seconds_since(start), 10.0);
     std::string text = text_of(r);
@@ -224,7 +230,8 @@ TEST_F(RemoteFaults, FullRemoteDiskIsAClearErrorAndKeepsTheFile) {
     ~Unmount() { ::umount2(dir.c_str(), MNT_DETACH); }
   } unmount{full};
   env.write("full/keep.txt", "original\n");
-  ASSERT_EQ(env.call("read_file", {{"path", "full/keep.txt"}}).value("error", Json()).is_null(), true);
+  ASSERT_EQ(env.call("read_file", {{"path", "full/keep.txt"}}).value("error", Json()).is_null(),
+            true);
   auto start = Clock::now();
   std::string big(1 << 20, 'z');
   std::string text = text_of(env.call("write_file", {{"path", "full/keep.txt"}, {"content", big}}));

@@ -13,10 +13,10 @@ std::vector<std::string> names(const std::vector<std::string>& env) {
 }
 
 TEST(ChildEnv, EveryBlockedSubstringIsDropped) {
-  for (const char* name : {"MY_KEY", "GH_TOKEN", "APP_SECRET", "DB_PASSWORD", "AWS_CREDENTIAL",
-                           "OLD_PASSWD", "AUTH_HEADER", "SENTRY_DSN", "SLACK_WEBHOOK",
-                           "GCP_CREDS", "BEARER_VALUE", "MYAPIKEY", "lower_token",
-                           "PATH_TOKEN", "HOME_SECRET"}) {
+  for (const char* name :
+       {"MY_KEY", "GH_TOKEN", "APP_SECRET", "DB_PASSWORD", "AWS_CREDENTIAL", "OLD_PASSWD",
+        "AUTH_HEADER", "SENTRY_DSN", "SLACK_WEBHOOK", "GCP_CREDS", "BEARER_VALUE", "MYAPIKEY",
+        "lower_token", "PATH_TOKEN", "HOME_SECRET"}) {
     EXPECT_TRUE(is_secret_name(name)) << name;
     EXPECT_TRUE(scrub_environment({std::string(name) + "=v"}, {}).kept.empty()) << name;
   }
@@ -24,28 +24,28 @@ TEST(ChildEnv, EveryBlockedSubstringIsDropped) {
 }
 
 TEST(ChildEnv, SafePrefixesAreKeptCaseSensitively) {
-  std::vector<std::string> env = {"PATH=/bin", "HOME=/h", "USER=u", "LANG=C", "LC_ALL=C",
-                                  "TERM=xterm", "TERMINAL_CWD=/w", "PATHEXT=x", "TMPDIR=/t",
-                                  "XDG_RUNTIME_DIR=/r", "PYTHONPATH=/p", "VIRTUAL_ENV=/v",
-                                  "CONDA_PREFIX=/c", "SHELL=/bin/sh", "LOGNAME=u",
-                                  "path=/lower", "FOO=bar", "EDITOR=vi"};
-  EXPECT_EQ(names(scrub_environment(env, {}).kept),
-            (std::vector<std::string>{"PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM",
-                                      "TERMINAL_CWD", "PATHEXT", "TMPDIR", "XDG_RUNTIME_DIR",
-                                      "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX", "SHELL",
-                                      "LOGNAME"}));
+  std::vector<std::string> env = {
+      "PATH=/bin",     "HOME=/h",         "USER=u",          "LANG=C",        "LC_ALL=C",
+      "TERM=xterm",    "TERMINAL_CWD=/w", "PATHEXT=x",       "TMPDIR=/t",     "XDG_RUNTIME_DIR=/r",
+      "PYTHONPATH=/p", "VIRTUAL_ENV=/v",  "CONDA_PREFIX=/c", "SHELL=/bin/sh", "LOGNAME=u",
+      "path=/lower",   "FOO=bar",         "EDITOR=vi"};
+  EXPECT_EQ(
+      names(scrub_environment(env, {}).kept),
+      (std::vector<std::string>{"PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "TERMINAL_CWD",
+                                "PATHEXT", "TMPDIR", "XDG_RUNTIME_DIR", "PYTHONPATH", "VIRTUAL_ENV",
+                                "CONDA_PREFIX", "SHELL", "LOGNAME"}));
 }
 
 TEST(ChildEnv, OnlyTheFourOperationalHermesNamesPass) {
   ScrubbedEnv out = scrub_environment(
-      {"HERMES_HOME=/h", "HERMES_PROFILE=p", "HERMES_CONFIG=c", "HERMES_ENV=e",
-       "HERMES_BASE_URL=u", "HERMES_KANBAN_DB=d", "HERMES_TIMEZONE=UTC", "HERMES_X_WEBHOOK=w"},
+      {"HERMES_HOME=/h", "HERMES_PROFILE=p", "HERMES_CONFIG=c", "HERMES_ENV=e", "HERMES_BASE_URL=u",
+       "HERMES_KANBAN_DB=d", "HERMES_TIMEZONE=UTC", "HERMES_X_WEBHOOK=w"},
       {});
   EXPECT_EQ(names(out.kept), (std::vector<std::string>{"HERMES_HOME", "HERMES_PROFILE",
                                                        "HERMES_CONFIG", "HERMES_ENV"}));
   // Secret-looking ones are dropped silently; the rest are reported.
-  EXPECT_EQ(out.dropped_hermes, (std::vector<std::string>{"HERMES_BASE_URL", "HERMES_KANBAN_DB",
-                                                          "HERMES_TIMEZONE"}));
+  EXPECT_EQ(out.dropped_hermes,
+            (std::vector<std::string>{"HERMES_BASE_URL", "HERMES_KANBAN_DB", "HERMES_TIMEZONE"}));
 }
 
 TEST(ChildEnv, PassthroughWinsExceptForProviderCredentials) {
@@ -70,10 +70,10 @@ TEST(ChildEnv, SetAndGet) {
 }
 
 TEST(TerminalEnv, TheProviderBlocklistIsDroppedAndTheRestKept) {
-  std::vector<std::string> env = {"OPENAI_API_KEY=sk", "ANTHROPIC_API_KEY=a", "GH_TOKEN=g",
-                                  "OPENAI_BASE_URL=u", "MODAL_TOKEN_ID=m", "MODAL_TOKEN_SECRET=s",
-                                  "EXA_API_KEY=e", "SLACK_ALLOWED_USERS=x", "PATH=/usr/bin",
-                                  "MY_OWN_TOKEN=t", "AWS_PROFILE=p", "HERMES_HOME=/h"};
+  std::vector<std::string> env = {
+      "OPENAI_API_KEY=sk", "ANTHROPIC_API_KEY=a",  "GH_TOKEN=g",    "OPENAI_BASE_URL=u",
+      "MODAL_TOKEN_ID=m",  "MODAL_TOKEN_SECRET=s", "EXA_API_KEY=e", "SLACK_ALLOWED_USERS=x",
+      "PATH=/usr/bin",     "MY_OWN_TOKEN=t",       "AWS_PROFILE=p", "HERMES_HOME=/h"};
   // Only Hermes' own secrets go; the user's own variables are the user's.
   EXPECT_EQ(names(terminal_environment(env, {})),
             (std::vector<std::string>{"PATH", "MY_OWN_TOKEN", "AWS_PROFILE", "HERMES_HOME"}));

@@ -58,8 +58,7 @@ inline bool dies_within(pid_t pid, std::chrono::milliseconds limit) {
 // A shell command that leaves `orphan` running detached — its own session,
 // its parent gone — and writes `<orphan pid> <parent pid>` to `file`: the
 // setsid double fork a command uses to outlive its caller.
-inline std::string leave_orphan(const std::string& file,
-                                const std::string& orphan = "sleep 300") {
+inline std::string leave_orphan(const std::string& file, const std::string& orphan = "sleep 300") {
   return "setsid sh -c '" + orphan + " & echo $! $$ > " + file + "'";
 }
 

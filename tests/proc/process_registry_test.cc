@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "proc/process_registry.h"
 
+#include "proc/proc_test_util.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <mutex>
-
-#include "proc/proc_test_util.h"
 
 namespace hermes::proc {
 namespace {
@@ -66,7 +66,8 @@ TEST(ProcessRegistry, CompletionEventUnlessOutputWasRead) {
   r.notify_on_complete = true;
   auto id = reg.start(std::move(r));
   ASSERT_TRUE(reg.wait(*id, seconds(10), {}));
-  for (int i = 0; i < 100 && events.count(ProcessEvent::Kind::kCompletion) == 0; ++i) ::usleep(10000);
+  for (int i = 0; i < 100 && events.count(ProcessEvent::Kind::kCompletion) == 0; ++i)
+    ::usleep(10000);
   EXPECT_EQ(events.count(ProcessEvent::Kind::kCompletion), 1u);
 }
 

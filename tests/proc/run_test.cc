@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include <poll.h>
 #include "proc/run.h"
 
 #include "proc/proc_test_util.h"
 
 #include <gtest/gtest.h>
+
+#include <poll.h>
 
 #include <thread>
 

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "proc/spawn.h"
 
+#include "proc/proc_test_util.h"
+#include "proc/run.h"
+
 #include <gtest/gtest.h>
+
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
-
-#include "proc/run.h"
-#include "proc/proc_test_util.h"
 
 namespace hermes::proc {
 namespace {
@@ -33,8 +34,8 @@ TEST(Spawn, MergesStdoutAndStderr) {
 TEST(Spawn, StderrToItsOwnFdWhenAsked) {
   int err[2];
   ASSERT_EQ(::pipe2(err, O_CLOEXEC), 0);
-  std::string out = run_capture(
-      {.argv = {"sh", "-c", "echo out; echo err >&2"}, .stderr_fd = err[1]});
+  std::string out =
+      run_capture({.argv = {"sh", "-c", "echo out; echo err >&2"}, .stderr_fd = err[1]});
   ::close(err[1]);
   char buf[64] = {};
   ssize_t n = ::read(err[0], buf, sizeof buf);
@@ -50,8 +51,8 @@ TEST(Spawn, ProgramRunsUnderTheArgvZeroItIsGiven) {
 
 // Without a new session the child leads its own group inside ours.
 TEST(Spawn, GroupWithoutANewSession) {
-  std::string out = run_capture({.argv = {"sh", "-c", "ps -o sid=,pgid= -p $$; echo $$"},
-                                 .new_session = false});
+  std::string out =
+      run_capture({.argv = {"sh", "-c", "ps -o sid=,pgid= -p $$; echo $$"}, .new_session = false});
   int sid = 0, pgid = 0, pid = 0;
   ASSERT_EQ(std::sscanf(out.c_str(), "%d %d %d", &sid, &pgid, &pid), 3) << out;
   EXPECT_EQ(pgid, pid);

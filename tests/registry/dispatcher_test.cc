@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "registry/dispatcher.h"
 
-#include <gtest/gtest.h>
-
-#include <memory>
-
 #include "core/config.h"
 #include "core/paths.h"
 #include "registry/client_channel.h"
 #include "registry/session.h"
 #include "registry/typed_tool.h"
 #include "testutil/status_matchers.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
 
 namespace hermes {
 namespace {
@@ -50,7 +50,8 @@ TEST(Dispatcher, ResetsLoopCountersOnOtherToolsOnly) {
   World w;
   Registry& registry = w.registry;
   auto noop = [](const Json&, CallContext&) { return Json::object(); };
-  registry.add({.name = "read_file", .toolset = "file", .handler = noop, .keeps_loop_counters = true});
+  registry.add(
+      {.name = "read_file", .toolset = "file", .handler = noop, .keeps_loop_counters = true});
   registry.add({.name = "write_file", .toolset = "file", .handler = noop});
   registry.add({.name = "terminal", .toolset = "terminal", .handler = noop});
   registry.enable_toolsets({"file"});
@@ -93,11 +94,11 @@ const Error* echo_failure(const EchoOutput& out) {
 TEST(TypedTool, IsErrorAndCodeComeFromTheTypedResult) {
   World w;
   w.registry.add({.name = "echo",
-                .toolset = "file",
-                .run = typed_entry(TypedTool<EchoParams, EchoOutput>{.parse = parse_echo,
-                                                                    .handler = run_echo,
-                                                                    .render = render_echo,
-                                                                    .failure = echo_failure})});
+                  .toolset = "file",
+                  .run = typed_entry(TypedTool<EchoParams, EchoOutput>{.parse = parse_echo,
+                                                                       .handler = run_echo,
+                                                                       .render = render_echo,
+                                                                       .failure = echo_failure})});
   ToolCallResult ok = w.call("echo", Json{{"n", 3}});
   EXPECT_THAT(ok, testing::IsOk());
   EXPECT_EQ(ok.text, R"({"n":3})");
@@ -112,11 +113,10 @@ TEST(TypedTool, IsErrorAndCodeComeFromTheTypedResult) {
 
 TEST(TypedTool, AnEscapedExceptionIsAnInternalFailure) {
   World w;
-  w.registry.add({.name = "boom",
-                .toolset = "file",
-                .run = [](const Json&, CallContext&) -> ToolReply {
-                  throw std::runtime_error("bad");
-                }});
+  w.registry.add(
+      {.name = "boom", .toolset = "file", .run = [](const Json&, CallContext&) -> ToolReply {
+         throw std::runtime_error("bad");
+       }});
   ToolCallResult r = w.call("boom", Json::object());
   EXPECT_THAT(r, testing::IsError(ErrorCode::kInternal));
   EXPECT_EQ(r.text, R"({"error":"Internal error in boom: bad"})");

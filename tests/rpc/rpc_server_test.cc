@@ -3,9 +3,10 @@
 // concurrent connections, limits and stop().
 #include "rpc/rpc_server.h"
 
+#include "testutil/temp_dir.h"
+
 #include <gtest/gtest.h>
 
-#include <cerrno>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -13,11 +14,10 @@
 #include <sys/un.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <thread>
-
-#include "testutil/temp_dir.h"
 
 namespace hermes::rpc {
 namespace {
@@ -98,7 +98,7 @@ class RpcServerTest : public ::testing::Test {
 };
 
 TEST_F(RpcServerTest, SocketIsPrivateAndNamedPerRun) {
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(server_->socket_path().c_str(), &st), 0);
   EXPECT_TRUE(S_ISSOCK(st.st_mode));
   EXPECT_EQ(st.st_mode & 0777, 0600u);
@@ -109,10 +109,8 @@ TEST_F(RpcServerTest, SocketIsPrivateAndNamedPerRun) {
 TEST_F(RpcServerTest, AnswersAuthenticatedRequests) {
   Client client(server_->socket_path());
   ASSERT_TRUE(client.connected());
-  EXPECT_EQ(client.call(request("t", server_->token())),
-            R"({"tool":"t","args":{"n":1}})");
-  EXPECT_EQ(client.call(request("u", server_->token())),
-            R"({"tool":"u","args":{"n":1}})");
+  EXPECT_EQ(client.call(request("t", server_->token())), R"({"tool":"t","args":{"n":1}})");
+  EXPECT_EQ(client.call(request("u", server_->token())), R"({"tool":"u","args":{"n":1}})");
   EXPECT_EQ(handler_.calls, 2);
 }
 
@@ -121,10 +119,8 @@ TEST_F(RpcServerTest, WrongOrMissingTokenIsRefusedWithoutDispatch) {
   // Differs from the real token in its first character, whatever that is.
   std::string wrong = server_->token();
   wrong[0] = wrong[0] == '0' ? '1' : '0';
-  EXPECT_EQ(client.call(request("t", wrong)),
-            R"({"error":"Unauthorized RPC request"})");
-  EXPECT_EQ(client.call(R"({"tool":"t","args":{}})"),
-            R"({"error":"Unauthorized RPC request"})");
+  EXPECT_EQ(client.call(request("t", wrong)), R"({"error":"Unauthorized RPC request"})");
+  EXPECT_EQ(client.call(R"({"tool":"t","args":{}})"), R"({"error":"Unauthorized RPC request"})");
   EXPECT_EQ(handler_.calls, 0);
 }
 
@@ -167,10 +163,10 @@ TEST_F(RpcServerTest, StopReturnsWhileAClientIsConnected) {
 // rpc_socket_fuzz "hang" after 20,000-35,000 connections was that alarm
 // interrupting the harness's own poll (fuzz/rpc_socket_fuzz.cc).
 TEST_F(RpcServerTest, ThousandsOfConnectionsUnderASignalStormAreAllServed) {
-  struct sigaction quiet{};
+  struct sigaction quiet {};
   quiet.sa_handler = [](int) {};
   sigemptyset(&quiet.sa_mask);
-  struct sigaction previous{};
+  struct sigaction previous {};
   ASSERT_EQ(::sigaction(SIGUSR1, &quiet, &previous), 0);
   std::atomic<bool> done{false};
   pthread_t server_thread = thread_.native_handle();
@@ -241,8 +237,7 @@ TEST_F(RpcServerTest, HostileJsonIsAnErrorAndTheConnectionSurvives) {
   Client client(server_->socket_path());
   std::string deep = R"({"tool":"t","token":")" + server_->token() + R"(","args":{"a":)" +
                      std::string(100000, '[') + std::string(100000, ']') + "}}";
-  for (const std::string& hostile :
-       {deep, std::string(R"({"tool":"t","args":{"n":1e400}})")}) {
+  for (const std::string& hostile : {deep, std::string(R"({"tool":"t","args":{"n":1e400}})")}) {
     std::string reply = client.call(hostile);
     EXPECT_EQ(reply.rfind(R"({"error":"Invalid RPC request: )", 0), 0u) << reply;
   }

@@ -56,15 +56,18 @@ TEST(ShellExpansion, ParameterOperators) {
   EXPECT_EQ(last("x=abc; echo ${x: -2} ${x:1:1} ${#x}"), "echo bc b 3");
   EXPECT_EQ(last("x=Rm; ${x,,} ${x^^}"), "rm RM");
   EXPECT_EQ(last("x=a.tar.gz; echo ${x%.*} ${x%%.*} ${x#*.} ${x##*.}"), "echo a.tar a tar.gz gz");
-  EXPECT_EQ(last("x=hello; echo ${x/l/L} ${x//l/L} ${x/#h/H} ${x/%o/O}"), "echo heLlo heLLo Hello hellO");
-  EXPECT_EQ(last("y=; echo ${y:-rm} ${y:=z} $y ${y:+alt} ${from_server_env:-x}"), "echo rm z z alt ?");
+  EXPECT_EQ(last("x=hello; echo ${x/l/L} ${x//l/L} ${x/#h/H} ${x/%o/O}"),
+            "echo heLlo heLLo Hello hellO");
+  EXPECT_EQ(last("y=; echo ${y:-rm} ${y:=z} $y ${y:+alt} ${from_server_env:-x}"),
+            "echo rm z z alt ?");
   EXPECT_EQ(last("v=rm; n=v; ${!n} x"), "rm x");
 }
 
 TEST(ShellExpansion, FieldSplittingFollowsIfs) {
   EXPECT_EQ(last("IFS=,; c=\"rm,-rf,d\"; $c"), "rm -rf d");
   EXPECT_EQ(last("c='rm  -rf'; $c \"$c\""), "rm -rf rm  -rf");
-  EXPECT_EQ(commands("set -- a 'b c'; for x in \"$@\"; do echo $x; done"), (V{"set -- a b c", "echo a", "echo b c"}));
+  EXPECT_EQ(commands("set -- a 'b c'; for x in \"$@\"; do echo $x; done"),
+            (V{"set -- a b c", "echo a", "echo b c"}));
 }
 
 TEST(ShellExpansion, SubstitutionsWithStaticOutput) {
@@ -137,7 +140,8 @@ TEST(ShellCommands, PipelinesRedirectsAndDirectories) {
 }
 
 TEST(ShellCommands, CompoundForms) {
-  EXPECT_EQ(commands("if [ -f x ]; then a; elif b; then c; else d; fi"), (V{"[ -f x ]", "a", "b", "c", "d"}));
+  EXPECT_EQ(commands("if [ -f x ]; then a; elif b; then c; else d; fi"),
+            (V{"[ -f x ]", "a", "b", "c", "d"}));
   EXPECT_EQ(commands("case $x in a|b) one;; *) two;; esac"), (V{"one", "two"}));
   EXPECT_EQ(commands("while read l; do echo \"$l\"; done < f"), (V{"read l", "echo ?"}));
   EXPECT_EQ(commands("for ((i=0;i<3;i++)); do e; done"), (V{"e"}));
@@ -145,12 +149,13 @@ TEST(ShellCommands, CompoundForms) {
   EXPECT_EQ(commands("(( x = $(echo 1) + 2 ))"), (V{"echo 1"}));
   EXPECT_EQ(commands("diff <(ls a) >(cat)"), (V{"ls a", "cat", "diff <(ls) >(cat)"}));
   EXPECT_EQ(commands("! true | false &"), (V{"true", "false"}));
-  EXPECT_EQ(commands("f() { local w=(\"${A[@]}\"); x+=(1); echo ok; }; f"), (V{"f", "local w=(\"${A[@]}\")", "echo ok"}));
+  EXPECT_EQ(commands("f() { local w=(\"${A[@]}\"); x+=(1); echo ok; }; f"),
+            (V{"f", "local w=(\"${A[@]}\")", "echo ok"}));
 }
 
 TEST(ShellCommands, ForkBombsUnderAnyName) {
-  for (const char* bomb : {":(){ :|:& };:", "b(){ b|b & }; b", "f() { f & f; }; f",
-                           "a(){ b & }; b(){ a | a; }; a"}) {
+  for (const char* bomb :
+       {":(){ :|:& };:", "b(){ b|b & }; b", "f() { f & f; }; f", "a(){ b & }; b(){ a | a; }; a"}) {
     EXPECT_TRUE(analyze(bomb).fork_bomb) << bomb;
   }
   EXPECT_FALSE(analyze("f() { f; }; f").fork_bomb);
@@ -179,7 +184,8 @@ TEST(ShellLimits, SyntaxErrorsAndLimitsAreReported) {
   for (int i = 0; i < 300; ++i) groups += "{ ";
   EXPECT_TRUE(analyze(groups + "x").limit_exceeded);
   EXPECT_TRUE(analyze("echo {1..100000000}").limit_exceeded);
-  EXPECT_TRUE(analyze("echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}").limit_exceeded);
+  EXPECT_TRUE(analyze("echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}")
+                  .limit_exceeded);
   EXPECT_TRUE(analyze("x=aaaaaaaaa; x=$x$x$x$x$x$x$x$x; x=$x$x$x$x$x$x$x$x; x=$x$x$x$x$x$x$x$x; "
                       "x=$x$x$x$x$x$x$x$x; x=$x$x$x$x$x$x$x$x")
                   .limit_exceeded);
@@ -197,7 +203,8 @@ TEST(ShellLimits, HostileBytesNeverCrash) {
   for (const std::string& input :
        {all, std::string(100'000, '\\'), std::string(50'000, '{'), std::string(50'000, '`'),
         std::string("${") + std::string(10'000, '{'), std::string("$((") + std::string(20'000, '('),
-        std::string("cat <<E\n") + std::string(100'000, 'x'), std::string("a=(") + std::string(10'000, '(')}) {
+        std::string("cat <<E\n") + std::string(100'000, 'x'),
+        std::string("a=(") + std::string(10'000, '(')}) {
     Analysis a = analyze(input);
     (void)a;
   }

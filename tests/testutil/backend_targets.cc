@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "testutil/backend_targets.h"
 
+#include "testutil/sshd_server.h"
+#include "testutil/temp_dir.h"
+
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <sstream>
-
-#include "testutil/sshd_server.h"
-#include "testutil/temp_dir.h"
 
 namespace hermes::testing {
 namespace {
@@ -16,7 +16,8 @@ namespace {
 // Whether bubblewrap can make a sandbox here (user namespaces may be off).
 const std::string& bwrap_problem() {
   static const std::string problem = [] {
-    int rc = std::system("bwrap --die-with-parent --unshare-all --ro-bind / / true >/dev/null 2>&1");
+    int rc =
+        std::system("bwrap --die-with-parent --unshare-all --ro-bind / / true >/dev/null 2>&1");
     return rc == 0 ? std::string() : std::string("bubblewrap cannot create a sandbox here");
   }();
   return problem;
@@ -38,11 +39,16 @@ std::vector<BackendKind> all_backend_kinds() {
 
 std::string kind_name(BackendKind kind) {
   switch (kind) {
-    case BackendKind::kLocal: return "local";
-    case BackendKind::kPortable: return "portable";
-    case BackendKind::kSsh: return "ssh";
-    case BackendKind::kSandbox: return "sandbox";
-    case BackendKind::kDocker: return "docker_shim";
+    case BackendKind::kLocal:
+      return "local";
+    case BackendKind::kPortable:
+      return "portable";
+    case BackendKind::kSsh:
+      return "ssh";
+    case BackendKind::kSandbox:
+      return "sandbox";
+    case BackendKind::kDocker:
+      return "docker_shim";
   }
   return "?";
 }
@@ -81,7 +87,8 @@ const std::string& use_docker_shim() {
   // Removed at exit, after the sessions have removed their containers.
   static const TempDir state;
   static const bool once = [] {
-    std::string path = std::string(HERMES_DOCKER_SHIM_DIR) + ":" + (getenv("PATH") ? getenv("PATH") : "");
+    std::string path =
+        std::string(HERMES_DOCKER_SHIM_DIR) + ":" + (getenv("PATH") ? getenv("PATH") : "");
     ::setenv("PATH", path.c_str(), 1);
     ::setenv("HERMES_DOCKER_SHIM_STATE", state.path().c_str(), 1);
     return true;

@@ -20,8 +20,7 @@ std::string kind_name(BackendKind kind);
 // directory (the sandbox workspace; a docker volume mounted at the same path;
 // the ssh target is this host, so paths are the same there too). `extra` is
 // appended under `terminal:`, indented by two spaces per line.
-std::string backend_yaml(BackendKind kind, const std::string& work,
-                         const std::string& extra = "");
+std::string backend_yaml(BackendKind kind, const std::string& work, const std::string& extra = "");
 
 // Why `kind` cannot run on this machine (not root, no sshd, bubblewrap
 // refused); empty when it can. Starts the shared sshd for kSsh.

@@ -3,11 +3,11 @@
 // the attack-corpus tests keep theirs.
 #pragma once
 
+#include "core/json.h"
+
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include "core/json.h"
 
 namespace hermes::testing {
 

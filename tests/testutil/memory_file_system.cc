@@ -2,9 +2,9 @@
 // The in-memory file system: a map from absolute path to node.
 #include "testutil/memory_file_system.h"
 
-#include <cerrno>
-
 #include "core/paths.h"
+
+#include <cerrno>
 
 namespace hermes::testing {
 namespace {
@@ -116,8 +116,8 @@ std::string MemoryFileSystem::resolve(const std::string& path) const {
       if (it->second.type == FileType::kSymlink) {
         const std::string& target = it->second.data;
         std::string base = target.starts_with('/') ? target : parent_of(prefix) + "/" + target;
-        current = PathResolver::normalize(
-            next == std::string::npos ? base : base + current.substr(next));
+        current =
+            PathResolver::normalize(next == std::string::npos ? base : base + current.substr(next));
         changed = true;
         break;
       }

@@ -5,14 +5,14 @@
 // Thread-safe (one mutex).
 #pragma once
 
+#include "fs/file_system.h"
+
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "fs/file_system.h"
 
 namespace hermes::testing {
 
@@ -66,18 +66,18 @@ class MemoryFileSystem final : public FileSystem {
   // `path` with every symlink resolved (at most 40 hops), missing tail kept.
   std::string resolve(const std::string& path) const;  // mu_ held
   FileInfo info_of(const Node& node) const;
-  void make_parents(const std::string& path) const;  // mu_ held
+  void make_parents(const std::string& path) const;     // mu_ held
   Node& put(const std::string& path, Node node) const;  // mu_ held
 
   const std::string home_;
   mutable std::mutex mu_;
   // The file system's state; `mutable` because FileSystem's operations are
   // const (a real one changes the disk, not itself).
-  mutable std::map<std::string, Node> nodes_;           // mu_
-  mutable std::map<Op, int> calls_;                     // mu_
-  mutable std::map<Op, std::map<int, int>> faults_;     // mu_: call number -> errno
-  mutable uint64_t next_ino_ = 1;                       // mu_
-  mutable int64_t clock_ns_ = 1'000'000'000;            // mu_: bumped per change
+  mutable std::map<std::string, Node> nodes_;        // mu_
+  mutable std::map<Op, int> calls_;                  // mu_
+  mutable std::map<Op, std::map<int, int>> faults_;  // mu_: call number -> errno
+  mutable uint64_t next_ino_ = 1;                    // mu_
+  mutable int64_t clock_ns_ = 1'000'000'000;         // mu_: bumped per change
 };
 
 }  // namespace hermes::testing

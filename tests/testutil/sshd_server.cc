@@ -167,20 +167,20 @@ bool SshdServer::prepare() {
   dir_.write("known_hosts", "");
   std::filesystem::create_directories(remote_home());
   port_ = free_port();
-  dir_.write("sshd_config",
-             "ListenAddress 127.0.0.1:" + std::to_string(port_) + "\n" +
-                 "HostKey " + dir_.file("host_key") + "\n" +
-                 "AuthorizedKeysFile " + dir_.file("authorized_keys") + "\n" +
-                 "PidFile " + dir_.file("sshd.pid") + "\n" +
-                 "PermitRootLogin prohibit-password\n"
-                 "PasswordAuthentication no\n"
-                 "KbdInteractiveAuthentication no\n"
-                 "StrictModes no\n"
-                 "UsePAM no\n"
-                 "MaxSessions 64\n"
-                 "MaxStartups 64\n"
-                 // The developer's ~/.bashrc must not run (nor slow) every command.
-                 "SetEnv HOME=" + remote_home() + "\n");
+  dir_.write("sshd_config", "ListenAddress 127.0.0.1:" + std::to_string(port_) + "\n" + "HostKey " +
+                                dir_.file("host_key") + "\n" + "AuthorizedKeysFile " +
+                                dir_.file("authorized_keys") + "\n" + "PidFile " +
+                                dir_.file("sshd.pid") + "\n" +
+                                "PermitRootLogin prohibit-password\n"
+                                "PasswordAuthentication no\n"
+                                "KbdInteractiveAuthentication no\n"
+                                "StrictModes no\n"
+                                "UsePAM no\n"
+                                "MaxSessions 64\n"
+                                "MaxStartups 64\n"
+                                // The developer's ~/.bashrc must not run (nor slow) every command.
+                                "SetEnv HOME=" +
+                                remote_home() + "\n");
   return true;
 }
 

@@ -4,13 +4,13 @@
 // destruction. Only root can run it (sshd's privilege separation).
 #pragma once
 
+#include "testutil/temp_dir.h"
+
 #include <sys/types.h>
 
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "testutil/temp_dir.h"
 
 namespace hermes::testing {
 
@@ -70,8 +70,8 @@ SshdServer& shared_sshd();
 }  // namespace hermes::testing
 
 // Skips the current test when the shared sshd cannot run here.
-#define HERMES_REQUIRE_SSHD()                                                    \
-  do {                                                                           \
-    if (!::hermes::testing::shared_sshd().running())                             \
+#define HERMES_REQUIRE_SSHD()                                                             \
+  do {                                                                                    \
+    if (!::hermes::testing::shared_sshd().running())                                      \
       GTEST_SKIP() << "sshd fixture: " << ::hermes::testing::shared_sshd().skip_reason(); \
   } while (0)

@@ -6,30 +6,42 @@
 // the contract.
 #pragma once
 
+#include "core/result.h"
+#include "registry/dispatcher.h"
+
 #include <gmock/gmock.h>
 
 #include <ostream>
-
-#include "core/result.h"
-#include "registry/dispatcher.h"
 
 namespace hermes {
 
 // The enumerator's name, for failure messages.
 inline const char* error_code_name(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kInvalidArgument: return "kInvalidArgument";
-    case ErrorCode::kNotFound: return "kNotFound";
-    case ErrorCode::kAlreadyExists: return "kAlreadyExists";
-    case ErrorCode::kPermissionDenied: return "kPermissionDenied";
-    case ErrorCode::kOutsideRoot: return "kOutsideRoot";
-    case ErrorCode::kTooLarge: return "kTooLarge";
-    case ErrorCode::kTimeout: return "kTimeout";
-    case ErrorCode::kCancelled: return "kCancelled";
-    case ErrorCode::kConflict: return "kConflict";
-    case ErrorCode::kUnavailable: return "kUnavailable";
-    case ErrorCode::kIo: return "kIo";
-    case ErrorCode::kInternal: return "kInternal";
+    case ErrorCode::kInvalidArgument:
+      return "kInvalidArgument";
+    case ErrorCode::kNotFound:
+      return "kNotFound";
+    case ErrorCode::kAlreadyExists:
+      return "kAlreadyExists";
+    case ErrorCode::kPermissionDenied:
+      return "kPermissionDenied";
+    case ErrorCode::kOutsideRoot:
+      return "kOutsideRoot";
+    case ErrorCode::kTooLarge:
+      return "kTooLarge";
+    case ErrorCode::kTimeout:
+      return "kTimeout";
+    case ErrorCode::kCancelled:
+      return "kCancelled";
+    case ErrorCode::kConflict:
+      return "kConflict";
+    case ErrorCode::kUnavailable:
+      return "kUnavailable";
+    case ErrorCode::kIo:
+      return "kIo";
+    case ErrorCode::kInternal:
+      return "kInternal";
   }
   return "?";
 }

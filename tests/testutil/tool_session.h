@@ -4,11 +4,6 @@
 // directory; the harnesses of the tool tests and the parity suite build on it.
 #pragma once
 
-#include <functional>
-#include <memory>
-#include <stop_token>
-#include <string>
-
 #include "core/config.h"
 #include "core/json.h"
 #include "core/paths.h"
@@ -17,6 +12,11 @@
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "testutil/temp_dir.h"
+
+#include <functional>
+#include <memory>
+#include <stop_token>
+#include <string>
 
 namespace hermes::testing {
 

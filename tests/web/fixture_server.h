@@ -4,15 +4,15 @@
 // readable. It is the only network the web tests touch.
 #pragma once
 
+#include "core/json.h"
+#include "web/http.h"
+
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <string>
-
-#include "core/json.h"
-#include "web/http.h"
 
 namespace hermes::web::testing {
 

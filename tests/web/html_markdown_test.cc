@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 // HTML → markdown: each construct a model relies on, checked byte for byte.
-#include <gtest/gtest.h>
+#include "web/html_markdown.h"
 
 #include "web/charset.h"
-#include "web/html_markdown.h"
+
+#include <gtest/gtest.h>
 
 namespace hermes::web {
 namespace {
 
-std::string md(const std::string& html, const std::string& url = "https://site.test/dir/page.html") {
+std::string md(const std::string& html,
+               const std::string& url = "https://site.test/dir/page.html") {
   return html_to_markdown(html, url).markdown;
 }
 
@@ -55,7 +57,8 @@ TEST(HtmlMarkdown, TablesAsGfm) {
 TEST(HtmlMarkdown, BlockquoteAndBoilerplateDropped) {
   EXPECT_EQ(md("<nav>menu</nav><header>Head</header><script>x()</script><style>p{}</style>"
                "<blockquote><p>q1</p><p>q2</p></blockquote><div hidden>h</div>"
-               "<div aria-hidden='true'>a</div><div role='navigation'>n</div><form><label>f</label><input value=v></form>"
+               "<div aria-hidden='true'>a</div><div "
+               "role='navigation'>n</div><form><label>f</label><input value=v></form>"
                "<footer>foot</footer><!-- c -->"),
             "Head\n\n> q1\n>\n> q2");
 }
@@ -63,7 +66,8 @@ TEST(HtmlMarkdown, BlockquoteAndBoilerplateDropped) {
 TEST(HtmlMarkdown, ScopeAndTitle) {
   auto doc = html_to_markdown(
       "<html><head><title> My  Page </title></head><body><div>chrome</div>"
-      "<main><h2>Body</h2></main></body></html>", "https://a.test/");
+      "<main><h2>Body</h2></main></body></html>",
+      "https://a.test/");
   EXPECT_EQ(doc.title, "My Page");
   EXPECT_EQ(doc.markdown, "## Body");
   EXPECT_EQ(md("<body><p>x</p><article>one</article><article>two</article></body>"),
@@ -85,7 +89,8 @@ TEST(Charset, DetectionOrder) {
   EXPECT_EQ(detect_charset("x", "text/html; charset=\"Latin1\"", true), "windows-1252");
   EXPECT_EQ(detect_charset("<meta charset=shift_jis>", "text/html", true), "shift_jis");
   EXPECT_EQ(detect_charset("<meta http-equiv='Content-Type' content='text/html; charset=koi8-r'>",
-                           "text/html", true), "koi8-r");
+                           "text/html", true),
+            "koi8-r");
   EXPECT_EQ(detect_charset("caf\xC3\xA9", "text/html", true), "utf-8");
   EXPECT_EQ(detect_charset("caf\xE9", "text/html", true), "windows-1252");
 }
@@ -93,7 +98,11 @@ TEST(Charset, DetectionOrder) {
 TEST(Charset, Conversion) {
   EXPECT_EQ(to_utf8("caf\xE9 \x93q\x94", "windows-1252"), "café “q”");
   EXPECT_EQ(to_utf8("\x93\xfa\x96\x7b", "shift_jis"), "日本");
-  EXPECT_EQ(to_utf8("a\xFF" "b", "utf-8"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(to_utf8("a\xFF"
+                    "b",
+                    "utf-8"),
+            "a\xEF\xBF\xBD"
+            "b");
   EXPECT_EQ(to_utf8(std::string_view("\xFF\xFEh\0i\0", 6), "utf-16le"), "hi");
 }
 

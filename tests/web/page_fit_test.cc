@@ -2,7 +2,13 @@
 // Truncate-and-store, inline images and the caches, piece by piece: the
 // footer byte for byte, the snap rules, the stored copy, and the memo under
 // concurrency and an injected clock.
+#include "testutil/temp_dir.h"
+#include "tools/web/extract_guards.h"
+#include "tools/web/page_store.h"
+#include "tools/web/web_cache.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,11 +16,6 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
-
-#include "testutil/temp_dir.h"
-#include "tools/web/extract_guards.h"
-#include "tools/web/page_store.h"
-#include "tools/web/web_cache.h"
 
 namespace hermes::web_tools {
 namespace {

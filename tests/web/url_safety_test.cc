@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The address table and the URL guard, attacked with every internal range,
 // the IPv6 forms that embed an IPv4 address, and resolvers that lie.
+#include "web/address.h"
+#include "web/url.h"
+#include "web/url_guard.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "web/address.h"
-#include "web/url.h"
-#include "web/url_guard.h"
 #include "web_test_support.h"
 
 namespace hermes::web {
@@ -21,13 +22,11 @@ AddressClass class_of(const char* text) {
 
 TEST(AddressTable, EveryInternalIpv4RangeAtBothEnds) {
   const char* internal[] = {
-      "0.0.0.0",       "0.255.255.255",   "10.0.0.0",        "10.255.255.255",
-      "100.64.0.0",    "100.127.255.255", "127.0.0.1",       "127.255.255.254",
-      "172.16.0.0",    "172.31.255.255",  "192.0.0.0",       "192.0.0.9",
-      "192.0.0.255",   "192.0.2.1",       "192.88.99.1",     "192.168.0.1",
-      "192.168.255.255", "198.18.0.0",    "198.19.255.255",  "198.51.100.7",
-      "203.0.113.9",   "224.0.0.1",       "239.255.255.255", "240.0.0.1",
-      "255.255.255.255"};
+      "0.0.0.0",         "0.255.255.255",   "10.0.0.0",        "10.255.255.255", "100.64.0.0",
+      "100.127.255.255", "127.0.0.1",       "127.255.255.254", "172.16.0.0",     "172.31.255.255",
+      "192.0.0.0",       "192.0.0.9",       "192.0.0.255",     "192.0.2.1",      "192.88.99.1",
+      "192.168.0.1",     "192.168.255.255", "198.18.0.0",      "198.19.255.255", "198.51.100.7",
+      "203.0.113.9",     "224.0.0.1",       "239.255.255.255", "240.0.0.1",      "255.255.255.255"};
   for (const char* a : internal) EXPECT_EQ(class_of(a), AddressClass::kInternal) << a;
 }
 
@@ -39,19 +38,19 @@ TEST(AddressTable, MetadataIsItsOwnClass) {
 }
 
 TEST(AddressTable, PublicNeighboursOfInternalRanges) {
-  for (const char* a : {"1.1.1.1", "8.8.8.8", "9.255.255.255", "11.0.0.0", "100.63.255.255",
-                        "100.128.0.0", "126.255.255.255", "128.0.0.0", "172.15.255.255",
-                        "172.32.0.0", "192.0.1.1", "192.167.255.255", "198.17.255.255",
-                        "198.20.0.0", "223.255.255.255", "2606:4700:4700::1111",
-                        "2001:4860:4860::8888", "2a00:1450::1"})
+  for (const char* a :
+       {"1.1.1.1", "8.8.8.8", "9.255.255.255", "11.0.0.0", "100.63.255.255", "100.128.0.0",
+        "126.255.255.255", "128.0.0.0", "172.15.255.255", "172.32.0.0", "192.0.1.1",
+        "192.167.255.255", "198.17.255.255", "198.20.0.0", "223.255.255.255",
+        "2606:4700:4700::1111", "2001:4860:4860::8888", "2a00:1450::1"})
     EXPECT_EQ(class_of(a), AddressClass::kPublic) << a;
 }
 
 TEST(AddressTable, Ipv6OutsideGlobalUnicastIsInternal) {
-  for (const char* a : {"::", "::1", "fe80::1", "fe80::1%eth0", "fc00::1", "fd12:3456::1",
-                        "fec0::1", "ff02::1", "100::1", "2001::1", "2001:1ff::1", "2001:db8::1",
-                        "3fff::1", "3fff:fff::1", "64:ff9b:1::a00:1", "::7f00:1", "::a00:1",
-                        "4000::1", "[::1]"})
+  for (const char* a :
+       {"::", "::1", "fe80::1", "fe80::1%eth0", "fc00::1", "fd12:3456::1", "fec0::1", "ff02::1",
+        "100::1", "2001::1", "2001:1ff::1", "2001:db8::1", "3fff::1", "3fff:fff::1",
+        "64:ff9b:1::a00:1", "::7f00:1", "::a00:1", "4000::1", "[::1]"})
     EXPECT_EQ(class_of(a), AddressClass::kInternal) << a;
   EXPECT_EQ(class_of("3fff:1000::1"), AddressClass::kPublic);
   EXPECT_EQ(class_of("2001:200::1"), AddressClass::kPublic);
@@ -83,12 +82,12 @@ GuardOptions private_allowed() {
 TEST(UrlGuard, LiteralHostsInEveryForm) {
   auto resolver = std::make_shared<testing::FakeResolver>();
   UrlGuard guard(resolver, {});
-  for (const char* u : {"http://127.0.0.1/", "http://[::1]/", "http://[::ffff:127.0.0.1]/",
-                        "http://[::ffff:7f00:1]/", "http://0x7f.1/", "http://2130706433/",
-                        "http://0177.0.0.1/", "http://127.1/", "http://10.0.0.5:8080/x",
-                        "http://169.254.169.254/latest/meta-data/", "http://[fe80::1%25eth0]/",
-                        "http://[2002:a9fe:a9fe::]/", "http://[64:ff9b::a9fe:a9fe]/",
-                        "https://100.64.1.1/", "http://[fd00:ec2::254]/", "http://0/"}) {
+  for (const char* u :
+       {"http://127.0.0.1/", "http://[::1]/", "http://[::ffff:127.0.0.1]/",
+        "http://[::ffff:7f00:1]/", "http://0x7f.1/", "http://2130706433/", "http://0177.0.0.1/",
+        "http://127.1/", "http://10.0.0.5:8080/x", "http://169.254.169.254/latest/meta-data/",
+        "http://[fe80::1%25eth0]/", "http://[2002:a9fe:a9fe::]/", "http://[64:ff9b::a9fe:a9fe]/",
+        "https://100.64.1.1/", "http://[fd00:ec2::254]/", "http://0/"}) {
     auto r = guard.vet(std::string_view(u));
     ASSERT_FALSE(r) << u;
     EXPECT_EQ(r.error().message, kBlockedInternal);
@@ -179,9 +178,9 @@ TEST(UrlGuard, AllowPrivateStillBlocksMetadata) {
   UrlGuard guard(resolver, private_allowed());
   EXPECT_TRUE(guard.vet(std::string_view("http://10.0.0.5/")));
   EXPECT_TRUE(guard.vet(std::string_view("http://[::1]/")));
-  for (const char* u : {"http://169.254.169.254/", "http://[::ffff:169.254.169.254]/",
-                        "http://100.100.100.200/", "http://[fd00:ec2::254]/",
-                        "http://[2002:a9fe:a9fe::1]/"})
+  for (const char* u :
+       {"http://169.254.169.254/", "http://[::ffff:169.254.169.254]/", "http://100.100.100.200/",
+        "http://[fd00:ec2::254]/", "http://[2002:a9fe:a9fe::1]/"})
     EXPECT_FALSE(guard.vet(std::string_view(u))) << u;
 }
 
@@ -192,9 +191,9 @@ TEST(TestAllowlist, OnlyLoopbackLiteralsWithPorts) {
   EXPECT_FALSE(ok->allows(*parse_ip("127.0.0.1"), 8124));
   EXPECT_TRUE(ok->allows(*parse_ip("::1"), 8124));
   EXPECT_EQ(ok->describe(), "127.0.0.1:8123,[::1]:8124");
-  for (const char* bad : {"localhost:80", "10.0.0.1:80", "127.0.0.1", "169.254.169.254:80",
-                          "127.0.0.1:0", "127.0.0.1:99999", "::1:80", "0.0.0.0:80",
-                          "127.0.0.1:80,example.com:80"})
+  for (const char* bad :
+       {"localhost:80", "10.0.0.1:80", "127.0.0.1", "169.254.169.254:80", "127.0.0.1:0",
+        "127.0.0.1:99999", "::1:80", "0.0.0.0:80", "127.0.0.1:80,example.com:80"})
     EXPECT_FALSE(TestAllowlist::parse(bad)) << bad;
 }
 
@@ -244,7 +243,8 @@ TEST(UrlNormalization, WhatAModelTypedBecomesFetchable) {
   EXPECT_EQ(normalize_url("https://a\xC3.example/"), "https://a\xC3.example/")
       << "invalid: left for the check";
   EXPECT_EQ(normalize_url("https:// x.com/p"), "https://x.com/p");
-  EXPECT_EQ(normalize_url("https://a.test/?next=https:// evil"), "https://a.test/?next=https://%20evil");
+  EXPECT_EQ(normalize_url("https://a.test/?next=https:// evil"),
+            "https://a.test/?next=https://%20evil");
   EXPECT_EQ(normalize_url("https://a.test/%41?q=1#f"), "https://a.test/%41?q=1#f");
   EXPECT_EQ(normalize_url("http://a.test:8080/x"), "http://a.test:8080/x");
   EXPECT_EQ(encode_component("a b&c"), "a%20b%26c");

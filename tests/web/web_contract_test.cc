@@ -2,13 +2,14 @@
 // The contract's details an attacker or a sloppy vendor would probe: exact
 // schemas, vendor caps and failure strings, every credential parameter,
 // isError, the page cache, IDN hosts, and secrets kept from scripts.
+#include "testutil/scoped_env.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
-#include "testutil/scoped_env.h"
 #include "web_harness.h"
 
 namespace hermes::web::testing {
@@ -304,12 +305,16 @@ TEST(WebContract, CharLimitClampedAndDefaultConfigurable) {
     size_t at = content.find("Showing ");
     return at == std::string::npos ? content : content.substr(at, content.find(" total", at) - at);
   };
-  EXPECT_EQ(showing({{"char_limit", 1999}}), "Showing 1,500 chars (head) + 500 chars (tail) of 5,000");
-  EXPECT_EQ(showing({{"char_limit", "2400"}}), "Showing 1,800 chars (head) + 600 chars (tail) of 5,000");
-  EXPECT_EQ(showing({{"char_limit", nullptr}}), std::string(5000, 'a')) << "null: the 15,000 default";
+  EXPECT_EQ(showing({{"char_limit", 1999}}),
+            "Showing 1,500 chars (head) + 500 chars (tail) of 5,000");
+  EXPECT_EQ(showing({{"char_limit", "2400"}}),
+            "Showing 1,800 chars (head) + 600 chars (tail) of 5,000");
+  EXPECT_EQ(showing({{"char_limit", nullptr}}), std::string(5000, 'a'))
+      << "null: the 15,000 default";
   WebHarness configured("web:\n  extract_char_limit: 3000\n");
   std::string content = configured.page(fx("/oneline.txt"))["content"];
-  EXPECT_NE(content.find("Showing 2,250 chars (head) + 750 chars (tail)"), std::string::npos) << content;
+  EXPECT_NE(content.find("Showing 2,250 chars (head) + 750 chars (tail)"), std::string::npos)
+      << content;
 }
 
 TEST(WebContract, CharLimitPassesThroughExecuteCode) {

@@ -4,13 +4,14 @@
 // whose only reachable loopback ports are the fixture's.
 #pragma once
 
+#include "tools/execute_code/exec_harness.h"
+#include "tools/web/web_service.h"
+
 #include <fstream>
 #include <memory>
 #include <string>
 
 #include "fixture_server.h"
-#include "tools/execute_code/exec_harness.h"
-#include "tools/web/web_service.h"
 #include "web_test_support.h"
 
 namespace hermes {
@@ -36,7 +37,8 @@ class WebHarness : public hermes::testing::ExecHarness {
       : ExecHarness(yaml) {
     register_web(registry());
     std::ofstream(home().path() + "/.env")
-        << "HERMES_TOOLS_DDG_BASE_URL=" << fixture().url("/ddg") << "\n" << dotenv;
+        << "HERMES_TOOLS_DDG_BASE_URL=" << fixture().url("/ddg") << "\n"
+        << dotenv;
     resolver = std::make_shared<FakeResolver>();
     resolver->set("fixture.test", {"127.0.0.1"});
     start_service(nullptr);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The configurable limits of the web tools: vendor timeouts, the time cap
 // of one web_extract call, per-host concurrency, and the proxy switch.
+#include "testutil/scoped_env.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 
-#include "testutil/scoped_env.h"
 #include "web_harness.h"
 
 namespace hermes::web::testing {

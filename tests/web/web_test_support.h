@@ -2,13 +2,13 @@
 // Test seams for the web engine: a resolver with scripted answers.
 #pragma once
 
+#include "web/url_guard.h"
+
 #include <atomic>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
-
-#include "web/url_guard.h"
 
 namespace hermes::web::testing {
 

@@ -32,8 +32,10 @@ TEST(WebTools, SchemasAreTheContractsAndKeylessSetupHasBoth) {
   const ToolSpec* search = h.registry().find("web_search", h.services());
   const ToolSpec* extract = h.registry().find("web_extract", h.services());
   ASSERT_TRUE(search && extract);
-  EXPECT_EQ(search->input_schema["properties"]["limit"],
-            Json::parse(R"({"type": "integer", "description": "Maximum number of results to return. Defaults to 5.", "minimum": 1, "maximum": 100, "default": 5})"));
+  EXPECT_EQ(
+      search->input_schema["properties"]["limit"],
+      Json::parse(
+          R"({"type": "integer", "description": "Maximum number of results to return. Defaults to 5.", "minimum": 1, "maximum": 100, "default": 5})"));
   EXPECT_EQ(extract->input_schema["properties"]["urls"]["maxItems"], 5);
   EXPECT_EQ(extract->input_schema["properties"]["char_limit"]["minimum"], 2000);
   EXPECT_EQ(search->toolset, "web");
@@ -50,10 +52,13 @@ TEST(WebSearch, DuckDuckGoByDefault) {
   ASSERT_EQ(rows.size(), 2u) << out;
   EXPECT_EQ(rows[0].dump(), Json({{"title", "What's New In Python 3.13"},
                                   {"url", "https://docs.python.org/3/whatsnew/3.13.html"},
-                                  {"description", "The features of 3.13."}, {"position", 1}}).dump());
+                                  {"description", "The features of 3.13."},
+                                  {"position", 1}})
+                                .dump());
   EXPECT_EQ(rows[1]["position"], 2);
   EXPECT_EQ(h.search("throttle")["error"],
-            "DuckDuckGo search failed: rate limited (HTTP 202 challenge) — try again later, set SEARXNG_URL, "
+            "DuckDuckGo search failed: rate limited (HTTP 202 challenge) — try again later, set "
+            "SEARXNG_URL, "
             "or configure a keyed backend.");
   EXPECT_EQ(h.search("anomaly")["success"], false);
   EXPECT_EQ(h.search("  ")["error"], "query must be a non-empty string");
@@ -70,7 +75,8 @@ TEST(WebSearch, SearxngWhenConfiguredSortedByScore) {
 }
 
 TEST(WebSearch, LimitIsClampedAndBucketed) {
-  WebHarness h("", "EXA_API_KEY=exa-secret-key\n" + search_env("HERMES_TOOLS_EXA_BASE_URL", "/exa"));
+  WebHarness h("",
+               "EXA_API_KEY=exa-secret-key\n" + search_env("HERMES_TOOLS_EXA_BASE_URL", "/exa"));
   size_t before = fixture().requests();
   Json out = h.search("limits", {{"limit", 500}});
   ASSERT_EQ(out["data"]["web"].size(), 100u) << out.dump().substr(0, 300);
@@ -95,22 +101,30 @@ TEST(WebSearch, VendorErrorsMappedWithoutTheKey) {
 
 TEST(WebSearch, MissingKeysAndStrictSelection) {
   EXPECT_EQ(WebHarness("web:\n  search_backend: tavily\n").search("q")["error"],
-            "TAVILY_API_KEY environment variable not set. Get your API key at https://app.tavily.com/home");
+            "TAVILY_API_KEY environment variable not set. Get your API key at "
+            "https://app.tavily.com/home");
   EXPECT_EQ(WebHarness("web:\n  search_backend: exa\n").search("q")["error"],
             "EXA_API_KEY environment variable not set. Get your API key at https://exa.ai");
-  EXPECT_EQ(WebHarness("web:\n  search_backend: parallel\n").search("q")["error"],
-            "PARALLEL_API_KEY environment variable not set. Get your API key at https://parallel.ai");
-  EXPECT_EQ(WebHarness("web:\n  search_backend: brave-free\n").search("q")["error"], "BRAVE_SEARCH_API_KEY is not set");
-  EXPECT_EQ(WebHarness("web:\n  search_backend: searxng\n").search("q")["error"], "SEARXNG_URL is not set");
-  EXPECT_EQ(WebHarness("web:\n  backend: xai\n").search("q")["error"], "xai is not supported by hermes-tools.");
+  EXPECT_EQ(
+      WebHarness("web:\n  search_backend: parallel\n").search("q")["error"],
+      "PARALLEL_API_KEY environment variable not set. Get your API key at https://parallel.ai");
+  EXPECT_EQ(WebHarness("web:\n  search_backend: brave-free\n").search("q")["error"],
+            "BRAVE_SEARCH_API_KEY is not set");
+  EXPECT_EQ(WebHarness("web:\n  search_backend: searxng\n").search("q")["error"],
+            "SEARXNG_URL is not set");
+  EXPECT_EQ(WebHarness("web:\n  backend: xai\n").search("q")["error"],
+            "xai is not supported by hermes-tools.");
   EXPECT_EQ(WebHarness("web:\n  backend: Bing\n").search("q")["error"],
-            "Unknown web backend 'bing'. Known: brave-free, ddgs, exa, firecrawl, native, parallel, searxng, tavily.");
+            "Unknown web backend 'bing'. Known: brave-free, ddgs, exa, firecrawl, native, "
+            "parallel, searxng, tavily.");
   for (const char* name : {"searxng", "brave-free", "ddgs"}) {
     WebHarness h("web:\n  extract_backend: " + std::string(name) + "\n");
     Json out = h.extract(Json::array({fx("/page.html")}));
     EXPECT_EQ(out["success"], false);
-    EXPECT_NE(out["error"].get<std::string>().find("is a search-only backend and cannot extract URL content."),
-              std::string::npos) << out;
+    EXPECT_NE(out["error"].get<std::string>().find(
+                  "is a search-only backend and cannot extract URL content."),
+              std::string::npos)
+        << out;
   }
 }
 
@@ -149,15 +163,17 @@ TEST(WebExtract, PdfThroughPdftotext) {
   Json row = h.page(fx("/doc.pdf"));
   EXPECT_NE(row["content"].get<std::string>().find("Hello from the PDF"), std::string::npos) << row;
   EXPECT_EQ(row["title"], "Fixture PDF");
-  EXPECT_NE(h.page(fx("/octet.pdf"))["content"].get<std::string>().find("Sniffed PDF"), std::string::npos);
+  EXPECT_NE(h.page(fx("/octet.pdf"))["content"].get<std::string>().find("Sniffed PDF"),
+            std::string::npos);
 }
 
 TEST(WebExtract, BinaryPayloadsRefused) {
   WebHarness h;
   auto error = [&](const char* path) { return h.page(fx(path))["error"].get<std::string>(); };
-  EXPECT_EQ(error("/file.zip"), "URL returned binary content (ZIP archive), not a page. Download it with the terminal "
-                                "(curl -L -o) and use read_file (SQLite/Office/PDF auto-extract) or terminal "
-                                "utilities on the file.");
+  EXPECT_EQ(error("/file.zip"),
+            "URL returned binary content (ZIP archive), not a page. Download it with the terminal "
+            "(curl -L -o) and use read_file (SQLite/Office/PDF auto-extract) or terminal "
+            "utilities on the file.");
   EXPECT_NE(error("/image.png").find("(PNG image data)"), std::string::npos);
   EXPECT_NE(error("/db.sqlite").find("(SQLite database)"), std::string::npos);
   EXPECT_NE(error("/prog.elf").find("(ELF executable)"), std::string::npos);
@@ -170,8 +186,9 @@ TEST(WebExtract, Limits) {
   EXPECT_EQ(h.page(fx("/bomb"))["error"], "Response too large (over 10 MiB)");
   EXPECT_EQ(h.page(fx("/slow"))["error"], "Timed out after 2s fetching " + fx("/slow"));
   EXPECT_EQ(h.page(fx("/status/404"))["error"], "HTTP 404 fetching " + fx("/status/404"));
-  EXPECT_EQ(h.page(fx("/status/403"))["error"], "HTTP 403 fetching " + fx("/status/403") +
-                                                    " — the site may block automated clients; try the browser tool");
+  EXPECT_EQ(h.page(fx("/status/403"))["error"],
+            "HTTP 403 fetching " + fx("/status/403") +
+                " — the site may block automated clients; try the browser tool");
 }
 
 TEST(WebExtract, CancelStopsATransferMidBody) {
@@ -206,13 +223,17 @@ TEST(WebExtract, BlockedAddressesNeverContacted) {
   h.resolver->set("mixed.test", {"127.0.0.1", "10.0.0.1"});
   h.resolver->set("meta.test", {"169.254.169.254"});
   size_t seen = sentinel().requests();
-  for (const std::string& u : {std::string("http://10.0.0.5/"), std::string("http://[::1]:") + std::to_string(sentinel().port()) + "/",
-                               sentinel().url("/page.html"), "http://[::ffff:127.0.0.1]:" + std::to_string(sentinel().port()) + "/",
-                               "http://mixed.test:" + std::to_string(fixture().port()) + "/page.html",
-                               std::string("http://meta.test/"), std::string("http://metadata.google.internal/"),
-                               std::string("ftp://example.com/"), std::string("file:///etc/passwd"),
-                               std::string("http://nowhere.test/")})
-    EXPECT_EQ(h.page(u)["error"], "Blocked: URL targets a private or internal network address") << u;
+  for (const std::string& u :
+       {std::string("http://10.0.0.5/"),
+        std::string("http://[::1]:") + std::to_string(sentinel().port()) + "/",
+        sentinel().url("/page.html"),
+        "http://[::ffff:127.0.0.1]:" + std::to_string(sentinel().port()) + "/",
+        "http://mixed.test:" + std::to_string(fixture().port()) + "/page.html",
+        std::string("http://meta.test/"), std::string("http://metadata.google.internal/"),
+        std::string("ftp://example.com/"), std::string("file:///etc/passwd"),
+        std::string("http://nowhere.test/")})
+    EXPECT_EQ(h.page(u)["error"], "Blocked: URL targets a private or internal network address")
+        << u;
   EXPECT_EQ(sentinel().requests(), seen);
 }
 
@@ -227,44 +248,55 @@ TEST(WebExtract, PinnedAddressDefeatsRebinding) {
   Json row = h.page(url);
   EXPECT_EQ(row["title"], "Fixture Page") << row;
   EXPECT_EQ(h.resolver->calls_for("rebind.test"), 2);
-  EXPECT_EQ(fixture().log().back()["headers"]["Host"], "rebind.test:" + std::to_string(fixture().port()));
+  EXPECT_EQ(fixture().log().back()["headers"]["Host"],
+            "rebind.test:" + std::to_string(fixture().port()));
 }
 
 TEST(WebExtract, SecretsRefuseTheWholeCall) {
   WebHarness h;
   std::string token = "ghp_" + std::string(36, 'A');
   Json out = h.extract(Json::array({fx("/page.html"), "https://example.com/" + token}));
-  EXPECT_EQ(out, Json({{"success", false}, {"error", "Blocked: URL contains what appears to be an API key or token. "
-                                                     "Secrets must not be sent in URLs."}}));
-  EXPECT_EQ(h.extract(Json::array({"https://example.com/%67hp_" + std::string(36, 'B')}))["success"], false);
+  EXPECT_EQ(out, Json({{"success", false},
+                       {"error",
+                        "Blocked: URL contains what appears to be an API key or token. "
+                        "Secrets must not be sent in URLs."}}));
+  EXPECT_EQ(
+      h.extract(Json::array({"https://example.com/%67hp_" + std::string(36, 'B')}))["success"],
+      false);
   Json param = h.extract(Json::array({"https://example.com/?API_Key=abc"}));
-  EXPECT_NE(param["error"].get<std::string>().find("credential-like query parameter (API_Key)"), std::string::npos);
+  EXPECT_NE(param["error"].get<std::string>().find("credential-like query parameter (API_Key)"),
+            std::string::npos);
   Json blank = h.extract(Json::array({"http://10.1.1.1/?token="}));
   EXPECT_TRUE(blank.contains("results")) << blank;
 }
 
 TEST(WebExtract, InputOrderWithMixedEntries) {
   WebHarness h;
-  Json out = h.extract(Json::array({fx("/plain.txt"), 42, "http://10.0.0.1/", Json{{"href", fx("/page.html")}},
-                                    fx("/status/500"), fx("/x1"), fx("/x2")}));
+  Json out = h.extract(
+      Json::array({fx("/plain.txt"), 42, "http://10.0.0.1/", Json{{"href", fx("/page.html")}},
+                   fx("/status/500"), fx("/x1"), fx("/x2")}));
   ASSERT_EQ(out["results"].size(), 5u) << out;
   EXPECT_EQ(out["results"][0]["content"], "just text\n");
-  EXPECT_EQ(out["results"][1]["error"], "Invalid URL item at index 1: expected a URL string or an object with a "
-                                        "string 'url' or 'href' field");
-  EXPECT_EQ(out["results"][2]["error"], "Blocked: URL targets a private or internal network address");
+  EXPECT_EQ(out["results"][1]["error"],
+            "Invalid URL item at index 1: expected a URL string or an object with a "
+            "string 'url' or 'href' field");
+  EXPECT_EQ(out["results"][2]["error"],
+            "Blocked: URL targets a private or internal network address");
   EXPECT_EQ(out["results"][3]["title"], "Fixture Page");
   EXPECT_EQ(out["results"][4]["error"], "HTTP 500 fetching " + fx("/status/500"));
-  EXPECT_EQ(out["_warning"], "Only the first 5 URLs were extracted (7 given); call again for the rest.");
+  EXPECT_EQ(out["_warning"],
+            "Only the first 5 URLs were extracted (7 given); call again for the rest.");
   EXPECT_EQ(h.extract(fx("/plain.txt"))["results"][0]["content"], "just text\n");
   EXPECT_EQ(h.extract(Json::array()), Json({{"error", "Content was inaccessible or not found"}}));
-  EXPECT_EQ(h.call("web_extract", Json::object()), Json({{"success", false}, {"error", "urls must be a list of URL strings"}}));
+  EXPECT_EQ(h.call("web_extract", Json::object()),
+            Json({{"success", false}, {"error", "urls must be a list of URL strings"}}));
 }
 
 TEST(WebExtract, VendorRowsMatchedByUrlNotPosition) {
   WebHarness tavily("", "TAVILY_API_KEY=tvly-k\n" + search_env("TAVILY_BASE_URL", "/tavily"));
   public_names(tavily);
-  Json out = tavily.extract(Json::array({"https://a.example/fail", "https://b.example/", "http://10.0.0.2/",
-                                         "https://c.example/"}));
+  Json out = tavily.extract(Json::array(
+      {"https://a.example/fail", "https://b.example/", "http://10.0.0.2/", "https://c.example/"}));
   ASSERT_EQ(out["results"].size(), 4u) << out;
   EXPECT_EQ(out["results"][0]["error"], "could not fetch");
   EXPECT_EQ(out["results"][1]["content"], "content of https://b.example/");
@@ -277,20 +309,29 @@ TEST(WebExtract, VendorRowsMatchedByUrlNotPosition) {
 }
 
 TEST(WebExtract, FirecrawlFinalUrlIsVettedAgain) {
-  WebHarness h("web:\n  extract_backend: firecrawl\n", search_env("FIRECRAWL_API_URL", "/firecrawl"));
+  WebHarness h("web:\n  extract_backend: firecrawl\n",
+               search_env("FIRECRAWL_API_URL", "/firecrawl"));
   public_names(h);
   Json out = h.extract(Json::array({"https://ok.example/", "https://x.example/tometadata"}));
   EXPECT_EQ(out["results"][0]["content"], "# Scraped\n\nhttps://ok.example/");
-  EXPECT_EQ(out["results"][1]["error"], "Blocked: URL targets a private or internal network address");
+  EXPECT_EQ(out["results"][1]["error"],
+            "Blocked: URL targets a private or internal network address");
 }
 
 TEST(WebExtract, WebsitePolicyForEveryBackend) {
-  std::string yaml = "security:\n  website_blocklist:\n    enabled: true\n    domains: [www.blocked.example, '*.wild.example']\n";
+  std::string yaml =
+      "security:\n  website_blocklist:\n    enabled: true\n    domains: [www.blocked.example, "
+      "'*.wild.example']\n";
   WebHarness h(yaml, "TAVILY_API_KEY=tvly-k\n" + search_env("TAVILY_BASE_URL", "/tavily"));
   public_names(h);
-  Json out = h.extract(Json::array({"https://sub.blocked.example/", "https://wild.example/", "https://a.wild.example/"}));
-  EXPECT_EQ(out["results"][0]["error"], "Blocked by website policy: 'sub.blocked.example' matched rule 'blocked.example' from config");
-  EXPECT_EQ(out["results"][0]["blocked_by_policy"], Json({{"host", "sub.blocked.example"}, {"rule", "blocked.example"}, {"source", "config"}}));
+  Json out = h.extract(Json::array(
+      {"https://sub.blocked.example/", "https://wild.example/", "https://a.wild.example/"}));
+  EXPECT_EQ(out["results"][0]["error"],
+            "Blocked by website policy: 'sub.blocked.example' matched rule 'blocked.example' from "
+            "config");
+  EXPECT_EQ(
+      out["results"][0]["blocked_by_policy"],
+      Json({{"host", "sub.blocked.example"}, {"rule", "blocked.example"}, {"source", "config"}}));
   EXPECT_TRUE(out["results"][1]["error"].is_null());
   EXPECT_EQ(out["results"][2]["blocked_by_policy"]["rule"], "*.wild.example");
 }
@@ -309,8 +350,9 @@ TEST(WebExtract, LongPagesTruncatedAndStored) {
   stored << in.rdbuf();
   EXPECT_NE(stored.str().find("Line 2999 of a long page"), std::string::npos);
   EXPECT_NE(content.find("read_file path=\"" + path + "\" offset="), std::string::npos);
-  EXPECT_TRUE(content.ends_with("(the file is the complete page; raise/lower offset to page through it).\n"
-                                "─────────────────────────────"));
+  EXPECT_TRUE(
+      content.ends_with("(the file is the complete page; raise/lower offset to page through it).\n"
+                        "─────────────────────────────"));
 }
 
 TEST(WebExtract, ResultStaysUnderTheCap) {
@@ -319,8 +361,9 @@ TEST(WebExtract, ResultStaysUnderTheCap) {
   for (int i = 0; i < 5; ++i) urls.push_back(fx("/long.html?n=" + std::to_string(i)));
   Json out = h.extract(urls, {{"char_limit", 1000000}});
   EXPECT_LT(dump_json(out).size(), 100000u);
-  EXPECT_EQ(out["_hint"], "Per-page budget reduced to 18000 chars to fit the 100,000-char result limit; extract "
-                          "fewer URLs per call for more text.");
+  EXPECT_EQ(out["_hint"],
+            "Per-page budget reduced to 18000 chars to fit the 100,000-char result limit; extract "
+            "fewer URLs per call for more text.");
 }
 
 TEST(WebExtract, SeedExamplesRunThroughExecuteCode) {
@@ -337,9 +380,12 @@ TEST(WebExtract, SeedExamplesRunThroughExecuteCode) {
   Json second = h.run(
       "from hermes_tools import web_search, web_extract\nimport json\n"
       "results = web_search(\"Rust async runtime comparison 2025\", limit=5)\nsummaries = []\n"
-      "for r in results[\"data\"][\"web\"]:\n    page = web_extract([\"" + fx("/page.html") + "\"], char_limit=3000)\n"
+      "for r in results[\"data\"][\"web\"]:\n    page = web_extract([\"" +
+      fx("/page.html") +
+      "\"], char_limit=3000)\n"
       "    for p in page.get(\"results\", []):\n        if p.get(\"content\"):\n"
-      "            summaries.append({\"title\": r[\"title\"], \"url\": r[\"url\"], \"excerpt\": p[\"content\"][:500]})\n"
+      "            summaries.append({\"title\": r[\"title\"], \"url\": r[\"url\"], \"excerpt\": "
+      "p[\"content\"][:500]})\n"
       "print(json.dumps(summaries[0]))\n");
   EXPECT_EQ(second["status"], "success") << second;
   Json summary = Json::parse(second["output"].get<std::string>());

@@ -3,15 +3,16 @@
 // preserved, as upstream's rewrite does not preserve them either).
 #include "tools/approval/allowlist_store.h"
 
+#include "core/capped_read.h"
+#include "core/config.h"
+
+#include <yaml-cpp/yaml.h>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yaml-cpp/yaml.h>
 
 #include <cstdio>
-
-#include "core/capped_read.h"
-#include "core/config.h"
 
 namespace hermes::approval {
 namespace {

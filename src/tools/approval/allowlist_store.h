@@ -3,9 +3,9 @@
 // `command_allowlist` of `$HERMES_HOME/config.yaml` (docs/terminal.md).
 #pragma once
 
-#include <string>
-
 #include "core/result.h"
+
+#include <string>
 
 namespace hermes::approval {
 

@@ -3,20 +3,21 @@
 // human sits at the server (docs/approval.md).
 #include "tools/approval/approval_gate.h"
 
-#include <fnmatch.h>
-#include <re2/re2.h>
-
-#include <cstdlib>
-
 #include "core/config.h"
 #include "core/json.h"
+#include "core/log.h"
 #include "core/strings.h"
 #include "registry/client_channel.h"
 #include "registry/tool.h"
-#include "core/log.h"
 #include "tools/approval/allowlist_store.h"
 #include "tools/approval/command_normalize.h"
 #include "tools/approval/dangerous_command.h"
+
+#include <re2/re2.h>
+
+#include <fnmatch.h>
+
+#include <cstdlib>
 
 namespace hermes::approval {
 namespace {
@@ -92,13 +93,11 @@ Json elicitation_params(const std::string& command, const std::string& descripti
            {{"type", "string"},
             {"title", "Decision"},
             {"enum", {"once", "session", "always", "deny"}},
-            {"enumNames",
-             {"Allow once", "Allow for this session", "Always allow", "Deny"}}}}}},
+            {"enumNames", {"Allow once", "Allow for this session", "Always allow", "Deny"}}}}}},
         {"required", {"decision"}}}}};
 }
 
-GateResult ask_user(const std::string& command, const std::string& description,
-                    CallContext& ctx) {
+GateResult ask_user(const std::string& command, const std::string& description, CallContext& ctx) {
   int64_t timeout_s = ctx.services.config.get_int("approvals.timeout", 300);
   auto reply = ctx.client.request("elicitation/create", elicitation_params(command, description),
                                   std::chrono::seconds(std::max<int64_t>(1, timeout_s)), ctx.stop);
@@ -181,16 +180,19 @@ GateResult check_command(const std::string& command, CallContext& ctx, const She
   }
   if (is_sudo_stdin_guess(command)) {
     const std::string desc = "sudo password guessing via stdin (sudo -S)";
-    return blocked(desc, "BLOCKED: " + desc + ". SUDO_PASSWORD is not set, so sudo -S "
-                                              "cannot be answered; do not guess passwords.");
+    return blocked(desc, "BLOCKED: " + desc +
+                             ". SUDO_PASSWORD is not set, so sudo -S "
+                             "cannot be answered; do not guess passwords.");
   }
   if (auto rule = matching_deny_rule(config, command)) {
     std::string desc = "user-defined deny rule '" + *rule + "'";
-    return blocked(desc, "BLOCKED: " + desc + ". The user's configuration (approvals.deny) "
-                                              "forbids this command. Do NOT retry");
+    return blocked(desc, "BLOCKED: " + desc +
+                             ". The user's configuration (approvals.deny) "
+                             "forbids this command. Do NOT retry");
   }
   GateResult result = evaluate(command, found, ctx);
-  if (result.verdict == Verdict::kAllow || result.verdict == Verdict::kApproved) state.remember(after);
+  if (result.verdict == Verdict::kAllow || result.verdict == Verdict::kApproved)
+    state.remember(after);
   return result;
 }
 

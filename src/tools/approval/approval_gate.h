@@ -4,11 +4,12 @@
 // pending.
 #pragma once
 
+#include "registry/session.h"
+
 #include <mutex>
 #include <set>
 #include <string>
 
-#include "registry/session.h"
 #include "shell/analyze.h"
 
 namespace hermes {
@@ -48,10 +49,10 @@ class ApprovalState final : public SessionState {
 
  private:
   mutable std::mutex mu_;
-  std::set<std::string> keys_;          // mu_
-  size_t snapshot_hash_ = 0;            // mu_
-  shell::Environment snapshot_env_;     // mu_
-  shell::Environment remembered_;       // mu_
+  std::set<std::string> keys_;       // mu_
+  size_t snapshot_hash_ = 0;         // mu_
+  shell::Environment snapshot_env_;  // mu_
+  shell::Environment remembered_;    // mu_
 };
 
 // What the terminal knows of the shell a command will start in.

@@ -2,12 +2,12 @@
 // Structural checks over the parsed commands.
 #include "tools/approval/command_checks.h"
 
+#include "tools/approval/command_render.h"
+
 #include <re2/re2.h>
 
 #include <algorithm>
 #include <string_view>
-
-#include "tools/approval/command_render.h"
 
 namespace hermes::approval {
 namespace {
@@ -24,9 +24,10 @@ bool one_of(std::string_view name, const std::string_view (&names)[N]) {
 
 bool is_interpreter(std::string_view name) {
   static constexpr std::string_view kNames[] = {
-      "python", "python2", "python3", "pypy", "pypy3", "perl", "ruby", "node", "nodejs", "php",
-      "lua", "luajit", "Rscript", "bun", "deno", "pwsh", "powershell", "osascript", "tclsh",
-      "wish", "irb", "jshell", "groovy", "julia", "elixir", "guile", "racket", "sbcl"};
+      "python", "python2", "python3",    "pypy",      "pypy3",  "perl",    "ruby",
+      "node",   "nodejs",  "php",        "lua",       "luajit", "Rscript", "bun",
+      "deno",   "pwsh",    "powershell", "osascript", "tclsh",  "wish",    "irb",
+      "jshell", "groovy",  "julia",      "elixir",    "guile",  "racket",  "sbcl"};
   if (one_of(name, kNames)) return true;
   // python3.12, perl5.36, ruby3.2 …
   for (std::string_view stem : {"python", "perl", "ruby", "php", "lua"}) {
@@ -39,24 +40,25 @@ bool is_interpreter(std::string_view name) {
 }
 
 bool is_mkfs(std::string_view name) {
-  static constexpr std::string_view kNames[] = {"mkfs", "mke2fs", "mkdosfs", "mkntfs", "mkswap",
-                                                "mkexfatfs", "mkudffs", "mkreiserfs", "mkjfs",
-                                                "mkfatfs", "newfs", "mformat", "mkhfs", "mkbtrfs",
-                                                "mkcramfs", "mksquashfs", "mkfs_msdos"};
+  static constexpr std::string_view kNames[] = {
+      "mkfs",    "mke2fs",     "mkdosfs",  "mkntfs",     "mkswap",    "mkexfatfs",
+      "mkudffs", "mkreiserfs", "mkjfs",    "mkfatfs",    "newfs",     "mformat",
+      "mkhfs",   "mkbtrfs",    "mkcramfs", "mksquashfs", "mkfs_msdos"};
   return one_of(name, kNames) || name.rfind("mkfs.", 0) == 0 || name.rfind("newfs_", 0) == 0 ||
          name.rfind("mke2fs.", 0) == 0;
 }
 
 bool is_remote_fetch(std::string_view name) {
-  static constexpr std::string_view kNames[] = {"curl", "wget", "fetch", "aria2c", "http", "https",
-                                                "xh", "nc", "ncat", "socat", "lwp-request", "GET"};
+  static constexpr std::string_view kNames[] = {"curl", "wget",  "fetch",       "aria2c",
+                                                "http", "https", "xh",          "nc",
+                                                "ncat", "socat", "lwp-request", "GET"};
   return one_of(name, kNames);
 }
 
 bool is_decoder(std::string_view name) {
-  static constexpr std::string_view kNames[] = {"base64", "base32", "base16", "basenc", "xxd",
-                                                "openssl", "tr", "rev", "uudecode", "gzip",
-                                                "gunzip", "zcat", "bzcat", "xzcat"};
+  static constexpr std::string_view kNames[] = {"base64",  "base32", "base16", "basenc",   "xxd",
+                                                "openssl", "tr",     "rev",    "uudecode", "gzip",
+                                                "gunzip",  "zcat",   "bzcat",  "xzcat"};
   return one_of(name, kNames);
 }
 
@@ -70,14 +72,16 @@ bool reads_program_from_stdin(const Command& cmd, bool shell) {
     if (a == "--") return i + 1 >= args.size();
     if (a.size() > 1 && (a[0] == '-' || (shell && a[0] == '+'))) {
       if (shell && a[1] != '-' && a.find('c') != std::string::npos) return false;
-      if (!shell && (a == "-c" || a == "-e" || a == "-E" || a == "-m" || a == "-r" || a.rfind("--eval", 0) == 0 ||
-                     a == "-p" || a == "-n" || a == "-i" || a == "run" || a == "eval")) {
+      if (!shell && (a == "-c" || a == "-e" || a == "-E" || a == "-m" || a == "-r" ||
+                     a.rfind("--eval", 0) == 0 || a == "-p" || a == "-n" || a == "-i" ||
+                     a == "run" || a == "eval")) {
         return false;
       }
       if (shell && (a == "-o" || a == "-O")) ++i;
       continue;
     }
-    return a.rfind("<(", 0) == 0 || a.rfind("/dev/fd/", 0) == 0 || a.rfind("/proc/self/fd/", 0) == 0;
+    return a.rfind("<(", 0) == 0 || a.rfind("/dev/fd/", 0) == 0 ||
+           a.rfind("/proc/self/fd/", 0) == 0;
   }
   return cmd.name() != "deno" && cmd.name() != "bun";
 }
@@ -87,7 +91,8 @@ bool any_source(const Command& cmd, bool (*pred)(std::string_view)) {
     if (pred(s)) return true;
   }
   for (const std::string& a : cmd.args()) {
-    if (a.rfind("<(", 0) == 0 && a.size() > 3 && pred(std::string_view(a).substr(2, a.size() - 3))) return true;
+    if (a.rfind("<(", 0) == 0 && a.size() > 3 && pred(std::string_view(a).substr(2, a.size() - 3)))
+      return true;
   }
   return false;
 }
@@ -101,23 +106,28 @@ std::optional<Detection> fed_script(const Command& cmd) {
   for (const std::string& a : cmd.args()) fd_script = fd_script || a.rfind("<(", 0) == 0;
   if ((!stdin_fed && !fd_script) || !reads_program_from_stdin(cmd, shell)) return std::nullopt;
   if (any_source(cmd, is_remote_fetch)) {
-    return Detection{shell ? "pipe remote content to shell" : "pipe remote content to interpreter", false};
+    return Detection{shell ? "pipe remote content to shell" : "pipe remote content to interpreter",
+                     false};
   }
   if (any_source(cmd, is_decoder)) return Detection{"decoded content piped to shell", false};
-  bool heredoc = cmd.input.kind == Input::Kind::kHereDoc || cmd.input.kind == Input::Kind::kHereString;
-  if (heredoc) return Detection{shell ? "shell execution via heredoc" : "script execution via heredoc", false};
+  bool heredoc =
+      cmd.input.kind == Input::Kind::kHereDoc || cmd.input.kind == Input::Kind::kHereString;
+  if (heredoc)
+    return Detection{shell ? "shell execution via heredoc" : "script execution via heredoc", false};
   return Detection{shell ? "pipe content to shell" : "script execution via heredoc", false};
 }
 
 // chmod o+w, a=rwx, 0777, 1776 … and setfacl entries granting others write.
 bool world_writable_mode(std::string_view mode) {
-  if (!mode.empty() && std::all_of(mode.begin(), mode.end(), [](char c) { return c >= '0' && c <= '7'; })) {
+  if (!mode.empty() &&
+      std::all_of(mode.begin(), mode.end(), [](char c) { return c >= '0' && c <= '7'; })) {
     return ((mode.back() - '0') & 2) != 0;
   }
   size_t start = 0;
   while (start <= mode.size()) {
     size_t comma = mode.find(',', start);
-    std::string_view clause = mode.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    std::string_view clause = mode.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     size_t op = clause.find_first_of("+=");
     if (op != std::string_view::npos) {
       std::string_view who = clause.substr(0, op), perms = clause.substr(op + 1);
@@ -133,7 +143,8 @@ bool world_writable_mode(std::string_view mode) {
 bool world_writable(const Command& cmd) {
   std::vector<std::string> args = cmd.args();
   if (cmd.name() == "chmod") {
-    return std::any_of(args.begin(), args.end(), [](const std::string& a) { return world_writable_mode(a); });
+    return std::any_of(args.begin(), args.end(),
+                       [](const std::string& a) { return world_writable_mode(a); });
   }
   if (cmd.name() != "setfacl") return false;
   for (const std::string& a : args) {
@@ -171,18 +182,22 @@ std::optional<Detection> git_branch_force_delete(const Command& cmd) {
   if (words.size() < 2 || words[0] != "git" || words[1] != "branch") return std::nullopt;
   bool del = false, force = false;
   for (const std::string& w : words) {
-    if (w == "--delete" || (w.size() > 1 && w[0] == '-' && w[1] != '-' && w.find('d') != std::string::npos)) del = true;
-    if (w == "--force" || (w.size() > 1 && w[0] == '-' && w[1] != '-' && w.find('f') != std::string::npos)) force = true;
+    if (w == "--delete" ||
+        (w.size() > 1 && w[0] == '-' && w[1] != '-' && w.find('d') != std::string::npos))
+      del = true;
+    if (w == "--force" ||
+        (w.size() > 1 && w[0] == '-' && w[1] != '-' && w.find('f') != std::string::npos))
+      force = true;
   }
   return del && force ? std::optional(Detection{"git branch force delete", false}) : std::nullopt;
 }
 
 bool credential_name(std::string_view path) {
-  static constexpr std::string_view kNames[] = {"authorized_keys", ".bashrc", ".zshrc", ".profile",
-                                                ".bash_profile", ".bash_login", ".zprofile",
-                                                ".netrc", ".pgpass", ".npmrc", ".pypirc",
-                                                "id_rsa", "id_ed25519", "id_ecdsa", ".bash_logout",
-                                                ".zshenv", ".gitconfig", ".git-credentials"};
+  static constexpr std::string_view kNames[] = {
+      "authorized_keys", ".bashrc",    ".zshrc",          ".profile", ".bash_profile",
+      ".bash_login",     ".zprofile",  ".netrc",          ".pgpass",  ".npmrc",
+      ".pypirc",         "id_rsa",     "id_ed25519",      "id_ecdsa", ".bash_logout",
+      ".zshenv",         ".gitconfig", ".git-credentials"};
   return one_of(shell::base_name(path), kNames);
 }
 
@@ -204,7 +219,8 @@ bool hidden_credential_write(const Command& cmd, const std::string& origin) {
       return true;
     }
     bool unknown_dir = !shell::is_static(cmd.cwd) || !shell::is_static(o.target);
-    if (unknown_dir && credential_name(o.target) && o.target.find('/') == std::string::npos) return true;
+    if (unknown_dir && credential_name(o.target) && o.target.find('/') == std::string::npos)
+      return true;
     if (!shell::is_static(o.target) && credential_name(o.target)) return true;
   }
   return false;
@@ -228,7 +244,8 @@ bool kills_by_lookup(const shell::Analysis& analysis) {
   for (const Command& cmd : analysis.commands) {
     std::string_view name = cmd.name();
     lookup = lookup || ((name == "pgrep" || name == "pidof") && cmd.via == "$(…)");
-    kill = kill || (name == "kill" && !std::all_of(cmd.argv.begin(), cmd.argv.end(), shell::is_static));
+    kill = kill ||
+           (name == "kill" && !std::all_of(cmd.argv.begin(), cmd.argv.end(), shell::is_static));
   }
   return lookup && kill;
 }
@@ -241,7 +258,8 @@ std::optional<Detection> check_command(const Command& cmd, const std::string& or
   if (world_writable(cmd)) return Detection{"world/other-writable permissions", false};
   if (auto d = git_push(cmd)) return d;
   if (auto d = git_branch_force_delete(cmd)) return d;
-  if (hidden_credential_write(cmd, origin)) return Detection{"write to sensitive system or credential file", false};
+  if (hidden_credential_write(cmd, origin))
+    return Detection{"write to sensitive system or credential file", false};
   return std::nullopt;
 }
 

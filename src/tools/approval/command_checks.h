@@ -5,10 +5,11 @@
 // credential files from an unknown directory.
 #pragma once
 
+#include "tools/approval/dangerous_command.h"
+
 #include <optional>
 
 #include "shell/analyze.h"
-#include "tools/approval/dangerous_command.h"
 
 namespace hermes::approval {
 

@@ -14,37 +14,70 @@ namespace {
 // Programs whose operands are paths worth normalising.
 bool takes_paths(std::string_view name) {
   static constexpr std::string_view kNames[] = {
-      "rm", "rmdir", "cp", "mv", "install", "tee", "ln", "chmod", "chown", "chgrp", "sed",
-      "perl", "ruby", "shred", "truncate", "setfacl", "dd", "unlink", "rsync", "find"};
+      "rm",  "rmdir", "cp",   "mv",    "install",  "tee",     "ln", "chmod",  "chown", "chgrp",
+      "sed", "perl",  "ruby", "shred", "truncate", "setfacl", "dd", "unlink", "rsync", "find"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
 struct OptionTable {
-  std::string_view program;  // "git push" for subcommands
+  std::string_view program;               // "git push" for subcommands
   std::vector<std::string_view> options;  // dangerous ones first
 };
 
 const std::vector<OptionTable>& option_tables() {
   static const std::vector<OptionTable> kTables = {
-      {"rm", {"--recursive", "--force", "--no-preserve-root", "--preserve-root", "--dir", "--interactive", "--one-file-system", "--verbose"}},
-      {"git push", {"--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete", "--prune", "--all", "--tags", "--set-upstream", "--dry-run", "--verbose", "--quiet", "--no-verify", "--follow-tags", "--atomic", "--porcelain", "--progress", "--recurse-submodules", "--repo", "--push-option", "--signed"}},
+      {"rm",
+       {"--recursive", "--force", "--no-preserve-root", "--preserve-root", "--dir", "--interactive",
+        "--one-file-system", "--verbose"}},
+      {"git push",
+       {"--force",
+        "--force-with-lease",
+        "--force-if-includes",
+        "--mirror",
+        "--delete",
+        "--prune",
+        "--all",
+        "--tags",
+        "--set-upstream",
+        "--dry-run",
+        "--verbose",
+        "--quiet",
+        "--no-verify",
+        "--follow-tags",
+        "--atomic",
+        "--porcelain",
+        "--progress",
+        "--recurse-submodules",
+        "--repo",
+        "--push-option",
+        "--signed"}},
       {"git reset", {"--hard", "--soft", "--mixed", "--merge", "--keep", "--quiet", "--patch"}},
       {"git clean", {"--force", "--dry-run", "--quiet", "--exclude", "--interactive"}},
-      {"git branch", {"--delete", "--force", "--move", "--copy", "--list", "--all", "--remotes", "--verbose", "--set-upstream-to", "--unset-upstream", "--show-current", "--contains", "--merged", "--no-merged"}},
+      {"git branch",
+       {"--delete", "--force", "--move", "--copy", "--list", "--all", "--remotes", "--verbose",
+        "--set-upstream-to", "--unset-upstream", "--show-current", "--contains", "--merged",
+        "--no-merged"}},
       {"git checkout", {"--force", "--ours", "--theirs", "--track", "--detach", "--quiet"}},
       {"chmod", {"--recursive", "--reference", "--verbose", "--changes", "--silent", "--quiet"}},
-      {"chown", {"--recursive", "--reference", "--verbose", "--changes", "--silent", "--quiet", "--dereference", "--no-dereference"}},
-      {"sed", {"--in-place", "--expression", "--file", "--quiet", "--silent", "--regexp-extended", "--separate", "--null-data"}},
-      {"shred", {"--remove", "--zero", "--force", "--iterations", "--size", "--verbose", "--exact"}},
+      {"chown",
+       {"--recursive", "--reference", "--verbose", "--changes", "--silent", "--quiet",
+        "--dereference", "--no-dereference"}},
+      {"sed",
+       {"--in-place", "--expression", "--file", "--quiet", "--silent", "--regexp-extended",
+        "--separate", "--null-data"}},
+      {"shred",
+       {"--remove", "--zero", "--force", "--iterations", "--size", "--verbose", "--exact"}},
       {"wipefs", {"--all", "--force", "--backup", "--no-act", "--offset", "--types", "--quiet"}},
-      {"docker", {"--host", "--context", "--config", "--debug", "--log-level", "--tls", "--tlsverify"}},
+      {"docker",
+       {"--host", "--context", "--config", "--debug", "--log-level", "--tls", "--tlsverify"}},
       {"find", {}},
   };
   return kTables;
 }
 
 bool safe_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./~=:,+@%^-").find(c) != std::string_view::npos;
+  return std::isalnum(static_cast<unsigned char>(c)) ||
+         std::string_view("_./~=:,+@%^-").find(c) != std::string_view::npos;
 }
 
 std::string quote(const std::string& word) {
@@ -123,7 +156,8 @@ std::string normalize_path(std::string_view path, std::string_view cwd) {
     i = slash + 1;
   }
   std::string out = home_rel ? "~" : absolute ? "" : "";
-  for (size_t k = 0; k < parts.size(); ++k) out += (k || absolute || home_rel ? "/" : "") + parts[k];
+  for (size_t k = 0; k < parts.size(); ++k)
+    out += (k || absolute || home_rel ? "/" : "") + parts[k];
   if (out.empty()) return absolute ? "/" : ".";
   return out;
 }
@@ -137,7 +171,8 @@ std::string expand_long_option(std::string_view program, std::string_view arg) {
     if (std::find(t.options.begin(), t.options.end(), name) != t.options.end()) break;
     for (std::string_view option : t.options) {
       if (option.substr(0, name.size()) == name) {
-        return std::string(option) + std::string(eq == std::string_view::npos ? "" : arg.substr(eq));
+        return std::string(option) +
+               std::string(eq == std::string_view::npos ? "" : arg.substr(eq));
       }
     }
   }
@@ -159,7 +194,8 @@ std::vector<std::string> normalized_words(const shell::Command& cmd) {
       w = expand_long_option(program, w);
     } else if (paths && !w.empty() && (options_done || w[0] != '-')) {
       size_t eq = cmd.name() == "dd" ? w.find('=') : std::string::npos;
-      w = eq == std::string::npos ? normalize_path(w, cmd.cwd) : w.substr(0, eq + 1) + normalize_path(w.substr(eq + 1), cmd.cwd);
+      w = eq == std::string::npos ? normalize_path(w, cmd.cwd)
+                                  : w.substr(0, eq + 1) + normalize_path(w.substr(eq + 1), cmd.cwd);
     }
   }
   return words;
@@ -179,15 +215,22 @@ std::vector<CommandTexts> render(const shell::Analysis& analysis) {
     }
     for (const shell::Output& o : cmd.outputs) {
       std::string target = o.op == ">&" ? o.target : normalize_path(o.target, cmd.cwd);
-      std::string text = " " + (o.fd == 1 ? "" : std::to_string(o.fd)) + o.op + " " + show_unknown(target);
+      std::string text =
+          " " + (o.fd == 1 ? "" : std::to_string(o.fd)) + o.op + " " + show_unknown(target);
       plain += text, masked += text;
     }
-    if (cmd.input.kind != shell::Input::Kind::kInherited && cmd.input.kind != shell::Input::Kind::kPipe) {
-      std::string op = cmd.input.kind == shell::Input::Kind::kFile ? " < " : cmd.input.kind == shell::Input::Kind::kHereDoc ? " << " : " <<< ";
+    if (cmd.input.kind != shell::Input::Kind::kInherited &&
+        cmd.input.kind != shell::Input::Kind::kPipe) {
+      std::string op = cmd.input.kind == shell::Input::Kind::kFile      ? " < "
+                       : cmd.input.kind == shell::Input::Kind::kHereDoc ? " << "
+                                                                        : " <<< ";
       plain += op, masked += op;
-      append_quoted(plain, masked, show_unknown(cmd.input.text.value_or(cmd.input.sources.empty() ? "?" : cmd.input.sources[0])));
+      append_quoted(plain, masked,
+                    show_unknown(cmd.input.text.value_or(
+                        cmd.input.sources.empty() ? "?" : cmd.input.sources[0])));
     }
-    bool piped = previous && cmd.pipeline != 0 && cmd.pipeline == previous->pipeline && cmd.stage == previous->stage + 1;
+    bool piped = previous && cmd.pipeline != 0 && cmd.pipeline == previous->pipeline &&
+                 cmd.stage == previous->stage + 1;
     if (previous) {
       texts.plain += piped ? " | " : " ; ";
       texts.masked += piped ? " | " : " ; ";

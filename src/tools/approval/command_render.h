@@ -4,12 +4,13 @@
 // normalised), and the whole program with quoted operands masked.
 #pragma once
 
+#include "tools/approval/command_normalize.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "shell/analyze.h"
-#include "tools/approval/command_normalize.h"
 
 namespace hermes::approval {
 

@@ -5,14 +5,14 @@
 // `kPlain` rules search the whole quote-free command.
 #include "tools/approval/dangerous_command.h"
 
+#include "tools/approval/command_checks.h"
+#include "tools/approval/command_normalize.h"
+#include "tools/approval/command_render.h"
+
 #include <re2/re2.h>
 
 #include <memory>
 #include <vector>
-
-#include "tools/approval/command_checks.h"
-#include "tools/approval/command_normalize.h"
-#include "tools/approval/command_render.h"
 
 namespace hermes::approval {
 namespace {
@@ -31,28 +31,29 @@ struct Rule {
 };
 
 // Wrappers a command word may hide behind, and an optional /path/ prefix.
-#define PRE                                                                      \
-  R"(^(?:(?:sudo|doas|env|exec|nohup|setsid|time|nice|stdbuf|command|ionice|)"  \
+#define PRE                                                                                        \
+  R"(^(?:(?:sudo|doas|env|exec|nohup|setsid|time|nice|stdbuf|command|ionice|)"                     \
   R"(busybox|chroot\s+\S+|timeout\s+\S+|watch|xargs)(?:\s+-{1,2}[\w=:.-]+(?:\s+[^\s-]\S*)?)*\s+|)" \
   R"([A-Za-z_]\w*=\S*\s+)*(?:[\w.~-]*/)*)"
 
 #define RM_TARGETS_ROOT R"(\s(?:/+\.{0,2}/*|/+\*)(?:\s|$))"
-#define SQL_CLIENT                                                                \
-  R"((?:^|[\s;&|(/])(?:psql|mysql|mariadb|sqlite3?|sqlcmd|duckdb|clickhouse-client|)"  \
+#define SQL_CLIENT                                                                    \
+  R"((?:^|[\s;&|(/])(?:psql|mysql|mariadb|sqlite3?|sqlcmd|duckdb|clickhouse-client|)" \
   R"(mongosh|mongo|cockroach|snowsql|bq|cqlsh|pgcli|mycli|litecli)\b)"
 #define SYS_DIRS R"((?:home|root|etc|usr|var|bin|sbin|boot|lib|lib32|lib64|opt|srv|dev|proc|sys))"
 
 const Rule kRules[] = {
     // Hardline tier.
-    {"recursive delete of root filesystem", true, Scope::kCommand, PRE R"(rm\b.*\s(?:-[a-zA-Z]*[rR]|--recursive))",
-     RM_TARGETS_ROOT},
+    {"recursive delete of root filesystem", true, Scope::kCommand,
+     PRE R"(rm\b.*\s(?:-[a-zA-Z]*[rR]|--recursive))", RM_TARGETS_ROOT},
     {"recursive delete of system directory", true, Scope::kCommand,
      PRE R"(rm\b.*\s(?:-[a-zA-Z]*[rR]|--recursive))", R"(\s/+)" SYS_DIRS R"(/*\*?(?:\s|$))"},
     {"recursive delete of home directory", true, Scope::kCommand,
      PRE R"(rm\b.*\s(?:-[a-zA-Z]*[rR]|--recursive))", R"(\s(?:~|\$\{?HOME\}?)/*\*?(?:\s|$))"},
     {"format filesystem (mkfs)", true, Scope::kCommand, PRE R"(mkfs(?:\.\w+)?\b)"},
     {"wipe raw block device", true, Scope::kCommand,
-     PRE R"((?:wipefs\b.*\s(?:-[a-zA-Z]*a|--all\b)|sgdisk\b.*\s-[a-zA-Z]*Z|blkdiscard\b|shred\b.*\s/dev/))"},
+     PRE
+     R"((?:wipefs\b.*\s(?:-[a-zA-Z]*a|--all\b)|sgdisk\b.*\s-[a-zA-Z]*Z|blkdiscard\b|shred\b.*\s/dev/))"},
     {"dd to raw block device", true, Scope::kCommand,
      PRE R"(dd\b.*\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|nbd|r?disk\d))"},
     {"redirect to raw block device", true, Scope::kPlain,
@@ -82,18 +83,20 @@ const Rule kRules[] = {
     {"Windows disk or ACL tool", false, Scope::kCommand,
      PRE R"((?:diskpart|format\s+[a-zA-Z]:|icacls\b.*\s/grant|takeown\b|cacls\b))"},
     {"Windows registry delete", false, Scope::kCommand, PRE R"(reg(?:\.exe)?\s+delete\b)"},
-    {"Windows service stop/delete", false, Scope::kCommand, PRE R"(sc(?:\.exe)?\s+(?:stop|delete)\b)"},
+    {"Windows service stop/delete", false, Scope::kCommand,
+     PRE R"(sc(?:\.exe)?\s+(?:stop|delete)\b)"},
     // Permissions.
     {"world/other-writable permissions", false, Scope::kCommand,
-     PRE R"(chmod\b.*\s(?:0?[0-7]?[0-7][0-7][2367]|[ugoa]*[oa][ugoa]*\+[rwxXst]*w[rwxXst]*)(?:\s|$))"},
+     PRE
+     R"(chmod\b.*\s(?:0?[0-7]?[0-7][0-7][2367]|[ugoa]*[oa][ugoa]*\+[rwxXst]*w[rwxXst]*)(?:\s|$))"},
     {"recursive chown to root", false, Scope::kCommand, PRE R"(chown\b.*\s-[a-zA-Z]*R)",
      R"(\sroot(?::\S*)?(?:\s|$))"},
     // Disks.
     {"disk copy", false, Scope::kCommand, PRE R"(dd\b.*\bif=)"},
     // SQL: only with a database client in the command, so prose (commit
     // messages, greps of migrations) does not count.
-    {"SQL DROP", false, Scope::kPlain, R"((?i)\bdrop\s+(?:table|database|schema|index|view|user)\b)",
-     SQL_CLIENT},
+    {"SQL DROP", false, Scope::kPlain,
+     R"((?i)\bdrop\s+(?:table|database|schema|index|view|user)\b)", SQL_CLIENT},
     {"SQL DELETE without WHERE", false, Scope::kPlain, R"((?i)\bdelete\s+from\s+\S+)", SQL_CLIENT,
      R"((?i)\bdelete\s+from\s+[^\n]*\bwhere\b)"},
     {"SQL TRUNCATE", false, Scope::kPlain, R"((?i)\btruncate\s+(?:table\s+)?[\w."`]+\s*;?)",
@@ -101,10 +104,13 @@ const Rule kRules[] = {
     // System.
     {"overwrite system config", false, Scope::kPlain, R"(>\s*/etc/)"},
     {"stop/restart system service", false, Scope::kCommand,
-     PRE R"((?:systemctl\s+(?:-\S+\s+)*(?:stop|restart|disable|mask|kill)\b|service\s+\S+\s+(?:stop|restart)\b))"},
-    {"force kill all processes", false, Scope::kCommand, PRE R"(kill\s+-(?:9|KILL|SIGKILL)\s+-1\b)"},
+     PRE
+     R"((?:systemctl\s+(?:-\S+\s+)*(?:stop|restart|disable|mask|kill)\b|service\s+\S+\s+(?:stop|restart)\b))"},
+    {"force kill all processes", false, Scope::kCommand,
+     PRE R"(kill\s+-(?:9|KILL|SIGKILL)\s+-1\b)"},
     {"force kill processes by name", false, Scope::kCommand,
-     PRE R"((?:pkill\s+(?:-\S+\s+)*-(?:9|KILL|SIGKILL)\b|killall\s+(?:-\S+\s+)*-(?:9|KILL|SIGKILL|r)\b))"},
+     PRE
+     R"((?:pkill\s+(?:-\S+\s+)*-(?:9|KILL|SIGKILL)\b|killall\s+(?:-\S+\s+)*-(?:9|KILL|SIGKILL|r)\b))"},
     // Remote code.
     {"pipe remote content to shell", false, Scope::kText,
      R"(\b(?:curl|wget|fetch)\b[^|]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+)?(?:\S*/)?(?:ba|z|k|da|a|fi)?sh\b)"},
@@ -126,7 +132,8 @@ const Rule kRules[] = {
     {"overwrite project .env or config.yaml", false, Scope::kPlain,
      R"((?:>|\btee\s+(?:-a\s+)?)\s*(?:[\w.~/-]*/)?(?:\.env[\w.-]*|config\.yaml)(?:\s|$))"},
     {"copy/move onto .env, config or credential path", false, Scope::kCommand,
-     PRE R"((?:cp|mv|install)\b.*\s(?:[\w.~/-]*/)?(?:\.env[\w.-]*|config\.yaml|/etc/\S*|~/\.ssh/?\S*)\s*$)"},
+     PRE
+     R"((?:cp|mv|install)\b.*\s(?:[\w.~/-]*/)?(?:\.env[\w.-]*|config\.yaml|/etc/\S*|~/\.ssh/?\S*)\s*$)"},
     {"in-place edit of sensitive file", false, Scope::kCommand,
      PRE R"((?:sed|perl|ruby)\s+(?:-\S+\s+)*(?:-[a-zA-Z]*i|--in-place))",
      R"(\s(?:/etc/|~/\.ssh|[\w.~/-]*\.env\b|[\w.~/-]*config\.yaml|~/\.(?:bashrc|zshrc|profile|netrc|pgpass|npmrc|pypirc)))"},
@@ -136,7 +143,8 @@ const Rule kRules[] = {
      R"(\bfind\b.*\s-(?:exec|execdir|ok|okdir)\s+(?:sudo\s+)?(?:\S*/)?rm\b)"},
     {"find -delete", false, Scope::kText, R"(\bfind\b.*\s-delete\b)"},
     // Hermes self-protection.
-    {"stop/restart the Hermes gateway", false, Scope::kCommand, PRE R"(hermes\b.*\bgateway\s+(?:stop|restart)\b)"},
+    {"stop/restart the Hermes gateway", false, Scope::kCommand,
+     PRE R"(hermes\b.*\bgateway\s+(?:stop|restart)\b)"},
     {"start the Hermes gateway in the background", false, Scope::kPlain,
      R"((?:\bnohup\s+(?:\S*/)?hermes\b[^;|]*\bgateway\s+run\b|\bhermes\b[^;|]*\bgateway\s+run\b[^;|]*&))"},
     {"Hermes self-update", false, Scope::kCommand, PRE R"(hermes\s+update\b)"},
@@ -148,7 +156,8 @@ const Rule kRules[] = {
     {"docker remote host/context", false, Scope::kPlain,
      R"((?:\bdocker\s+(?:-H|--host|--context)\b|\bdocker\s+context\s+use\b|\bpodman\s+(?:--url|-r)\b|\bDOCKER_HOST=))"},
     {"stop/restart containers", false, Scope::kCommand,
-     PRE R"((?:docker\s+(?:compose\s+)?|docker-compose\s+|podman\s+)(?:-\S+\s+)*(?:restart|stop|kill|down|rm)\b)"},
+     PRE
+     R"((?:docker\s+(?:compose\s+)?|docker-compose\s+|podman\s+)(?:-\S+\s+)*(?:restart|stop|kill|down|rm)\b)"},
     // Git.
     {"git reset --hard (destroys uncommitted changes)", false, Scope::kCommand,
      PRE R"(git\s+(?:-\S+\s+)*reset\b.*\s--h(?:a(?:r(?:d)?)?)?\b)"},
@@ -168,7 +177,8 @@ const Rule kRules[] = {
     {"sudo with stdin password, askpass or shell", false, Scope::kCommand,
      R"(^sudo\s+(?:-\S+\s+)*-[a-zA-Z]*[SAsa]\b)"},
     {"package manager uninstall", false, Scope::kCommand,
-     PRE R"((?:(?:npm|pnpm)\s+(?:uninstall|remove|rm|un|r)\b|yarn\s+(?:global\s+)?remove\b|pip[\d.]*\s+uninstall\b|python[\d.]*\s+-m\s+pip\s+uninstall\b|brew\s+(?:uninstall|remove|rm)\b))"},
+     PRE
+     R"((?:(?:npm|pnpm)\s+(?:uninstall|remove|rm|un|r)\b|yarn\s+(?:global\s+)?remove\b|pip[\d.]*\s+uninstall\b|python[\d.]*\s+-m\s+pip\s+uninstall\b|brew\s+(?:uninstall|remove|rm)\b))"},
     // Structural.
     {"script execution via -e/-c flag", false, Scope::kText,
      R"((?:^|[\s;&|(`])(?:\S*/)?(?:python[\d.]*|pypy3?|node|nodejs|perl|ruby|php|pwsh|powershell|bun|deno|osascript|lua|Rscript)(?:\s+-\S+)*\s+-(?:c|e|E|r|-eval|-command|command|Command)\b)"},
@@ -176,8 +186,8 @@ const Rule kRules[] = {
     {"shell command via -c/-lc flag", false, Scope::kText,
      R"((?:^|[\s;&|(`])(?:\S*/)?(?:ba|z|k|da|a|fi|tc|c)?sh\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*c[a-zA-Z]*(?:\s|$))"},
     {"shell command via eval", false, Scope::kCommand, R"(^(?:builtin\s+)?eval\s+\S)"},
-    {"arbitrary program execution via rg --pre | sort --compress-program | ag --pager | man -P", false,
-     Scope::kText,
+    {"arbitrary program execution via rg --pre | sort --compress-program | ag --pager | man -P",
+     false, Scope::kText,
      R"((?:\brg\b.*\s--pre[=\s]|\bsort\b.*\s--compress-program[=\s]|\bag\b.*\s--pager[=\s]|\bman\b.*\s-P\s))"},
 };
 
@@ -207,8 +217,8 @@ const std::vector<CompiledRule>& compiled_rules() {
     for (const Rule& rule : kRules) {
       // Case-insensitive matching, except rules that pin a case (`-D`).
       bool cs = std::string_view(rule.pattern).find("(?-i:") != std::string_view::npos;
-      out.push_back({&rule, compile(rule.pattern, cs), compile(rule.also, cs),
-                     compile(rule.unless, cs)});
+      out.push_back(
+          {&rule, compile(rule.pattern, cs), compile(rule.also, cs), compile(rule.unless, cs)});
     }
     return out;
   }();
@@ -224,8 +234,10 @@ bool matches_text(const CompiledRule& r, const std::string& text) {
 bool matches(const CompiledRule& r, const CommandTexts& texts) {
   if (!r.pattern) return false;
   switch (r.rule->scope) {
-    case Scope::kText: return matches_text(r, texts.masked);
-    case Scope::kPlain: return matches_text(r, texts.plain);
+    case Scope::kText:
+      return matches_text(r, texts.masked);
+    case Scope::kPlain:
+      return matches_text(r, texts.plain);
     case Scope::kCommand:
       for (const std::string& segment : texts.segments) {
         if (matches_text(r, segment)) return true;
@@ -270,13 +282,15 @@ std::optional<Detection> detect_in(const shell::Analysis& analysis, std::string_
   if (parsed && parsed->hardline) return parsed;
   if (rules) return rules;
   if (parsed) return parsed;
-  if (analysis.syntax_error) return Detection{"shell syntax the approval parser cannot read", false};
+  if (analysis.syntax_error)
+    return Detection{"shell syntax the approval parser cannot read", false};
   return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<Detection> detect_dangerous(std::string_view command, const shell::Environment& session,
+std::optional<Detection> detect_dangerous(std::string_view command,
+                                          const shell::Environment& session,
                                           shell::Environment* after) {
   if (exceeds_parser_limits(command)) return Detection{"command parser limit exceeded", false};
   if (is_verify_cleanup(command)) return std::nullopt;

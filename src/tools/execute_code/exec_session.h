@@ -4,14 +4,14 @@
 // results.
 #pragma once
 
+#include "registry/session.h"
+
 #include <functional>
 #include <list>
 #include <map>
 #include <mutex>
 #include <stop_token>
 #include <string>
-
-#include "registry/session.h"
 
 namespace hermes::execute_code {
 
@@ -45,9 +45,9 @@ class ExecSession : public SessionState {
 
  private:
   std::mutex mu_;
-  std::list<std::stop_source> runs_;      // mu_
-  std::map<std::string, bool> probes_;    // mu_
-  bool mode_warned_ = false;              // mu_
+  std::list<std::stop_source> runs_;    // mu_
+  std::map<std::string, bool> probes_;  // mu_
+  bool mode_warned_ = false;            // mu_
 };
 
 }  // namespace hermes::execute_code

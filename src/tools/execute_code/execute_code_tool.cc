@@ -2,15 +2,6 @@
 // execute_code: registration, the per-session description, argument parsing
 // and the result JSON (docs/tools/execute_code.md). The run itself
 // lives in script_run.cc.
-#include <sys/stat.h>
-
-#include <chrono>
-#include <cmath>
-#include <cstdlib>
-#include <map>
-#include <set>
-#include <string>
-
 #include "backend/command_fence.h"
 #include "core/config.h"
 #include "core/json.h"
@@ -30,11 +21,20 @@
 #include "tools/execute_code/tool_bridge.h"
 #include "tools/file_common/session_backend.h"
 
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+
 namespace hermes {
 namespace {
 
 using namespace execute_code;  // NOLINT: this file is the folder's edge
-using namespace proc;     // NOLINT: the environment filters
+using namespace proc;          // NOLINT: the environment filters
 
 constexpr const char* kInterruptedMarker = "\n[execution interrupted — user sent a new message]";
 
@@ -74,7 +74,7 @@ bool runs_elsewhere(const Config& config) {
 }
 
 bool is_directory(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -92,8 +92,9 @@ std::vector<StubSignature> signatures(const std::vector<const ToolSpec*>& tools)
   std::vector<StubSignature> out;
   for (const ToolSpec* spec : tools) {
     const std::set<std::string> none;
-    out.push_back(signature_from_schema(spec->name, spec->input_schema,
-                                        spec->name == "terminal" ? terminal_stripped_args() : none));
+    out.push_back(
+        signature_from_schema(spec->name, spec->input_schema,
+                              spec->name == "terminal" ? terminal_stripped_args() : none));
   }
   return out;
 }
@@ -106,11 +107,13 @@ std::string return_note(const ToolSpec& spec) {
       {"web_extract", "Returns {\"results\": [{\"url\", \"title\", \"content\", \"error\"}, ...]}"},
       {"read_file", "Lines are 1-indexed. Returns {\"content\": \"...\", \"total_lines\": N}"},
       {"write_file", "Always overwrites the entire file. Returns {\"bytes_written\": N}"},
-      {"search_files", "target: \"content\" (search inside files) or \"files\" (find files "
-                       "by name). Returns {\"matches\": [...]} or {\"files\": [...]}"},
+      {"search_files",
+       "target: \"content\" (search inside files) or \"files\" (find files "
+       "by name). Returns {\"matches\": [...]} or {\"files\": [...]}"},
       {"patch", "Replaces old_string with new_string in the file, or applies a V4A patch."},
-      {"terminal", "Foreground only (no background or pty). Returns {\"output\": \"...\", "
-                   "\"exit_code\": N}"},
+      {"terminal",
+       "Foreground only (no background or pty). Returns {\"output\": \"...\", "
+       "\"exit_code\": N}"},
   };
   if (auto it = kNotes.find(spec.name); it != kNotes.end()) return it->second;
   // A tool added later: the first sentence of its own description.
@@ -122,7 +125,8 @@ std::string limits_line(const ExecSettings& s) {
   std::string timeout = s.timeout_s % 60 == 0 ? std::to_string(s.timeout_s / 60) + "-minute"
                                               : std::to_string(s.timeout_s) + "-second";
   return "Limits: " + timeout + " timeout, 50KB stdout cap, max " +
-         std::to_string(s.max_tool_calls) + " tool calls per script. terminal() is "
+         std::to_string(s.max_tool_calls) +
+         " tool calls per script. terminal() is "
          "foreground-only (no background or pty).";
 }
 
@@ -183,9 +187,10 @@ void add_truncation(Json& result, const StdoutView& view, const RunResult& run,
   result["stdout_bytes_captured"] = view.captured_bytes;
   result["stdout_bytes_total"] = view.total_bytes;
   result["stdout_bytes_omitted"] = view.omitted_bytes;
-  std::string path = settings.spill_dir.empty()
-                         ? ""
-                         : write_spill(settings.spill_dir, run.output.stdout_capture, settings.redact);
+  std::string path =
+      settings.spill_dir.empty()
+          ? ""
+          : write_spill(settings.spill_dir, run.output.stdout_capture, settings.redact);
   result["warning"] = "stdout exceeded " + with_commas(kStdoutHeadBytes + kStdoutTailBytes) +
                       " bytes; the middle was omitted." +
                       (path.empty() ? "" : " Full output saved to " + path + ".");
@@ -314,8 +319,8 @@ Result<RunResult> run_there(const std::string& code, const std::vector<StubSigna
       .code = code,
       .module_source = generate_module(sigs, RpcTransport::kFiles),
       .timezone = run.settings.timezone,
-      .unset_names = backend.name() == "local" ? dropped_names(run.settings)
-                                               : std::vector<std::string>{},
+      .unset_names =
+          backend.name() == "local" ? dropped_names(run.settings) : std::vector<std::string>{},
       .timeout = std::chrono::seconds(run.settings.timeout_s),
   };
   return run_remote_script(backend, request, run.bridge, run.stop);
@@ -346,8 +351,9 @@ Json handle_execute_code(const Json& args, CallContext& ctx) {
   ToolBridge bridge(std::move(tools), static_cast<int>(settings.max_tool_calls), ctx,
                     run_stop.get_token());
   RunContext run_context{settings, bridge, run_stop};
-  auto run = here ? run_here(code->get<std::string>(), sigs, run_context, interpreter, ctx, **backend)
-                  : run_there(code->get<std::string>(), sigs, run_context, **backend);
+  auto run =
+      here ? run_here(code->get<std::string>(), sigs, run_context, interpreter, ctx, **backend)
+           : run_there(code->get<std::string>(), sigs, run_context, **backend);
   if (!run) return failure_json(run.error().message, bridge.calls_made(), seconds_since(start));
   Json result = result_json(*run, settings, bridge.calls_made(), seconds_since(start));
   if (auto notice = fence_notice(**backend)) result["notice"] = *notice;
@@ -373,15 +379,15 @@ void register_execute_code(Registry& registry) {
       .toolset = "code",
       .description = "Run a Python script that can call Hermes tools programmatically.",
       .input_schema = schema(),
-      .annotations = {.read_only = false, .destructive = true, .idempotent = false,
-                      .open_world = true},
+      .annotations =
+          {.read_only = false, .destructive = true, .idempotent = false, .open_world = true},
       .handler = handle_execute_code,
-      .is_available = [](const Services& services) {
-        return !system_python().empty() || runs_elsewhere(services.config);
-      },
-      .describe = [owner](const Services& services, const std::string&) {
-        return describe(*owner, services);
-      },
+      .is_available =
+          [](const Services& services) {
+            return !system_python().empty() || runs_elsewhere(services.config);
+          },
+      .describe = [owner](const Services& services,
+                          const std::string&) { return describe(*owner, services); },
   });
 }
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/file_rpc_host.h"
 
-#include <chrono>
-
 #include "backend/run_bash.h"
+#include "core/base64.h"
 #include "core/strings.h"
 #include "rpc/rpc_protocol.h"
-#include "core/base64.h"
+
+#include <chrono>
 
 namespace hermes::execute_code {
 namespace {

@@ -5,14 +5,14 @@
 // all through shell commands run by the backend.
 #pragma once
 
+#include "backend/backend.h"
+#include "core/result.h"
+#include "rpc/rpc_handler.h"
+
 #include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "backend/backend.h"
-#include "core/result.h"
-#include "rpc/rpc_handler.h"
 
 namespace hermes::execute_code {
 
@@ -41,8 +41,7 @@ class FileRpcHost {
 
  private:
   std::string answer(const std::string& body);
-  Status reply(const PendingRequest& request, const std::string* response,
-               std::stop_token stop);
+  Status reply(const PendingRequest& request, const std::string* response, std::stop_token stop);
 
   Backend& backend_;
   std::string rpc_dir_;

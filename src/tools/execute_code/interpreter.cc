@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/interpreter.h"
 
+#include "proc/run.h"
+#include "proc/spawn.h"
+
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
-#include <sys/stat.h>
-
-#include "proc/run.h"
-#include "proc/spawn.h"
 
 namespace hermes::execute_code {
 namespace {
@@ -16,9 +16,8 @@ namespace {
 constexpr std::chrono::seconds kProbeTimeout{5};
 
 bool is_executable_file(const std::string& path) {
-  struct stat st{};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-         ::access(path.c_str(), X_OK) == 0;
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
 }  // namespace
@@ -51,16 +50,14 @@ std::string system_python() {
 
 bool probe_python(const std::string& program) {
   auto child = proc::spawn(proc::SpawnOptions{
-      .argv = {program, "-c",
-               "import sys; sys.exit(0 if sys.version_info >= (3, 8) else 1)"}});
+      .argv = {program, "-c", "import sys; sys.exit(0 if sys.version_info >= (3, 8) else 1)"}});
   if (!child) return false;
-  proc::RunOutcome outcome = proc::run_bounded(
-      *child, proc::RunLimits{.timeout = kProbeTimeout}, {}, [](std::string_view) {});
+  proc::RunOutcome outcome = proc::run_bounded(*child, proc::RunLimits{.timeout = kProbeTimeout},
+                                               {}, [](std::string_view) {});
   return outcome.end == proc::RunEnd::kExited && outcome.status.code == 0;
 }
 
-std::string choose_interpreter(ExecMode mode,
-                               const std::function<std::string(const char*)>& getenv,
+std::string choose_interpreter(ExecMode mode, const std::function<std::string(const char*)>& getenv,
                                const std::function<bool(const std::string&)>& probe) {
   if (mode == ExecMode::kProject) {
     for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {

@@ -33,8 +33,7 @@ bool probe_python(const std::string& program);
 // $VIRTUAL_ENV/bin/python, …/python3, $CONDA_PREFIX/bin/python, …/python3;
 // if that one fails `probe` (later candidates are not tried) or none exists,
 // the system python3. `getenv` and `probe` are injected for tests.
-std::string choose_interpreter(ExecMode mode,
-                               const std::function<std::string(const char*)>& getenv,
+std::string choose_interpreter(ExecMode mode, const std::function<std::string(const char*)>& getenv,
                                const std::function<bool(const std::string&)>& probe);
 
 }  // namespace hermes::execute_code

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/remote_run.h"
 
+#include "backend/local_command.h"
+#include "backend/run_bash.h"
+#include "core/base64.h"
+#include "core/log.h"
+#include "core/strings.h"
+#include "rpc/rpc_protocol.h"
+#include "tools/execute_code/file_rpc_host.h"
+
 #include <algorithm>
 #include <cctype>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <thread>
-
-#include "backend/local_command.h"
-#include "backend/run_bash.h"
-#include "core/log.h"
-#include "core/strings.h"
-#include "rpc/rpc_protocol.h"
-#include "core/base64.h"
-#include "tools/execute_code/file_rpc_host.h"
 
 namespace hermes::execute_code {
 namespace {
@@ -64,7 +64,9 @@ std::string staging_script(const std::string& dir) {
   std::string q = shell_quote(dir);
   return "command -v python3 >/dev/null 2>&1 || { echo " + std::string(kNoPythonMarker) +
          "; exit 1; }\n"
-         "umask 077 && mkdir " + q + " " + q + "/rpc && cd " + q + " && "
+         "umask 077 && mkdir " +
+         q + " " + q + "/rpc && cd " + q +
+         " && "
          "awk 'NR==1{print > \"hermes_tools.b64\"} NR==2{print > \"script.b64\"}' && "
          "base64 -d hermes_tools.b64 > hermes_tools.py && base64 -d script.b64 > script.py && "
          "rm -f hermes_tools.b64 script.b64";
@@ -73,8 +75,8 @@ std::string staging_script(const std::string& dir) {
 Status stage(Backend& backend, const std::string& dir, const RemoteRunRequest& request,
              std::stop_token stop) {
   BashRun run{.script = staging_script(dir),
-              .stdin_data = base64_encode(request.module_source) + "\n" +
-                            base64_encode(request.code) + "\n",
+              .stdin_data =
+                  base64_encode(request.module_source) + "\n" + base64_encode(request.code) + "\n",
               .timeout = std::min(kStagingTimeout, request.timeout)};
   HERMES_ASSIGN_OR_RETURN(BashOutcome staged, run_bash_captured(backend, run, stop));
   if (staged.end == proc::RunEnd::kCancelled) return Error::Cancelled("interrupted");
@@ -110,7 +112,8 @@ std::string run_command(const std::string& dir, const RemoteRunRequest& request)
   return (unset.empty() ? "" : "unset" + unset + " 2>/dev/null\n") + "cd " + q + " && " + vars +
          "PYTHONDONTWRITEBYTECODE=1 PYTHONIOENCODING=utf-8 "
          "sh -c 'echo \"$PPID $$\" > pids && exec python3 script.py'\n"
-         "rc=$?\ncd / && rm -rf " + q + "\nexit $rc";
+         "rc=$?\ncd / && rm -rf " +
+         q + "\nexit $rc";
 }
 
 // Answers requests every kPollInterval until `stop` is requested.

@@ -5,15 +5,15 @@
 // script's tool calls are answered by polling that directory.
 #pragma once
 
-#include <chrono>
-#include <stop_token>
-#include <string>
-#include <vector>
-
 #include "backend/backend.h"
 #include "core/result.h"
 #include "rpc/rpc_handler.h"
 #include "tools/execute_code/script_run.h"
+
+#include <chrono>
+#include <stop_token>
+#include <string>
+#include <vector>
 
 namespace hermes::execute_code {
 

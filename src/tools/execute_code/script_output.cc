@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/script_output.h"
 
-#include <filesystem>
-
+#include "core/ansi.h"
 #include "core/redact.h"
 #include "core/strings.h"
 #include "fs/atomic_write.h"
-#include "core/ansi.h"
+
+#include <filesystem>
 
 namespace hermes::execute_code {
 namespace {
@@ -51,7 +51,8 @@ StdoutView assemble_stdout(const proc::OutputCapture& capture) {
     view.captured_bytes = view.total_bytes;
     return view;
   }
-  std::string_view head = to_code_point(std::string_view(capture.prefix()).substr(0, kStdoutHeadBytes));
+  std::string_view head =
+      to_code_point(std::string_view(capture.prefix()).substr(0, kStdoutHeadBytes));
   std::string_view tail = from_code_point(capture.tail());
   view.truncated = true;
   view.captured_bytes = head.size() + tail.size();
@@ -61,14 +62,14 @@ StdoutView assemble_stdout(const proc::OutputCapture& capture) {
   return view;
 }
 
-std::string write_spill(const std::string& dir, const proc::OutputCapture& capture,
-                        bool redact) {
+std::string write_spill(const std::string& dir, const proc::OutputCapture& capture, bool redact) {
   std::string text = capture.prefix();
   if (!capture.complete()) {
     std::string_view head = to_code_point(text);
     std::string_view tail = from_code_point(capture.tail());
     uint64_t omitted = capture.total_bytes() - head.size() - tail.size();
-    text = std::string(head) + truncation_marker(omitted, capture.total_bytes()) + std::string(tail);
+    text =
+        std::string(head) + truncation_marker(omitted, capture.total_bytes()) + std::string(tail);
   }
   text = clean_text(text, redact);
   std::error_code ec;

@@ -3,11 +3,11 @@
 // afterwards (docs/tools/execute_code.md).
 #pragma once
 
+#include "proc/output_capture.h"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
-
-#include "proc/output_capture.h"
 
 namespace hermes::execute_code {
 
@@ -43,8 +43,7 @@ StdoutView assemble_stdout(const proc::OutputCapture& capture);
 // Writes stdout as kept (the first kSpillBytes, then the marker and the tail
 // when longer), cleaned like the output, to `<dir>/stdout-<sha12>.txt` in a
 // 0700 directory. Returns the path, or "" when it could not be written.
-std::string write_spill(const std::string& dir, const proc::OutputCapture& capture,
-                        bool redact);
+std::string write_spill(const std::string& dir, const proc::OutputCapture& capture, bool redact);
 
 // The first kStderrBytes of stderr.
 std::string assemble_stderr(const proc::OutputCapture& capture);

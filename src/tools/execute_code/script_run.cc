@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/script_run.h"
 
+#include "proc/child_env.h"
+#include "proc/process_tree.h"
+#include "rpc/rpc_server.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -11,10 +15,6 @@
 #include <array>
 #include <filesystem>
 #include <thread>
-
-#include "proc/child_env.h"
-#include "proc/process_tree.h"
-#include "rpc/rpc_server.h"
 
 namespace hermes::execute_code {
 using proc::get_env;

@@ -4,26 +4,26 @@
 // process tree, and the poll loop that bounds output, time and interruption.
 #pragma once
 
+#include "core/result.h"
+#include "rpc/rpc_handler.h"
+#include "tools/execute_code/script_output.h"
+
 #include <chrono>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
 
-#include "core/result.h"
-#include "rpc/rpc_handler.h"
-#include "tools/execute_code/script_output.h"
-
 namespace hermes::execute_code {
 
 struct RunRequest {
   std::string code;
-  std::string module_source;      // hermes_tools.py
-  std::string interpreter;        // absolute path
-  std::string cwd;                // empty: run in the staging directory
-  std::vector<std::string> env;   // scrubbed; the RPC and Python settings are added
+  std::string module_source;     // hermes_tools.py
+  std::string interpreter;       // absolute path
+  std::string cwd;               // empty: run in the staging directory
+  std::vector<std::string> env;  // scrubbed; the RPC and Python settings are added
   std::chrono::milliseconds timeout{300000};
-  int write_fence_fd = -1;        // the Landlock ruleset the tree runs under; -1: none
+  int write_fence_fd = -1;  // the Landlock ruleset the tree runs under; -1: none
 };
 
 enum class RunEnd { kExited, kTimedOut, kInterrupted };

@@ -137,17 +137,15 @@ def retry(fn, max_attempts=3, delay=2):
 )PY";
 
 constexpr std::array<std::string_view, 35> kPythonKeywords = {
-    "False",  "None",   "True",    "and",      "as",       "assert", "async",
-    "await",  "break",  "class",   "continue", "def",      "del",    "elif",
-    "else",   "except", "finally", "for",      "from",     "global", "if",
-    "import", "in",     "is",      "lambda",   "nonlocal", "not",    "or",
-    "pass",   "raise",  "return",  "try",      "while",    "with",   "yield"};
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 bool is_identifier(const std::string& name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
-  bool word_chars = std::all_of(name.begin(), name.end(), [](unsigned char c) {
-    return std::isalnum(c) || c == '_';
-  });
+  bool word_chars = std::all_of(name.begin(), name.end(),
+                                [](unsigned char c) { return std::isalnum(c) || c == '_'; });
   return word_chars &&
          std::find(kPythonKeywords.begin(), kPythonKeywords.end(), name) == kPythonKeywords.end();
 }
@@ -155,9 +153,13 @@ bool is_identifier(const std::string& name) {
 std::string python_type(const Json& property) {
   auto type = property.find("type");
   if (type == property.end() || !type->is_string()) return "";
-  static const std::array<std::pair<std::string_view, std::string_view>, 6> kTypes = {{
-      {"string", "str"}, {"integer", "int"}, {"number", "float"},
-      {"boolean", "bool"}, {"array", "list"}, {"object", "dict"}}};
+  static const std::array<std::pair<std::string_view, std::string_view>, 6> kTypes = {
+      {{"string", "str"},
+       {"integer", "int"},
+       {"number", "float"},
+       {"boolean", "bool"},
+       {"array", "list"},
+       {"object", "dict"}}};
   for (const auto& [json_type, py_type] : kTypes) {
     if (*type == json_type) return std::string(py_type);
   }

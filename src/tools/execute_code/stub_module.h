@@ -4,11 +4,11 @@
 // later appears without touching this file (docs/tools/execute_code.md).
 #pragma once
 
+#include "core/json.h"
+
 #include <set>
 #include <string>
 #include <vector>
-
-#include "core/json.h"
 
 namespace hermes::execute_code {
 

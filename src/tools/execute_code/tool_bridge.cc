@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/tool_bridge.h"
 
+#include "registry/dispatcher.h"
+
 #include <algorithm>
 #include <array>
 #include <string_view>
-
-#include "registry/dispatcher.h"
 
 namespace hermes::execute_code {
 namespace {
@@ -33,8 +33,8 @@ Json clean_args(const std::string& tool, const Json& args) {
 
 const std::set<std::string>& terminal_stripped_args() {
   static const std::set<std::string> kStripped = {
-      "background", "pty", "notify_on_complete", "watch_patterns",
-      "notify", "heartbeat", "persist_on_release"};
+      "background", "pty",       "notify_on_complete", "watch_patterns",
+      "notify",     "heartbeat", "persist_on_release"};
   return kStripped;
 }
 
@@ -53,8 +53,8 @@ std::vector<const ToolSpec*> sandbox_tools(const Registry& registry, const Servi
   return out;
 }
 
-ToolBridge::ToolBridge(std::vector<const ToolSpec*> allowed, int max_calls,
-                       CallContext& parent, std::stop_token stop)
+ToolBridge::ToolBridge(std::vector<const ToolSpec*> allowed, int max_calls, CallContext& parent,
+                       std::stop_token stop)
     : allowed_(std::move(allowed)), max_calls_(max_calls), parent_(parent), stop_(stop) {}
 
 const ToolSpec* ToolBridge::find(const std::string& tool) const {
@@ -73,8 +73,8 @@ std::string ToolBridge::available_list() const {
 Json ToolBridge::handle(const std::string& tool, const Json& args) {
   const ToolSpec* spec = find(tool);
   if (!spec) {
-    return error_json("Tool '" + tool + "' is not available in execute_code. Available: " +
-                      available_list());
+    return error_json("Tool '" + tool +
+                      "' is not available in execute_code. Available: " + available_list());
   }
   if (calls_.load() >= max_calls_) {
     return error_json("Tool call limit reached (" + std::to_string(max_calls_) +

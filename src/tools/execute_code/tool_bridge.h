@@ -4,15 +4,15 @@
 // and terminal's foreground-only rule live here (docs/tools/execute_code.md).
 #pragma once
 
+#include "registry/registry.h"
+#include "registry/tool.h"
+#include "rpc/rpc_handler.h"
+
 #include <atomic>
 #include <set>
 #include <stop_token>
 #include <string>
 #include <vector>
-
-#include "registry/registry.h"
-#include "registry/tool.h"
-#include "rpc/rpc_handler.h"
 
 namespace hermes::execute_code {
 

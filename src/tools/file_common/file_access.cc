@@ -2,8 +2,8 @@
 #include "tools/file_common/file_access.h"
 
 #include "fs/native_file_system.h"
-#include "tools/file_common/session_backend.h"
 #include "registry/session.h"
+#include "tools/file_common/session_backend.h"
 
 namespace hermes {
 

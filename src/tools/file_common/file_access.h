@@ -5,16 +5,16 @@
 // resolved on that target.
 #pragma once
 
-#include <memory>
-#include <stop_token>
-#include <string>
-#include <string_view>
-
 #include "backend/backend.h"
 #include "core/paths.h"
 #include "fs/file_system.h"
 #include "registry/tool.h"
 #include "tools/file_common/shell_file_system.h"
+
+#include <memory>
+#include <stop_token>
+#include <string>
+#include <string_view>
 
 namespace hermes {
 

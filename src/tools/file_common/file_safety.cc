@@ -3,12 +3,12 @@
 // token/cache directories under the home and its root, compared as real paths.
 #include "tools/file_common/file_safety.h"
 
+#include "core/paths.h"
+#include "core/strings.h"
+
 #include <array>
 #include <string_view>
 #include <vector>
-
-#include "core/paths.h"
-#include "core/strings.h"
 
 namespace hermes {
 namespace {
@@ -114,8 +114,8 @@ Status check_readable(const std::string& real_path, const std::string& hermes_ho
                       const std::string& display) {
   std::optional<std::string> reason = reason_for(real_path, hermes_home);
   if (!reason) return {};
-  return Error::PermissionDenied("Access denied: " + (display.empty() ? real_path : display) +
-                                 " " + *reason);
+  return Error::PermissionDenied("Access denied: " + (display.empty() ? real_path : display) + " " +
+                                 *reason);
 }
 
 }  // namespace hermes

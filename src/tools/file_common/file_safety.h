@@ -5,9 +5,9 @@
 // them from results. Defense in depth, not a security boundary.
 #pragma once
 
-#include <string>
-
 #include "core/result.h"
+
+#include <string>
 
 namespace hermes {
 

@@ -12,8 +12,8 @@ bool stat_version(const FileSystem& fs, const std::string& real_path, FileVersio
   return true;
 }
 
-void ReadTracker::record_read(const std::string& real_path,
-                              const FileVersion& version, const ReadSpan& span) {
+void ReadTracker::record_read(const std::string& real_path, const FileVersion& version,
+                              const ReadSpan& span) {
   std::lock_guard lock(mu_);
   Stamp& stamp = stamps_[real_path];
   if (stamp.version != version) stamp = Stamp{version};
@@ -25,8 +25,8 @@ void ReadTracker::record_read(const std::string& real_path,
   if (span.exact && stamp.seen_through >= span.total) stamp.whole_file = true;
 }
 
-void ReadTracker::record_write(const std::string& real_path,
-                               const FileVersion& version, Baseline baseline) {
+void ReadTracker::record_write(const std::string& real_path, const FileVersion& version,
+                               Baseline baseline) {
   std::vector<std::function<void(const std::string&)>> listeners;
   {
     std::lock_guard lock(mu_);
@@ -40,8 +40,7 @@ void ReadTracker::record_write(const std::string& real_path,
   for (auto& listener : listeners) listener(real_path);
 }
 
-bool ReadTracker::has_seen_whole(const std::string& real_path,
-                                 const FileVersion& current) const {
+bool ReadTracker::has_seen_whole(const std::string& real_path, const FileVersion& current) const {
   std::lock_guard lock(mu_);
   auto it = stamps_.find(real_path);
   return it != stamps_.end() && it->second.whole_file && it->second.version == current;

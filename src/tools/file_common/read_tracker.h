@@ -5,15 +5,15 @@
 // Thread-safe.
 #pragma once
 
+#include "fs/file_system.h"
+#include "registry/session.h"
+
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
-
-#include "fs/file_system.h"
-#include "registry/session.h"
 
 namespace hermes {
 
@@ -54,8 +54,7 @@ class ReadTracker : public SessionState {
   // read_file served `span` of `real_path` at `version`. The session has
   // seen the whole file once exact spans of one version cover every line
   // contiguously from line 1, in one read or in consecutive pages.
-  void record_read(const std::string& real_path, const FileVersion& version,
-                   const ReadSpan& span);
+  void record_read(const std::string& real_path, const FileVersion& version, const ReadSpan& span);
   // write_file/patch wrote `real_path`. With kEarned (write_file) the
   // session now knows its content; with kNotEarned (patch) any earlier stamp
   // is dropped. Either way every per-path read cache of the path is dropped
@@ -78,7 +77,7 @@ class ReadTracker : public SessionState {
     bool whole_file = false;
   };
   mutable std::mutex mu_;
-  std::map<std::string, Stamp> stamps_;                           // mu_
+  std::map<std::string, Stamp> stamps_;                             // mu_
   std::vector<std::function<void(const std::string&)>> listeners_;  // mu_
 };
 

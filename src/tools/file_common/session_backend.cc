@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "tools/file_common/session_backend.h"
 
-#include <mutex>
-
 #include "registry/session.h"
+
+#include <mutex>
 
 namespace hermes {
 namespace {

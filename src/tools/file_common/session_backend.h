@@ -4,11 +4,11 @@
 // up when the last user of it (the session, a background process) lets go.
 #pragma once
 
-#include <memory>
-
 #include "backend/backend.h"
 #include "core/result.h"
 #include "registry/tool.h"
+
+#include <memory>
 
 namespace hermes {
 

@@ -4,15 +4,15 @@
 // leading dashes and any bytes survive.
 #include "tools/file_common/shell_file_system.h"
 
+#include "core/paths.h"
+#include "core/strings.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-
-#include "core/paths.h"
-#include "core/strings.h"
 
 namespace hermes {
 namespace {
@@ -24,19 +24,26 @@ constexpr std::chrono::minutes kCommandTimeout{5};
 constexpr size_t kFirstWindow = 1 << 20;
 constexpr size_t kWindow = 4 << 20;
 
-
 std::string q(const std::string& path) { return shell_quote(path); }
 
 FileType type_of(unsigned mode) {
   switch (mode & S_IFMT) {
-    case S_IFREG: return FileType::kRegular;
-    case S_IFDIR: return FileType::kDirectory;
-    case S_IFIFO: return FileType::kFifo;
-    case S_IFSOCK: return FileType::kSocket;
-    case S_IFCHR: return FileType::kCharDevice;
-    case S_IFBLK: return FileType::kBlockDevice;
-    case S_IFLNK: return FileType::kSymlink;
-    default: return FileType::kOther;
+    case S_IFREG:
+      return FileType::kRegular;
+    case S_IFDIR:
+      return FileType::kDirectory;
+    case S_IFIFO:
+      return FileType::kFifo;
+    case S_IFSOCK:
+      return FileType::kSocket;
+    case S_IFCHR:
+      return FileType::kCharDevice;
+    case S_IFBLK:
+      return FileType::kBlockDevice;
+    case S_IFLNK:
+      return FileType::kSymlink;
+    default:
+      return FileType::kOther;
   }
 }
 
@@ -176,10 +183,9 @@ Result<std::string> ShellFileSystem::run(const std::string& script, const std::s
 Result<FileInfo> ShellFileSystem::fetch_stat(const std::string& path, bool follow,
                                              const char* op) const {
   if (op == nullptr) op = follow ? "stat" : "lstat";
-  HERMES_ASSIGN_OR_RETURN(
-      std::string line,
-      run(std::string(follow ? "stat -L -c " : "stat -c ") + kShellStatFormat + " -- " + q(path),
-          std::string(op) + " \"" + path + "\""));
+  HERMES_ASSIGN_OR_RETURN(std::string line, run(std::string(follow ? "stat -L -c " : "stat -c ") +
+                                                    kShellStatFormat + " -- " + q(path),
+                                                std::string(op) + " \"" + path + "\""));
   return parse_stat_line(line);
 }
 
@@ -239,8 +245,7 @@ Result<std::vector<std::string>> ShellFileSystem::list_dir(const std::string& pa
 
 Result<std::string> ShellFileSystem::read_link(const std::string& path) const {
   // `readlink` is silent on a non-link; EINVAL is what readlink(2) says.
-  std::string script = "p=" + q(path) +
-                       "; [ -L \"$p\" ] || [ ! -e \"$p\" ] || { echo \"x: " +
+  std::string script = "p=" + q(path) + "; [ -L \"$p\" ] || [ ! -e \"$p\" ] || { echo \"x: " +
                        std::strerror(EINVAL) + "\" >&2; exit 1; }; readlink -v -- \"$p\"";
   HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "readlink \"" + path + "\""));
   if (!out.empty() && out.back() == '\n') out.pop_back();
@@ -254,9 +259,8 @@ Result<std::string> ShellFileSystem::read_all(const std::string& path) const {
   HERMES_ASSIGN_OR_RETURN(FileInfo info, fetch_stat(path, true, "open"));
   HERMES_TRY(check_whole_file(info, path));
   HERMES_ASSIGN_OR_RETURN(
-      std::string bytes,
-      run("head -c " + std::to_string(kMaxWholeFileBytes + 1) + " -- " + q(path),
-          "open \"" + path + "\""));
+      std::string bytes, run("head -c " + std::to_string(kMaxWholeFileBytes + 1) + " -- " + q(path),
+                             "open \"" + path + "\""));
   if (bytes.size() > kMaxWholeFileBytes) {
     return Error::TooLarge("'" + path + "' grew past the 64 MiB limit while being read");
   }
@@ -305,12 +309,16 @@ Result<std::string> ShellFileSystem::real_path(const std::string& absolute_path)
       "a=" + q(absolute_path) +
       "; r=$(realpath -m -- \"$a\" 2>/dev/null && printf x) || { printf '\\0\\0'; exit 0; }"
       "; r=${r%$'\\n'x}; t=; printf '%s\\0%s\\0' \"$r\" \"$t\""
-      "; stat -L -c " + std::string(kShellStatFormat) + " -- \"$r${t:+/$t}\" 2>&1; printf '\\0'"
-      "; stat -c " + kShellStatFormat + " -- \"$a\" 2>&1; :";
+      "; stat -L -c " +
+      std::string(kShellStatFormat) +
+      " -- \"$r${t:+/$t}\" 2>&1; printf '\\0'"
+      "; stat -c " +
+      kShellStatFormat + " -- \"$a\" 2>&1; :";
   HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "realpath \"" + absolute_path + "\""));
   std::vector<std::string> f = nul_fields(out);
   if (f.size() < 2) return Error::Io("unexpected realpath output");
-  if (f[0].empty()) return Error::InvalidArgument("too many levels of symbolic links: " + absolute_path);
+  if (f[0].empty())
+    return Error::InvalidArgument("too many levels of symbolic links: " + absolute_path);
   std::string real = f[1].empty() ? f[0] : PathResolver::normalize(f[0] + "/" + f[1]);
   if (f.size() == 4) {
     auto seen = [](const std::string& text, const std::string& context) -> Result<FileInfo> {

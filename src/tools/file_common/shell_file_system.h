@@ -6,16 +6,16 @@
 // over the fetched bytes, so results match the native path.
 #pragma once
 
+#include "backend/backend.h"
+#include "backend/run_bash.h"
+#include "fs/file_system.h"
+
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
-
-#include "backend/backend.h"
-#include "backend/run_bash.h"
-#include "fs/file_system.h"
 
 namespace hermes {
 
@@ -49,8 +49,7 @@ class ShellFileSystem final : public FileSystem {
                           std::optional<std::string> stdin_data = std::nullopt) const;
   // stat (`follow`) or lstat on the target now, past the memo. A failure
   // reads `<op> "<path>": <cause>`; `op` defaults to the call's own name.
-  Result<FileInfo> fetch_stat(const std::string& path, bool follow,
-                              const char* op = nullptr) const;
+  Result<FileInfo> fetch_stat(const std::string& path, bool follow, const char* op = nullptr) const;
 
  private:
   // One run with stderr kept apart; a run cut by the deadline or the stop
@@ -67,7 +66,7 @@ class ShellFileSystem final : public FileSystem {
   std::shared_ptr<Backend> backend_;
   std::stop_token stop_;
   mutable std::mutex memo_mu_;
-  mutable std::map<MemoKey, Result<FileInfo>> memo_;  // memo_mu_
+  mutable std::map<MemoKey, Result<FileInfo>> memo_;     // memo_mu_
   mutable std::map<std::string, std::string> sha_memo_;  // memo_mu_, by path
 };
 

@@ -3,10 +3,9 @@
 // links hop by hop, make missing parents, content over stdin through
 // `base64 -d` into a temp file beside the target, copy mode and owner, sync,
 // `mv -f` over the target. An EXIT trap removes the temp file on any failure.
-#include "tools/file_common/shell_file_system.h"
-
 #include "core/base64.h"
 #include "core/strings.h"
+#include "tools/file_common/shell_file_system.h"
 
 namespace hermes {
 namespace {
@@ -47,7 +46,6 @@ sha256sum < "$t" | cut -c1-64 | tr -d '\n'; printf '\0'
 stat -L -c "$F" -- "$t" | tr -d '\n'; printf '\0'
 for q do printf '%s\0' "$q"; done
 )sh";
-
 
 }  // namespace
 

@@ -2,41 +2,41 @@
 // The write-side path policy: the lists of docs/tools/write_file.md.
 #include "tools/file_common/write_safety.h"
 
+#include "core/config.h"
+#include "core/strings.h"
+#include "registry/client_channel.h"
+
 #include <fnmatch.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <string_view>
 
-#include "core/config.h"
-#include "core/strings.h"
-#include "registry/client_channel.h"
-
 namespace hermes {
 namespace {
 
 constexpr std::string_view kSensitivePrefixes[] = {
-    "/etc/", "/boot/", "/usr/lib/systemd/", "/private/etc/", "/private/var/db/",
-    "/private/var/root/"};
-constexpr std::string_view kSensitiveExact[] = {"/var/run/docker.sock",
-                                                             "/run/docker.sock"};
-constexpr std::string_view kDocumentExts[] = {
-    ".doc", ".docx", ".docm", ".xls", ".xlsx", ".xlsm", ".xlsb", ".ppt", ".pps",
-    ".pptx", ".pptm", ".ppsx", ".ppsm", ".odt", ".ods", ".odp", ".rtf"};
+    "/etc/",         "/boot/",           "/usr/lib/systemd/",
+    "/private/etc/", "/private/var/db/", "/private/var/root/"};
+constexpr std::string_view kSensitiveExact[] = {"/var/run/docker.sock", "/run/docker.sock"};
+constexpr std::string_view kDocumentExts[] = {".doc",  ".docx", ".docm", ".xls",  ".xlsx", ".xlsm",
+                                              ".xlsb", ".ppt",  ".pps",  ".pptx", ".pptm", ".ppsx",
+                                              ".ppsm", ".odt",  ".ods",  ".odp",  ".rtf"};
 // read_file's binary extensions (docs/tools/read_file.md), documents and .epub
 // aside (those are always refused).
 constexpr std::string_view kBinaryExts[] = {
-    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".webp", ".tiff", ".tif",
-    ".mp4", ".mov", ".avi", ".mkv", ".webm", ".wmv", ".flv", ".m4v", ".mpeg", ".mpg",
-    ".mp3", ".wav", ".ogg", ".flac", ".aac", ".m4a", ".wma", ".aiff", ".opus",
-    ".zip", ".tar", ".gz", ".bz2", ".7z", ".rar", ".xz", ".z", ".tgz", ".iso",
-    ".exe", ".dll", ".so", ".dylib", ".bin", ".o", ".a", ".obj", ".lib", ".app",
-    ".msi", ".deb", ".rpm", ".ttf", ".otf", ".woff", ".woff2", ".eot",
-    ".pyc", ".pyo", ".class", ".jar", ".war", ".ear", ".node", ".wasm", ".rlib",
-    ".sqlite", ".sqlite3", ".db", ".mdb", ".idx", ".psd", ".ai", ".eps", ".sketch",
-    ".fig", ".xd", ".blend", ".3ds", ".max", ".swf", ".fla", ".lockb", ".dat", ".data"};
-constexpr std::string_view kProtectedNames[] = {"agents.md", "claude.md",
-                                                             "soul.md", ".cursorrules"};
+    ".png",   ".jpg",    ".jpeg",   ".gif",     ".bmp",   ".ico",   ".webp", ".tiff", ".tif",
+    ".mp4",   ".mov",    ".avi",    ".mkv",     ".webm",  ".wmv",   ".flv",  ".m4v",  ".mpeg",
+    ".mpg",   ".mp3",    ".wav",    ".ogg",     ".flac",  ".aac",   ".m4a",  ".wma",  ".aiff",
+    ".opus",  ".zip",    ".tar",    ".gz",      ".bz2",   ".7z",    ".rar",  ".xz",   ".z",
+    ".tgz",   ".iso",    ".exe",    ".dll",     ".so",    ".dylib", ".bin",  ".o",    ".a",
+    ".obj",   ".lib",    ".app",    ".msi",     ".deb",   ".rpm",   ".ttf",  ".otf",  ".woff",
+    ".woff2", ".eot",    ".pyc",    ".pyo",     ".class", ".jar",   ".war",  ".ear",  ".node",
+    ".wasm",  ".rlib",   ".sqlite", ".sqlite3", ".db",    ".mdb",   ".idx",  ".psd",  ".ai",
+    ".eps",   ".sketch", ".fig",    ".xd",      ".blend", ".3ds",   ".max",  ".swf",  ".fla",
+    ".lockb", ".dat",    ".data"};
+constexpr std::string_view kProtectedNames[] = {"agents.md", "claude.md", "soul.md",
+                                                ".cursorrules"};
 
 std::string base_name(const std::string& path) {
   auto slash = path.rfind('/');
@@ -69,7 +69,8 @@ bool is_sqlite_sidecar(const std::string& name) {
 }
 
 bool matches_extra_pattern(const std::string& name, const Config& config) {
-  for (const auto& pattern : config.get_string_list("security.protected_instruction_extra_patterns")) {
+  for (const auto& pattern :
+       config.get_string_list("security.protected_instruction_extra_patterns")) {
     if (::fnmatch(pattern.c_str(), name.c_str(), FNM_CASEFOLD) == 0) return true;
   }
   return false;
@@ -102,12 +103,17 @@ bool in_hermes_profile_state(const std::string& path, const std::string& hermes_
 
 bool is_denylisted(const std::string& path, const std::string& hermes_home,
                    const std::string& home) {
-  static constexpr std::string_view kHomeExact[] = {
-      "/.ssh/authorized_keys", "/.ssh/id_rsa", "/.ssh/id_ed25519", "/.netrc",
-      "/.pgpass", "/.npmrc", "/.pypirc", "/.git-credentials"};
-  static constexpr std::string_view kHomeDirs[] = {
-      "/.ssh", "/.aws", "/.gnupg", "/.kube", "/.docker", "/.azure", "/.config/gh",
-      "/.config/gcloud"};
+  static constexpr std::string_view kHomeExact[] = {"/.ssh/authorized_keys",
+                                                    "/.ssh/id_rsa",
+                                                    "/.ssh/id_ed25519",
+                                                    "/.netrc",
+                                                    "/.pgpass",
+                                                    "/.npmrc",
+                                                    "/.pypirc",
+                                                    "/.git-credentials"};
+  static constexpr std::string_view kHomeDirs[] = {"/.ssh",       "/.aws",          "/.gnupg",
+                                                   "/.kube",      "/.docker",       "/.azure",
+                                                   "/.config/gh", "/.config/gcloud"};
   if (path == "/etc/sudoers" || path == "/etc/passwd" || path == "/etc/shadow") return true;
   if (is_within(path, "/etc/sudoers.d") || is_within(path, "/etc/systemd")) return true;
   if (!home.empty()) {
@@ -129,8 +135,9 @@ Status check_safe_root(const std::string& path) {
     std::string real_root = PathResolver::real_path(PathResolver::expand_user(root));
     if (is_within(path, real_root)) return {};
   }
-  return Error::PermissionDenied("Write denied: '" + path + "' is outside HERMES_WRITE_SAFE_ROOT (" +
-                                 roots + "). Write inside the allowed root(s) instead.");
+  return Error::PermissionDenied("Write denied: '" + path +
+                                 "' is outside HERMES_WRITE_SAFE_ROOT (" + roots +
+                                 "). Write inside the allowed root(s) instead.");
 }
 
 }  // namespace
@@ -141,16 +148,16 @@ std::string file_extension(const std::string& path) {
   return dot == std::string::npos || dot == 0 ? "" : to_lower(name.substr(dot));
 }
 
-Status check_not_sensitive(const ResolvedPath& path,
-                                                const std::string& hermes_home) {
+Status check_not_sensitive(const ResolvedPath& path, const std::string& hermes_home) {
   if (is_sensitive(path.real) || is_sensitive(path.absolute)) {
-    return Error::PermissionDenied("Refusing to write to sensitive system path: " + path.given +
-           "\nUse the terminal tool with sudo if you really need to change this file.");
+    return Error::PermissionDenied(
+        "Refusing to write to sensitive system path: " + path.given +
+        "\nUse the terminal tool with sudo if you really need to change this file.");
   }
   std::string config_file = hermes_home + "/config.yaml";
   if (path.absolute == config_file || path.real == PathResolver::real_path(config_file)) {
     return Error::PermissionDenied("Refusing to write to Hermes config file: " + path.given +
-           "\nUse the `hermes config` command to change settings.");
+                                   "\nUse the `hermes config` command to change settings.");
   }
   return {};
 }
@@ -158,21 +165,24 @@ Status check_not_sensitive(const ResolvedPath& path,
 Status check_not_binary_document(const ResolvedPath& path, const FileSystem& fs) {
   const std::string ext = file_extension(path.real);
   if (contains(kDocumentExts, ext) || ext == ".epub") {
-    return Error::InvalidArgument("Refusing to write plain text to binary document: " + path.given + " (" + ext +
-           " is a binary container format). Generate it with a script that uses a document "
-           "library instead.");
+    return Error::InvalidArgument(
+        "Refusing to write plain text to binary document: " + path.given + " (" + ext +
+        " is a binary container format). Generate it with a script that uses a document "
+        "library instead.");
   }
   if (is_sqlite_sidecar(base_name(path.real))) {
-    return Error::InvalidArgument("Refusing to write plain text to binary document: " + path.given +
-           " (SQLite journal/WAL sidecar files must only be changed by SQLite).");
+    return Error::InvalidArgument(
+        "Refusing to write plain text to binary document: " + path.given +
+        " (SQLite journal/WAL sidecar files must only be changed by SQLite).");
   }
   if (!fs.stat(path.real)) return {};
   if (ext == ".pdf") {
     return Error::InvalidArgument("Refusing to overwrite existing PDF: " + path.given +
-           " (writing text would destroy the document).");
+                                  " (writing text would destroy the document).");
   }
   if (contains(kBinaryExts, ext)) {
-    return Error::InvalidArgument("Refusing to overwrite existing binary file: " + path.given + " (" + ext + ").");
+    return Error::InvalidArgument("Refusing to overwrite existing binary file: " + path.given +
+                                  " (" + ext + ").");
   }
   return {};
 }
@@ -184,8 +194,9 @@ Status check_not_sandbox_mirror(const ResolvedPath& path) {
     // …/sandboxes/<backend>/<task>/home/.hermes/…
     auto parts = split(std::string_view(*p).substr(at + 11), '/');
     if (parts.size() >= 5 && parts[2] == "home" && parts[3] == ".hermes") {
-      return Error::PermissionDenied("Refusing to write into a sandbox mirror of another Hermes profile: " + path.given +
-             ". Pass cross_profile=true if you really mean to change it.");
+      return Error::PermissionDenied(
+          "Refusing to write into a sandbox mirror of another Hermes profile: " + path.given +
+          ". Pass cross_profile=true if you really mean to change it.");
     }
   }
   return {};
@@ -207,7 +218,7 @@ bool is_ssh_config(const ResolvedPath& path, const std::string& home) {
 }
 
 Status require_write_approval(CallContext& ctx, const std::string& what,
-                                                  const std::vector<std::string>& targets) {
+                              const std::vector<std::string>& targets) {
   std::string names;
   for (const auto& t : targets) names += (names.empty() ? "" : ", ") + t;
   const std::string head = "BLOCKED: write to " + what + " (" + names + ") ";
@@ -215,7 +226,9 @@ Status require_write_approval(CallContext& ctx, const std::string& what,
       " The user has NOT consented to this write. Do not retry or work around this; ask the "
       "user to make or approve the change themselves.";
   if (!ctx.client.supports_elicitation()) {
-    return Error::PermissionDenied(head + "requires approval but no interactive user or gateway is present to approve it." + tail);
+    return Error::PermissionDenied(
+        head + "requires approval but no interactive user or gateway is present to approve it." +
+        tail);
   }
   Json params = {{"message", "Allow the agent to write to " + what + ": " + names + "?"},
                  {"requestedSchema", {{"type", "object"}, {"properties", Json::object()}}}};
@@ -224,9 +237,8 @@ Status require_write_approval(CallContext& ctx, const std::string& what,
   return Error::PermissionDenied(head + "was not approved by the user." + tail);
 }
 
-Status check_write_paths(const std::vector<ResolvedPath>& paths,
-                                            bool cross_profile, CallContext& ctx,
-                                            const FileSystem& fs) {
+Status check_write_paths(const std::vector<ResolvedPath>& paths, bool cross_profile,
+                         CallContext& ctx, const FileSystem& fs) {
   const Config& config = ctx.services.config;
   std::vector<std::string> protected_names;
   std::vector<std::string> ssh_configs;
@@ -256,11 +268,11 @@ std::optional<std::string> outside_workspace_warning(const ResolvedPath& path,
          "'. Pass an absolute path if that is not what you meant.";
 }
 
-Status check_write_allowed(const std::string& real_path,
-                                              const std::string& hermes_home,
-                                              const FileSystem& fs) {
+Status check_write_allowed(const std::string& real_path, const std::string& hermes_home,
+                           const FileSystem& fs) {
   if (is_denylisted(real_path, hermes_home, fs.home())) {
-    return Error::PermissionDenied("Write denied: '" + real_path + "' is a protected system/credential file.");
+    return Error::PermissionDenied("Write denied: '" + real_path +
+                                   "' is a protected system/credential file.");
   }
   return check_safe_root(real_path);
 }

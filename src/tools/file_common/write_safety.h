@@ -7,14 +7,14 @@
 // kPermissionDenied for a policy, kInvalidArgument for a binary target.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <vector>
-
 #include "core/paths.h"
 #include "core/result.h"
 #include "fs/file_system.h"
 #include "registry/tool.h"
+
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace hermes {
 

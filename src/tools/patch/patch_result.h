@@ -3,13 +3,13 @@
 // contract's JSON by patch_tool.cc.
 #pragma once
 
+#include "tools/patch/match/strategies.h"
+#include "tools/write_pipeline/lint.h"
+
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "tools/patch/match/strategies.h"
-#include "tools/write_pipeline/lint.h"
 
 namespace hermes {
 
@@ -19,7 +19,7 @@ struct PatchSuccess {
   std::vector<std::string> files_created;
   std::vector<std::string> files_deleted;
   std::vector<std::pair<std::string, LintReport>> lint;  // per written file
-  std::optional<match::Strategy> strategy;              // replace mode only
+  std::optional<match::Strategy> strategy;               // replace mode only
   bool no_change = false;
   std::string note;
 };

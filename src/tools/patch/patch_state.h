@@ -3,11 +3,11 @@
 // hint) and consecutive malformed calls. Thread-safe.
 #pragma once
 
+#include "registry/session.h"
+
 #include <map>
 #include <mutex>
 #include <string>
-
-#include "registry/session.h"
 
 namespace hermes {
 

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: MIT
 // patch: registration, argument parsing, path guards and locks for both
 // modes, the failure hints, and the result JSON (docs/tools/patch.md).
-#include <string>
-
 #include "core/config.h"
 #include "core/json.h"
 #include "core/paths.h"
 #include "fs/path_lock.h"
-#include "tools/file_common/file_access.h"
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "registry/tool_args.h"
+#include "tools/file_common/file_access.h"
 #include "tools/file_common/read_tracker.h"
 #include "tools/file_common/write_safety.h"
 #include "tools/patch/match/diagnostics.h"
@@ -20,6 +18,8 @@
 #include "tools/patch/v4a/apply.h"
 #include "tools/patch/v4a/parser.h"
 #include "tools/write_pipeline/lint_json.h"
+
+#include <string>
 
 namespace hermes {
 namespace {
@@ -34,7 +34,8 @@ constexpr const char* kDescription =
     "PARAMETERS: mode, patch.";
 
 constexpr const char* kNotFoundHint =
-    "old_string not found. Use read_file to verify the current content, or search_files to locate the text.";
+    "old_string not found. Use read_file to verify the current content, or search_files to locate "
+    "the text.";
 
 struct PatchArgs {
   std::string mode = "replace";
@@ -98,7 +99,8 @@ Json success_json(const PatchSuccess& ok, const std::vector<ResolvedPath>& paths
 }
 
 // Workspace warnings for every relative path, joined.
-void add_workspace_warning(Json& out, const std::vector<ResolvedPath>& paths, const std::string& cwd) {
+void add_workspace_warning(Json& out, const std::vector<ResolvedPath>& paths,
+                           const std::string& cwd) {
   std::string joined;
   for (const auto& p : paths) {
     if (auto w = outside_workspace_warning(p, cwd)) joined += (joined.empty() ? "" : " | ") + *w;
@@ -119,7 +121,8 @@ void record_writes(CallContext& ctx, const FileSystem& fs, const std::vector<Res
 bool has_dotdot(const std::string& path) {
   for (size_t at = 0; at <= path.size();) {
     size_t slash = path.find('/', at);
-    if (path.substr(at, slash == std::string::npos ? std::string::npos : slash - at) == "..") return true;
+    if (path.substr(at, slash == std::string::npos ? std::string::npos : slash - at) == "..")
+      return true;
     if (slash == std::string::npos) break;
     at = slash + 1;
   }
@@ -162,8 +165,12 @@ std::variant<PatchSuccess, PatchFailure> run_patch_mode(const PatchArgs& args, C
   std::vector<std::string> reals;
   for (const auto& p : paths) reals.push_back(p.real);
   PathLocks lock(reals);
-  return v4a::apply_patch({std::move(ops).value(), ctx.services.config.home(), {}, &access.fs(),
-                           access.files_on_host(), ctx.stop});
+  return v4a::apply_patch({std::move(ops).value(),
+                           ctx.services.config.home(),
+                           {},
+                           &access.fs(),
+                           access.files_on_host(),
+                           ctx.stop});
 }
 
 std::variant<PatchSuccess, PatchFailure> run_replace_mode(const PatchArgs& args, CallContext& ctx,
@@ -185,11 +192,12 @@ void add_miss_hint(Json& out, const PatchArgs& args, PatchState& state) {
   if (error.find("Could not find") == std::string::npos) return;
   int misses = args.mode == "replace" ? state.record_miss(args.path) : 0;
   if (misses >= 3) {
-    out["_hint"] = "This is failure #" + std::to_string(misses) + " patching '" + args.path +
-                   "'. Stop retrying with variations of the same old_string. Either: (1) re-read the "
-                   "file fresh to verify current content, (2) use a longer / more unique old_string "
-                   "with surrounding context lines, or (3) use write_file to replace the entire file "
-                   "if the targeted region is hard to anchor.";
+    out["_hint"] =
+        "This is failure #" + std::to_string(misses) + " patching '" + args.path +
+        "'. Stop retrying with variations of the same old_string. Either: (1) re-read the "
+        "file fresh to verify current content, (2) use a longer / more unique old_string "
+        "with surrounding context lines, or (3) use write_file to replace the entire file "
+        "if the targeted region is hard to anchor.";
   } else if (error.find(match::kDidYouMean) == std::string::npos) {
     out["_hint"] = kNotFoundHint;
   }

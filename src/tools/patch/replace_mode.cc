@@ -13,8 +13,8 @@ namespace hermes {
 namespace {
 
 std::string already_applied_note(const std::string& path) {
-  return "File already contains the target text — the edit appears to be already applied to " + path +
-         ". No write performed; do not re-send this patch.";
+  return "File already contains the target text — the edit appears to be already applied to " +
+         path + ". No write performed; do not re-send this patch.";
 }
 
 PatchSuccess no_change(const std::string& path) {
@@ -27,7 +27,8 @@ PatchSuccess no_change(const std::string& path) {
 
 }  // namespace
 
-std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
+std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path,
+                                                     const ReplaceArgs& args,
                                                      const std::string& hermes_home,
                                                      const FileAccess& access) {
   if (Status allowed = check_write_allowed(path.real, hermes_home, access.fs()); !allowed) {
@@ -40,33 +41,35 @@ std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, c
   const bool bom = std::string_view(*raw).starts_with(kUtf8Bom);
   std::string_view content = std::string_view(*raw).substr(bom ? kUtf8Bom.size() : 0);
   if (auto bad = match::check_replace_input(args.old_text, args.new_text)) {
-    if (args.old_text == args.new_text && match::is_already_applied(content, args.old_text, args.new_text)) {
+    if (args.old_text == args.new_text &&
+        match::is_already_applied(content, args.old_text, args.new_text)) {
       return no_change(path.absolute);
     }
     return PatchFailure{bad->message};
   }
-  auto replaced = match::fuzzy_replace({content, args.old_text, args.new_text, args.replace_all, {}});
+  auto replaced =
+      match::fuzzy_replace({content, args.old_text, args.new_text, args.replace_all, {}});
   if (auto* error = std::get_if<match::ReplaceError>(&replaced)) {
-    if (match::is_already_applied(content, args.old_text, args.new_text)) return no_change(path.absolute);
+    if (match::is_already_applied(content, args.old_text, args.new_text))
+      return no_change(path.absolute);
     return PatchFailure{error->message};
   }
   auto& done = std::get<match::ReplaceOutcome>(replaced);
   std::string bytes = bom ? std::string(kUtf8Bom) + done.content : done.content;
-  auto prepared = prepare_write(path.real, bytes, hermes_home, WriteShims{.crlf = false, .bom = true},
-                                *raw, access.fs());
+  auto prepared = prepare_write(path.real, bytes, hermes_home,
+                                WriteShims{.crlf = false, .bom = true}, *raw, access.fs());
   if (!prepared) return PatchFailure{"Failed to write changes: " + prepared.error().message};
   auto committed = commit_write(*prepared);
   if (!committed) return PatchFailure{"Failed to write changes: " + committed.error().message};
   PatchSuccess out;
   out.diff = unified_diff(content, done.content, "a/" + path.given, "b/" + path.given);
   out.files_modified = {path.absolute};
-  out.lint.emplace_back(path.absolute,
-                        lint_delta(path.real, prepared->bytes, *raw, access.files_on_host(),
-                                   access.stop()));
+  out.lint.emplace_back(path.absolute, lint_delta(path.real, prepared->bytes, *raw,
+                                                  access.files_on_host(), access.stop()));
   if (done.strategy != match::Strategy::kExact) out.strategy = done.strategy;
   // Which tier fired, so each tier's worth shows in the logs.
-  log::debug("patch " + path.absolute + ": " + std::string(match::strategy_name(done.strategy)) + ", " +
-             std::to_string(done.count) + " replaced");
+  log::debug("patch " + path.absolute + ": " + std::string(match::strategy_name(done.strategy)) +
+             ", " + std::to_string(done.count) + " replaced");
   return out;
 }
 

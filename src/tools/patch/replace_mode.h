@@ -3,12 +3,12 @@
 // through the write pipeline (docs/tools/write_file.md) with the file's own line endings and BOM.
 #pragma once
 
-#include <string>
-#include <variant>
-
 #include "core/paths.h"
 #include "tools/file_common/file_access.h"
 #include "tools/patch/patch_result.h"
+
+#include <string>
+#include <variant>
 
 namespace hermes {
 
@@ -20,7 +20,8 @@ struct ReplaceArgs {
 
 // Runs under the caller's path lock, on the call's file system. `hermes_home`
 // locates the denylist.
-std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
+std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path,
+                                                     const ReplaceArgs& args,
                                                      const std::string& hermes_home,
                                                      const FileAccess& access);
 

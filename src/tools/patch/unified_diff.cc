@@ -6,11 +6,11 @@
 // bar one newline count.
 #include "tools/patch/unified_diff.h"
 
+#include "tools/patch/match/text_lines.h"
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
-
-#include "tools/patch/match/text_lines.h"
 
 namespace hermes {
 namespace {
@@ -38,7 +38,8 @@ std::vector<Edit> wholesale(size_t a0, size_t a1, size_t b0, size_t b1) {
 
 // Myers' greedy forward search; trace[d] keeps V for diagonals -d..d only,
 // so memory is O(D^2).
-std::vector<Edit> myers(const Lines& a, size_t a0, size_t a1, const Lines& b, size_t b0, size_t b1) {
+std::vector<Edit> myers(const Lines& a, size_t a0, size_t a1, const Lines& b, size_t b0,
+                        size_t b1) {
   const long n = static_cast<long>(a1 - a0), m = static_cast<long>(b1 - b0);
   const long max = std::min(n + m, kMaxDistance);
   std::vector<long> v(2 * static_cast<size_t>(max) + 3, 0);
@@ -65,8 +66,10 @@ std::vector<Edit> myers(const Lines& a, size_t a0, size_t a1, const Lines& b, si
         long px = pat(prev_k), py = px - prev_k;
         long sx = down ? px : px + 1, sy = down ? py + 1 : py;  // after the one edit
         while (x > sx && y > sy) --x, --y, edits.push_back({Op::kEqual, a0 + x, b0 + y});
-        if (down) edits.push_back({Op::kInsert, a0 + px, b0 + py});
-        else edits.push_back({Op::kDelete, a0 + px, b0 + py});
+        if (down)
+          edits.push_back({Op::kInsert, a0 + px, b0 + py});
+        else
+          edits.push_back({Op::kDelete, a0 + px, b0 + py});
         x = px, y = py;
       }
       while (x > 0 && y > 0) --x, --y, edits.push_back({Op::kEqual, a0 + x, b0 + y});
@@ -81,7 +84,9 @@ std::vector<Edit> diff_lines(const Lines& a, const Lines& b) {
   size_t pre = 0;
   while (pre < a.size() && pre < b.size() && a[pre] == b[pre]) ++pre;
   size_t suf = 0;
-  while (suf < a.size() - pre && suf < b.size() - pre && a[a.size() - 1 - suf] == b[b.size() - 1 - suf]) ++suf;
+  while (suf < a.size() - pre && suf < b.size() - pre &&
+         a[a.size() - 1 - suf] == b[b.size() - 1 - suf])
+    ++suf;
   std::vector<Edit> edits;
   for (size_t i = 0; i < pre; ++i) edits.push_back({Op::kEqual, i, i});
   auto mid = myers(a, pre, a.size() - suf, b, pre, b.size() - suf);
@@ -104,9 +109,15 @@ std::string hunk(const std::vector<Edit>& e, size_t from, size_t to, const Lines
   std::string body;
   for (size_t k = from; k < to; ++k) {
     switch (e[k].op) {
-      case Op::kEqual: body += " " + std::string(a[e[k].a]) + "\n", ++a_len, ++b_len; break;
-      case Op::kDelete: body += "-" + std::string(a[e[k].a]) + "\n", ++a_len; break;
-      case Op::kInsert: body += "+" + std::string(b[e[k].b]) + "\n", ++b_len; break;
+      case Op::kEqual:
+        body += " " + std::string(a[e[k].a]) + "\n", ++a_len, ++b_len;
+        break;
+      case Op::kDelete:
+        body += "-" + std::string(a[e[k].a]) + "\n", ++a_len;
+        break;
+      case Op::kInsert:
+        body += "+" + std::string(b[e[k].b]) + "\n", ++b_len;
+        break;
     }
   }
   return "@@ -" + range(a_start, a_len) + " +" + range(b_start, b_len) + " @@\n" + body;
@@ -148,7 +159,8 @@ size_t common_run(std::string_view a, std::string_view b, size_t limit, bool fro
     return s.data() + (from_end ? s.size() - done - len : done);
   };
   size_t done = 0;
-  while (done + kBlock <= limit && std::memcmp(at(a, done, kBlock), at(b, done, kBlock), kBlock) == 0) {
+  while (done + kBlock <= limit &&
+         std::memcmp(at(a, done, kBlock), at(b, done, kBlock), kBlock) == 0) {
     done += kBlock;
   }
   while (done < limit && *at(a, done, 1) == *at(b, done, 1)) ++done;
@@ -189,7 +201,8 @@ std::string unified_diff(std::string_view from, std::string_view to, const std::
   size_t g = 0;
   while (g < changed.size()) {
     size_t last = g;
-    while (last + 1 < changed.size() && changed[last + 1] - changed[last] <= 2 * kContext + 1) ++last;
+    while (last + 1 < changed.size() && changed[last + 1] - changed[last] <= 2 * kContext + 1)
+      ++last;
     size_t begin = changed[g] >= kContext ? changed[g] - kContext : 0;
     size_t end = std::min(edits.size(), changed[last] + kContext + 1);
     out += hunk(edits, begin, end, a, b, line0);

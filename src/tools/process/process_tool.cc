@@ -2,10 +2,6 @@
 // process: list/poll/log/wait/kill/write/submit/close over the session's
 // background jobs (docs/terminal.md). All output is ANSI-stripped and
 // redacted, the `command` field included.
-#include <ctime>
-#include <set>
-#include <string>
-
 #include "core/config.h"
 #include "core/json.h"
 #include "core/strings.h"
@@ -13,6 +9,10 @@
 #include "registry/session.h"
 #include "tools/terminal/background.h"
 #include "tools/terminal/terminal_state.h"
+
+#include <ctime>
+#include <set>
+#include <string>
 
 namespace hermes {
 namespace {
@@ -51,7 +51,8 @@ ProcessArgs parse_args(const Json& args) {
     if (it->is_string()) out.session_id = it->get<std::string>();
     if (it->is_number_integer()) out.session_id = std::to_string(it->get<int64_t>());
   }
-  if (auto it = args.find("data"); it != args.end() && it->is_string()) out.data = it->get<std::string>();
+  if (auto it = args.find("data"); it != args.end() && it->is_string())
+    out.data = it->get<std::string>();
   out.timeout = opt_int(args, "timeout");
   out.offset = opt_int(args, "offset");
   out.limit = std::max<int64_t>(1, opt_int(args, "limit").value_or(200));
@@ -125,11 +126,12 @@ Json log(const ProcessSnapshot& s, const ProcessArgs& a, CallContext& ctx) {
   if (start < text.size()) lines.push_back(text.substr(start));
   auto total = static_cast<int64_t>(lines.size());
   // No offset: the last `limit` lines. offset=0 follows the newest: the head.
-  int64_t from = a.offset ? std::clamp<int64_t>(*a.offset, 0, total)
-                          : std::max<int64_t>(0, total - a.limit);
+  int64_t from =
+      a.offset ? std::clamp<int64_t>(*a.offset, 0, total) : std::max<int64_t>(0, total - a.limit);
   int64_t to = std::min<int64_t>(total, from + a.limit);
   std::string output;
-  for (int64_t i = from; i < to; ++i) output += lines[static_cast<size_t>(i)] + (i + 1 < to ? "\n" : "");
+  for (int64_t i = from; i < to; ++i)
+    output += lines[static_cast<size_t>(i)] + (i + 1 < to ? "\n" : "");
   return Json{{"session_id", s.id},
               {"command", clean_process_output(s.command, ctx)},
               {"status", s.running ? "running" : "exited"},
@@ -142,7 +144,9 @@ Json wait(const std::string& id, const ProcessArgs& a, CallContext& ctx) {
   proc::ProcessRegistry& reg = ctx.session.state<TerminalState>().processes();
   int64_t limit = ctx.services.config.get_int("terminal.timeout", 180, "TERMINAL_TIMEOUT");
   int64_t t = a.timeout.value_or(limit);
-  if (t <= 0) return Json{{"status", "error"}, {"error", "timeout must be positive (got " + std::to_string(t) + ")"}};
+  if (t <= 0)
+    return Json{{"status", "error"},
+                {"error", "timeout must be positive (got " + std::to_string(t) + ")"}};
   std::optional<std::string> note;
   if (t > limit) {
     note = "Requested wait of " + std::to_string(t) + "s was clamped to configured limit of " +
@@ -153,7 +157,9 @@ Json wait(const std::string& id, const ProcessArgs& a, CallContext& ctx) {
   auto s = reg.snapshot(id);
   if (!s) return Json{{"status", "not_found"}, {"error", "No process with ID " + id}};
   std::string out = clean_process_output(s->output, ctx);
-  Json r{{"status", exited ? "exited" : ctx.stop.stop_requested() ? "interrupted" : "timeout"},
+  Json r{{"status", exited                      ? "exited"
+                    : ctx.stop.stop_requested() ? "interrupted"
+                                                : "timeout"},
          {"command", clean_process_output(s->command, ctx)}};
   if (exited) {
     reg.mark_read(id);
@@ -181,8 +187,7 @@ Json incomplete_kill(const std::string& id, const proc::KillReport& report,
       report.untracked
           ? "the command killed the supervisor that tracks its processes, so some may still "
             "be running out of reach"
-          : std::to_string(report.survivors.size()) +
-                " process(es) still alive after SIGKILL";
+          : std::to_string(report.survivors.size()) + " process(es) still alive after SIGKILL";
   Json r{{"status", "error"},
          {"session_id", id},
          {"error", "Kill incomplete: " + why},
@@ -206,8 +211,11 @@ Json kill(const std::string& id, CallContext& ctx) {
     r["output"] = output;
     return r;
   }
-  return Json{{"status", "killed"}, {"session_id", id}, {"completion_reason", "killed"},
-              {"termination_source", "process.kill"}, {"output", output}};
+  return Json{{"status", "killed"},
+              {"session_id", id},
+              {"completion_reason", "killed"},
+              {"termination_source", "process.kill"},
+              {"output", output}};
 }
 
 Json stdin_status(const Status& st, const std::string& ok_key, const Json& ok_value) {
@@ -225,7 +233,7 @@ Json stdin_status(const Status& st, const std::string& ok_key, const Json& ok_va
 Json process(const Json& raw, CallContext& ctx) {
   ProcessArgs a = parse_args(raw);
   proc::ProcessRegistry& reg = ctx.session.state<TerminalState>().processes();
-  static const std::set<std::string> kActions = {"list", "poll", "log", "wait",
+  static const std::set<std::string> kActions = {"list", "poll",  "log",    "wait",
                                                  "kill", "write", "submit", "close"};
   if (!kActions.count(a.action)) {
     return Json{{"error", "Unknown process action: " + a.action +

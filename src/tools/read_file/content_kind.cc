@@ -3,10 +3,10 @@
 // table, UTF-16 detection and transcoding, extension lists.
 #include "tools/read_file/content_kind.h"
 
+#include "core/strings.h"
+
 #include <array>
 #include <cstdio>
-
-#include "core/strings.h"
 
 namespace hermes {
 namespace {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "tools/read_file/document_copy.h"
 
+#include "proc/unique_fd.h"
+
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
-
-#include "proc/unique_fd.h"
 
 namespace hermes {
 namespace {
@@ -46,8 +46,7 @@ class HostCopy {
 }  // namespace
 
 Result<std::string> extract_document_copy(const FileSystem& fs, const std::string& path,
-                                          uint64_t size, DocumentKind kind,
-                                          std::stop_token stop) {
+                                          uint64_t size, DocumentKind kind, std::stop_token stop) {
   if (size > kMaxCopy) return Error::TooLarge("file exceeds 64 MiB");
   HERMES_ASSIGN_OR_RETURN(std::string bytes, fs.read_all(path));
   HostCopy copy;

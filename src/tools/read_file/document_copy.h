@@ -4,20 +4,19 @@
 // exactly the native results.
 #pragma once
 
-#include <cstdint>
-#include <stop_token>
-#include <string>
-
 #include "core/result.h"
 #include "fs/file_system.h"
 #include "tools/read_file/documents.h"
+
+#include <cstdint>
+#include <stop_token>
+#include <string>
 
 namespace hermes {
 
 // extract_document for `path` on `fs` (`size` from its stat); files above
 // 64 MiB are not copied (kTooLarge).
 Result<std::string> extract_document_copy(const FileSystem& fs, const std::string& path,
-                                          uint64_t size, DocumentKind kind,
-                                          std::stop_token stop);
+                                          uint64_t size, DocumentKind kind, std::stop_token stop);
 
 }  // namespace hermes

@@ -3,15 +3,16 @@
 // and pdftotext run as a bounded child (argv, no shell).
 #include "tools/read_file/documents.h"
 
-#include <algorithm>
-#include <map>
-#include <pugixml.hpp>
-#include <vector>
-
 #include "core/json.h"
 #include "core/strings.h"
 #include "proc/run.h"
 #include "tools/read_file/zip_archive.h"
+
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <map>
+#include <vector>
 
 namespace hermes {
 namespace {

@@ -4,11 +4,11 @@
 // through `pdftotext` when it is installed.
 #pragma once
 
+#include "core/result.h"
+
 #include <optional>
 #include <stop_token>
 #include <string>
-
-#include "core/result.h"
 
 namespace hermes {
 

@@ -3,14 +3,14 @@
 // retry, and the ordered scoring rules for similar names.
 #include "tools/read_file/not_found.h"
 
+#include "core/strings.h"
+
 #include <utf8proc.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <set>
-
-#include "core/strings.h"
 
 namespace hermes {
 namespace {

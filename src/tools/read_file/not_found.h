@@ -3,11 +3,11 @@
 // probably meant (NFC, special spaces and quotes), else scored suggestions.
 #pragma once
 
+#include "fs/file_system.h"
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "fs/file_system.h"
 
 namespace hermes {
 

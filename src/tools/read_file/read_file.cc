@@ -3,9 +3,6 @@
 // NT-namespace check to the real read.
 #include "tools/read_file/read_file.h"
 
-#include <algorithm>
-#include <string>
-
 #include "core/config.h"
 #include "core/paths.h"
 #include "core/redact.h"
@@ -20,6 +17,9 @@
 #include "tools/read_file/read_guards.h"
 #include "tools/read_file/read_state.h"
 #include "tools/read_file/text_read.h"
+
+#include <algorithm>
+#include <string>
 
 namespace hermes {
 namespace {
@@ -49,8 +49,7 @@ ReadFileSpecial special_file(const std::string& given, const std::string& kind) 
 }
 
 Result<ReadFileOutput> extract(const ResolvedPath& path, const FileInfo& info, DocumentKind kind,
-                               const ReadSettings& s, CallContext& ctx,
-                               const FileAccess& access) {
+                               const ReadSettings& s, CallContext& ctx, const FileAccess& access) {
   ReadTracker& tracker = ctx.session.state<ReadTracker>();
   auto text = access.files_on_host()
                   ? extract_document(path.real, kind, ctx.stop)
@@ -67,8 +66,7 @@ Result<ReadFileOutput> extract(const ResolvedPath& path, const FileInfo& info, D
 // Steps 6–7: documents, then binary extensions (even for a missing file).
 std::optional<Result<ReadFileOutput>> document_or_extension(const ResolvedPath& path,
                                                             const std::optional<FileInfo>& info,
-                                                            const ReadSettings& s,
-                                                            CallContext& ctx,
+                                                            const ReadSettings& s, CallContext& ctx,
                                                             const FileAccess& access) {
   const std::string ext = extension_of(path.real);
   std::optional<DocumentKind> kind = document_kind(ext);
@@ -88,8 +86,7 @@ std::optional<Result<ReadFileOutput>> document_or_extension(const ResolvedPath& 
 }
 
 // Steps 2–5: the path guards between resolution and content.
-std::optional<Result<ReadFileOutput>> path_guards(const FileSystem& fs,
-                                                  const ResolvedPath& path,
+std::optional<Result<ReadFileOutput>> path_guards(const FileSystem& fs, const ResolvedPath& path,
                                                   const std::optional<FileInfo>& info,
                                                   const Config& config) {
   if (hits_device_blocklist(fs, path.absolute, path.real)) {

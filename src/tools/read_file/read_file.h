@@ -4,15 +4,15 @@
 // shapes live in read_file_json.cc.
 #pragma once
 
+#include "core/result.h"
+#include "registry/tool.h"
+#include "tools/read_file/text_page.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include "core/result.h"
-#include "registry/tool.h"
-#include "tools/read_file/text_page.h"
 
 namespace hermes {
 

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: MIT
 // read_file at the JSON edge: the arguments in, each outcome's JSON shape out
 // (hints in the contract's exact words), and the registration.
-#include "tools/read_file/read_file.h"
-
-#include <algorithm>
-#include <string>
-
 #include "core/json.h"
 #include "core/strings.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"
 #include "tools/read_file/content_kind.h"
+#include "tools/read_file/read_file.h"
+
+#include <algorithm>
+#include <string>
 
 namespace hermes {
 namespace {

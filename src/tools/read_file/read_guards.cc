@@ -3,10 +3,10 @@
 // every symlink hop, and special-file kinds.
 #include "tools/read_file/read_guards.h"
 
-#include <array>
-
 #include "core/paths.h"
 #include "core/strings.h"
+
+#include <array>
 
 namespace hermes {
 namespace {

@@ -4,11 +4,11 @@
 // path, every symlink hop and the real path, and special files by stat.
 #pragma once
 
+#include "fs/file_system.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "fs/file_system.h"
 
 namespace hermes {
 

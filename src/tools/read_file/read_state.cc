@@ -20,7 +20,7 @@ void ReadState::attach(ReadTracker& tracker) {
 }
 
 std::optional<ReadFileNotFound> ReadState::cached_not_found(const std::string& real_path,
-                                                Clock::TimePoint now) {
+                                                            Clock::TimePoint now) {
   std::lock_guard lock(mu_);
   auto it = misses_.find(real_path);
   if (it == misses_.end()) return std::nullopt;

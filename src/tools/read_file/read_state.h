@@ -4,17 +4,17 @@
 // 60-second negative cache of not-found results. Thread-safe.
 #pragma once
 
+#include "core/clock.h"
+#include "fs/file_system.h"
+#include "registry/session.h"
+#include "tools/read_file/read_file.h"
+
 #include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
-
-#include "core/clock.h"
-#include "fs/file_system.h"
-#include "registry/session.h"
-#include "tools/read_file/read_file.h"
 
 namespace hermes {
 
@@ -40,15 +40,13 @@ struct DedupVerdict {
 
 class ReadState : public SessionState {
  public:
-
   // Subscribes to `tracker` so a write/patch of a path drops its entries.
   void attach(ReadTracker& tracker);
 
   // The cached not-found result for `real_path`, if younger than 60 s.
   std::optional<ReadFileNotFound> cached_not_found(const std::string& real_path,
                                                    Clock::TimePoint now);
-  void cache_not_found(const std::string& real_path, ReadFileNotFound result,
-                       Clock::TimePoint now);
+  void cache_not_found(const std::string& real_path, ReadFileNotFound result, Clock::TimePoint now);
   void forget_not_found(const std::string& real_path);
 
   // Before a read of `key` at `current` (the file's metadata now). A stub
@@ -68,10 +66,10 @@ class ReadState : public SessionState {
   void drop_path(const std::string& real_path);
 
   std::mutex mu_;
-  bool attached_ = false;                                             // mu_
-  std::map<ReadKey, Entry> entries_;                                  // mu_
-  std::optional<ReadKey> last_key_;                                   // mu_
-  int consecutive_ = 0;                                               // mu_
+  bool attached_ = false;                                                        // mu_
+  std::map<ReadKey, Entry> entries_;                                             // mu_
+  std::optional<ReadKey> last_key_;                                              // mu_
+  int consecutive_ = 0;                                                          // mu_
   std::map<std::string, std::pair<ReadFileNotFound, Clock::TimePoint>> misses_;  // mu_
 };
 

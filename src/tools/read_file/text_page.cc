@@ -3,11 +3,11 @@
 // the per-line clamp and the char budget.
 #include "tools/read_file/text_page.h"
 
+#include "core/strings.h"
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
-
-#include "core/strings.h"
 
 namespace hermes {
 namespace {
@@ -124,8 +124,7 @@ Page render_page(const ChunkSource& source, const PageRequest& request) {
   size_t used = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string shown = clamp_line(lines[i], request.max_line_length);
-    std::string rendered =
-        std::to_string(request.offset + static_cast<int64_t>(i)) + "|" + shown;
+    std::string rendered = std::to_string(request.offset + static_cast<int64_t>(i)) + "|" + shown;
     size_t cost = utf8_length(rendered) + (i ? 1 : 0);
     if (used + cost > static_cast<size_t>(request.max_chars)) {
       page.budget_hit = true;

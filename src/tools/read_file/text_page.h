@@ -19,14 +19,14 @@ struct PageRequest {
 };
 
 struct Page {
-  std::string content;      // rendered lines joined by `\n`
-  int64_t total_lines = 0;  // newline count, +1 for an unterminated last line
-  int64_t first_line = 0;   // offset
-  int64_t lines_shown = 0;  // whole or cut lines in `content`
-  bool budget_hit = false;  // the char budget stopped the page
-  bool line_cut = false;    // the first line alone exceeded the budget
+  std::string content;         // rendered lines joined by `\n`
+  int64_t total_lines = 0;     // newline count, +1 for an unterminated last line
+  int64_t first_line = 0;      // offset
+  int64_t lines_shown = 0;     // whole or cut lines in `content`
+  bool budget_hit = false;     // the char budget stopped the page
+  bool line_cut = false;       // the first line alone exceeded the budget
   bool lines_altered = false;  // a shown line was clamped or had bad UTF-8 replaced
-  int conflict_blocks = 0;  // balanced `<<<<<<< ` … `>>>>>>> ` pairs shown
+  int conflict_blocks = 0;     // balanced `<<<<<<< ` … `>>>>>>> ` pairs shown
 };
 
 // Feeds the bytes of a file in order; returns false at end of input.

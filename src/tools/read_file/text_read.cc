@@ -3,10 +3,6 @@
 // unicode-variant retry, binary/UTF-16, a consistent page, redaction, stamps.
 #include "tools/read_file/text_read.h"
 
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
-
 #include "core/link_walk.h"
 #include "core/redact.h"
 #include "tools/file_common/read_tracker.h"
@@ -14,6 +10,10 @@
 #include "tools/read_file/documents.h"
 #include "tools/read_file/not_found.h"
 #include "tools/read_file/read_state.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace hermes {
 namespace {
@@ -93,9 +93,9 @@ std::string utf16_note(const std::string& hint_prefix, Utf16 order) {
 }
 
 ReadFileBinary binary(uint64_t size, const std::string& kind) {
-  return ReadFileBinary{size, Error::InvalidArgument("Binary file (" + kind + ", " +
-                                                     format_size(size) +
-                                                     ") — cannot display as text.")};
+  return ReadFileBinary{size,
+                        Error::InvalidArgument("Binary file (" + kind + ", " + format_size(size) +
+                                               ") — cannot display as text.")};
 }
 
 // The page streamed from the file, chunk by chunk.
@@ -202,9 +202,8 @@ std::optional<std::string> read_notebook(const FileSystem& fs, const std::string
   return text ? std::optional<std::string>(*text) : std::nullopt;
 }
 
-ReadFilePage serve_document(const std::string& text, const FileInfo& info,
-                            const ResolvedPath& path, const ReadSettings& settings,
-                            ReadTracker& tracker) {
+ReadFilePage serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
+                            const ReadSettings& settings, ReadTracker& tracker) {
   tracker.record_read(path.real, version_of(info), ReadSpan::inexact());
   Served served = serve_page(render_page(text, settings.page), info, path, settings, "");
   auto& page = std::get<ReadFilePage>(served.result);
@@ -215,9 +214,9 @@ ReadFilePage serve_document(const std::string& text, const FileInfo& info,
 // Opens `path.real`, or the unicode-equivalent sibling it probably meant
 // (`target` and `hint` then name it); nullopt when neither exists.
 std::optional<Result<std::unique_ptr<ReadableFile>>> open_target(const FileSystem& fs,
-                                                                  const ResolvedPath& path,
-                                                                  ResolvedPath& target,
-                                                                  std::string& hint) {
+                                                                 const ResolvedPath& path,
+                                                                 ResolvedPath& target,
+                                                                 std::string& hint) {
   auto file = fs.open_read(path.real);
   if (file || file.error().code != ErrorCode::kNotFound) return file;
   std::string dir = parent_of(path.real);

@@ -4,14 +4,14 @@
 // handling, binary/UTF-16 detection, pagination and redaction.
 #pragma once
 
-#include <optional>
-#include <string>
-
 #include "core/clock.h"
 #include "core/paths.h"
 #include "fs/file_system.h"
 #include "tools/read_file/read_file.h"
 #include "tools/read_file/text_page.h"
+
+#include <optional>
+#include <string>
 
 namespace hermes {
 
@@ -26,13 +26,14 @@ struct ReadSettings {
 
 // Steps 8–10 for `path` (`info` is its stat, nullopt when missing).
 Result<ReadFileOutput> read_text_file(const FileSystem& fs, const ResolvedPath& path,
-                    const std::optional<FileInfo>& info, const ReadSettings& settings,
-                    ReadState& state, ReadTracker& tracker);
+                                      const std::optional<FileInfo>& info,
+                                      const ReadSettings& settings, ReadState& state,
+                                      ReadTracker& tracker);
 // A notebook's extracted text, or nullopt when it is not a valid notebook.
 std::optional<std::string> read_notebook(const FileSystem& fs, const std::string& real_path);
 // The page of extracted document text; recorded as a partial read (the
 // model saw a rendering, not the file's bytes).
 ReadFilePage serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
-                    const ReadSettings& settings, ReadTracker& tracker);
+                            const ReadSettings& settings, ReadTracker& tracker);
 
 }  // namespace hermes

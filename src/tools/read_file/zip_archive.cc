@@ -2,8 +2,9 @@
 // libzip with the zip-bomb limits checked before any member is inflated.
 #include "tools/read_file/zip_archive.h"
 
-#include <sys/stat.h>
 #include <zip.h>
+
+#include <sys/stat.h>
 
 namespace hermes {
 namespace {

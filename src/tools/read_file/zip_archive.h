@@ -2,11 +2,11 @@
 // A read-only zip archive with zip-bomb limits, for .docx/.xlsx extraction.
 #pragma once
 
+#include "core/result.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
-
-#include "core/result.h"
 
 struct zip;
 

@@ -3,16 +3,16 @@
 // bash script run by the backend (docs/ARCHITECTURE.md), with each path quoted.
 // The scripts use bash builtins where they can, plus `realpath` and `stat`
 // from coreutils, so a target needs nothing the engines do not.
-#include <algorithm>
-#include <charconv>
-#include <mutex>
-
 #include "backend/backend.h"
 #include "backend/run_bash.h"
 #include "core/paths.h"
 #include "core/strings.h"
 #include "tools/search_files/search_host.h"
 #include "tools/search_files/search_state.h"
+
+#include <algorithm>
+#include <charconv>
+#include <mutex>
 
 namespace hermes::search {
 namespace {
@@ -28,14 +28,22 @@ constexpr const char* kKindFunction =
 
 PathKind kind_of(char letter) {
   switch (letter) {
-    case 'd': return PathKind::kDirectory;
-    case 'f': return PathKind::kRegular;
-    case 'p': return PathKind::kFifo;
-    case 's': return PathKind::kSocket;
-    case 'c': return PathKind::kCharDevice;
-    case 'b': return PathKind::kBlockDevice;
-    case 'o': return PathKind::kOther;
-    default: return PathKind::kMissing;
+    case 'd':
+      return PathKind::kDirectory;
+    case 'f':
+      return PathKind::kRegular;
+    case 'p':
+      return PathKind::kFifo;
+    case 's':
+      return PathKind::kSocket;
+    case 'c':
+      return PathKind::kCharDevice;
+    case 'b':
+      return PathKind::kBlockDevice;
+    case 'o':
+      return PathKind::kOther;
+    default:
+      return PathKind::kMissing;
   }
 }
 
@@ -87,10 +95,10 @@ class BackendHost final : public SearchHost {
 
   Located locate(const std::string& absolute) override {
     // `x` guards trailing newlines of the name from `$(…)`.
-    std::string out = query(std::string(kKindFunction) + "r=$(realpath -m -- " +
-                            shell_quote(absolute) +
-                            " && printf x) || exit 0; r=${r%$'\\nx'}; kind \"$r\"; "
-                            "printf '%s%s' \"$k\" \"$r\"");
+    std::string out =
+        query(std::string(kKindFunction) + "r=$(realpath -m -- " + shell_quote(absolute) +
+              " && printf x) || exit 0; r=${r%$'\\nx'}; kind \"$r\"; "
+              "printf '%s%s' \"$k\" \"$r\"");
     if (out.size() < 2 || out[1] != '/') return Located{absolute, kind(absolute)};
     return Located{out.substr(1), kind_of(out[0])};
   }
@@ -118,9 +126,9 @@ class BackendHost final : public SearchHost {
     if (paths.empty()) return {};
     std::string list;
     for (const std::string& path : paths) list.append(path).push_back('\0');
-    std::string out = query("cd -- " + shell_quote(cwd) +
-                                " && xargs -0r stat -L --printf '%.9Y %n\\0' --",
-                            std::move(list));
+    std::string out =
+        query("cd -- " + shell_quote(cwd) + " && xargs -0r stat -L --printf '%.9Y %n\\0' --",
+              std::move(list));
     // `stat` skips (and reports on stderr) a file that vanished since the
     // listing, so records are matched to paths in order by name.
     std::vector<int64_t> times(paths.size(), 0);
@@ -146,8 +154,11 @@ class BackendHost final : public SearchHost {
  private:
   // The output of `script`; empty after a failure, which failure() keeps.
   std::string query(const std::string& script, std::optional<std::string> input = std::nullopt) {
-    BashRun run{.script = script, .stdin_data = std::move(input), .timeout = kQueryTimeout,
-                .separate_stderr = true, .new_session = false};
+    BashRun run{.script = script,
+                .stdin_data = std::move(input),
+                .timeout = kQueryTimeout,
+                .separate_stderr = true,
+                .new_session = false};
     auto done = run_bash_captured(*backend_, run, stop_);
     if (done && done->end == proc::RunEnd::kExited) return std::move(done->output);
     std::lock_guard lock(mu_);

@@ -3,13 +3,13 @@
 // so a `:` or `-<digits>-` inside a file name can never be misparsed.
 #include "tools/search_files/content_engine.h"
 
-#include <algorithm>
-#include <charconv>
-#include <chrono>
-
 #include "core/strings.h"
 #include "tools/search_files/engine_common.h"
 #include "tools/search_files/zero_probes.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
 
 namespace hermes::search {
 namespace {
@@ -192,7 +192,8 @@ SearchOutcome run_collect(const SearchRequest& req, const EngineEnv& env,
   }
   if (failed && !collector.saw_results()) {
     diagnostics = trim(diagnostics);
-    return SearchOutcome{.error = "Search failed: " + (diagnostics.empty() ? "Search error" : diagnostics)};
+    return SearchOutcome{.error = "Search failed: " +
+                                  (diagnostics.empty() ? "Search error" : diagnostics)};
   }
   SearchOutcome out = collector.take();
   if (timed_out) {
@@ -217,7 +218,8 @@ SearchOutcome search_with_grep(const SearchRequest& req, const std::vector<std::
     }
     auto operands = grep_operands(absolute, *env.host);  // none: grep would read stdin
     std::string prefix = root.ends_with('/') ? root : root + "/";
-    if (!operands.empty()) runs.push_back({grep_argv(req, env.engines.grep, operands), absolute, prefix});
+    if (!operands.empty())
+      runs.push_back({grep_argv(req, env.engines.grep, operands), absolute, prefix});
   }
   SearchOutcome out = run_collect(req, env, std::move(runs));
   if (out.error.empty() && out.total_count == 0 && pattern_has_newline(req.pattern)) {
@@ -231,10 +233,11 @@ SearchOutcome search_with_grep(const SearchRequest& req, const std::vector<std::
 std::vector<std::string> rg_content_argv(const SearchRequest& req,
                                          const std::vector<std::string>& roots,
                                          const std::string& rg) {
-  std::vector<std::string> argv = {rg, "--no-config", "--line-number", "--no-heading",
-                                   "--with-filename", "--null"};
+  std::vector<std::string> argv = {
+      rg, "--no-config", "--line-number", "--no-heading", "--with-filename", "--null"};
   if (req.output_mode == OutputMode::kContent) {
-    argv.insert(argv.end(), {"--max-columns", std::to_string(kMaxColumns), "--max-columns-preview"});
+    argv.insert(argv.end(),
+                {"--max-columns", std::to_string(kMaxColumns), "--max-columns-preview"});
   }
   if (pattern_has_newline(req.pattern)) argv.emplace_back("--multiline");
   if (req.context > 0) argv.insert(argv.end(), {"-C", std::to_string(req.context)});

@@ -3,10 +3,10 @@
 // roots, with true totals, the zero-result probes and the newline warnings.
 #pragma once
 
+#include "tools/search_files/search_types.h"
+
 #include <string>
 #include <vector>
-
-#include "tools/search_files/search_types.h"
 
 namespace hermes::search {
 

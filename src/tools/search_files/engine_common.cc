@@ -49,8 +49,8 @@ std::string cut_chars(std::string_view text, size_t max_chars) {
   return std::string(text);
 }
 
-Result<RunOutcome> run_engine(const EngineEnv& env, std::vector<std::string> argv,
-                              char delimiter, const RecordSink& sink) {
+Result<RunOutcome> run_engine(const EngineEnv& env, std::vector<std::string> argv, char delimiter,
+                              const RecordSink& sink) {
   SpawnSpec spec{.argv = std::move(argv),
                  .cwd = env.cwd,
                  .timeout = env.timeout,

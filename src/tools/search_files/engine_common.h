@@ -4,12 +4,12 @@
 // arguments for rg, and the one place that runs an engine command.
 #pragma once
 
+#include "tools/search_files/search_process.h"
+#include "tools/search_files/search_types.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "tools/search_files/search_process.h"
-#include "tools/search_files/search_types.h"
 
 namespace hermes::search {
 
@@ -70,8 +70,8 @@ bool pattern_has_newline(std::string_view pattern);
 std::string cut_chars(std::string_view text, size_t max_chars);
 
 // Runs `argv` on env's host in env.cwd with env's deadline and stop token.
-Result<RunOutcome> run_engine(const EngineEnv& env, std::vector<std::string> argv,
-                              char delimiter, const RecordSink& sink);
+Result<RunOutcome> run_engine(const EngineEnv& env, std::vector<std::string> argv, char delimiter,
+                              const RecordSink& sink);
 
 // `a, b, c, d, e (+k more)` from the first five of `items`.
 std::string list_with_more(const std::vector<std::string>& items, size_t shown);

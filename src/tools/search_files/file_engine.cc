@@ -4,11 +4,11 @@
 // not globally, and sorting here keeps rg's parallel walk.
 #include "tools/search_files/file_engine.h"
 
-#include <algorithm>
-
 #include "core/paths.h"
 #include "core/strings.h"
 #include "tools/search_files/engine_common.h"
+
+#include <algorithm>
 
 namespace hermes::search {
 namespace {
@@ -40,8 +40,8 @@ std::vector<std::string> find_argv(const std::string& find, const std::string& g
   // Prune hidden directories except an explicitly chosen hidden root.
   argv.insert(argv.end(), {"(", "-type", "d", "-name", ".*"});
   for (const auto& operand : operands) argv.insert(argv.end(), {"!", "-path", operand});
-  argv.insert(argv.end(), {")", "-prune", "-o", "-type", "f", "!", "-name", ".*", "-name", glob,
-                           "-print0"});
+  argv.insert(argv.end(),
+              {")", "-prune", "-o", "-type", "f", "!", "-name", ".*", "-name", glob, "-print0"});
   return argv;
 }
 

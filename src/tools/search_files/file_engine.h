@@ -4,10 +4,10 @@
 // traversal order on request. Roots are given as the model wrote them.
 #pragma once
 
+#include "tools/search_files/search_types.h"
+
 #include <string>
 #include <vector>
-
-#include "tools/search_files/search_types.h"
 
 namespace hermes::search {
 

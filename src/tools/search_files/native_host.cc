@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The native search host: system calls and local child processes.
+#include "core/paths.h"
+#include "tools/search_files/search_host.h"
+
 #include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdlib>
-
-#include "core/paths.h"
-#include "tools/search_files/search_host.h"
 
 namespace hermes::search {
 namespace {

@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: MIT
 // search_files: registration, argument parsing, the loop guard, redaction of
 // match content and the result JSON (docs/tools/search_files.md).
-#include <algorithm>
-#include <memory>
-#include <string>
-
-#include "tools/file_common/session_backend.h"
 #include "core/config.h"
 #include "core/json.h"
 #include "core/paths.h"
@@ -15,8 +10,13 @@
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "registry/tool_args.h"
+#include "tools/file_common/session_backend.h"
 #include "tools/search_files/search_host.h"
 #include "tools/search_files/search_service.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
 
 namespace hermes {
 namespace {
@@ -168,8 +168,9 @@ Json render(const SearchOutcome& outcome, const SearchRequest& req, int repeats)
                       "secret-bearing environment files.";
   }
   if (repeats == 3) {
-    out["_warning"] = "You have run this exact search 3 times consecutively. The results have "
-                      "not changed. Use the information you already have.";
+    out["_warning"] =
+        "You have run this exact search 3 times consecutively. The results have "
+        "not changed. Use the information you already have.";
   }
   if (outcome.truncated) {
     out["_hint"] = "Results truncated. Use offset=" + std::to_string(req.offset + req.limit) +

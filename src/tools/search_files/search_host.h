@@ -5,15 +5,15 @@
 // paths give the same results.
 #pragma once
 
+#include "core/result.h"
+#include "tools/search_files/search_process.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
-
-#include "core/result.h"
-#include "tools/search_files/search_process.h"
 
 namespace hermes {
 class Backend;
@@ -31,7 +31,16 @@ struct Engines {
 };
 
 // What `stat` (links followed) says a path is; kMissing when it fails.
-enum class PathKind { kMissing, kDirectory, kRegular, kFifo, kSocket, kCharDevice, kBlockDevice, kOther };
+enum class PathKind {
+  kMissing,
+  kDirectory,
+  kRegular,
+  kFifo,
+  kSocket,
+  kCharDevice,
+  kBlockDevice,
+  kOther
+};
 
 struct DirEntry {
   std::string name;

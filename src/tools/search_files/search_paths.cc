@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "tools/search_files/search_paths.h"
 
+#include "core/strings.h"
+
 #include <algorithm>
 #include <array>
-
-#include "core/strings.h"
 
 namespace hermes::search {
 namespace {
@@ -30,8 +30,8 @@ bool resembles(const std::string& entry, const std::string& wanted) {
 }  // namespace
 
 std::optional<std::string> nt_namespace_error(std::string_view given) {
-  static constexpr std::array<std::string_view, 6> kPrefixes = {
-      R"(\\?\)", R"(\??\)", R"(\\.\)", "//?/", R"(/??/)", "//./"};
+  static constexpr std::array<std::string_view, 6> kPrefixes = {R"(\\?\)", R"(\??\)", R"(\\.\)",
+                                                                "//?/",    R"(/??/)", "//./"};
   for (std::string_view prefix : kPrefixes) {
     if (given.starts_with(prefix)) {
       return "Access denied: '" + std::string(given) +
@@ -83,12 +83,23 @@ std::optional<std::string> special_root_error(const std::string& given, PathKind
   switch (kind) {
     case PathKind::kMissing:
     case PathKind::kDirectory:
-    case PathKind::kRegular: return std::nullopt;
-    case PathKind::kFifo: what = "a FIFO (named pipe)"; break;
-    case PathKind::kSocket: what = "a socket"; break;
-    case PathKind::kCharDevice: what = "a character device"; break;
-    case PathKind::kBlockDevice: what = "a block device"; break;
-    case PathKind::kOther: what = "a special file"; break;
+    case PathKind::kRegular:
+      return std::nullopt;
+    case PathKind::kFifo:
+      what = "a FIFO (named pipe)";
+      break;
+    case PathKind::kSocket:
+      what = "a socket";
+      break;
+    case PathKind::kCharDevice:
+      what = "a character device";
+      break;
+    case PathKind::kBlockDevice:
+      what = "a block device";
+      break;
+    case PathKind::kOther:
+      what = "a special file";
+      break;
   }
   return "Cannot search '" + given + "': it is " + what + ", not a regular file or directory.";
 }

@@ -4,12 +4,12 @@
 // that look like several paths, and roots that are not files or folders.
 #pragma once
 
+#include "tools/search_files/search_host.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "tools/search_files/search_host.h"
 
 namespace hermes::search {
 

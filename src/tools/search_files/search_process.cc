@@ -4,6 +4,12 @@
 // cancellation of the run that the outcome reports as kSinkDone.
 #include "tools/search_files/search_process.h"
 
+#include "backend/run_bash.h"
+#include "core/strings.h"
+#include "proc/run.h"
+#include "proc/spawn.h"
+#include "proc/stderr_capture.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,12 +17,6 @@
 #include <cstring>
 #include <optional>
 #include <thread>
-
-#include "backend/run_bash.h"
-#include "core/strings.h"
-#include "proc/run.h"
-#include "proc/spawn.h"
-#include "proc/stderr_capture.h"
 
 namespace hermes::search {
 namespace {
@@ -71,9 +71,7 @@ struct Launched {
 
 using Launch = std::function<Result<Launched>(std::stop_token, const proc::OutputCallback&)>;
 
-std::string basename_of(const std::string& path) {
-  return path.substr(path.find_last_of('/') + 1);
-}
+std::string basename_of(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
 
 // At least a millisecond: run_bounded reads zero as "no deadline", and a
 // caller whose overall budget is spent still gets a (timed-out) run.
@@ -86,8 +84,11 @@ Result<Launched> launch_local(const SpawnSpec& spec, std::stop_token stop,
   proc::StderrCapture stderr_capture(spec.max_stderr_bytes);
   if (!stderr_capture.ok()) return Error::FromErrno(errno, "pipe2");
   // Its own process group, not session: see SpawnOptions::new_session.
-  proc::SpawnOptions options{.argv = spec.argv, .program = spec.argv[0], .cwd = spec.cwd,
-                             .stderr_fd = stderr_capture.write_fd(), .new_session = false};
+  proc::SpawnOptions options{.argv = spec.argv,
+                             .program = spec.argv[0],
+                             .cwd = spec.cwd,
+                             .stderr_fd = stderr_capture.write_fd(),
+                             .new_session = false};
   options.argv[0] = basename_of(spec.argv[0]);
   auto child = proc::spawn(options);
   stderr_capture.start();
@@ -116,12 +117,13 @@ Result<RunOutcome> drive(const SpawnSpec& spec, const RecordSink& sink, const La
   if (exited && !sink_done && !splitter.finish()) sink_done = true;
   RunOutcome outcome;
   outcome.stderr_text = std::move(launched.stderr_text);
-  if (outcome.stderr_text.size() > spec.max_stderr_bytes) outcome.stderr_text.resize(spec.max_stderr_bytes);
+  if (outcome.stderr_text.size() > spec.max_stderr_bytes)
+    outcome.stderr_text.resize(spec.max_stderr_bytes);
   outcome.exit_code = launched.code < 0 ? 128 - launched.code : launched.code;
-  outcome.end = sink_done                                    ? RunEnd::kSinkDone
-                : exited                                     ? RunEnd::kExited
-                : launched.end == proc::RunEnd::kTimedOut    ? RunEnd::kTimedOut
-                                                             : RunEnd::kCancelled;
+  outcome.end = sink_done                                 ? RunEnd::kSinkDone
+                : exited                                  ? RunEnd::kExited
+                : launched.end == proc::RunEnd::kTimedOut ? RunEnd::kTimedOut
+                                                          : RunEnd::kCancelled;
   return outcome;
 }
 
@@ -147,16 +149,18 @@ std::string remote_script(const SpawnSpec& spec) {
   return script;
 }
 
-Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec,
-                                  const RecordSink& sink) {
-  return drive(spec, sink,
-               [&](std::stop_token stop, const proc::OutputCallback& on_output) -> Result<Launched> {
-                 BashRun run{.script = remote_script(spec), .timeout = budget(spec),
-                             .separate_stderr = true, .new_session = false};
-                 HERMES_ASSIGN_OR_RETURN(BashOutcome done,
-                                         run_bash(backend, run, std::move(stop), on_output));
-                 return Launched{done.end, done.exit_code, std::move(done.stderr_text)};
-               });
+Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec, const RecordSink& sink) {
+  return drive(
+      spec, sink,
+      [&](std::stop_token stop, const proc::OutputCallback& on_output) -> Result<Launched> {
+        BashRun run{.script = remote_script(spec),
+                    .timeout = budget(spec),
+                    .separate_stderr = true,
+                    .new_session = false};
+        HERMES_ASSIGN_OR_RETURN(BashOutcome done,
+                                run_bash(backend, run, std::move(stop), on_output));
+        return Launched{done.end, done.exit_code, std::move(done.stderr_text)};
+      });
 }
 
 std::string find_executable(std::string_view name) {

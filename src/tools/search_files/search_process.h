@@ -5,14 +5,14 @@
 // target through the same bash launcher the terminal uses.
 #pragma once
 
+#include "core/result.h"
+
 #include <chrono>
 #include <functional>
 #include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/result.h"
 
 namespace hermes {
 class Backend;
@@ -24,10 +24,10 @@ struct SpawnSpec {
   // argv[0] is an absolute executable path (on the target); the child gets
   // its basename.
   std::vector<std::string> argv;
-  std::string cwd;                // empty: inherit (local) or the login folder
+  std::string cwd;  // empty: inherit (local) or the login folder
   std::chrono::milliseconds timeout{60'000};
-  char delimiter = '\n';          // record separator on stdout
-  size_t max_record_bytes = 8192; // longer records are cut (rest discarded)
+  char delimiter = '\n';           // record separator on stdout
+  size_t max_record_bytes = 8192;  // longer records are cut (rest discarded)
   size_t max_stderr_bytes = 16384;
   std::stop_token stop;
 };
@@ -59,8 +59,7 @@ Result<RunOutcome> run_records(const SpawnSpec& spec, const RecordSink& sink);
 // with every word quoted, run by the backend's local launcher (killing it
 // ends the search). Fails when the launcher cannot start or the backend
 // reports a transport error (its message).
-Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec,
-                                  const RecordSink& sink);
+Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec, const RecordSink& sink);
 
 // The bash script run_records_on runs (exposed for tests).
 std::string remote_script(const SpawnSpec& spec);

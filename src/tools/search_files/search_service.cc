@@ -2,16 +2,16 @@
 // Root checks, multi-path recovery and the result denylist around the engines.
 #include "tools/search_files/search_service.h"
 
+#include "tools/file_common/file_safety.h"
+#include "tools/search_files/content_engine.h"
+#include "tools/search_files/file_engine.h"
+#include "tools/search_files/search_paths.h"
+
 #include <dirent.h>
 #include <sys/stat.h>
 
 #include <memory>
 #include <optional>
-
-#include "tools/file_common/file_safety.h"
-#include "tools/search_files/content_engine.h"
-#include "tools/search_files/file_engine.h"
-#include "tools/search_files/search_paths.h"
 
 namespace hermes::search {
 namespace {
@@ -78,7 +78,8 @@ class ResultDenylist {
     std::string real = PathResolver::real_path(PathResolver::normalize(home_));
     std::vector<std::string> dirs = {real};
     std::string parent = real.substr(0, real.find_last_of('/'));
-    if (basename_of(parent) == "profiles") dirs.push_back(parent.substr(0, parent.find_last_of('/')));
+    if (basename_of(parent) == "profiles")
+      dirs.push_back(parent.substr(0, parent.find_last_of('/')));
     for (const std::string& dir : dirs) {
       candidate_dirs_.push_back(dir);
       for (std::string& target : link_targets(dir)) candidate_dirs_.push_back(std::move(target));
@@ -125,7 +126,8 @@ class ResultDenylist {
 SearchOutcome search_roots(const SearchRequest& req, SearchDeps& deps, std::vector<Root> roots) {
   std::vector<std::string> engine_roots;
   for (const Root& root : roots) {
-    if (auto error = special_root_error(root.given, root.kind)) return SearchOutcome{.error = *error};
+    if (auto error = special_root_error(root.given, root.kind))
+      return SearchOutcome{.error = *error};
     engine_roots.push_back(root.engine);
   }
   auto denylist = std::make_shared<ResultDenylist>(std::move(roots), deps.env.cwd, deps.hermes_home,
@@ -135,7 +137,8 @@ SearchOutcome search_roots(const SearchRequest& req, SearchDeps& deps, std::vect
   return search_content(req, engine_roots, deps.env);
 }
 
-std::string multi_path_note(size_t parts, size_t searched, const std::vector<std::string>& missing) {
+std::string multi_path_note(size_t parts, size_t searched,
+                            const std::vector<std::string>& missing) {
   std::string note = "path contained " + std::to_string(parts) + " entries; searched " +
                      std::to_string(searched) + " that exist";
   if (missing.empty()) return note;

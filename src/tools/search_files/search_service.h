@@ -4,12 +4,12 @@
 // engines, and the read-denylist filter over results.
 #pragma once
 
-#include <string>
-
 #include "core/paths.h"
 #include "core/result.h"
 #include "tools/search_files/search_state.h"
 #include "tools/search_files/search_types.h"
+
+#include <string>
 
 namespace hermes::search {
 
@@ -18,7 +18,7 @@ struct SearchDeps {
   std::string session_cwd;  // as recorded by the terminal tool (may be empty)
   std::string hermes_home;
   SearchSessionState& state;
-  EngineEnv env;            // cwd, home, blocked are filled by run_search from env.host
+  EngineEnv env;  // cwd, home, blocked are filled by run_search from env.host
 };
 
 // A refusal (NT namespace, denylisted or out-of-root root) is an Error and

@@ -5,6 +5,9 @@
 // Thread-safe.
 #pragma once
 
+#include "registry/session.h"
+#include "tools/search_files/search_host.h"
+
 #include <chrono>
 #include <functional>
 #include <map>
@@ -12,9 +15,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-
-#include "registry/session.h"
-#include "tools/search_files/search_host.h"
 
 namespace hermes::search {
 
@@ -30,8 +30,7 @@ class SearchSessionState : public SessionState {
   // The cached `Path not found:` message for `real_path`, if younger than
   // the TTL at `now`.
   std::optional<std::string> cached_not_found(const std::string& real_path, Clock::time_point now);
-  void remember_not_found(const std::string& real_path, std::string message,
-                          Clock::time_point now);
+  void remember_not_found(const std::string& real_path, std::string message, Clock::time_point now);
   void forget_not_found(const std::string& real_path);
 
   // The engines on `backend`'s target: `look_up()`'s answer, kept until
@@ -47,9 +46,9 @@ class SearchSessionState : public SessionState {
     Clock::time_point at;
   };
   std::mutex mu_;
-  std::string last_key_;                 // mu_
-  int consecutive_ = 0;                  // mu_
-  std::map<std::string, Miss> misses_;   // mu_
+  std::string last_key_;                      // mu_
+  int consecutive_ = 0;                       // mu_
+  std::map<std::string, Miss> misses_;        // mu_
   std::shared_ptr<Backend> engines_backend_;  // mu_; whose engines_ these are
   Engines engines_;                           // mu_
 };

@@ -3,6 +3,8 @@
 // the environment the engines run in. JSON stays in search_files_tool.cc.
 #pragma once
 
+#include "tools/search_files/search_host.h"
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -11,8 +13,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "tools/search_files/search_host.h"
 
 namespace hermes::search {
 

@@ -2,10 +2,10 @@
 // The three zero-result probes, in the contract's order.
 #include "tools/search_files/zero_probes.h"
 
+#include "tools/search_files/engine_common.h"
+
 #include <charconv>
 #include <vector>
-
-#include "tools/search_files/engine_common.h"
 
 namespace hermes::search {
 namespace {
@@ -14,8 +14,8 @@ constexpr int kProbeRecords = 50;
 constexpr std::chrono::milliseconds kProbeTimeout{30'000};
 constexpr std::string_view kRegexMeta = ".[](){}?*+^$\\|";
 // Heavy trees the hidden/ignored probe does not descend into.
-constexpr const char* kPrunedDirs[] = {".git",        "node_modules",   "__pycache__",
-                                       ".venv",       "venv",           ".tox",
+constexpr const char* kPrunedDirs[] = {".git",        "node_modules",  "__pycache__",
+                                       ".venv",       "venv",          ".tox",
                                        ".mypy_cache", ".pytest_cache", ".ruff_cache"};
 
 struct Probe {

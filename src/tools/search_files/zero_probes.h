@@ -4,10 +4,10 @@
 // literal reading of the pattern and explain the first that hits.
 #pragma once
 
+#include "tools/search_files/search_types.h"
+
 #include <string>
 #include <vector>
-
-#include "tools/search_files/search_types.h"
 
 namespace hermes::search {
 

@@ -3,6 +3,10 @@
 // pipe (the session id and errors live there), driven by proc::run_bounded.
 #include "tools/task/agent_runner.h"
 
+#include "proc/output_capture.h"
+#include "proc/run.h"
+#include "proc/spawn.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,10 +16,6 @@
 #include <cerrno>
 #include <thread>
 #include <variant>
-
-#include "proc/output_capture.h"
-#include "proc/run.h"
-#include "proc/spawn.h"
 
 extern char** environ;
 
@@ -52,10 +52,14 @@ struct Spawned {
 // errno-style failure code on error (ENOENT for a missing program or cwd).
 int errno_of(const Error& error) {
   switch (error.code) {
-    case ErrorCode::kNotFound: return ENOENT;
-    case ErrorCode::kPermissionDenied: return EACCES;
-    case ErrorCode::kInvalidArgument: return EINVAL;
-    default: return EIO;
+    case ErrorCode::kNotFound:
+      return ENOENT;
+    case ErrorCode::kPermissionDenied:
+      return EACCES;
+    case ErrorCode::kInvalidArgument:
+      return EINVAL;
+    default:
+      return EIO;
   }
 }
 

@@ -3,6 +3,11 @@
 // reference used) and the locked, atomic exhaustion write-back.
 #include "tools/task/auth_store.h"
 
+#include "core/capped_read.h"
+#include "core/strings.h"
+#include "fs/atomic_write.h"
+#include "tools/task/iso_time.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,11 +16,6 @@
 #include <chrono>
 #include <cmath>
 #include <thread>
-
-#include "core/capped_read.h"
-#include "core/strings.h"
-#include "fs/atomic_write.h"
-#include "tools/task/iso_time.h"
 
 namespace hermes::task {
 namespace {

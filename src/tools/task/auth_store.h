@@ -4,14 +4,14 @@
 // rewrite that keeps every other byte of meaning (unknown keys, order, mode).
 #pragma once
 
+#include "core/json.h"
+#include "core/result.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "core/json.h"
-#include "core/result.h"
 
 namespace hermes::task {
 

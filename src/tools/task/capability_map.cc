@@ -2,10 +2,10 @@
 // Default capability rows and the keyword classifier of the reference server.
 #include "tools/task/capability_map.h"
 
+#include "core/strings.h"
+
 #include <array>
 #include <initializer_list>
-
-#include "core/strings.h"
 
 namespace hermes::task {
 namespace {

@@ -3,9 +3,9 @@
 // positives fixed (429 inside ids, session ids read from the answer).
 #include "tools/task/classify.h"
 
-#include <vector>
-
 #include "core/strings.h"
+
+#include <vector>
 
 namespace hermes::task {
 namespace {

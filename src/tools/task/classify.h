@@ -3,11 +3,11 @@
 // the pieces of stderr quoted back to the caller.
 #pragma once
 
+#include "tools/task/agent_runner.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "tools/task/agent_runner.h"
 
 namespace hermes::task {
 

@@ -2,12 +2,12 @@
 // Catalog construction; pure apart from the inputs it is handed.
 #include "tools/task/models_catalog.h"
 
+#include "core/strings.h"
+#include "tools/task/provider_select.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include "core/strings.h"
-#include "tools/task/provider_select.h"
 
 namespace hermes::task {
 namespace {

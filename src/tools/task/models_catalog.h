@@ -3,14 +3,14 @@
 // auth.json liveness and the capability map (for providers with no cache).
 #pragma once
 
+#include "core/json.h"
+#include "tools/task/auth_store.h"
+#include "tools/task/task_config.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "core/json.h"
-#include "tools/task/auth_store.h"
-#include "tools/task/task_config.h"
 
 namespace hermes::task {
 

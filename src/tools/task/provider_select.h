@@ -4,13 +4,13 @@
 // exists.
 #pragma once
 
+#include "tools/task/auth_store.h"
+#include "tools/task/capability_map.h"
+
 #include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
-
-#include "tools/task/auth_store.h"
-#include "tools/task/capability_map.h"
 
 namespace hermes::task {
 

@@ -3,13 +3,13 @@
 // `role: tool` rows whose `tool_call_id` matches).
 #include "tools/task/session_export.h"
 
-#include <algorithm>
-#include <cstring>
-#include <map>
-
 #include "core/json_parse.h"
 #include "core/strings.h"
 #include "tools/task/classify.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
 
 namespace hermes::task {
 namespace {

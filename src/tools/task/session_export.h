@@ -3,17 +3,17 @@
 // into the digest counters and the capped tool-call list.
 #pragma once
 
+#include "core/json.h"
+#include "core/result.h"
+#include "tools/task/agent_runner.h"
+#include "tools/task/task_config.h"
+
 #include <cstdint>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/json.h"
-#include "core/result.h"
-#include "tools/task/agent_runner.h"
-#include "tools/task/task_config.h"
 
 namespace hermes::task {
 

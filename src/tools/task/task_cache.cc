@@ -3,13 +3,13 @@
 // directory scan.
 #include "tools/task/task_cache.h"
 
-#include <dirent.h>
-
-#include <algorithm>
-
 #include "core/capped_read.h"
 #include "core/strings.h"
 #include "fs/atomic_write.h"
+
+#include <dirent.h>
+
+#include <algorithm>
 
 namespace hermes::task {
 namespace {

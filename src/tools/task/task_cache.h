@@ -4,14 +4,14 @@
 // Compatible with the reference server's files in both directions.
 #pragma once
 
+#include "core/json.h"
+#include "core/result.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/json.h"
-#include "core/result.h"
 
 namespace hermes::task {
 

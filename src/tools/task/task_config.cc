@@ -2,12 +2,12 @@
 // Builds TaskConfig from Config: defaults, file keys and env overrides.
 #include "tools/task/task_config.h"
 
-#include <algorithm>
-#include <cstdlib>
-
 #include "core/config.h"
 #include "core/paths.h"
 #include "core/strings.h"
+
+#include <algorithm>
+#include <cstdlib>
 
 namespace hermes::task {
 namespace {

@@ -3,11 +3,11 @@
 // from our config file under `task_server.*` plus the seed's env overrides.
 #pragma once
 
+#include "tools/task/capability_map.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include "tools/task/capability_map.h"
 
 namespace hermes {
 class Config;

@@ -2,11 +2,11 @@
 // Argument coercion and the error payload.
 #include "tools/task/task_json.h"
 
-#include <cmath>
-#include <cstdlib>
-
 #include "core/strings.h"
 #include "registry/tool_args.h"
+
+#include <cmath>
+#include <cstdlib>
 
 namespace hermes::task {
 
@@ -23,9 +23,9 @@ std::optional<TaskError> wrong_typed_string(const Json& args,
   for (const char* key : keys) {
     auto it = args.find(key);
     if (it == args.end() || it->is_null() || it->is_string()) continue;
-    return TaskError{.code = "invalid_args",
-                     .detail = "'" + std::string(key) + "' must be a string, got " +
-                               python_type_name(*it)};
+    return TaskError{
+        .code = "invalid_args",
+        .detail = "'" + std::string(key) + "' must be a string, got " + python_type_name(*it)};
   }
   return std::nullopt;
 }

@@ -3,12 +3,12 @@
 // the reference's coercions, and the `{ok:false, error, error_detail}` shape.
 #pragma once
 
+#include "core/json.h"
+#include "tools/task/task_service.h"
+
 #include <initializer_list>
 #include <optional>
 #include <string>
-
-#include "core/json.h"
-#include "tools/task/task_service.h"
 
 namespace hermes::task {
 

@@ -2,11 +2,6 @@
 // hermes_task: checks in the reference order, then one agent run.
 #include "tools/task/task_service.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "core/log.h"
 #include "core/paths.h"
 #include "core/strings.h"
@@ -15,6 +10,11 @@
 #include "tools/task/iso_time.h"
 #include "tools/task/provider_select.h"
 #include "tools/task/session_export.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace hermes::task {
 

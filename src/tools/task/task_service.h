@@ -4,6 +4,11 @@
 // auth.json write-back, export extraction and the run cache.
 #pragma once
 
+#include "core/json.h"
+#include "tools/task/agent_runner.h"
+#include "tools/task/task_cache.h"
+#include "tools/task/task_config.h"
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -15,11 +20,6 @@
 #include <stop_token>
 #include <string>
 #include <variant>
-
-#include "core/json.h"
-#include "tools/task/agent_runner.h"
-#include "tools/task/task_cache.h"
-#include "tools/task/task_config.h"
 
 namespace hermes::task {
 

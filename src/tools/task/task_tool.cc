@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // hermes_task's edge: schema, argument parsing, result JSON.
-#include <algorithm>
-#include <cmath>
-
 #include "registry/progress_ticker.h"
 #include "tools/task/task_json.h"
 #include "tools/task/task_tools.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace hermes::task {
 namespace {

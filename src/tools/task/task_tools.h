@@ -3,12 +3,12 @@
 // hermes_telemetry, built around one shared TaskService.
 #pragma once
 
-#include <memory>
-#include <vector>
-
 #include "registry/registry.h"
 #include "registry/tool.h"
 #include "tools/task/task_service.h"
+
+#include <memory>
+#include <vector>
 
 namespace hermes::task {
 

@@ -2,12 +2,12 @@
 // Aggregation over cache records, matching the reference's numbers.
 #include "tools/task/telemetry.h"
 
+#include "core/strings.h"
+#include "tools/task/iso_time.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
-
-#include "core/strings.h"
-#include "tools/task/iso_time.h"
 
 namespace hermes::task {
 namespace {

@@ -3,13 +3,13 @@
 // breakdowns, duration stats (p95 by nearest rank) and the rough cost.
 #pragma once
 
+#include "tools/task/task_cache.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "tools/task/task_cache.h"
 
 namespace hermes::task {
 

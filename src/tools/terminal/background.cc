@@ -4,13 +4,13 @@
 
 #include "backend/command_fence.h"
 #include "backend/run_bash.h"
-#include "tools/file_common/session_backend.h"
+#include "core/ansi.h"
 #include "core/config.h"
 #include "core/strings.h"
 #include "registry/client_channel.h"
 #include "registry/session.h"
 #include "registry/tool.h"
-#include "core/ansi.h"
+#include "tools/file_common/session_backend.h"
 #include "tools/terminal/output_pipeline.h"
 #include "tools/terminal/terminal_state.h"
 
@@ -19,9 +19,12 @@ namespace {
 
 std::string kind_name(proc::ProcessEvent::Kind kind) {
   switch (kind) {
-    case proc::ProcessEvent::Kind::kCompletion: return "completion";
-    case proc::ProcessEvent::Kind::kWatchMatch: return "watch_match";
-    case proc::ProcessEvent::Kind::kWatchDisabled: return "watch_disabled";
+    case proc::ProcessEvent::Kind::kCompletion:
+      return "completion";
+    case proc::ProcessEvent::Kind::kWatchMatch:
+      return "watch_match";
+    case proc::ProcessEvent::Kind::kWatchDisabled:
+      return "watch_disabled";
   }
   return "event";
 }
@@ -71,23 +74,26 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request, Cal
       .cwd = request.cwd,
       .notify_on_complete = request.notify_on_complete,
       .watch_patterns = request.watch_patterns,
-      .on_event = [client, options](const proc::ProcessEvent& e) {
-        client->notify("notifications/message",
-                       Json{{"level", "info"}, {"logger", "process"}, {"data", event_json(e, options)}});
-      },
+      .on_event =
+          [client, options](const proc::ProcessEvent& e) {
+            client->notify(
+                "notifications/message",
+                Json{{"level", "info"}, {"logger", "process"}, {"data", event_json(e, options)}});
+          },
   };
   if (!tag.empty()) {
     start.on_cut_short = [backend, tag] {
-      (void)run_bash(*backend, {.script = kill_tagged_script(tag), .timeout = std::chrono::seconds(5)},
-                     {}, [](std::string_view) {});
+      (void)run_bash(*backend,
+                     {.script = kill_tagged_script(tag), .timeout = std::chrono::seconds(5)}, {},
+                     [](std::string_view) {});
     };
   }
   auto id = state.processes().start(std::move(start));
   if (!id && request.pty) {
     // No pty available: fall back to pipe mode, as upstream does.
-    return start_background({request.command, request.cwd, false, request.notify_on_complete,
-                             request.watch_patterns},
-                            ctx);
+    return start_background(
+        {request.command, request.cwd, false, request.notify_on_complete, request.watch_patterns},
+        ctx);
   }
   if (!id) return id.error();
   auto snap = state.processes().snapshot(*id);

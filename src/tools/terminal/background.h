@@ -3,11 +3,11 @@
 // registry, with completion and watch-pattern notices sent to the client.
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "core/json.h"
 #include "core/result.h"
+
+#include <string>
+#include <vector>
 
 namespace hermes {
 

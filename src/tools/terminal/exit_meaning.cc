@@ -38,11 +38,16 @@ std::optional<std::string> rc1_meaning(const std::string& base) {
 
 std::optional<std::string> curl_meaning(int rc) {
   switch (rc) {
-    case 6: return "curl: could not resolve host";
-    case 7: return "curl: failed to connect to host";
-    case 22: return "curl: HTTP error response (4xx/5xx)";
-    case 28: return "curl: operation timed out";
-    default: return std::nullopt;
+    case 6:
+      return "curl: could not resolve host";
+    case 7:
+      return "curl: failed to connect to host";
+    case 22:
+      return "curl: HTTP error response (4xx/5xx)";
+    case 28:
+      return "curl: operation timed out";
+    default:
+      return std::nullopt;
   }
 }
 
@@ -50,7 +55,8 @@ std::optional<std::string> shell_meaning(int rc) {
   static const std::set<int> kUsualSignals = {3, 4, 6, 7, 8, 9, 11, 13, 15, 24, 25};
   if (rc < 0) return "Killed by signal " + std::to_string(-rc) + " (" + signal_name(-rc) + ")";
   if (rc == 124) return "Command timed out";
-  if (rc == 126) return "Command not executable (permission denied, or the directory could not be entered)";
+  if (rc == 126)
+    return "Command not executable (permission denied, or the directory could not be entered)";
   if (rc == 127) return "Command not found";
   if (rc == 130) return "Interrupted (SIGINT / Ctrl-C)";
   if (rc > 128 && kUsualSignals.count(rc - 128)) {
@@ -68,7 +74,8 @@ std::string last_base_command(std::string_view command) {
   std::string_view seg = last_segment(command);
   size_t i = 0;
   while (i < seg.size()) {
-    while (i < seg.size() && (seg[i] == ' ' || seg[i] == '\t' || seg[i] == '(' || seg[i] == '{')) ++i;
+    while (i < seg.size() && (seg[i] == ' ' || seg[i] == '\t' || seg[i] == '(' || seg[i] == '{'))
+      ++i;
     size_t end = seg.find_first_of(" \t)", i);
     if (end == std::string_view::npos) end = seg.size();
     std::string_view word = seg.substr(i, end - i);

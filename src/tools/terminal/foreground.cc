@@ -2,8 +2,6 @@
 // run_foreground: ShellSession run + output pipeline + cwd bookkeeping.
 #include "tools/terminal/foreground.h"
 
-#include <cstdio>
-
 #include "backend/command_fence.h"
 #include "core/config.h"
 #include "core/paths.h"
@@ -11,6 +9,8 @@
 #include "registry/tool.h"
 #include "tools/file_common/session_backend.h"
 #include "tools/terminal/terminal_state.h"
+
+#include <cstdio>
 
 namespace hermes {
 namespace {
@@ -54,12 +54,18 @@ std::optional<char> workdir_disallowed_char(std::string_view workdir) {
 
 std::string py_repr_char(char c) {
   switch (c) {
-    case '\'': return "\"'\"";
-    case '\n': return "'\\n'";
-    case '\t': return "'\\t'";
-    case '\r': return "'\\r'";
-    case '\\': return "'\\\\'";
-    default: break;
+    case '\'':
+      return "\"'\"";
+    case '\n':
+      return "'\\n'";
+    case '\t':
+      return "'\\t'";
+    case '\r':
+      return "'\\r'";
+    case '\\':
+      return "'\\\\'";
+    default:
+      break;
   }
   auto u = static_cast<unsigned char>(c);
   if (u < 0x20 || u == 0x7F) {
@@ -84,7 +90,8 @@ std::optional<std::string> cwd_outside_root(const std::string& dir, CallContext&
                                             const Backend& backend) {
   const std::string& root = ctx.services.paths.root();
   if (root.empty() || !is_local(backend)) return std::nullopt;
-  std::string real = dir.starts_with("/") ? PathResolver::real_path(PathResolver::normalize(dir)) : dir;
+  std::string real =
+      dir.starts_with("/") ? PathResolver::real_path(PathResolver::normalize(dir)) : dir;
   if (dir.starts_with("/") && is_within(real, root)) return std::nullopt;
   return "'" + real + "' is outside the workspace root '" + root +
          "': the session cwd was reset to the root.";
@@ -113,8 +120,8 @@ Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallCo
   out.exit_code = run.exit_code;
   if (run.end == proc::RunEnd::kTimedOut) {
     out.exit_code = 124;
-    append_notice(out.output, "[Command timed out after " +
-                                  std::to_string(request.timeout_seconds) + "s]");
+    append_notice(out.output,
+                  "[Command timed out after " + std::to_string(request.timeout_seconds) + "s]");
   } else if (run.end == proc::RunEnd::kCancelled) {
     out.exit_code = 130;
     append_notice(out.output, "[Command interrupted]");

@@ -3,13 +3,13 @@
 // the output pipeline and the session cwd update.
 #pragma once
 
+#include "core/result.h"
+#include "tools/terminal/output_pipeline.h"
+
 #include <cstdint>
 #include <optional>
 #include <stop_token>
 #include <string>
-
-#include "core/result.h"
-#include "tools/terminal/output_pipeline.h"
 
 namespace hermes {
 

@@ -3,9 +3,9 @@
 // (linear time, no backtracking on hostile input).
 #include "tools/terminal/guardrails.h"
 
-#include <re2/re2.h>
-
 #include "core/strings.h"
+
+#include <re2/re2.h>
 
 namespace hermes {
 namespace {
@@ -30,8 +30,14 @@ std::string blank_quotes(std::string_view command) {
   for (size_t i = 0; i < command.size(); ++i) {
     char c = command[i];
     if (quote) {
-      if (c == '\\' && quote != '\'' && i + 1 < command.size()) { ++i; continue; }
-      if (c == quote) { quote = 0; out += c; }
+      if (c == '\\' && quote != '\'' && i + 1 < command.size()) {
+        ++i;
+        continue;
+      }
+      if (c == quote) {
+        quote = 0;
+        out += c;
+      }
       continue;
     }
     if (c == '\'' || c == '"' || c == '`') quote = c;

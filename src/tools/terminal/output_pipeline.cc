@@ -3,6 +3,11 @@
 // $HERMES_HOME/cache/terminal-output and are pruned after 7 days.
 #include "tools/terminal/output_pipeline.h"
 
+#include "core/ansi.h"
+#include "core/config.h"
+#include "core/redact.h"
+#include "core/strings.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,11 +17,6 @@
 #include <ctime>
 #include <random>
 #include <set>
-
-#include "core/config.h"
-#include "core/redact.h"
-#include "core/strings.h"
-#include "core/ansi.h"
 
 namespace hermes {
 namespace {
@@ -66,7 +66,7 @@ void prune_old_spills(const std::string& dir) {
 }
 
 void make_dirs(const std::string& dir) {
-  for (size_t slash = dir.find('/', 1); ; slash = dir.find('/', slash + 1)) {
+  for (size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
     ::mkdir(dir.substr(0, slash).c_str(), 0700);
     if (slash == std::string::npos) break;
   }
@@ -102,8 +102,8 @@ std::string clean(std::string_view text, const OutputOptions& options) {
 
 std::string redact_output(std::string_view text, const OutputOptions& options) {
   if (!options.redact) return std::string(text);
-  return redact_secrets(text, {.mode = RedactMode::kOutput,
-                               .assignments = options.redact_assignments});
+  return redact_secrets(text,
+                        {.mode = RedactMode::kOutput, .assignments = options.redact_assignments});
 }
 
 FormattedOutput format_output(const proc::OutputCapture& capture, const OutputOptions& options) {
@@ -122,8 +122,8 @@ FormattedOutput format_output(const proc::OutputCapture& capture, const OutputOp
   std::string_view tail = last_chars(tail_src, tail_n);
   uint64_t omitted = out.total_chars - std::min(out.total_chars, head_n + tail_n);
   std::string joined = std::string(head) + "\n\n... [OUTPUT TRUNCATED - " + with_commas(omitted) +
-                       " chars omitted out of " + with_commas(out.total_chars) +
-                       " total] ...\n\n" + std::string(tail);
+                       " chars omitted out of " + with_commas(out.total_chars) + " total] ...\n\n" +
+                       std::string(tail);
   out.text = clean(joined, options);
   if (!options.spill_dir.empty()) {
     std::string full = clean(head_src, options);
@@ -135,9 +135,9 @@ FormattedOutput format_output(const proc::OutputCapture& capture, const OutputOp
 
 bool command_reveals_secrets(std::string_view command) {
   static const std::set<std::string> kDumpers = {"env", "printenv", "set", "export", "declare"};
-  static const std::set<std::string> kReaders = {"cat", "head", "tail", "less", "more", "nl",
-                                                 "bat", "zcat", "tac", "view", "grep", "awk",
-                                                 "sed"};
+  static const std::set<std::string> kReaders = {"cat",  "head", "tail", "less", "more",
+                                                 "nl",   "bat",  "zcat", "tac",  "view",
+                                                 "grep", "awk",  "sed"};
   std::string segment;
   auto check = [&](const std::string& seg) {
     std::vector<std::string> words = split(seg, ' ');
@@ -167,8 +167,8 @@ bool command_reveals_secrets(std::string_view command) {
 
 OutputOptions output_options(const Config& config, std::string_view command) {
   OutputOptions o;
-  o.max_chars = static_cast<size_t>(
-      std::max<int64_t>(1000, config.get_int("tool_output.max_bytes", 50'000)));
+  o.max_chars =
+      static_cast<size_t>(std::max<int64_t>(1000, config.get_int("tool_output.max_bytes", 50'000)));
   o.redact = redaction_enabled(config);
   o.redact_assignments = command_reveals_secrets(command);
   o.spill_dir = config.home().empty() ? "" : config.home() + "/cache/terminal-output";

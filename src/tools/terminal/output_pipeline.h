@@ -3,11 +3,11 @@
 // 60% tail), strip ANSI, trim, redact; plus the spill file of full output.
 #pragma once
 
+#include "proc/output_capture.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
-
-#include "proc/output_capture.h"
 
 namespace hermes {
 
@@ -35,8 +35,7 @@ struct FormattedOutput {
 // Formats `capture` for the model. Invalid UTF-8 becomes U+FFFD, so the
 // result is always valid UTF-8. The truncation notice uses thousands
 // separators (the newest generation's format).
-FormattedOutput format_output(const proc::OutputCapture& capture,
-                              const OutputOptions& options);
+FormattedOutput format_output(const proc::OutputCapture& capture, const OutputOptions& options);
 
 // Options from config: max chars, redaction switch, spill directory
 // `$HERMES_HOME/cache/terminal-output`.

@@ -3,14 +3,14 @@
 // cwd marker protocol, all as bash run through the session's backend.
 #include "tools/terminal/shell_session.h"
 
+#include "backend/run_bash.h"
+#include "core/log.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
-
-#include "backend/run_bash.h"
-#include "core/log.h"
 
 namespace hermes {
 namespace {
@@ -25,9 +25,10 @@ constexpr std::string_view kTagVariable = "HERMES_BG_TAG";
 // with.
 std::string dump_script(const std::string& staging, const std::string& target,
                         const std::string& functions) {
-  std::string script = "umask 077\n{ export -p; " + functions +
-                       "; alias -p; printf '%s\\n' 'shopt -s expand_aliases' 'set +e' 'set +u'; } > " +
-                       shell_quote(staging) + " 2>/dev/null";
+  std::string script =
+      "umask 077\n{ export -p; " + functions +
+      "; alias -p; printf '%s\\n' 'shopt -s expand_aliases' 'set +e' 'set +u'; } > " +
+      shell_quote(staging) + " 2>/dev/null";
   if (target.empty()) return script + "\n";
   return script + " && builtin command mv -f -- " + shell_quote(staging) + " " +
          shell_quote(target) + " 2>/dev/null\n";
@@ -50,13 +51,13 @@ std::string kill_tagged_script(const std::string& tag) {
   return "__want=" + shell_quote(std::string(kTagVariable) + "=" + tag) +
          "\nfor __p in /proc/[0-9]*; do\n"
          "  while IFS= read -r -d '' __v; do\n"
-         "    if [ \"$__v\" = \"$__want\" ]; then kill -TERM \"${__p#/proc/}\" 2>/dev/null; break; fi\n"
+         "    if [ \"$__v\" = \"$__want\" ]; then kill -TERM \"${__p#/proc/}\" 2>/dev/null; break; "
+         "fi\n"
          "  done < \"$__p/environ\" 2>/dev/null\n"
          "done\n";
 }
 
-std::optional<std::string> take_cwd_marker(proc::OutputCapture& output,
-                                           const std::string& marker) {
+std::optional<std::string> take_cwd_marker(proc::OutputCapture& output, const std::string& marker) {
   std::string_view tail = output.tail();
   size_t close = tail.rfind(marker);
   if (close == std::string_view::npos || close < marker.size()) return std::nullopt;
@@ -88,7 +89,8 @@ ShellSession::~ShellSession() {
   std::string script = "rm -f -- " + shell_quote(snapshot) + " " + shell_quote(snapshot) + ".*";
   auto removed = run_bash(*backend, {.script = script, .timeout = kCleanupTimeout}, {},
                           [](std::string_view) {});
-  if (!removed) log::warn("terminal: could not remove the shell snapshot: " + removed.error().message);
+  if (!removed)
+    log::warn("terminal: could not remove the shell snapshot: " + removed.error().message);
 }
 
 void ShellSession::bind(const std::shared_ptr<Backend>& backend) {
@@ -107,9 +109,10 @@ std::string ShellSession::snapshot_text() const {
   }
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return "";
-  struct stat st{};
+  struct stat st {};
   std::string text;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) <= kMaxSnapshotRead) {
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<size_t>(st.st_size) <= kMaxSnapshotRead) {
     text.resize(static_cast<size_t>(st.st_size));
     ssize_t n = ::read(fd, text.data(), text.size());
     text.resize(n > 0 ? static_cast<size_t>(n) : 0);
@@ -152,11 +155,12 @@ void ShellSession::ensure_snapshot(Backend& backend, std::stop_token stop) {
 std::string ShellSession::wrapper(const ShellCommand& cmd, const std::string& next,
                                   bool on_host) const {
   std::string snapshot = snapshot_path();
-  return "source " + shell_quote(snapshot) + " >/dev/null 2>&1\n"
+  return "source " + shell_quote(snapshot) +
+         " >/dev/null 2>&1\n"
          "export AI_AGENT=\"${AI_AGENT:-1}\" HERMES_AGENT=\"${HERMES_AGENT:-1}\" "
          "GIT_PAGER=\"${GIT_PAGER:-cat}\" PAGER=\"${PAGER:-cat}\"\n" +
-         cd_line(cmd.cwd, cmd.fall_back_to_ancestor) +
-         "eval " + shell_quote(cmd.command) + "\n"
+         cd_line(cmd.cwd, cmd.fall_back_to_ancestor) + "eval " + shell_quote(cmd.command) +
+         "\n"
          "__hermes_rc=$?\n" +
          // `declare -f` without a filter: forking to filter would double
          // the cost of a call, and the bootstrap already dropped helpers.
@@ -165,8 +169,8 @@ std::string ShellSession::wrapper(const ShellCommand& cmd, const std::string& ne
          dump_script(next, on_host ? "" : snapshot, "declare -f") +
          // `cd -P .` resolves symlinks without forking for `pwd -P`.
          "builtin cd -P . 2>/dev/null\n"
-         "printf '\\n%s%s%s\\n' " + shell_quote(marker_) + " \"$PWD\" " + shell_quote(marker_) +
-         "\nexit $__hermes_rc\n";
+         "printf '\\n%s%s%s\\n' " +
+         shell_quote(marker_) + " \"$PWD\" " + shell_quote(marker_) + "\nexit $__hermes_rc\n";
 }
 
 Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
@@ -214,11 +218,12 @@ std::vector<std::string> ShellSession::background_argv(const std::string& comman
                                                        const std::string& tag) {
   bind(backend);
   ensure_snapshot(*backend, {});
-  std::string script = "source " + shell_quote(snapshot_path()) + " >/dev/null 2>&1\n"
-                       "export PYTHONUNBUFFERED=1 PAGER=cat GIT_PAGER=cat\n" +
-                       (tag.empty() ? "" : "export " + std::string(kTagVariable) + "=" +
-                                               shell_quote(tag) + "\n") +
-                       cd_line(cwd, false) + "eval " + shell_quote(command) + "\n";
+  std::string script =
+      "source " + shell_quote(snapshot_path()) +
+      " >/dev/null 2>&1\n"
+      "export PYTHONUNBUFFERED=1 PAGER=cat GIT_PAGER=cat\n" +
+      (tag.empty() ? "" : "export " + std::string(kTagVariable) + "=" + shell_quote(tag) + "\n") +
+      cd_line(cwd, false) + "eval " + shell_quote(command) + "\n";
   return backend->bash_argv(script, false);
 }
 

@@ -4,6 +4,12 @@
 // records them again afterwards (docs/terminal.md).
 #pragma once
 
+#include "backend/backend.h"
+#include "core/result.h"
+#include "core/strings.h"
+#include "proc/output_capture.h"
+#include "proc/run.h"
+
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -12,12 +18,6 @@
 #include <stop_token>
 #include <string>
 #include <vector>
-
-#include "backend/backend.h"
-#include "core/result.h"
-#include "core/strings.h"
-#include "proc/output_capture.h"
-#include "proc/run.h"
 
 namespace hermes {
 
@@ -106,7 +106,6 @@ std::string kill_tagged_script(const std::string& tag);
 
 // Removes the last `<marker>path<marker>` line from `output` (with the
 // newline before it) and returns the path; nullopt when absent.
-std::optional<std::string> take_cwd_marker(proc::OutputCapture& output,
-                                           const std::string& marker);
+std::optional<std::string> take_cwd_marker(proc::OutputCapture& output, const std::string& marker);
 
 }  // namespace hermes

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 // terminal: registration, argument parsing and the contract's result JSON.
 // The work happens in foreground.cc, background.cc and tools/approval.
-#include <string>
-
 #include "backend/command_fence.h"
 #include "core/config.h"
 #include "core/json.h"
@@ -18,6 +16,8 @@
 #include "tools/terminal/foreground.h"
 #include "tools/terminal/guardrails.h"
 #include "tools/terminal/terminal_state.h"
+
+#include <string>
 
 namespace hermes {
 namespace {
@@ -70,11 +70,16 @@ Json status_result(const std::string& error, const std::string& status) {
 
 // Over MCP a dangerous command never runs unattended.
 Json pending_result(const std::string& command, const approval::GateResult& gate) {
-  return Json{{"output", ""},          {"exit_code", -1},
-              {"error", ""},           {"status", "pending_approval"},
-              {"approval_pending", true}, {"command", command},
-              {"description", gate.description}, {"pattern_key", gate.description},
-              {"smart_denied", false}, {"allow_permanent", true}};
+  return Json{{"output", ""},
+              {"exit_code", -1},
+              {"error", ""},
+              {"status", "pending_approval"},
+              {"approval_pending", true},
+              {"command", command},
+              {"description", gate.description},
+              {"pattern_key", gate.description},
+              {"smart_denied", false},
+              {"allow_permanent", true}};
 }
 
 bool truthy(const Json& args, const char* key) {
@@ -111,13 +116,14 @@ Result<TerminalArgs> parse_args(const Json& args) {
   out.timeout = int_arg(args, "timeout");
   out.pty = truthy(args, "pty");
   out.notify_on_complete = truthy(args, "notify_on_complete");
-  if (auto it = args.find("workdir"); it != args.end() && it->is_string() &&
-                                      !it->get<std::string>().empty()) {
+  if (auto it = args.find("workdir");
+      it != args.end() && it->is_string() && !it->get<std::string>().empty()) {
     out.workdir = it->get<std::string>();
   }
   if (auto it = args.find("watch_patterns"); it != args.end() && it->is_array()) {
     for (const Json& p : *it) {
-      if (p.is_string() && !p.get<std::string>().empty()) out.watch_patterns.push_back(p.get<std::string>());
+      if (p.is_string() && !p.get<std::string>().empty())
+        out.watch_patterns.push_back(p.get<std::string>());
     }
   }
   return out;
@@ -133,9 +139,10 @@ Json foreground_json(const ForegroundResult& r, const std::string& command,
     out["output_total_chars"] = r.formatted.total_chars;
     if (!r.formatted.full_output_path.empty()) {
       out["full_output_path"] = r.formatted.full_output_path;
-      out["truncation_note"] = "Output was truncated; the full output (ANSI-stripped and "
-                               "redacted) is saved at full_output_path. Read it with "
-                               "read_file using offset/limit.";
+      out["truncation_note"] =
+          "Output was truncated; the full output (ANSI-stripped and "
+          "redacted) is saved at full_output_path. Read it with "
+          "read_file using offset/limit.";
     }
   }
   if (!approval.empty()) out["approval"] = approval;
@@ -154,15 +161,15 @@ Json background(const TerminalArgs& args, CallContext& ctx, const approval::Gate
   bool notify = args.notify_on_complete;
   // Mutually exclusive: notify_on_complete wins and the patterns are dropped.
   bool watch = !notify && !args.watch_patterns.empty();
-  auto started = start_background({.command = args.command,
-                                    .cwd = *cwd,
-                                    .pty = args.pty && !force_pipe,
-                                    .notify_on_complete = notify,
-                                    .watch_patterns = watch ? args.watch_patterns
-                                                            : std::vector<std::string>{}},
-                                   ctx);
-  if (!started) return status_result("Failed to start background process: " +
-                                         started.error().message, "error");
+  auto started =
+      start_background({.command = args.command,
+                        .cwd = *cwd,
+                        .pty = args.pty && !force_pipe,
+                        .notify_on_complete = notify,
+                        .watch_patterns = watch ? args.watch_patterns : std::vector<std::string>{}},
+                       ctx);
+  if (!started)
+    return status_result("Failed to start background process: " + started.error().message, "error");
   Json out{{"output", "Background process started"},
            {"session_id", started->session_id},
            {"pid", started->pid},
@@ -172,12 +179,14 @@ Json background(const TerminalArgs& args, CallContext& ctx, const approval::Gate
     out["approval"] = approval::approval_note(gate.description);
   }
   if (force_pipe) {
-    out["pty_note"] = "pty disabled: gh auth login --with-token reads the token from stdin, "
-                      "which needs a pipe. Send it with process(action=\"submit\").";
+    out["pty_note"] =
+        "pty disabled: gh auth login --with-token reads the token from stdin, "
+        "which needs a pipe. Send it with process(action=\"submit\").";
   }
   if (!notify && !watch) {
-    out["hint"] = "Running silently. Use process(action=\"poll\") to check on it, or "
-                  "notify_on_complete=true next time for bounded jobs.";
+    out["hint"] =
+        "Running silently. Use process(action=\"poll\") to check on it, or "
+        "notify_on_complete=true next time for bounded jobs.";
   }
   if (notify) out["notify_on_complete"] = true;
   if (notify && !args.watch_patterns.empty()) out["watch_patterns_ignored"] = true;
@@ -191,11 +200,11 @@ Json terminal(const Json& raw, CallContext& ctx) {
   if (!args) return status_result(args.error().message, "error");
   const Config& config = ctx.services.config;
   int64_t default_timeout = config.get_int("terminal.timeout", 180, "TERMINAL_TIMEOUT");
-  int64_t max_fg = config.get_int("terminal.max_foreground_timeout", 600,
-                                  "TERMINAL_MAX_FOREGROUND_TIMEOUT");
+  int64_t max_fg =
+      config.get_int("terminal.max_foreground_timeout", 600, "TERMINAL_MAX_FOREGROUND_TIMEOUT");
   if (args->timeout < 0) {
-    return status_result("timeout must be a positive integer (got " +
-                             std::to_string(args->timeout) + ")", "error");
+    return status_result(
+        "timeout must be a positive integer (got " + std::to_string(args->timeout) + ")", "error");
   }
   int64_t timeout = args->timeout == 0 ? default_timeout : args->timeout;
   if (!args->background && timeout > max_fg) {
@@ -228,7 +237,8 @@ Json terminal(const Json& raw, CallContext& ctx) {
     if (result.error().code == ErrorCode::kOutsideRoot) {
       return status_result("Blocked: " + result.error().message, "blocked");
     }
-    if (result.error().code == ErrorCode::kUnavailable || result.error().code == ErrorCode::kInvalidArgument) {
+    if (result.error().code == ErrorCode::kUnavailable ||
+        result.error().code == ErrorCode::kInvalidArgument) {
       // Backend faults (ssh unreachable, container gone) speak for themselves.
       return status_result(result.error().message, "error");
     }

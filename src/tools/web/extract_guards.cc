@@ -1,23 +1,37 @@
 // SPDX-License-Identifier: MIT
 #include "tools/web/extract_guards.h"
 
-#include <re2/re2.h>
-
-#include <array>
-
 #include "core/redact.h"
 #include "core/strings.h"
 #include "web/url.h"
 
+#include <re2/re2.h>
+
+#include <array>
+
 namespace hermes::web_tools {
 namespace {
 
-constexpr std::array<std::string_view, 20> kSensitiveParams = {
-    "access_token", "api_key",     "apikey",    "auth_token",  "authorization",
-    "awsaccesskeyid", "client_secret", "credential", "credentials", "jwt",
-    "password",     "passwd",      "secret",    "session_id",  "signature",
-    "token",        "x_amz_security_token", "x_amz_signature", "x-amz-security-token",
-    "x-amz-signature"};
+constexpr std::array<std::string_view, 20> kSensitiveParams = {"access_token",
+                                                               "api_key",
+                                                               "apikey",
+                                                               "auth_token",
+                                                               "authorization",
+                                                               "awsaccesskeyid",
+                                                               "client_secret",
+                                                               "credential",
+                                                               "credentials",
+                                                               "jwt",
+                                                               "password",
+                                                               "passwd",
+                                                               "secret",
+                                                               "session_id",
+                                                               "signature",
+                                                               "token",
+                                                               "x_amz_security_token",
+                                                               "x_amz_signature",
+                                                               "x-amz-security-token",
+                                                               "x-amz-signature"};
 
 bool has_token(const std::string& text) {
   return redact_secrets(text, {RedactMode::kOutput, false}) != text;
@@ -33,7 +47,8 @@ std::optional<std::string> sensitive_param(const std::string& url) {
     if (eq == std::string::npos || eq + 1 >= pair.size()) continue;
     std::string name = pair.substr(0, eq);
     std::string key = to_lower(web::percent_decode(name));
-    if (std::find(kSensitiveParams.begin(), kSensitiveParams.end(), key) != kSensitiveParams.end()) return name;
+    if (std::find(kSensitiveParams.begin(), kSensitiveParams.end(), key) != kSensitiveParams.end())
+      return name;
   }
   return std::nullopt;
 }
@@ -41,13 +56,16 @@ std::optional<std::string> sensitive_param(const std::string& url) {
 }  // namespace
 
 std::optional<std::string> secret_in_url(const std::string& raw, const std::string& normalized) {
-  for (const std::string& form : {raw, web::percent_decode(raw), normalized, web::percent_decode(normalized)}) {
+  for (const std::string& form :
+       {raw, web::percent_decode(raw), normalized, web::percent_decode(normalized)}) {
     if (has_token(form))
-      return "Blocked: URL contains what appears to be an API key or token. Secrets must not be sent in URLs.";
+      return "Blocked: URL contains what appears to be an API key or token. Secrets must not be "
+             "sent in URLs.";
   }
   if (auto name = sensitive_param(raw)) {
     return "Blocked: URL contains a credential-like query parameter (" + *name +
-           "). Web extract backends are third-party readers; remove the sensitive query parameter or use a local "
+           "). Web extract backends are third-party readers; remove the sensitive query parameter "
+           "or use a local "
            "browser session when this access is explicitly required.";
   }
   return std::nullopt;

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "tools/web/page_store.h"
 
+#include "core/strings.h"
+#include "fs/atomic_write.h"
+#include "web/url.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-
-#include "core/strings.h"
-#include "fs/atomic_write.h"
-#include "web/url.h"
 
 namespace hermes::web_tools {
 namespace {
@@ -37,10 +37,12 @@ Window head_tail(const std::string& content, size_t limit, size_t total) {
   std::string head = content.substr(0, byte_offset(content, head_budget));
   std::string tail = content.substr(byte_offset(content, total - tail_budget));
   size_t nl = head.rfind('\n');
-  if (nl != std::string::npos && utf8_length(std::string_view(head).substr(0, nl)) * 2 > head_budget)
+  if (nl != std::string::npos &&
+      utf8_length(std::string_view(head).substr(0, nl)) * 2 > head_budget)
     head.resize(nl);
   nl = tail.find('\n');
-  if (nl != std::string::npos && utf8_length(std::string_view(tail).substr(0, nl)) * 2 < tail_budget)
+  if (nl != std::string::npos &&
+      utf8_length(std::string_view(tail).substr(0, nl)) * 2 < tail_budget)
     tail.erase(0, nl + 1);
   return {head, tail};
 }
@@ -51,12 +53,13 @@ std::string footer(const Window& w, size_t total, const std::optional<std::strin
                     with_commas(total) + " total clean characters.\n";
   if (path) {
     size_t offset = static_cast<size_t>(std::count(w.head.begin(), w.head.end(), '\n')) + 2;
-    out += "Full text saved to: " + *path + "\nTo read the omitted middle: read_file path=\"" + *path +
-           "\" offset=" + std::to_string(offset) +
+    out += "Full text saved to: " + *path + "\nTo read the omitted middle: read_file path=\"" +
+           *path + "\" offset=" + std::to_string(offset) +
            " limit=200  (the file is the complete page; raise/lower offset to page through it).\n";
   } else {
-    out += "Full text could not be stored; re-run web_extract on a more specific URL or use "
-           "browser_navigate for the complete page.\n";
+    out +=
+        "Full text could not be stored; re-run web_extract on a more specific URL or use "
+        "browser_navigate for the complete page.\n";
   }
   return out + "─────────────────────────────";
 }
@@ -83,7 +86,7 @@ bool make_dirs(const std::string& dir) {
     std::string part = dir.substr(0, at);
     if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) return false;
   }
-  struct stat st{};
+  struct stat st {};
   return ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
@@ -93,7 +96,8 @@ std::string fit_page(const std::string& content, size_t char_limit, const PageSt
   size_t total = utf8_length(content);
   if (total <= char_limit) return content;
   Window w = head_tail(content, char_limit, total);
-  return w.head + "\n\n[... middle omitted — see footer ...]\n\n" + w.tail + "\n" + footer(w, total, store());
+  return w.head + "\n\n[... middle omitted — see footer ...]\n\n" + w.tail + "\n" +
+         footer(w, total, store());
 }
 
 std::string stored_page_path(const std::string& dir, const std::string& url) {
@@ -104,8 +108,9 @@ bool store_page(const std::string& path, const std::string& text) {
   std::string body = text;
   size_t total = utf8_length(text);
   if (total > kStoredCap)
-    body = text.substr(0, byte_offset(text, kStoredCap)) + "\n\n[... stored copy truncated at 2,000,000 chars of " +
-           with_commas(total) + "; re-extract a more specific URL for the rest ...]";
+    body = text.substr(0, byte_offset(text, kStoredCap)) +
+           "\n\n[... stored copy truncated at 2,000,000 chars of " + with_commas(total) +
+           "; re-extract a more specific URL for the rest ...]";
   std::string dir = path.substr(0, path.rfind('/'));
   if (!make_dirs(dir)) return false;
   std::string temp = path + ".tmp-" + random_hex(6);

@@ -5,6 +5,9 @@
 // text bounded in bytes. Both expire after a TTL on an injectable clock.
 #pragma once
 
+#include "core/result.h"
+#include "web/backend.h"
+
 #include <chrono>
 #include <functional>
 #include <future>
@@ -14,9 +17,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "core/result.h"
-#include "web/backend.h"
 
 namespace hermes::web_tools {
 
@@ -71,9 +71,9 @@ class PageCache {
   void evict_locked();
   CachePolicy policy_;
   std::mutex mu_;
-  std::list<Entry> lru_;  // most recent first; mu_
+  std::list<Entry> lru_;                                     // most recent first; mu_
   std::map<std::string, std::list<Entry>::iterator> index_;  // mu_
-  size_t bytes_ = 0;  // mu_
+  size_t bytes_ = 0;                                         // mu_
 };
 
 // `  Foo   BAR ` → `foo bar`.

@@ -4,8 +4,6 @@
 // the website policy, the cache, the backend itself; rows are matched back
 // to the request by URL (never by position), then cleaned and fitted into
 // the result budget.
-#include <algorithm>
-
 #include "core/config.h"
 #include "core/strings.h"
 #include "tools/web/extract_guards.h"
@@ -15,6 +13,8 @@
 #include "web/page_content.h"
 #include "web/site_policy.h"
 #include "web/url.h"
+
+#include <algorithm>
 
 namespace hermes::web_tools {
 namespace {
@@ -52,8 +52,8 @@ void fail(Slot& slot, std::string error) {
 }
 
 // Backend rows into their slots; a reported final URL is vetted again.
-void merge(std::vector<Slot>& slots, const std::vector<web::ExtractRow>& rows, const WebService& service,
-           const web::SitePolicy& policy) {
+void merge(std::vector<Slot>& slots, const std::vector<web::ExtractRow>& rows,
+           const WebService& service, const web::SitePolicy& policy) {
   for (Slot& slot : slots) {
     if (!slot.pending) continue;
     const web::ExtractRow* row = row_for(slot.entry.url, rows);
@@ -98,9 +98,12 @@ void clean(ExtractEntry& entry) {
 }
 
 // Fits every page into the budget and the whole result under the cap.
-void fit(std::vector<ExtractEntry>& entries, size_t char_limit, WebService& service, std::string& hint) {
-  size_t pages = std::count_if(entries.begin(), entries.end(), [](const auto& e) { return !e.content.empty(); });
-  size_t budget = pages == 0 ? char_limit : std::min(char_limit, std::max<size_t>(2000, 90000 / pages));
+void fit(std::vector<ExtractEntry>& entries, size_t char_limit, WebService& service,
+         std::string& hint) {
+  size_t pages = std::count_if(entries.begin(), entries.end(),
+                               [](const auto& e) { return !e.content.empty(); });
+  size_t budget =
+      pages == 0 ? char_limit : std::min(char_limit, std::max<size_t>(2000, 90000 / pages));
   std::vector<std::string> full;
   for (auto& e : entries) full.push_back(e.content);
   for (int round = 0; round < 4; ++round) {
@@ -117,8 +120,9 @@ void fit(std::vector<ExtractEntry>& entries, size_t char_limit, WebService& serv
     budget = std::max<size_t>(2000, budget * (kResultCap - 4000) / size);
   }
   if (budget < char_limit && pages > 0)
-    hint = "Per-page budget reduced to " + std::to_string(budget) +
-           " chars to fit the 100,000-char result limit; extract fewer URLs per call for more text.";
+    hint =
+        "Per-page budget reduced to " + std::to_string(budget) +
+        " chars to fit the 100,000-char result limit; extract fewer URLs per call for more text.";
 }
 
 std::vector<Slot> slots_for(const ExtractParams& params) {
@@ -166,7 +170,8 @@ Status ask_backend(std::vector<Slot>& slots, WebService& service, const std::str
       web::make_extract_backend(backend_name, service.config(), service.env(), std::move(native));
   auto rows = backend->extract(urls, stop);
   if (!rows) {
-    if (rows.error().code == ErrorCode::kCancelled || stop.stop_requested()) return Error::Cancelled("Interrupted");
+    if (rows.error().code == ErrorCode::kCancelled || stop.stop_requested())
+      return Error::Cancelled("Interrupted");
     return Error::Io("Error extracting content: " + rows.error().message);
   }
   merge(slots, *rows, service, policy);
@@ -189,8 +194,10 @@ Result<ExtractOutput> run_extract(const ExtractParams& params, WebService& servi
   for (Slot& slot : slots) {
     if (!slot.pending) continue;
     auto vetted = service.guard().vet(std::string_view(slot.entry.url));
-    if (!vetted) fail(slot, std::string(web::kBlockedInternal));
-    else slot.cacheable = service.cacheable(slot.entry.url, *vetted);
+    if (!vetted)
+      fail(slot, std::string(web::kBlockedInternal));
+    else
+      slot.cacheable = service.cacheable(slot.entry.url, *vetted);
   }
   bool any = std::any_of(slots.begin(), slots.end(), [](const Slot& s) { return s.pending; });
   web::Selection selection;

@@ -2,8 +2,6 @@
 // The JSON edge of web_search and web_extract: schemas, argument parsing
 // (upstream's lenient clamping, strict where it was silent), results and
 // the three failure envelopes.
-#include <algorithm>
-
 #include "core/config.h"
 #include "core/json.h"
 #include "core/log.h"
@@ -13,6 +11,8 @@
 #include "registry/typed_tool.h"
 #include "tools/web/web_tools.h"
 #include "web/backend_select.h"
+
+#include <algorithm>
 
 namespace hermes {
 namespace {
@@ -26,8 +26,10 @@ constexpr const char* kSearchSchema = R"JSON({"type": "object",
   "required": ["query"]})JSON";
 
 constexpr const char* kSearchDescription =
-    "Search the web for information. Returns up to 5 results by default with titles, URLs, and descriptions. "
-    "The query is passed through to the configured backend, so operators such as site:domain, filetype:pdf, "
+    "Search the web for information. Returns up to 5 results by default with titles, URLs, and "
+    "descriptions. "
+    "The query is passed through to the configured backend, so operators such as site:domain, "
+    "filetype:pdf, "
     "intitle:word, -term, and \"exact phrase\" may work when the backend supports them.";
 
 constexpr const char* kExtractSchema = R"JSON({"type": "object",
@@ -37,11 +39,16 @@ constexpr const char* kExtractSchema = R"JSON({"type": "object",
   "required": ["urls"]})JSON";
 
 constexpr const char* kExtractDescription =
-    "Extract content from web page URLs. Returns clean page content in markdown/text (no LLM summarization — "
-    "fast). Also works with PDF URLs (arxiv papers, documents) — pass the PDF link directly. Pages within the "
-    "char budget (default 15000) return whole; larger pages return a head+tail window with a footer telling you "
-    "the full text's saved file path and the read_file call to page through the omitted middle. Inline images "
-    "appear as [IMAGE: alt] placeholders; real image URLs are kept as links. If a URL fails or times out, use "
+    "Extract content from web page URLs. Returns clean page content in markdown/text (no LLM "
+    "summarization — "
+    "fast). Also works with PDF URLs (arxiv papers, documents) — pass the PDF link directly. Pages "
+    "within the "
+    "char budget (default 15000) return whole; larger pages return a head+tail window with a "
+    "footer telling you "
+    "the full text's saved file path and the read_file call to page through the omitted middle. "
+    "Inline images "
+    "appear as [IMAGE: alt] placeholders; real image URLs are kept as links. If a URL fails or "
+    "times out, use "
     "the browser tool instead.";
 
 constexpr const char* kBadItem =
@@ -62,7 +69,8 @@ Json failure(const Error& e) {
 
 Result<web_tools::SearchParams> search_params(const Json& args) {
   web_tools::SearchParams p;
-  if (auto q = args.find("query"); q != args.end() && q->is_string()) p.query = q->get<std::string>();
+  if (auto q = args.find("query"); q != args.end() && q->is_string())
+    p.query = q->get<std::string>();
   auto limit = args.contains("limit") ? as_integer(args["limit"]) : std::nullopt;
   p.limit = static_cast<int>(std::clamp<int64_t>(limit.value_or(5), 1, 100));
   return p;
@@ -72,7 +80,8 @@ Json search_json(const web_tools::SearchOutput& out) {
   Json rows = Json::array();
   for (size_t i = 0; i < out.hits.size(); ++i) {
     const auto& h = out.hits[i];
-    rows.push_back({{"title", h.title}, {"url", h.url}, {"description", h.description}, {"position", i + 1}});
+    rows.push_back(
+        {{"title", h.title}, {"url", h.url}, {"description", h.description}, {"position", i + 1}});
   }
   return {{"success", true}, {"data", {{"web", rows}}}};
 }
@@ -105,10 +114,13 @@ Result<web_tools::ExtractParams> extract_params(const Json& args) {
 Json extract_json(const ExtractOutput& out) {
   Json rows = Json::array();
   for (const auto& e : out.results) {
-    Json row = {{"url", e.url}, {"title", e.title}, {"content", e.content},
+    Json row = {{"url", e.url},
+                {"title", e.title},
+                {"content", e.content},
                 {"error", e.error ? Json(*e.error) : Json(nullptr)}};
     if (e.blocked_by_policy)
-      row["blocked_by_policy"] = {{"host", e.blocked_by_policy->host}, {"rule", e.blocked_by_policy->rule},
+      row["blocked_by_policy"] = {{"host", e.blocked_by_policy->host},
+                                  {"rule", e.blocked_by_policy->rule},
                                   {"source", e.blocked_by_policy->source}};
     rows.push_back(std::move(row));
   }
@@ -126,7 +138,9 @@ bool offered(const Services& services, web::Capability capability) {
 }  // namespace
 
 namespace web_tools {
-size_t extract_json_size(const ExtractOutput& output) { return dump_json(extract_json(output)).size(); }
+size_t extract_json_size(const ExtractOutput& output) {
+  return dump_json(extract_json(output)).size();
+}
 }  // namespace web_tools
 
 void register_web(Registry& registry) {
@@ -135,8 +149,10 @@ void register_web(Registry& registry) {
     log::error(fixtures.error().message);
     std::exit(2);
   }
-  if (!fixtures->empty()) log::warn("WARNING: test loopback allowlist active: " + fixtures->describe());
-  ToolAnnotations annotations{.read_only = true, .destructive = false, .idempotent = false, .open_world = true};
+  if (!fixtures->empty())
+    log::warn("WARNING: test loopback allowlist active: " + fixtures->describe());
+  ToolAnnotations annotations{
+      .read_only = true, .destructive = false, .idempotent = false, .open_world = true};
   registry.add(ToolSpec{
       .name = "web_search",
       .toolset = "web",

@@ -1,28 +1,31 @@
 // SPDX-License-Identifier: MIT
 #include "tools/web/web_service.h"
 
-#include <algorithm>
-
 #include "core/config.h"
 #include "core/log.h"
 #include "core/strings.h"
 #include "web/backend_select.h"
 
+#include <algorithm>
+
 namespace hermes::web_tools {
 namespace {
 
 bool allow_private(const Config& config) {
-  std::string env = to_lower(trim(std::getenv("HERMES_ALLOW_PRIVATE_URLS") ? std::getenv("HERMES_ALLOW_PRIVATE_URLS") : ""));
+  std::string env = to_lower(trim(
+      std::getenv("HERMES_ALLOW_PRIVATE_URLS") ? std::getenv("HERMES_ALLOW_PRIVATE_URLS") : ""));
   if (env == "true" || env == "1" || env == "yes") return true;
   if (env == "false" || env == "0" || env == "no") return false;
-  if (config.has("security.allow_private_urls")) return config.get_bool("security.allow_private_urls", false);
+  if (config.has("security.allow_private_urls"))
+    return config.get_bool("security.allow_private_urls", false);
   return config.get_bool("browser.allow_private_urls", false);
 }
 
 CachePolicy cache_policy(const Config& config, const Clock& clock) {
   CachePolicy p;
   p.enabled = config.get_bool("web.cache_enabled", true);
-  p.ttl = std::chrono::minutes(std::clamp<int64_t>(config.get_int("web.cache_ttl_minutes", 20), 1, 1440));
+  p.ttl = std::chrono::minutes(
+      std::clamp<int64_t>(config.get_int("web.cache_ttl_minutes", 20), 1, 1440));
   if (clock) p.now = clock;
   return p;
 }
@@ -37,8 +40,10 @@ web::GuardOptions guard_options(const Config& config, web::TestAllowlist fixture
 
 web::HttpLimits native_limits(const Config& config) {
   web::HttpLimits l;
-  l.connect_timeout = std::chrono::seconds(std::clamp<int64_t>(config.get_int("web.native.connect_timeout", 10), 1, 120));
-  l.total_timeout = std::chrono::seconds(std::clamp<int64_t>(config.get_int("web.native.timeout", 30), 1, 120));
+  l.connect_timeout = std::chrono::seconds(
+      std::clamp<int64_t>(config.get_int("web.native.connect_timeout", 10), 1, 120));
+  l.total_timeout =
+      std::chrono::seconds(std::clamp<int64_t>(config.get_int("web.native.timeout", 30), 1, 120));
   int64_t mib = std::clamp<int64_t>(config.get_int("web.native.max_body_mib", 10), 1, 100);
   l.max_body = static_cast<size_t>(mib) << 20;
   return l;
@@ -62,7 +67,8 @@ WebService::WebService(const Config& config, web::TestAllowlist fixtures, WebSer
 
 bool WebService::cacheable(const std::string& url, const web::VettedTarget& target) const {
   auto parsed = web::parse_url(url);
-  if (!parsed || parsed->host.find('.') == std::string::npos || ends_with(parsed->host, ".local")) return false;
+  if (!parsed || parsed->host.find('.') == std::string::npos || ends_with(parsed->host, ".local"))
+    return false;
   for (const std::string& h : exempt_hosts_)
     if (to_lower(trim(h)) == parsed->host) return false;
   if (target.test_fixture || target.addresses.empty()) return false;
@@ -76,7 +82,8 @@ WebService& web_service(Session& session, const Config& config) {
   std::call_once(state.once, [&] {
     if (state.service) return;  // installed by a test
     auto fixtures = web::TestAllowlist::from_environment();
-    state.service = std::make_unique<WebService>(config, fixtures ? std::move(*fixtures) : web::TestAllowlist{});
+    state.service = std::make_unique<WebService>(
+        config, fixtures ? std::move(*fixtures) : web::TestAllowlist{});
   });
   return *state.service;
 }

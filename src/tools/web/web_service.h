@@ -5,15 +5,15 @@
 // and clock through `WebServiceOptions`.
 #pragma once
 
-#include <memory>
-#include <mutex>
-#include <string>
-
 #include "registry/session.h"
 #include "tools/web/web_cache.h"
 #include "web/backend.h"
 #include "web/http.h"
 #include "web/url_guard.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
 
 namespace hermes {
 class Config;

@@ -6,16 +6,16 @@
 // kNotFound and kIo are `{"error"}`, kCancelled is `Interrupted`.
 #pragma once
 
+#include "core/result.h"
+#include "registry/tool.h"
+#include "tools/web/web_service.h"
+#include "web/backend.h"
+
 #include <exception>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
-
-#include "core/result.h"
-#include "registry/tool.h"
-#include "tools/web/web_service.h"
-#include "web/backend.h"
 
 namespace hermes::web_tools {
 

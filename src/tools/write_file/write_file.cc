@@ -3,9 +3,6 @@
 // the write itself under the path lock.
 #include "tools/write_file/write_file.h"
 
-#include <string>
-#include <unordered_set>
-
 #include "core/config.h"
 #include "core/paths.h"
 #include "fs/path_lock.h"
@@ -15,6 +12,9 @@
 #include "tools/file_common/write_safety.h"
 #include "tools/write_file/write_guards.h"
 #include "tools/write_pipeline/file_writer.h"
+
+#include <string>
+#include <unordered_set>
 
 namespace hermes {
 namespace {
@@ -40,16 +40,17 @@ std::string rewrite_hint(const std::optional<std::string>& old, const std::strin
   }
   if (total == 0 || same * 5 < total * 4) return "";
   return "Only " + std::to_string(total - same) + " of " + std::to_string(total) +
-         " lines actually changed. Use patch for targeted edits instead of rewriting the whole file.";
+         " lines actually changed. Use patch for targeted edits instead of rewriting the whole "
+         "file.";
 }
 
 WriteFileStale stale(const ResolvedPath& path, const Error& reason) {
-  return WriteFileStale{Error{reason.code, "Refusing to overwrite " + path.given + ": " +
-                                               reason.message +
-                                               " The file was NOT modified. Reload it with "
-                                               "read_file (from offset 1, whole file) and retry, "
-                                               "or use patch for a targeted edit."},
-                        path.given, path.real};
+  return WriteFileStale{
+      Error{reason.code, "Refusing to overwrite " + path.given + ": " + reason.message +
+                             " The file was NOT modified. Reload it with "
+                             "read_file (from offset 1, whole file) and retry, "
+                             "or use patch for a targeted edit."},
+      path.given, path.real};
 }
 
 Result<WriteFileOutput> write_locked(const WriteFileParams& params, const ResolvedPath& path,
@@ -69,8 +70,8 @@ Result<WriteFileOutput> write_locked(const WriteFileParams& params, const Resolv
   out.bytes_written = committed.bytes_written;
   out.dirs_created = path.given.find('/') != std::string::npos;
   out.verified = committed.verified;
-  out.lint = lint_delta(path.real, prepared.bytes, prepared.old_content, access.files_on_host(),
-                        ctx.stop);
+  out.lint =
+      lint_delta(path.real, prepared.bytes, prepared.old_content, access.files_on_host(), ctx.stop);
   out.resolved_path = path.real;  // through a symlink: its final target
   out.absolute_path = path.absolute;
   out.hint = rewrite_hint(prepared.old_content, prepared.bytes);

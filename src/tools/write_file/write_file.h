@@ -4,13 +4,13 @@
 // pipeline. The JSON shapes live in write_file_json.cc.
 #pragma once
 
-#include <cstddef>
-#include <string>
-#include <variant>
-
 #include "core/result.h"
 #include "registry/tool.h"
 #include "tools/write_pipeline/lint.h"
+
+#include <cstddef>
+#include <string>
+#include <variant>
 
 namespace hermes {
 

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 // write_file at the JSON edge: the arguments in, the result and the stale
 // refusal out, and the registration.
-#include "tools/write_file/write_file.h"
-
-#include <string>
-
 #include "core/json.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"
+#include "tools/write_file/write_file.h"
 #include "tools/write_pipeline/lint_json.h"
+
+#include <string>
 
 namespace hermes {
 namespace {

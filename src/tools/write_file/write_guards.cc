@@ -2,9 +2,9 @@
 // Display-text detection and the stale-overwrite reason.
 #include "tools/write_file/write_guards.h"
 
-#include <cctype>
-
 #include "tools/file_common/read_tracker.h"
+
+#include <cctype>
 
 namespace hermes {
 namespace {
@@ -51,8 +51,8 @@ Status check_not_display_text(std::string_view content) {
   if (!dedup && !is_numbered_listing(content)) return {};
   return Error::InvalidArgument(
       "Refusing to write internal read_file display text as file content. The content looks "
-         "like read_file output (the 'N|' line-number gutter or the unchanged-file notice), not "
-         "the file's text. Write the real file content without line numbers.");
+      "like read_file output (the 'N|' line-number gutter or the unchanged-file notice), not "
+      "the file's text. Write the real file content without line numbers.");
 }
 
 Status check_file_target(const std::string& given, const std::string& real_path,
@@ -60,7 +60,8 @@ Status check_file_target(const std::string& given, const std::string& real_path,
   if (given.ends_with('/')) {
     return Error::InvalidArgument("Refusing to write '" + given +
                                   "': the path ends with '/', so it names a directory. Give the "
-                                  "path of a file (e.g. '" + given + "notes.txt').");
+                                  "path of a file (e.g. '" +
+                                  given + "notes.txt').");
   }
   auto info = fs.stat(real_path);
   if (!info || info->type == FileType::kRegular) return {};

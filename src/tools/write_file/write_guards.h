@@ -4,11 +4,11 @@
 // stale-overwrite blocker.
 #pragma once
 
-#include <string>
-#include <string_view>
-
 #include "core/result.h"
 #include "fs/file_system.h"
+
+#include <string>
+#include <string_view>
 
 namespace hermes {
 

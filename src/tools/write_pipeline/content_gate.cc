@@ -2,12 +2,12 @@
 // Content checks for writes; parsers: nlohmann-json, yaml-cpp, toml++.
 #include "tools/write_pipeline/content_gate.h"
 
+#include "core/json.h"
+
+#include <toml++/toml.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
-#include <toml++/toml.h>
-
-#include "core/json.h"
 
 namespace hermes {
 namespace {

@@ -15,7 +15,8 @@ Result<std::optional<std::string>> current_content(const FileSystem& fs, const s
   return Error::Io("Failed to read file: " + path + " (" + data.error().message + ")");
 }
 
-std::string apply_shims(std::string bytes, const std::optional<std::string>& old, WriteShims shims) {
+std::string apply_shims(std::string bytes, const std::optional<std::string>& old,
+                        WriteShims shims) {
   if (!old) return bytes;
   if (shims.crlf && head_has_crlf(*old)) bytes = to_crlf(bytes);
   if (shims.bom && old->starts_with(kUtf8Bom) && !bytes.starts_with(kUtf8Bom)) {
@@ -28,8 +29,7 @@ std::string apply_shims(std::string bytes, const std::optional<std::string>& old
 
 Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_view content,
                                     const std::string& hermes_home, WriteShims shims,
-                                    std::optional<std::string> old_content,
-                                    const FileSystem& fs) {
+                                    std::optional<std::string> old_content, const FileSystem& fs) {
   HERMES_TRY(check_write_allowed(real_path, hermes_home, fs));
   if (auto cp = find_lone_surrogate(content)) {
     return Error::InvalidArgument("Refusing to write '" + real_path +
@@ -40,9 +40,10 @@ Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_vi
   std::string bytes = decode_surrogate_escapes(content);
   const std::string ext = file_extension(real_path);
   if (auto bad = syntax_error(ext, bytes)) {
-    return Error::InvalidArgument("Refusing to write '" + real_path + "': candidate content fails " +
-                                  ext + " syntax validation (" + *bad +
-                                  "). The file was NOT created or modified. Fix the content and retry.");
+    return Error::InvalidArgument(
+        "Refusing to write '" + real_path + "': candidate content fails " + ext +
+        " syntax validation (" + *bad +
+        "). The file was NOT created or modified. Fix the content and retry.");
   }
   PreparedWrite out{&fs, real_path, "", std::move(old_content)};
   if (!out.old_content) {

@@ -4,13 +4,13 @@
 // syntax gate, CRLF/BOM shims) and commit (atomic write, hash verification).
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
-
 #include "core/result.h"
 #include "fs/atomic_write.h"
 #include "fs/file_system.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace hermes {
 

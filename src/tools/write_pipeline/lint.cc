@@ -2,13 +2,13 @@
 // Linters per extension and the pre-existing-error filter.
 #include "tools/write_pipeline/lint.h"
 
-#include <set>
-#include <vector>
-
 #include "backend/local_command.h"
 #include "core/strings.h"
 #include "tools/file_common/write_safety.h"
 #include "tools/write_pipeline/content_gate.h"
+
+#include <set>
+#include <vector>
 
 namespace hermes {
 namespace {
@@ -111,7 +111,8 @@ LintReport lint_delta(const std::string& path, std::string_view new_content,
     now.message = "Pre-existing lint errors only: this edit introduced no new ones.";
     return now;
   }
-  now.output = "New lint errors introduced by this edit (pre-existing errors filtered out):\n" + fresh;
+  now.output =
+      "New lint errors introduced by this edit (pre-existing errors filtered out):\n" + fresh;
   return now;
 }
 

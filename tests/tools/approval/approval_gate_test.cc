@@ -2,16 +2,16 @@
 // The approval flow: floors, bypass, allowlist, session scope, elicitation.
 #include "tools/approval/approval_gate.h"
 
-#include <gtest/gtest.h>
-
-#include <memory>
-
 #include "core/config.h"
 #include "core/paths.h"
 #include "registry/client_channel.h"
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
 
 namespace hermes::approval {
 namespace {
@@ -41,8 +41,10 @@ struct Fixture {
   explicit Fixture(const std::string& yaml = "", ClientChannel* c = nullptr)
       : Fixture(Config::from_yaml(yaml), c) {}
   Fixture(std::unique_ptr<Config> loaded, ClientChannel* c)
-      : config(std::move(loaded)), services{*config, paths},
-        dispatcher(registry, services), client(c ? c : &null_client) {}
+      : config(std::move(loaded)),
+        services{*config, paths},
+        dispatcher(registry, services),
+        client(c ? c : &null_client) {}
   GateResult check(const std::string& command) {
     CallContext ctx{session, services, *client, dispatcher, {}, Json()};
     return check_command(command, ctx);
@@ -57,7 +59,9 @@ struct Fixture {
   ClientChannel* client;
 };
 
-TEST(ApprovalGate, SafeCommandRuns) { EXPECT_EQ(Fixture().check("ls -la").verdict, Verdict::kAllow); }
+TEST(ApprovalGate, SafeCommandRuns) {
+  EXPECT_EQ(Fixture().check("ls -la").verdict, Verdict::kAllow);
+}
 
 TEST(ApprovalGate, DangerousIsPendingWithoutAHuman) {
   GateResult r = Fixture().check("rm -rf build");
@@ -88,7 +92,8 @@ TEST(ApprovalGate, DenyRulesAreAFloor) {
 // A definition that ran is remembered for the session's later calls.
 TEST(ApprovalGate, NamesDefinedInOneCallAreReadInTheNext) {
   Fixture f;
-  EXPECT_EQ(f.check("zap() { rm -rf \"$@\"; }; alias s=sudo; export T=rm").verdict, Verdict::kAllow);
+  EXPECT_EQ(f.check("zap() { rm -rf \"$@\"; }; alias s=sudo; export T=rm").verdict,
+            Verdict::kAllow);
   EXPECT_EQ(f.check("zap build").description, "recursive delete");
   EXPECT_EQ(f.check("$T -rf build").description, "recursive delete");
   EXPECT_EQ(f.check("s -A id").description, "sudo with stdin password, askpass or shell");

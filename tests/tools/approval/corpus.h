@@ -4,12 +4,12 @@
 // U+241E separates the calls of one session.
 #pragma once
 
+#include "tools/approval/dangerous_command.h"
+
 #include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "tools/approval/dangerous_command.h"
 
 namespace hermes::approval {
 
@@ -17,7 +17,8 @@ struct Session {
   std::vector<std::string> calls;  // the last one is judged
 };
 
-inline std::string replace_all_of(std::string text, const std::string& from, const std::string& to) {
+inline std::string replace_all_of(std::string text, const std::string& from,
+                                  const std::string& to) {
   for (size_t pos = 0; (pos = text.find(from, pos)) != std::string::npos; pos += to.size()) {
     text.replace(pos, from.size(), to);
   }

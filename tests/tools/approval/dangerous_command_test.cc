@@ -3,6 +3,8 @@
 // 1% of everyday commands flagged. Both figures are printed.
 #include "tools/approval/dangerous_command.h"
 
+#include "tools/approval/corpus.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,8 +12,6 @@
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include "tools/approval/corpus.h"
 
 namespace hermes::approval {
 namespace {
@@ -86,12 +86,24 @@ namespace hermes::approval {
 namespace {
 
 TEST(DangerousCommand, HostileInputStaysFast) {
-  std::vector<std::string> inputs = {
-      std::string(120'000, '\''), std::string(120'000, '$'),
-      [] { std::string s; while (s.size() < 100'000) s += "rm -r x; "; return s; }(),
-      [] { std::string s; while (s.size() < 100'000) s += "$(echo "; return s; }(),
-      [] { std::string s; while (s.size() < 100'000) s += "bash -c '"; return s; }(),
-      std::string("\xff\xfe\xc3; rm -rf / \x80", 14)};
+  std::vector<std::string> inputs = {std::string(120'000, '\''),
+                                     std::string(120'000, '$'),
+                                     [] {
+                                       std::string s;
+                                       while (s.size() < 100'000) s += "rm -r x; ";
+                                       return s;
+                                     }(),
+                                     [] {
+                                       std::string s;
+                                       while (s.size() < 100'000) s += "$(echo ";
+                                       return s;
+                                     }(),
+                                     [] {
+                                       std::string s;
+                                       while (s.size() < 100'000) s += "bash -c '";
+                                       return s;
+                                     }(),
+                                     std::string("\xff\xfe\xc3; rm -rf / \x80", 14)};
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string& input = inputs[i];
     SCOPED_TRACE("input #" + std::to_string(i));

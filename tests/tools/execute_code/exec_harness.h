@@ -3,15 +3,15 @@
 // read_file, write_file and terminal tools, and fake tools the tests register.
 #pragma once
 
-#include <algorithm>
-#include <csignal>
-#include <functional>
-#include <string>
-
 #include "registry/registry.h"
 #include "testutil/tool_session.h"
 #include "tools/read_file/read_file.h"
 #include "tools/write_file/write_file.h"
+
+#include <algorithm>
+#include <csignal>
+#include <functional>
+#include <string>
 
 namespace hermes {
 
@@ -30,8 +30,7 @@ struct FakeTool {
 
 class ExecHarness : public ToolSession {
  public:
-  explicit ExecHarness(const std::string& yaml = "",
-                       const std::vector<FakeTool>& fakes = {})
+  explicit ExecHarness(const std::string& yaml = "", const std::vector<FakeTool>& fakes = {})
       : ToolSession(yaml) {
     // A fake named like a real tool replaces it.
     auto faked = [&](const std::string& name) {

@@ -3,12 +3,13 @@
 // (portable-shell local, ssh to the test sshd, bubblewrap, the docker shim):
 // tool calls, and a timeout that leaves neither the script nor its directory
 // behind on the target, checked from the target itself.
+#include "testutil/backend_targets.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "exec_harness.h"
-#include "testutil/backend_targets.h"
 
 namespace hermes::testing {
 namespace {
@@ -66,10 +67,11 @@ TEST_P(ExecOnBackend, TimeoutLeavesNothingRunningOrOnDisk) {
   // pid namespace, which dies with the command; elsewhere the script must be
   // gone or a zombie awaiting its reaper within two seconds.
   if (GetParam() != BackendKind::kPortable && GetParam() != BackendKind::kSsh) return;
-  EXPECT_EQ(on_target(*h, "for i in $(seq 20); do s=$(cut -d' ' -f3 /proc/" + pid +
-                              "/stat 2>/dev/null); [ -z \"$s\" ] || [ \"$s\" = Z ] && break; "
-                              "sleep 0.1; done; case \"$s\" in ''|Z) echo gone;; *) echo \"$s\";; esac"),
-            "gone")
+  EXPECT_EQ(
+      on_target(*h, "for i in $(seq 20); do s=$(cut -d' ' -f3 /proc/" + pid +
+                        "/stat 2>/dev/null); [ -z \"$s\" ] || [ \"$s\" = Z ] && break; "
+                        "sleep 0.1; done; case \"$s\" in ''|Z) echo gone;; *) echo \"$s\";; esac"),
+      "gone")
       << "python " << pid << " on the target outlived the timeout";
 }
 

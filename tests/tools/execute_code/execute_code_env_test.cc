@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the real child process sees of the server's environment (docs/tools/execute_code.md).
 #include <gtest/gtest.h>
+
 #include <stdlib.h>
 
 #include "exec_harness.h"
@@ -24,15 +25,27 @@ class ScopedEnv {
 };
 
 TEST(ExecuteCodeEnv, ChildSeesNoSecretsButPassthroughAndSafeNames) {
-  ScopedEnv env({{"T_API_KEY", "s1"}, {"T_TOKEN", "s2"}, {"T_SECRET", "s3"},
-                 {"T_PASSWORD", "s4"}, {"T_CREDENTIAL", "s5"}, {"T_PASSWD", "s6"},
-                 {"T_AUTH", "s7"}, {"T_DSN", "s8"}, {"T_WEBHOOK", "s9"}, {"T_CREDS", "s10"},
-                 {"T_BEARER", "s11"}, {"T_APIKEY", "s12"}, {"t_lower_token", "s13"},
-                 {"HERMES_BASE_URL", "u"}, {"HERMES_PROFILE", "prof"}, {"T_PLAIN", "p"},
-                 {"MY_CUSTOM_KEY", "allowed"}, {"OPENROUTER_API_KEY", "never"},
-                 {"LC_HERMES_TEST", "lc"}, {"XDG_HERMES_TEST", "xdg"}});
-  ExecHarness h(
-      "terminal:\n  env_passthrough:\n    - MY_CUSTOM_KEY\n    - OPENROUTER_API_KEY\n");
+  ScopedEnv env({{"T_API_KEY", "s1"},
+                 {"T_TOKEN", "s2"},
+                 {"T_SECRET", "s3"},
+                 {"T_PASSWORD", "s4"},
+                 {"T_CREDENTIAL", "s5"},
+                 {"T_PASSWD", "s6"},
+                 {"T_AUTH", "s7"},
+                 {"T_DSN", "s8"},
+                 {"T_WEBHOOK", "s9"},
+                 {"T_CREDS", "s10"},
+                 {"T_BEARER", "s11"},
+                 {"T_APIKEY", "s12"},
+                 {"t_lower_token", "s13"},
+                 {"HERMES_BASE_URL", "u"},
+                 {"HERMES_PROFILE", "prof"},
+                 {"T_PLAIN", "p"},
+                 {"MY_CUSTOM_KEY", "allowed"},
+                 {"OPENROUTER_API_KEY", "never"},
+                 {"LC_HERMES_TEST", "lc"},
+                 {"XDG_HERMES_TEST", "xdg"}});
+  ExecHarness h("terminal:\n  env_passthrough:\n    - MY_CUSTOM_KEY\n    - OPENROUTER_API_KEY\n");
   Json result = h.run(
       "import os, json\n"
       "print(json.dumps(sorted(k for k in os.environ if k.startswith(('T_', 't_', 'HERMES', "

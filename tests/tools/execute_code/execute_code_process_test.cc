@@ -2,7 +2,10 @@
 // execute_code's process control with real python3: interruption through
 // the stop token, escaped daemons killed, TERM-ignoring scripts killed after
 // the grace, concurrent runs, availability and the per-session description.
+#include "core/strings.h"
+
 #include <gtest/gtest.h>
+
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -10,7 +13,6 @@
 #include <future>
 #include <thread>
 
-#include "core/strings.h"
 #include "exec_harness.h"
 
 namespace hermes::testing {
@@ -36,9 +38,10 @@ TEST(ExecuteCodeProcess, StopTokenInterruptsTheScript) {
   ExecHarness h("", {meet.tool()});
   std::stop_source stop;
   auto future = std::async(std::launch::async, [&] {
-    return h.run("from hermes_tools import web_search\nimport time\n"
-                 "print('started', flush=True)\nweb_search('x')\ntime.sleep(60)",
-                 stop.get_token());
+    return h.run(
+        "from hermes_tools import web_search\nimport time\n"
+        "print('started', flush=True)\nweb_search('x')\ntime.sleep(60)",
+        stop.get_token());
   });
   meet.reached.get_future().wait();
   stop.request_stop();
@@ -126,7 +129,8 @@ TEST(ExecuteCodeProcess, StdinIsDevNull) {
 
 TEST(ExecuteCodeProcess, ScriptLeadsItsOwnProcessGroup) {
   ExecHarness h;
-  Json result = h.run("import os\nprint(os.getpgid(0) == os.getpid(), os.getpgid(0) != os.getpgid(os.getppid()))");
+  Json result = h.run(
+      "import os\nprint(os.getpgid(0) == os.getpid(), os.getpgid(0) != os.getpgid(os.getppid()))");
   EXPECT_EQ(result["output"], "True True\n");
 }
 
@@ -150,7 +154,8 @@ TEST(ExecuteCodeProcess, DescriptionListsTheToolsScriptsCanCall) {
   ASSERT_NE(spec, nullptr);
   std::string text = spec->describe(h.services(), spec->description);
   EXPECT_NE(text.find("  read_file(path: str, offset: int = 1, limit: int = 2000) -> dict"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("  web_search(query: str, limit: int = 5) -> dict"), std::string::npos);
   EXPECT_NE(text.find("  terminal(command: str"), std::string::npos);
   EXPECT_EQ(text.find("background:"), std::string::npos);  // hidden from terminal()

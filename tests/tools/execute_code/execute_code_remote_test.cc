@@ -3,9 +3,12 @@
 // backend with `terminal.portable_files` (every step a bash command, as on a
 // remote target) and once in the bubblewrap sandbox. Result shapes must match
 // the local run's; nothing may be left behind on either side.
+#include "testutil/scoped_env.h"
+
 #include <gtest/gtest.h>
-#include <stdlib.h>
+
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,7 +19,6 @@
 #include <thread>
 
 #include "exec_harness.h"
-#include "testutil/scoped_env.h"
 
 namespace hermes::testing {
 namespace {
@@ -60,14 +62,16 @@ TEST_F(RemoteExec, PrintsWhatTheScriptPrintsInTheLocalShape) {
       "import os\nprint('hello')\nprint(6 * 7)\n"
       "rpc = os.environ['HERMES_RPC_DIR']\n"
       "print(os.path.basename(os.path.dirname(rpc))[:12], os.path.basename(rpc))\n"
-      "print(oct(os.stat(os.path.dirname(rpc)).st_mode & 0o777), os.getcwd() == os.path.dirname(rpc))\n"
+      "print(oct(os.stat(os.path.dirname(rpc)).st_mode & 0o777), os.getcwd() == "
+      "os.path.dirname(rpc))\n"
       "print(sorted(os.listdir('.')))");
   EXPECT_EQ(result["status"], "success") << result.dump();
-  EXPECT_EQ(result["output"],
-            "hello\n42\nhermes_exec_ rpc\n0o700 True\n['hermes_tools.py', 'pids', 'rpc', 'script.py']\n");
+  EXPECT_EQ(
+      result["output"],
+      "hello\n42\nhermes_exec_ rpc\n0o700 True\n['hermes_tools.py', 'pids', 'rpc', 'script.py']\n");
   EXPECT_EQ(result["tool_calls_made"], 0);
-  EXPECT_EQ(keys_of(result), (std::vector<std::string>{"status", "output", "tool_calls_made",
-                                                       "duration_seconds"}));
+  EXPECT_EQ(keys_of(result),
+            (std::vector<std::string>{"status", "output", "tool_calls_made", "duration_seconds"}));
   EXPECT_EQ(leftovers(), std::vector<std::string>{});
 }
 
@@ -215,9 +219,11 @@ TEST_F(RemoteExec, InterruptEndsTheRunAndATerminalCallInFlight) {
   std::stop_source stop;
   std::string started = h.work().file("started");
   auto result = std::async(std::launch::async, [&] {
-    return h.run("from hermes_tools import terminal\nprint('started', flush=True)\n"
-                 "open('" + started + "', 'w').close()\nterminal('sleep 30')",
-                 stop.get_token());
+    return h.run(
+        "from hermes_tools import terminal\nprint('started', flush=True)\n"
+        "open('" +
+            started + "', 'w').close()\nterminal('sleep 30')",
+        stop.get_token());
   });
   // Interrupt once the script runs (its interpreter may take over a second
   // to start on a loaded machine) and its terminal call has begun.
@@ -242,8 +248,7 @@ TEST_F(RemoteExec, StderrIsCappedAt10000Bytes) {
 
 TEST_F(RemoteExec, StdoutOverCapIsCutAndSpilledLikeLocal) {
   ExecHarness h(kPortable);
-  Json result = h.run(
-      "import sys\nsys.stdout.write('H' * 20000 + 'm' * 1950000 + 'T' * 30000)");
+  Json result = h.run("import sys\nsys.stdout.write('H' * 20000 + 'm' * 1950000 + 'T' * 30000)");
   EXPECT_EQ(result["status"], "success");
   std::string marker =
       "\n\n... [OUTPUT TRUNCATED - 1,950,000 chars omitted out of 2,000,000 total] ...\n\n";
@@ -310,7 +315,7 @@ TEST_F(RemoteExec, MissingPython3IsAClearErrorAndLeavesNothing) {
   TempDir bin;
   ExecHarness h(kPortable);
   ScopedEnv path("PATH", path_with_only(bin, {"bash", "sh", "cat", "mv", "rm", "mkdir", "awk",
-                                               "base64", "tr", "ls", "env"}));
+                                              "base64", "tr", "ls", "env"}));
   auto start = std::chrono::steady_clock::now();
   Json result = h.run("print(1)");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));

@@ -3,6 +3,7 @@
 // arguments, garbage and wrong tokens on the socket, threads, interruption,
 // escaped daemons, and the registry-driven module and description.
 #include <gtest/gtest.h>
+
 #include <signal.h>
 
 #include <atomic>
@@ -54,7 +55,8 @@ TEST(ExecuteCodeRpc, ReadStampsLandInTheParentSession) {
 TEST(ExecuteCodeRpc, NoneArgumentsReachTheToolAsAbsent) {
   EchoSearch search;
   ExecHarness h("", {search.tool()});
-  Json result = h.run("from hermes_tools import web_search\nprint(web_search('q', limit=None)['echo'])");
+  Json result =
+      h.run("from hermes_tools import web_search\nprint(web_search('q', limit=None)['echo'])");
   EXPECT_EQ(result["output"], "{'query': 'q'}\n");
 }
 
@@ -105,11 +107,13 @@ TEST(ExecuteCodeRpc, GarbageAndWrongTokensAreRefusedAndFree) {
   EchoSearch search;
   ExecHarness h("", {search.tool()});
   Json result = h.run(std::string(kRawClient) +
-      "print(raw(b'\\x00\\x01garbage\\n')[:30])\n"
-      "print(raw(json.dumps({'tool': 'web_search', 'args': {'query': 'x'}, 'token': 'f' * 32}).encode() + b'\\n'), end='')\n"
-      "print(raw(json.dumps({'tool': 'web_search', 'args': {'query': 'x'}}).encode() + b'\\n'), end='')\n"
-      "from hermes_tools import web_search\n"
-      "print(web_search('still works')['echo']['query'])");
+                      "print(raw(b'\\x00\\x01garbage\\n')[:30])\n"
+                      "print(raw(json.dumps({'tool': 'web_search', 'args': {'query': 'x'}, "
+                      "'token': 'f' * 32}).encode() + b'\\n'), end='')\n"
+                      "print(raw(json.dumps({'tool': 'web_search', 'args': {'query': "
+                      "'x'}}).encode() + b'\\n'), end='')\n"
+                      "from hermes_tools import web_search\n"
+                      "print(web_search('still works')['echo']['query'])");
   EXPECT_EQ(result["output"],
             "{\"error\":\"Invalid RPC request:\n"  // cut to 30 chars by the script
             "{\"error\":\"Unauthorized RPC request\"}\n"
@@ -125,8 +129,9 @@ TEST(ExecuteCodeRpc, UnknownToolIsRefusedWithTheAvailableList) {
   ExecHarness h("", {search.tool(), FakeTool{"delegate_task", "task", query_schema(),
                                              [](const Json&, CallContext&) { return Json{}; }}});
   Json result = h.run(std::string(kRawClient) +
-      "t = os.environ['HERMES_RPC_TOKEN']\n"
-      "print(raw(json.dumps({'tool': 'delegate_task', 'args': {}, 'token': t}).encode() + b'\\n'), end='')");
+                      "t = os.environ['HERMES_RPC_TOKEN']\n"
+                      "print(raw(json.dumps({'tool': 'delegate_task', 'args': {}, 'token': "
+                      "t}).encode() + b'\\n'), end='')");
   EXPECT_EQ(result["output"],
             "{\"error\":\"Tool 'delegate_task' is not available in execute_code. "
             "Available: read_file, terminal, web_search, write_file\"}\n");
@@ -135,8 +140,7 @@ TEST(ExecuteCodeRpc, UnknownToolIsRefusedWithTheAvailableList) {
 
 TEST(ExecuteCodeRpc, TerminalLosesBackgroundArguments) {
   Json seen;
-  FakeTool terminal{"terminal", "terminal",
-                    Json::parse(R"({"type":"object","properties":{
+  FakeTool terminal{"terminal", "terminal", Json::parse(R"({"type":"object","properties":{
                         "command":{"type":"string"},"background":{"type":"boolean"},
                         "timeout":{"type":"integer"},"pty":{"type":"boolean"},
                         "notify_on_complete":{"type":"boolean"},"workdir":{"type":"string"}},
@@ -147,12 +151,13 @@ TEST(ExecuteCodeRpc, TerminalLosesBackgroundArguments) {
                     }};
   ExecHarness h("", {terminal});
   Json result = h.run(std::string(kRawClient) +
-      "import inspect\n"
-      "from hermes_tools import terminal\n"
-      "print(list(inspect.signature(terminal).parameters))\n"
-      "t = os.environ['HERMES_RPC_TOKEN']\n"
-      "raw(json.dumps({'tool': 'terminal', 'token': t, 'args': {'command': 'ls',\n"
-      "    'background': True, 'pty': True, 'notify_on_complete': True, 'watch_patterns': ['x']}}).encode() + b'\\n')");
+                      "import inspect\n"
+                      "from hermes_tools import terminal\n"
+                      "print(list(inspect.signature(terminal).parameters))\n"
+                      "t = os.environ['HERMES_RPC_TOKEN']\n"
+                      "raw(json.dumps({'tool': 'terminal', 'token': t, 'args': {'command': 'ls',\n"
+                      "    'background': True, 'pty': True, 'notify_on_complete': True, "
+                      "'watch_patterns': ['x']}}).encode() + b'\\n')");
   EXPECT_EQ(result["output"], "['command', 'timeout', 'workdir']\n") << result.dump();
   EXPECT_EQ(seen, Json::parse(R"({"command":"ls"})"));
 }

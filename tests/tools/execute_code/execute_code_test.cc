@@ -2,13 +2,15 @@
 // execute_code end to end with real python3: result shapes, output
 // cleaning and limits, modes, tool calls through the module
 // (docs/tools/execute_code.md).
+#include "core/strings.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "core/strings.h"
 #include "exec_harness.h"
 
 namespace hermes::testing {
@@ -26,8 +28,8 @@ TEST(ExecuteCode, PrintsOnlyWhatTheScriptPrints) {
   EXPECT_FALSE(result.contains("error"));
   std::vector<std::string> keys;
   for (const auto& [key, value] : result.items()) keys.push_back(key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"status", "output", "tool_calls_made",
-                                            "duration_seconds"}));
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"status", "output", "tool_calls_made", "duration_seconds"}));
 }
 
 TEST(ExecuteCode, DurationHasTwoDecimals) {
@@ -42,8 +44,7 @@ TEST(ExecuteCode, BlankCodeIsRefused) {
   EXPECT_EQ(h.run("  \n\t"), Json::parse(R"({"error":"No code provided."})"));
   EXPECT_EQ(h.call("execute_code", Json::object()),
             Json::parse(R"({"error":"No code provided."})"));
-  EXPECT_EQ(h.call("execute_code", {{"code", 5}}),
-            Json::parse(R"({"error":"No code provided."})"));
+  EXPECT_EQ(h.call("execute_code", {{"code", 5}}), Json::parse(R"({"error":"No code provided."})"));
 }
 
 TEST(ExecuteCode, NonZeroExitCarriesStderr) {
@@ -66,8 +67,7 @@ TEST(ExecuteCode, ExitCodeWithoutStderr) {
 
 TEST(ExecuteCode, StdoutOverCapKeepsHeadAndTailWithMarker) {
   ExecHarness h;
-  Json result = h.run(
-      "import sys\nsys.stdout.write('H' * 20000 + 'm' * 9950000 + 'T' * 30000)");
+  Json result = h.run("import sys\nsys.stdout.write('H' * 20000 + 'm' * 9950000 + 'T' * 30000)");
   EXPECT_EQ(result["status"], "success");
   std::string out = output_of(result);
   std::string marker =
@@ -86,7 +86,8 @@ TEST(ExecuteCode, StdoutOverCapKeepsHeadAndTailWithMarker) {
 
 TEST(ExecuteCode, StdoutAtCapIsWhole) {
   ExecHarness h;
-  Json result = h.run("import sys\nsys.stdout.write(''.join(chr(97 + i % 26) for i in range(50000)))");
+  Json result =
+      h.run("import sys\nsys.stdout.write(''.join(chr(97 + i % 26) for i in range(50000)))");
   std::string expected;
   for (int i = 0; i < 50000; ++i) expected += static_cast<char>('a' + i % 26);
   EXPECT_EQ(output_of(result), expected);

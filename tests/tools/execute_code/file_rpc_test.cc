@@ -2,20 +2,20 @@
 // The pieces of the file RPC (docs/tools/execute_code.md) on their own: base64,
 // the host's listing parser, and the generated file client driven by a
 // Python script with nobody (or a fake host) answering.
+#include "core/base64.h"
+#include "proc/run.h"
+#include "proc/spawn.h"
+#include "testutil/temp_dir.h"
+#include "tools/execute_code/file_rpc_host.h"
+#include "tools/execute_code/interpreter.h"
+#include "tools/execute_code/remote_run.h"
+#include "tools/execute_code/stub_module.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
 #include <thread>
-
-#include "proc/run.h"
-#include "proc/spawn.h"
-#include "testutil/temp_dir.h"
-#include "core/base64.h"
-#include "tools/execute_code/file_rpc_host.h"
-#include "tools/execute_code/interpreter.h"
-#include "tools/execute_code/remote_run.h"
-#include "tools/execute_code/stub_module.h"
 
 namespace hermes::execute_code {
 namespace {
@@ -42,8 +42,8 @@ TEST(Base64, RejectsWhatBase64DoesNotPrint) {
 }
 
 TEST(FileRpcListing, PairsNamesWithDecodedBodies) {
-  std::string listing = "req_000001\n" + base64_encode("{\"tool\":\"a\"}") + "\n" +
-                        "req_000002\n" + base64_encode("line1\nline2") + "\n";
+  std::string listing = "req_000001\n" + base64_encode("{\"tool\":\"a\"}") + "\n" + "req_000002\n" +
+                        base64_encode("line1\nline2") + "\n";
   std::vector<PendingRequest> requests = parse_listing(listing);
   ASSERT_EQ(requests.size(), 2u);
   EXPECT_EQ(requests[0].seq, "000001");
@@ -53,8 +53,7 @@ TEST(FileRpcListing, PairsNamesWithDecodedBodies) {
 }
 
 TEST(FileRpcListing, SkipsForeignNamesBrokenBase64AndATruncatedTail) {
-  std::string listing = "req_$(reboot)\n" + base64_encode("{}") + "\n" +
-                        "req_000003\n!!!\n" +
+  std::string listing = "req_$(reboot)\n" + base64_encode("{}") + "\n" + "req_000003\n!!!\n" +
                         "req_000004\n" + base64_encode("{}") + "\n" + "req_000005\n";
   std::vector<PendingRequest> requests = parse_listing(listing);
   ASSERT_EQ(requests.size(), 1u);
@@ -65,11 +64,12 @@ TEST(FileRpcListing, SkipsForeignNamesBrokenBase64AndATruncatedTail) {
 // set to `rpc_dir`; returns what it printed.
 std::string run_python(const std::string& module_dir, const std::string& rpc_dir,
                        const std::string& code) {
-  auto child = proc::spawn(proc::SpawnOptions{
-      .argv = {system_python(), "-c",
-               "import os, sys; os.environ['HERMES_RPC_DIR'] = sys.argv[2]; "
-               "sys.path.insert(0, sys.argv[1])\n" + code,
-               module_dir, rpc_dir}});
+  auto child = proc::spawn(
+      proc::SpawnOptions{.argv = {system_python(), "-c",
+                                  "import os, sys; os.environ['HERMES_RPC_DIR'] = sys.argv[2]; "
+                                  "sys.path.insert(0, sys.argv[1])\n" +
+                                      code,
+                                  module_dir, rpc_dir}});
   EXPECT_TRUE(child);
   if (!child) return "";
   std::string out;
@@ -156,8 +156,9 @@ TEST(RemoteCleanup, KillsTheRecordedScriptTreeAndRemovesTheDirectory) {
   // What the run command does, with a sleeping child instead of python3.
   auto run = proc::spawn(proc::SpawnOptions{
       .argv = {"bash", "-c",
-               "cd '" + dir + "' && HERMES_RPC_DIR='" + dir + "/rpc' "
-               "sh -c 'echo \"$PPID $$\" > pids && exec sleep 60'\necho survived"}});
+               "cd '" + dir + "' && HERMES_RPC_DIR='" + dir +
+                   "/rpc' "
+                   "sh -c 'echo \"$PPID $$\" > pids && exec sleep 60'\necho survived"}});
   ASSERT_TRUE(run);
   ASSERT_TRUE(wait_for_file(dir + "/pids"));
   run_bash_script(cleanup_script(dir));
@@ -181,9 +182,9 @@ TEST(RemoteCleanup, LeavesAProcessWithoutTheRunsEnvironmentAlone) {
   base.write("hermes_exec_0123456789ab/pids", "1 " + std::to_string(other->pid()) + "\n");
   run_bash_script(cleanup_script(dir));
   EXPECT_FALSE(std::filesystem::exists(dir));
-  proc::RunOutcome still = proc::run_bounded(
-      *other, proc::RunLimits{.timeout = std::chrono::milliseconds(300)}, {},
-      [](std::string_view) {});
+  proc::RunOutcome still =
+      proc::run_bounded(*other, proc::RunLimits{.timeout = std::chrono::milliseconds(300)}, {},
+                        [](std::string_view) {});
   EXPECT_EQ(still.end, proc::RunEnd::kTimedOut);  // alive until the test's own limit
 }
 

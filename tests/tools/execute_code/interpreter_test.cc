@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/interpreter.h"
 
+#include "testutil/temp_dir.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 
 #include <map>
-
-#include "testutil/temp_dir.h"
 
 namespace hermes::execute_code {
 namespace {
@@ -64,9 +65,9 @@ TEST(Interpreter, FailedProbeFallsBackWithoutTryingLaterCandidates) {
     probed.push_back(p);
     return false;
   };
-  EXPECT_EQ(choose_interpreter(ExecMode::kProject,
-                               env_of({{"VIRTUAL_ENV", venv.path()}, {"CONDA_PREFIX", conda.path()}}),
-                               no),
+  EXPECT_EQ(choose_interpreter(
+                ExecMode::kProject,
+                env_of({{"VIRTUAL_ENV", venv.path()}, {"CONDA_PREFIX", conda.path()}}), no),
             system_python());
   EXPECT_EQ(probed, std::vector<std::string>{venv.path() + "/bin/python3"});
 }
@@ -75,9 +76,9 @@ TEST(Interpreter, CondaIsUsedWhenNoVirtualenv) {
   TempDir conda;
   std::string python = make_executable(conda, "bin/python3");
   auto yes = [](const std::string&) { return true; };
-  EXPECT_EQ(choose_interpreter(ExecMode::kProject,
-                               env_of({{"VIRTUAL_ENV", "/nonexistent"}, {"CONDA_PREFIX", conda.path()}}),
-                               yes),
+  EXPECT_EQ(choose_interpreter(
+                ExecMode::kProject,
+                env_of({{"VIRTUAL_ENV", "/nonexistent"}, {"CONDA_PREFIX", conda.path()}}), yes),
             python);
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/script_output.h"
 
-#include <gtest/gtest.h>
-
 #include "testutil/temp_dir.h"
+
+#include <gtest/gtest.h>
 
 namespace hermes::execute_code {
 namespace {
@@ -65,7 +65,8 @@ TEST(ScriptOutput, CutsNeverSplitACodePoint) {
   std::string tail = out.substr(out.find("total] ...\n\n") + 12);
   EXPECT_EQ(tail.size(), 29999u);  // the orphan continuation byte is dropped
   EXPECT_EQ(tail.substr(0, 2), "\xC3\xA9");
-  EXPECT_NE(out.find("10,004 chars omitted out of 60,002 total"), std::string::npos) << out.substr(19990, 80);
+  EXPECT_NE(out.find("10,004 chars omitted out of 60,002 total"), std::string::npos)
+      << out.substr(19990, 80);
 }
 
 TEST(ScriptOutput, StderrKeepsItsHead) {
@@ -75,7 +76,9 @@ TEST(ScriptOutput, StderrKeepsItsHead) {
 }
 
 TEST(ScriptOutput, CleaningDecodesStripsAndRedacts) {
-  EXPECT_EQ(clean_text("a\xff\x1b[1mb\x1b[0m", false), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(clean_text("a\xff\x1b[1mb\x1b[0m", false),
+            "a\xEF\xBF\xBD"
+            "b");
   std::string secret = "ghp_" + std::string(36, 'A');
   EXPECT_EQ(clean_text("token " + secret, false), "token " + secret);
   EXPECT_EQ(clean_text("token " + secret, true).find(secret), std::string::npos);

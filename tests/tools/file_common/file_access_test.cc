@@ -3,12 +3,12 @@
 // resolve on it.
 #include "tools/file_common/file_access.h"
 
+#include "testutil/temp_dir.h"
+#include "testutil/tool_session.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
-#include "testutil/temp_dir.h"
-#include "testutil/tool_session.h"
 
 namespace hermes {
 namespace {
@@ -50,8 +50,8 @@ TEST(FileAccess, PortablePathsResolveLikeNativeOnes) {
   Call portable("terminal:\n  portable_files: true\n", dir.path());
   auto a = FileAccess::for_call(native.ctx());
   auto b = FileAccess::for_call(portable.ctx());
-  for (const std::string& given :
-       std::vector<std::string>{"link/sub/new.txt", "./link/../link/sub", "~/x", dir.file("link")}) {
+  for (const std::string& given : std::vector<std::string>{"link/sub/new.txt", "./link/../link/sub",
+                                                           "~/x", dir.file("link")}) {
     auto x = a->resolve(given), y = b->resolve(given);
     ASSERT_TRUE(x && y) << given;
     EXPECT_EQ(x->absolute, y->absolute) << given;

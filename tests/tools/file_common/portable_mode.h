@@ -5,11 +5,11 @@
 // must give the same results (docs/ARCHITECTURE.md, Backends).
 #pragma once
 
+#include "core/config.h"
+
 #include <csignal>
 #include <cstdlib>
 #include <string_view>
-
-#include "core/config.h"
 
 namespace hermes::testing {
 

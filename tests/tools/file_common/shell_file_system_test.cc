@@ -4,7 +4,15 @@
 // error messages), awkward names, permission errors, a full disk.
 #include "tools/file_common/shell_file_system.h"
 
+#include "backend/local_backend.h"
+#include "core/paths.h"
+#include "testutil/status_matchers.h"
+#include "testutil/temp_dir.h"
+#include "tools/file_common/tmpfs_mount.h"
+#include "tools/file_common/write_safety.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,13 +21,6 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
-
-#include "backend/local_backend.h"
-#include "core/paths.h"
-#include "testutil/status_matchers.h"
-#include "tools/file_common/write_safety.h"
-#include "testutil/temp_dir.h"
-#include "tools/file_common/tmpfs_mount.h"
 
 namespace hermes {
 namespace {
@@ -33,8 +34,8 @@ using testing::TempDir;
 const bool kSigpipeIgnored = std::signal(SIGPIPE, SIG_IGN) != SIG_ERR;
 
 // Names that break naive quoting or option parsing.
-const std::vector<std::string> kAwkward = {"sp ace", "quo'te\"s", "new\nline", "-dash",
-                                           "ünï cödé", ".hidden", "tab\there", "$(echo x)"};
+const std::vector<std::string> kAwkward = {"sp ace",   "quo'te\"s", "new\nline", "-dash",
+                                           "ünï cödé", ".hidden",   "tab\there", "$(echo x)"};
 
 ShellFileSystem portable() {
   EXPECT_TRUE(kSigpipeIgnored);
@@ -248,11 +249,11 @@ TEST(ShellFileSystem, PermissionDenied) {
   std::filesystem::create_directory(locked);
   ::chmod(locked.c_str(), 0700);
   // As nobody, so permission bits bite.
-  ShellFileSystem fs(std::make_shared<CustomBackend>(
-                         std::vector<std::string>{"setpriv", "--reuid=65534", "--regid=65534",
-                                                  "--clear-groups"},
-                         "/"),
-                     {});
+  ShellFileSystem fs(
+      std::make_shared<CustomBackend>(
+          std::vector<std::string>{"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"},
+          "/"),
+      {});
   auto open = fs.open_read(secret);
   ASSERT_FALSE(open);
   EXPECT_EQ(open.error().code, ErrorCode::kPermissionDenied);

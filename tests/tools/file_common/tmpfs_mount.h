@@ -15,8 +15,10 @@ class TmpfsMount {
  public:
   // Mounts a `size` tmpfs (e.g. "64k") on the existing directory `dir`.
   TmpfsMount(std::string dir, const std::string& size) : dir_(std::move(dir)) {
-    if (::mount("tmpfs", dir_.c_str(), "tmpfs", 0, ("size=" + size).c_str()) == 0) mounted_ = true;
-    else error_ = std::strerror(errno);
+    if (::mount("tmpfs", dir_.c_str(), "tmpfs", 0, ("size=" + size).c_str()) == 0)
+      mounted_ = true;
+    else
+      error_ = std::strerror(errno);
   }
   ~TmpfsMount() {
     if (mounted_) ::umount(dir_.c_str());

@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: MIT
 // The fuzzy replace engine on its own: tiers, precision, re-indentation,
 // byte preservation, diagnostics.
+#include "tools/patch/match/diagnostics.h"
 #include "tools/patch/match/replace.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 
-#include "tools/patch/match/diagnostics.h"
-
 namespace hermes::match {
 namespace {
 
 struct Result {
   bool ok = false;
-  std::string content;   // on success
-  std::string error;     // on failure
+  std::string content;  // on success
+  std::string error;    // on failure
   std::string strategy;
 };
 
@@ -46,7 +45,8 @@ TEST(FuzzyReplace, ExactDuplicatesListEveryCandidate) {
 
 std::string block(const std::string& indent, int tag) {
   std::string out;
-  for (int i = 0; i < 20; ++i) out += indent + "value_" + std::to_string(i) + " = compute(" + std::to_string(tag) + ")\n";
+  for (int i = 0; i < 20; ++i)
+    out += indent + "value_" + std::to_string(i) + " = compute(" + std::to_string(tag) + ")\n";
   return out;
 }
 
@@ -90,15 +90,18 @@ TEST(FuzzyReplace, DriftedDuplicateBlockIsRefused) {
 
 TEST(FuzzyReplace, IndentDriftIsReBasedToTheFile) {
   std::string file = "class A:\n        def f(self):\n            return 1\n";
-  Result r = run(file, "def f(self):\n    return 1\n", "def f(self):\n    if x:\n        return 2\n");
+  Result r =
+      run(file, "def f(self):\n    return 1\n", "def f(self):\n    if x:\n        return 2\n");
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_EQ(r.content, "class A:\n        def f(self):\n            if x:\n                return 2\n");
+  EXPECT_EQ(r.content,
+            "class A:\n        def f(self):\n            if x:\n                return 2\n");
   EXPECT_EQ(r.strategy, "line_trimmed");
 }
 
 TEST(FuzzyReplace, TabsStayTabs) {
   std::string file = "func main() {\n\tif ok {\n\t\trun()\n\t}\n}\n";
-  Result r = run(file, "    if ok {\n        run()\n    }", "    if ok {\n        run()\n        stop()\n    }");
+  Result r = run(file, "    if ok {\n        run()\n    }",
+                 "    if ok {\n        run()\n        stop()\n    }");
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.content, "func main() {\n\tif ok {\n\t\trun()\n\t\tstop()\n\t}\n}\n");
 }
@@ -153,8 +156,9 @@ TEST(FuzzyReplace, OtherTiers) {
   Result esc = run("line1\nline2\n", "line1\\nline2", "joined");
   EXPECT_EQ(esc.strategy, "escape_normalized");
   EXPECT_EQ(esc.content, "joined\n");
-  Result anchor = run("begin\n  alpha = 1\n  beta  = 22\nend\n", "begin\n  alpha = 1\n  beta = 2\nend",
-                      "begin\n  alpha = 1\n  gamma = 3\nend");
+  Result anchor =
+      run("begin\n  alpha = 1\n  beta  = 22\nend\n", "begin\n  alpha = 1\n  beta = 2\nend",
+          "begin\n  alpha = 1\n  gamma = 3\nend");
   EXPECT_TRUE(anchor.ok) << anchor.error;
   EXPECT_EQ(anchor.strategy, "block_anchor");
   EXPECT_EQ(anchor.content, "begin\n  alpha = 1\n  gamma = 3\nend\n");
@@ -164,8 +168,9 @@ TEST(FuzzyReplace, ReplaceAllNeverUsesSimilarityTiers) {
   std::string file = "begin\n  v = 10\nend\nbegin\n  v = 11\nend\n";
   Result r = run(file, "begin\n  v = 1\nend", "begin\n  v = 0\nend", true);
   ASSERT_FALSE(r.ok);
-  EXPECT_TRUE(r.error.starts_with("Found 2 approximate matches via the 'block_anchor' strategy; "
-                                  "replace_all only applies to exact matches."))
+  EXPECT_TRUE(
+      r.error.starts_with("Found 2 approximate matches via the 'block_anchor' strategy; "
+                          "replace_all only applies to exact matches."))
       << r.error;
 }
 
@@ -192,7 +197,8 @@ TEST(FuzzyReplace, DidYouMeanShowsTheClosestRealLines) {
   ASSERT_FALSE(r.ok);
   EXPECT_EQ(r.error,
             "Could not find a match for old_string in the file\n\nDid you mean one of these "
-            "sections?\n   1| def alpha():\n   2|     return compute_total(items)\n   3| \n   4| def beta():");
+            "sections?\n   1| def alpha():\n   2|     return compute_total(items)\n   3| \n   4| "
+            "def beta():");
 }
 
 TEST(FuzzyReplace, WhitespaceDiagnosis) {
@@ -200,15 +206,17 @@ TEST(FuzzyReplace, WhitespaceDiagnosis) {
   std::string file = "\tconfig = load()\n\tstart(config, 1)\n";
   Result r = run(file, "  config = load()\n  start(config, 2)\n  extra_line_not_there()", "x");
   ASSERT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("Whitespace differs on line 1 (→ tab, · space):\n  file:       →config·=·load()\n"
-                         "  old_string: ··config·=·load()"),
+  EXPECT_NE(r.error.find(
+                "Whitespace differs on line 1 (→ tab, · space):\n  file:       →config·=·load()\n"
+                "  old_string: ··config·=·load()"),
             std::string::npos)
       << r.error;
 }
 
 TEST(FuzzyReplace, TenThousandLineFileStaysFast) {
   std::string file;
-  for (int i = 0; i < 10000; ++i) file += "    line_" + std::to_string(i) + " = value(" + std::to_string(i % 97) + ")\n";
+  for (int i = 0; i < 10000; ++i)
+    file += "    line_" + std::to_string(i) + " = value(" + std::to_string(i % 97) + ")\n";
   std::string old_text, new_text;
   for (int i = 9000; i < 9020; ++i) {
     old_text += "  line_" + std::to_string(i) + " = value(" + std::to_string(i % 97) + ")  \n";
@@ -217,7 +225,8 @@ TEST(FuzzyReplace, TenThousandLineFileStaysFast) {
   auto t0 = std::chrono::steady_clock::now();
   Result r = run(file, old_text, new_text);
   Result miss = run(file, "no_such_line = 1\nanother_missing_line = 2", "x");
-  auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  auto ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_NE(r.content.find("    line_9005 = value(0)\n"), std::string::npos);
   EXPECT_FALSE(miss.ok);

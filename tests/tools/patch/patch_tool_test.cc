@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The patch tool's edge: argument errors, result shape, no_change, the miss
 // hints, BOM/CRLF through the write pipeline, guards, read-stamp refresh.
+#include "tools/write_file/tool_harness.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <thread>
-
-#include "tools/write_file/tool_harness.h"
 
 namespace hermes::testing {
 namespace {
@@ -16,14 +17,16 @@ namespace {
 class PatchToolTest : public ::testing::Test {
  protected:
   Json replace(const std::string& path, const std::string& old_text, const std::string& new_text) {
-    return tools.call("patch", {{"path", path}, {"old_string", old_text}, {"new_string", new_text}});
+    return tools.call("patch",
+                      {{"path", path}, {"old_string", old_text}, {"new_string", new_text}});
   }
   TempDir dir;
   ToolHarness tools{{register_write_file, register_patch}};
 };
 
 TEST_F(PatchToolTest, ArgumentErrors) {
-  EXPECT_EQ(tools.call("patch", {{"old_string", "a"}, {"new_string", "b"}})["error"], "path required");
+  EXPECT_EQ(tools.call("patch", {{"old_string", "a"}, {"new_string", "b"}})["error"],
+            "path required");
   EXPECT_EQ(tools.call("patch", {{"path", "x"}, {"old_string", "a"}})["error"],
             "old_string and new_string required");
   EXPECT_EQ(tools.call("patch", {{"mode", "patch"}})["error"], "patch content required");
@@ -37,7 +40,9 @@ TEST_F(PatchToolTest, WrongTypedArgumentsSayWhichTypeIsWanted) {
   std::string path = dir.write("a.txt", "alpha\n");
   EXPECT_EQ(tools.call("patch", {{"path", 5}, {"old_string", "a"}, {"new_string", "b"}})["error"],
             "patch: 'path' must be a string, got int.");
-  EXPECT_EQ(tools.call("patch", {{"path", path}, {"old_string", "alpha"}, {"new_string", "b"},
+  EXPECT_EQ(tools.call("patch", {{"path", path},
+                                 {"old_string", "alpha"},
+                                 {"new_string", "b"},
                                  {"replace_all", "yes"}})["error"],
             "patch: 'replace_all' must be a boolean, got str.");
   EXPECT_EQ(tools.call("patch", {{"mode", "patch"}, {"patch", Json::array()}})["error"],
@@ -80,7 +85,8 @@ TEST_F(PatchToolTest, ReplaceResultShape) {
   std::string path = dir.write("a.py", "def f():\n    return 1\n");
   Json out = replace(path, "return 1", "return 2");
   ASSERT_EQ(out["success"], true) << out.dump();
-  EXPECT_NE(out["diff"].get<std::string>().find("-    return 1\n+    return 2\n"), std::string::npos);
+  EXPECT_NE(out["diff"].get<std::string>().find("-    return 1\n+    return 2\n"),
+            std::string::npos);
   EXPECT_EQ(out["files_modified"], Json::array({path}));
   EXPECT_EQ(out["resolved_path"], path);
   EXPECT_TRUE(out["lint"].contains("status"));
@@ -95,20 +101,25 @@ TEST_F(PatchToolTest, AlreadyAppliedIsNoChange) {
   Json out = replace(path, "greeting = 'hi'", "greeting = 'hello world'");
   EXPECT_EQ(out["success"], true);
   EXPECT_EQ(out["no_change"], true);
-  EXPECT_EQ(out["note"], "File already contains the target text — the edit appears to be already applied to " +
-                             path + ". No write performed; do not re-send this patch.");
+  EXPECT_EQ(out["note"],
+            "File already contains the target text — the edit appears to be already applied to " +
+                path + ". No write performed; do not re-send this patch.");
 }
 
 TEST_F(PatchToolTest, ThirdMissEarnsTheFailureHint) {
   std::string path = dir.write("a.txt", "alpha\n");
   Json first = replace(path, "zzzzzzzz qqqq", "x");
   EXPECT_EQ(first["success"], false);
-  EXPECT_EQ(first["_hint"], "old_string not found. Use read_file to verify the current content, or search_files to locate the text.");
+  EXPECT_EQ(first["_hint"],
+            "old_string not found. Use read_file to verify the current content, or search_files to "
+            "locate the text.");
   replace(path, "zzzzzzzz qqqq", "x");
   Json third = replace(path, "zzzzzzzz qqqq", "x");
-  EXPECT_TRUE(third["_hint"].get<std::string>().starts_with("This is failure #3 patching '" + path + "'."));
+  EXPECT_TRUE(
+      third["_hint"].get<std::string>().starts_with("This is failure #3 patching '" + path + "'."));
   replace(path, "alpha", "beta");  // a success resets the count
-  EXPECT_FALSE(replace(path, "zzzzzzzz qqqq", "x")["_hint"].get<std::string>().starts_with("This is failure"));
+  EXPECT_FALSE(replace(path, "zzzzzzzz qqqq", "x")["_hint"].get<std::string>().starts_with(
+      "This is failure"));
 }
 
 TEST_F(PatchToolTest, BomAndCrlfSurviveAnEdit) {
@@ -121,7 +132,9 @@ TEST_F(PatchToolTest, BomAndCrlfSurviveAnEdit) {
 TEST_F(PatchToolTest, SyntaxGateRefusalIsReported) {
   std::string path = dir.write("c.json", "{\"a\": 1}\n");
   Json out = replace(path, "\"a\": 1", "\"a\": ");
-  EXPECT_TRUE(out["error"].get<std::string>().starts_with("Failed to write changes: Refusing to write '")) << out.dump();
+  EXPECT_TRUE(
+      out["error"].get<std::string>().starts_with("Failed to write changes: Refusing to write '"))
+      << out.dump();
   EXPECT_EQ(dir.read("c.json"), "{\"a\": 1}\n");
 }
 
@@ -129,10 +142,13 @@ TEST_F(PatchToolTest, GuardsApplyToPatches) {
   EXPECT_TRUE(replace("/etc/hostname", "a", "b")["error"].get<std::string>().starts_with(
       "Refusing to write to sensitive system path"));
   std::string agents = dir.write("AGENTS.md", "rules\n");
-  EXPECT_TRUE(replace(agents, "rules", "no rules")["error"].get<std::string>().starts_with("BLOCKED:"));
-  Json v4a = tools.call("patch", {{"mode", "patch"},
-                                  {"patch", "*** Begin Patch\n*** Delete File: ../x.txt\n*** End Patch\n"}});
-  EXPECT_TRUE(v4a["error"].get<std::string>().starts_with("V4A patch header contains '..' traversal: '../x.txt'."));
+  EXPECT_TRUE(
+      replace(agents, "rules", "no rules")["error"].get<std::string>().starts_with("BLOCKED:"));
+  Json v4a = tools.call("patch",
+                        {{"mode", "patch"},
+                         {"patch", "*** Begin Patch\n*** Delete File: ../x.txt\n*** End Patch\n"}});
+  EXPECT_TRUE(v4a["error"].get<std::string>().starts_with(
+      "V4A patch header contains '..' traversal: '../x.txt'."));
 }
 
 // patch never earns a whole-file baseline (docs/tools/write_file.md).
@@ -159,7 +175,8 @@ TEST_F(PatchToolTest, ConcurrentPatchesOnOneFileAllLand) {
   std::string path = dir.write("many.txt", text);
   auto worker = [&](int first) {
     for (int i = first; i < 40; i += 2) {
-      Json out = replace(path, "token_" + std::to_string(i) + " = old", "token_" + std::to_string(i) + " = new");
+      Json out = replace(path, "token_" + std::to_string(i) + " = old",
+                         "token_" + std::to_string(i) + " = new");
       EXPECT_EQ(out["success"], true) << out.dump();
     }
   };
@@ -177,7 +194,8 @@ TEST_F(PatchToolTest, RelativePathOutsideWorkspaceWarns) {
   std::string rel = "../" + dir.path().substr(dir.path().rfind('/') + 1) + "/w.txt";
   Json out = replace(rel, "alpha", "gamma");
   ASSERT_EQ(out["success"], true) << out.dump();
-  EXPECT_TRUE(out.value("_warning", "").starts_with("Relative path '" + rel + "' resolved to '" + path + "'"));
+  EXPECT_TRUE(out.value("_warning", "")
+                  .starts_with("Relative path '" + rel + "' resolved to '" + path + "'"));
 }
 
 // A backend that cannot start is each file tool's error, in its own shape.
@@ -185,11 +203,14 @@ TEST_F(PatchToolTest, UnreachableBackendIsTheToolsError) {
   tools.config().set_override("terminal.backend", "ssh");
   tools.config().set_override("terminal.ssh_host", "127.0.0.1");
   tools.config().set_override("terminal.ssh_port", "1");
-  Json patched = tools.call("patch", {{"path", "/tmp/x"}, {"old_string", "a"}, {"new_string", "b"}});
+  Json patched =
+      tools.call("patch", {{"path", "/tmp/x"}, {"old_string", "a"}, {"new_string", "b"}});
   EXPECT_EQ(patched["success"], false);
-  EXPECT_TRUE(patched.value("error", "").starts_with("SSH backend: cannot connect to")) << patched.dump();
+  EXPECT_TRUE(patched.value("error", "").starts_with("SSH backend: cannot connect to"))
+      << patched.dump();
   Json written = tools.call("write_file", {{"path", "/tmp/x"}, {"content", "b"}});
-  EXPECT_TRUE(written.value("error", "").starts_with("SSH backend: cannot connect to")) << written.dump();
+  EXPECT_TRUE(written.value("error", "").starts_with("SSH backend: cannot connect to"))
+      << written.dump();
 }
 
 }  // namespace

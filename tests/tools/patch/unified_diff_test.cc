@@ -4,6 +4,8 @@
 // where the alignment is unambiguous, so both must print the same hunks.
 #include "tools/patch/unified_diff.h"
 
+#include "testutil/temp_dir.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -11,8 +13,6 @@
 #include <random>
 #include <sstream>
 #include <vector>
-
-#include "testutil/temp_dir.h"
 
 namespace hermes {
 namespace {
@@ -56,9 +56,15 @@ TEST(UnifiedDiff, MatchesGnuDiffOnRandomEdits) {
     for (int e = 0; e < edits && !after.empty(); ++e) {
       size_t at = rng() % after.size();
       switch (rng() % 3) {
-        case 0: after[at] = "changed " + std::to_string(fresh++); break;
-        case 1: after.insert(after.begin() + static_cast<long>(at), "added " + std::to_string(fresh++)); break;
-        default: after.erase(after.begin() + static_cast<long>(at)); break;
+        case 0:
+          after[at] = "changed " + std::to_string(fresh++);
+          break;
+        case 1:
+          after.insert(after.begin() + static_cast<long>(at), "added " + std::to_string(fresh++));
+          break;
+        default:
+          after.erase(after.begin() + static_cast<long>(at));
+          break;
       }
     }
     std::string a = join(before), b = join(after);

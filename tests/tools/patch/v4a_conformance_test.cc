@@ -3,14 +3,14 @@
 // tool: the tree after the call must equal expected/. 010, 011 and 015 are
 // our documented divergences (no overwrite on Move/Add; atomic apply): the
 // test asserts that the input tree is left untouched and the call fails.
+#include "tools/write_file/tool_harness.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
-
-#include "tools/write_file/tool_harness.h"
 
 namespace hermes::testing {
 namespace {
@@ -34,8 +34,10 @@ std::map<std::string, std::string> tree(const fs::path& root) {
   if (!fs::exists(root)) return out;
   for (const auto& e : fs::recursive_directory_iterator(root)) {
     std::string rel = fs::relative(e.path(), root).string();
-    if (e.is_regular_file()) out[rel] = slurp(e.path());
-    else if (e.is_directory() && fs::is_empty(e.path())) out[rel + "/"] = "";
+    if (e.is_regular_file())
+      out[rel] = slurp(e.path());
+    else if (e.is_directory() && fs::is_empty(e.path()))
+      out[rel + "/"] = "";
   }
   return out;
 }
@@ -62,7 +64,8 @@ TEST_P(V4aScenario, MatchesExpectedTree) {
   ToolHarness tools({register_patch});
   tools.session().set_cwd(work.path());
   Json out = tools.call("patch", {{"mode", "patch"}, {"patch", slurp(dir / "patch.txt")}});
-  const bool diverges = name.starts_with("010_") || name.starts_with("011_") || name.starts_with("015_");
+  const bool diverges =
+      name.starts_with("010_") || name.starts_with("011_") || name.starts_with("015_");
   const bool expect_error = diverges || expectations()[name] == "error";
   EXPECT_EQ(out.contains("error"), expect_error) << out.dump(2);
   const fs::path want = diverges ? dir / "input" : dir / "expected";
@@ -82,7 +85,10 @@ std::vector<std::string> scenarios() {
 INSTANTIATE_TEST_SUITE_P(Codex, V4aScenario, ::testing::ValuesIn(scenarios()),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                            std::string n = param.param;
-                           std::replace_if(n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+                           std::replace_if(
+                               n.begin(), n.end(),
+                               [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
+                               '_');
                            return n;
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(V4aScenario);
@@ -93,13 +99,16 @@ TEST(V4aDivergences, MessagesSayWhy) {
     TempDir work;
     fs::copy(kFixtures / name / "input", work.path(), fs::copy_options::recursive);
     tools.session().set_cwd(work.path());
-    return tools.call("patch", {{"mode", "patch"}, {"patch", slurp(kFixtures / name / "patch.txt")}})
+    return tools
+        .call("patch", {{"mode", "patch"}, {"patch", slurp(kFixtures / name / "patch.txt")}})
         .value("error", "");
   };
   ASSERT_TRUE(fs::exists(kFixtures)) << "fixtures missing: " << kFixtures;
-  EXPECT_NE(run("010_move_overwrites_existing_destination").find("destination already exists — move would overwrite"),
+  EXPECT_NE(run("010_move_overwrites_existing_destination")
+                .find("destination already exists — move would overwrite"),
             std::string::npos);
-  EXPECT_NE(run("011_add_overwrites_existing_file").find("file already exists — use Update File, not Add File"),
+  EXPECT_NE(run("011_add_overwrites_existing_file")
+                .find("file already exists — use Update File, not Add File"),
             std::string::npos);
 }
 

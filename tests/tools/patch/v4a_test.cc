@@ -2,20 +2,21 @@
 // V4A beyond the fixtures: both dialects, validation lists every problem,
 // out-of-order hunks, anchors, and the transactional rollback on an injected
 // write failure.
-#include <gtest/gtest.h>
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-#include <filesystem>
-
 #include "backend/local_backend.h"
 #include "tools/file_common/shell_file_system.h"
 #include "tools/file_common/tmpfs_mount.h"
 #include "tools/patch/v4a/apply.h"
 #include "tools/patch/v4a/parser.h"
 #include "tools/write_file/tool_harness.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
 
 namespace hermes::testing {
 namespace {
@@ -67,23 +68,31 @@ TEST_F(V4aTest, ValidationListsEveryProblemAndWritesNothing) {
   dir.write("keep.txt", "keep\n");
   Json out = patch(
       "*** Begin Patch\n*** Add File: keep.txt\n+x\n*** Delete File: gone.txt\n"
-      "*** Update File: keep.txt\n@@ anchor @@\n-absent line here\n+y\n*** Add File: new.txt\n+n\n*** End Patch\n");
+      "*** Update File: keep.txt\n@@ anchor @@\n-absent line here\n+y\n*** Add File: "
+      "new.txt\n+n\n*** End Patch\n");
   ASSERT_EQ(out["success"], false);
   std::string e = out["error"];
-  EXPECT_TRUE(e.starts_with("Patch validation failed (no files were modified):\n  • " + dir.file("keep.txt") +
-                            ": file already exists — use Update File, not Add File\n  • " + dir.file("gone.txt") +
-                            ": file not found for deletion\n  • " + dir.file("keep.txt") + ": hunk 1 'anchor' not found — "))
+  EXPECT_TRUE(e.starts_with("Patch validation failed (no files were modified):\n  • " +
+                            dir.file("keep.txt") +
+                            ": file already exists — use Update File, not Add File\n  • " +
+                            dir.file("gone.txt") + ": file not found for deletion\n  • " +
+                            dir.file("keep.txt") + ": hunk 1 'anchor' not found — "))
       << e;
   EXPECT_FALSE(std::filesystem::exists(dir.file("new.txt")));
 }
 
 TEST_F(V4aTest, AnchorPicksBetweenEqualCandidates) {
   dir.write("a.py", "def one():\n    return 0\n\ndef two():\n    return 0\n");
-  Json ambiguous = patch("*** Begin Patch\n*** Update File: a.py\n@@\n-    return 0\n+    return 9\n*** End Patch\n");
-  EXPECT_NE(ambiguous.value("error", "").find("hunk 1 (no hint) is ambiguous — Found 2 matches for old_string. Add an '@@ <nearby line>' anchor"),
+  Json ambiguous = patch(
+      "*** Begin Patch\n*** Update File: a.py\n@@\n-    return 0\n+    return 9\n*** End Patch\n");
+  EXPECT_NE(ambiguous.value("error", "")
+                .find("hunk 1 (no hint) is ambiguous — Found 2 matches for old_string. Add an '@@ "
+                      "<nearby line>' anchor"),
             std::string::npos)
       << ambiguous.dump(2);
-  Json out = patch("*** Begin Patch\n*** Update File: a.py\n@@ def two():\n-    return 0\n+    return 2\n*** End Patch\n");
+  Json out = patch(
+      "*** Begin Patch\n*** Update File: a.py\n@@ def two():\n-    return 0\n+    return 2\n*** "
+      "End Patch\n");
   ASSERT_EQ(out["success"], true) << out.dump(2);
   EXPECT_EQ(dir.read("a.py"), "def one():\n    return 0\n\ndef two():\n    return 2\n");
 }
@@ -112,7 +121,9 @@ TEST_F(V4aTest, ARemovedLineThatOnlyResemblesOneIsRefused) {
 
 TEST_F(V4aTest, EndOfFilePicksTheLastCopy) {
   dir.write("a.txt", "x = 1\nmiddle\nx = 1\n");
-  Json out = patch("*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 2\n*** End of File\n*** End Patch\n");
+  Json out = patch(
+      "*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 2\n*** End of File\n*** End "
+      "Patch\n");
   ASSERT_EQ(out["success"], true) << out.dump(2);
   EXPECT_EQ(dir.read("a.txt"), "x = 1\nmiddle\nx = 2\n");
 }
@@ -120,28 +131,33 @@ TEST_F(V4aTest, EndOfFilePicksTheLastCopy) {
 TEST_F(V4aTest, AdditionOnlyAnchorMustBeUnique) {
   dir.write("a.txt", "item\nitem\n");
   Json out = patch("*** Begin Patch\n*** Update File: a.txt\n@@ item @@\n+new\n*** End Patch\n");
-  EXPECT_NE(out.value("error", "").find(": addition-only hunk context hint 'item' is ambiguous (2 occurrences)"),
+  EXPECT_NE(out.value("error", "")
+                .find(": addition-only hunk context hint 'item' is ambiguous (2 occurrences)"),
             std::string::npos)
       << out.dump(2);
 }
 
 TEST_F(V4aTest, AdditionOnlyHunkGoesAfterItsAnchor) {
   dir.write("a.txt", "head\nmiddle\ntail\n");
-  Json out = patch("*** Begin Patch\n*** Update File: a.txt\n@@ middle @@\n+inserted\n*** End Patch\n");
+  Json out =
+      patch("*** Begin Patch\n*** Update File: a.txt\n@@ middle @@\n+inserted\n*** End Patch\n");
   ASSERT_EQ(out["success"], true) << out.dump(2);
   EXPECT_EQ(dir.read("a.txt"), "head\nmiddle\ninserted\ntail\n");
 }
 
 TEST_F(V4aTest, ParseErrors) {
-  auto r = v4a::parse_patch("*** Begin Patch\n*** Update File: a\n*** Move File: b\n*** End Patch\n");
+  auto r =
+      v4a::parse_patch("*** Begin Patch\n*** Update File: a\n*** Move File: b\n*** End Patch\n");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message,
-            "Parse error: UPDATE 'a': no hunks found; MOVE 'b': missing destination path (expected 'src -> dst')");
+            "Parse error: UPDATE 'a': no hunks found; MOVE 'b': missing destination path (expected "
+            "'src -> dst')");
 }
 
 TEST_F(V4aTest, CrlfPatchBodyAndPreservedEndings) {
   dir.write("w.txt", "a\r\nb\r\n");
-  Json out = patch("*** Begin Patch\r\n*** Update File: w.txt\r\n@@\r\n-b\r\n+c\r\n*** End Patch\r\n");
+  Json out =
+      patch("*** Begin Patch\r\n*** Update File: w.txt\r\n@@\r\n-b\r\n+c\r\n*** End Patch\r\n");
   ASSERT_EQ(out["success"], true) << out.dump(2);
   EXPECT_EQ(dir.read("w.txt"), "a\r\nc\r\n");
 }
@@ -153,10 +169,11 @@ TEST(V4aTransaction, InjectedFailureRollsBackEverything) {
   dir.write("a.txt", "a1\n");
   dir.write("b.txt", "b1\n");
   dir.write("del.txt", "bye\n");
-  auto ops = v4a::parse_patch(
-      "*** Begin Patch\n*** Update File: " + dir.file("a.txt") + "\n@@\n-a1\n+a2\n*** Add File: " +
-      dir.file("sub/new.txt") + "\n+new\n*** Delete File: " + dir.file("del.txt") + "\n*** Update File: " +
-      dir.file("b.txt") + "\n@@\n-b1\n+b2\n*** End Patch\n");
+  auto ops = v4a::parse_patch("*** Begin Patch\n*** Update File: " + dir.file("a.txt") +
+                              "\n@@\n-a1\n+a2\n*** Add File: " + dir.file("sub/new.txt") +
+                              "\n+new\n*** Delete File: " + dir.file("del.txt") +
+                              "\n*** Update File: " + dir.file("b.txt") +
+                              "\n@@\n-b1\n+b2\n*** End Patch\n");
   ASSERT_TRUE(ops);
   v4a::ApplyRequest request{*ops, dir.file("home"), {}};
   int writes = 0;
@@ -170,8 +187,10 @@ TEST(V4aTransaction, InjectedFailureRollsBackEverything) {
   auto result = v4a::apply_patch(request);
   ASSERT_TRUE(std::holds_alternative<PatchFailure>(result));
   std::string e = std::get<PatchFailure>(result).message;
-  EXPECT_TRUE(e.starts_with("Apply phase failed (every change was rolled back; no files were modified):\n  • Failed to update " +
-                            dir.file("b.txt")))
+  EXPECT_TRUE(
+      e.starts_with("Apply phase failed (every change was rolled back; no files were modified):\n  "
+                    "• Failed to update " +
+                    dir.file("b.txt")))
       << e;
   EXPECT_EQ(dir.read("a.txt"), "a1\n");
   EXPECT_EQ(dir.read("b.txt"), "b1\n");
@@ -194,19 +213,21 @@ TEST(V4aTransaction, ShellWriteFailureRollsBackEverything) {
   dir.write("a.txt", "a1\n");
   dir.write("del.txt", "bye\n");
   dir.write("mnt/b.txt", "b1\n");
-  auto ops = v4a::parse_patch(
-      "*** Begin Patch\n*** Update File: " + dir.file("a.txt") + "\n@@\n-a1\n+a2\n*** Add File: " +
-      dir.file("sub/new.txt") + "\n+new\n*** Delete File: " + dir.file("del.txt") +
-      "\n*** Update File: " + dir.file("mnt/b.txt") + "\n@@\n-b1\n+" + std::string(200000, 'b') +
-      "\n*** End Patch\n");
+  auto ops = v4a::parse_patch("*** Begin Patch\n*** Update File: " + dir.file("a.txt") +
+                              "\n@@\n-a1\n+a2\n*** Add File: " + dir.file("sub/new.txt") +
+                              "\n+new\n*** Delete File: " + dir.file("del.txt") +
+                              "\n*** Update File: " + dir.file("mnt/b.txt") + "\n@@\n-b1\n+" +
+                              std::string(200000, 'b') + "\n*** End Patch\n");
   ASSERT_TRUE(ops);
   ShellFileSystem fs(std::make_shared<LocalBackend>(/*portable_files=*/true), {});
   v4a::ApplyRequest request{*ops, dir.file("home"), {}, &fs, true};
   auto result = v4a::apply_patch(request);
   ASSERT_TRUE(std::holds_alternative<PatchFailure>(result));
   std::string e = std::get<PatchFailure>(result).message;
-  EXPECT_EQ(e, "Apply phase failed (every change was rolled back; no files were modified):\n  • Failed to update " +
-                   dir.file("mnt/b.txt") + ": Failed to write file: write: No space left on device");
+  EXPECT_EQ(e,
+            "Apply phase failed (every change was rolled back; no files were modified):\n  • "
+            "Failed to update " +
+                dir.file("mnt/b.txt") + ": Failed to write file: write: No space left on device");
   EXPECT_EQ(dir.read("a.txt"), "a1\n");
   EXPECT_EQ(dir.read("mnt/b.txt"), "b1\n");
   EXPECT_EQ(dir.read("del.txt"), "bye\n");

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Background commands on an ssh host: killing the local ssh client does not
 // end them there, so `process kill` and the session's end must.
+#include "testutil/sshd_server.h"
+#include "tools/terminal/terminal_harness.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <thread>
-
-#include "testutil/sshd_server.h"
-#include "tools/terminal/terminal_harness.h"
 
 namespace hermes {
 

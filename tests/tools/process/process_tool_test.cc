@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 // terminal(background=true) + the process tool, and session teardown.
+#include "proc/proc_test_util.h"
+#include "tools/terminal/terminal_harness.h"
+
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -7,9 +10,6 @@
 #include <chrono>
 #include <mutex>
 #include <thread>
-
-#include "proc/proc_test_util.h"
-#include "tools/terminal/terminal_harness.h"
 
 namespace hermes {
 
@@ -125,8 +125,9 @@ TEST(Background, LookupAndErrors) {
   EXPECT_EQ(h.process("poll", "proc_zzzz"),
             Json::parse(R"({"status":"not_found","error":"No process with ID proc_zzzz"})"));
   EXPECT_EQ(h.process("poll", ""), Json::parse(R"({"error":"session_id is required for poll"})"));
-  EXPECT_EQ(h.process("dance", id)["error"],
-            "Unknown process action: dance. Use: list, poll, log, wait, kill, write, submit, close");
+  EXPECT_EQ(
+      h.process("dance", id)["error"],
+      "Unknown process action: dance. Use: list, poll, log, wait, kill, write, submit, close");
   EXPECT_EQ(h.process("wait", id, {{"timeout", -1}}),
             Json::parse(R"j({"status":"error","error":"timeout must be positive (got -1)"})j"));
   Json list = h.process("list", "");
@@ -215,7 +216,8 @@ TEST(Background, PtyMode) {
 
 TEST(Background, PtyDeviceQueriesAreAnswered) {
   ProcessHarness h;
-  std::string id = h.start("printf '\\033[6n'; IFS= read -rs -d R pos; echo got-reply", {{"pty", true}});
+  std::string id =
+      h.start("printf '\\033[6n'; IFS= read -rs -d R pos; echo got-reply", {{"pty", true}});
   Json w = h.process("wait", id, {{"timeout", 10}});
   EXPECT_EQ(w["status"], "exited");
   EXPECT_NE(w["output"].get<std::string>().find("got-reply"), std::string::npos) << w.dump();
@@ -223,8 +225,9 @@ TEST(Background, PtyDeviceQueriesAreAnswered) {
 
 TEST(Background, GhTokenLoginForcesPipeMode) {
   ProcessHarness h;
-  Json r = h.call("terminal", {{"command", "echo gh auth login --with-token"},
-                               {"background", true}, {"pty", true}});
+  Json r =
+      h.call("terminal",
+             {{"command", "echo gh auth login --with-token"}, {"background", true}, {"pty", true}});
   EXPECT_TRUE(r.contains("pty_note"));
 }
 

@@ -4,17 +4,17 @@
 // PDF coverage warning.
 #include "tools/read_file/documents.h"
 
+#include "backend/local_backend.h"
+#include "tools/file_common/shell_file_system.h"
+#include "tools/read_file/document_copy.h"
+#include "tools/read_file/harness.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <zip.h>
 
 #include <map>
 #include <vector>
-
-#include "backend/local_backend.h"
-#include "tools/file_common/shell_file_system.h"
-#include "tools/read_file/document_copy.h"
-#include "tools/read_file/harness.h"
 
 namespace hermes::testing {
 namespace {
@@ -176,21 +176,27 @@ TEST(Documents, CopiedFromABackendExtractsTheSame) {
   std::string doc = std::string("<w:document ") + kW +
                     "><w:body><w:p><w:r><w:t>Hi there</w:t></w:r></w:p></w:body></w:document>";
   write_zip(dir.file("d.docx"), {{"word/document.xml", doc}});
-  std::vector<std::pair<std::string, DocumentKind>> files = {{dir.file("d.docx"), DocumentKind::kDocx},
-                                                             {dir.write("bad.xlsx", "PK junk"), DocumentKind::kXlsx}};
-  if (document_kind(".pdf")) files.emplace_back(dir.write("p.pdf", two_page_pdf()), DocumentKind::kPdf);
+  std::vector<std::pair<std::string, DocumentKind>> files = {
+      {dir.file("d.docx"), DocumentKind::kDocx},
+      {dir.write("bad.xlsx", "PK junk"), DocumentKind::kXlsx}};
+  if (document_kind(".pdf"))
+    files.emplace_back(dir.write("p.pdf", two_page_pdf()), DocumentKind::kPdf);
   for (const auto& [path, kind] : files) {
     auto local = extract_document(path, kind, {});
     auto copied = extract_document_copy(fs, path, 100, kind, {});
     ASSERT_EQ(bool(local), bool(copied)) << path;
-    if (local) EXPECT_EQ(*local, *copied) << path;
-    else EXPECT_EQ(local.error().message, copied.error().message) << path;
+    if (local)
+      EXPECT_EQ(*local, *copied) << path;
+    else
+      EXPECT_EQ(local.error().message, copied.error().message) << path;
   }
-  EXPECT_EQ(*extract_document_copy(fs, dir.file("d.docx"), 100, DocumentKind::kDocx, {}), "Hi there\n");
+  EXPECT_EQ(*extract_document_copy(fs, dir.file("d.docx"), 100, DocumentKind::kDocx, {}),
+            "Hi there\n");
   auto huge = extract_document_copy(fs, dir.file("d.docx"), 65ull << 20, DocumentKind::kDocx, {});
   EXPECT_EQ(huge.error().code, ErrorCode::kTooLarge);
-  EXPECT_EQ(extract_document_copy(fs, dir.file("gone.docx"), 1, DocumentKind::kDocx, {}).error().code,
-            ErrorCode::kNotFound);
+  EXPECT_EQ(
+      extract_document_copy(fs, dir.file("gone.docx"), 1, DocumentKind::kDocx, {}).error().code,
+      ErrorCode::kNotFound);
 }
 
 TEST(Documents, PdfCoverageWarning) {

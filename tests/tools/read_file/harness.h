@@ -3,9 +3,6 @@
 // a configuration from YAML text and a temporary directory as workspace.
 #pragma once
 
-#include <memory>
-#include <string>
-
 #include "core/config.h"
 #include "core/json.h"
 #include "core/paths.h"
@@ -17,8 +14,10 @@
 #include "tools/file_common/portable_mode.h"
 #include "tools/read_file/read_file.h"
 
-namespace hermes {
+#include <memory>
+#include <string>
 
+namespace hermes {
 
 namespace testing {
 

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 // read_file end to end in-process: line format, pagination, budget, binary,
 // guards, not-found, dedup and repeat guards, annotations, redaction.
+#include "testutil/memory_file_system.h"
+#include "testutil/status_matchers.h"
+#include "tools/file_common/read_tracker.h"
+#include "tools/read_file/harness.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
-
-#include "tools/file_common/read_tracker.h"
-#include "testutil/memory_file_system.h"
-#include "testutil/status_matchers.h"
-#include "tools/read_file/harness.h"
 
 namespace hermes::testing {
 namespace {
@@ -370,7 +371,9 @@ TEST(ReadFileErrors, EachFailureCarriesItsCode) {
   ReadFileHarness h;
   h.dir().write("a.txt", "a\n");
   h.dir().write(".env", "A=1\n");
-  h.dir().write("b.bin", std::string("\x7f" "ELF\0\0", 6));
+  h.dir().write("b.bin", std::string("\x7f"
+                                     "ELF\0\0",
+                                     6));
   ASSERT_EQ(::mkfifo(h.dir().file("pipe").c_str(), 0600), 0);
   EXPECT_THAT(h.outcome(Json::object()), IsError(ErrorCode::kInvalidArgument));
   EXPECT_THAT(h.outcome(Json{{"path", "missing.txt"}}), IsError(ErrorCode::kNotFound));
@@ -411,7 +414,8 @@ TEST(ReadFileBackend, UnreachableSshHostIsTheToolsError) {
   Json out = h.read(path);
   EXPECT_TRUE(out.value("error", "").starts_with("SSH backend: cannot connect to")) << out.dump();
   ReadFileHarness unknown("terminal:\n  backend: mainframe\n");
-  EXPECT_TRUE(unknown.read(path).value("error", "").starts_with("Unknown terminal backend 'mainframe'"));
+  EXPECT_TRUE(
+      unknown.read(path).value("error", "").starts_with("Unknown terminal backend 'mainframe'"));
 }
 
 bool seen_whole(ReadFileHarness& h, const std::string& path) {

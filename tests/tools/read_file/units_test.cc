@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The read_file building blocks on their own: content detection, sizes,
 // similarity scores, device paths, the denylist and the session state.
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
-#include <cstring>
-
 #include "testutil/status_matchers.h"
 #include "testutil/temp_dir.h"
 #include "tools/file_common/file_safety.h"
@@ -15,6 +10,11 @@
 #include "tools/read_file/read_guards.h"
 #include "tools/read_file/read_state.h"
 #include "tools/read_file/text_read.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
 
 namespace hermes {
 namespace {

@@ -3,8 +3,14 @@
 // test backend whose target PATH is a chosen folder, the rg-less fallback,
 // timeouts, cancellation and early stop killing the remote engine, and
 // backend failures becoming the tool's error.
+#include "backend/backend.h"
+#include "tools/search_files/search_harness.h"
+#include "tools/search_files/search_host.h"
+#include "tools/search_files/search_service.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
 #include <signal.h>
 
 #include <algorithm>
@@ -12,11 +18,6 @@
 #include <fstream>
 #include <set>
 #include <thread>
-
-#include "backend/backend.h"
-#include "tools/search_files/search_harness.h"
-#include "tools/search_files/search_host.h"
-#include "tools/search_files/search_service.h"
 
 namespace hermes::testing {
 namespace {
@@ -71,12 +72,12 @@ class RemoteRig {
  private:
   Result<search::SearchOutcome> run(const search::SearchRequest& req, search::SearchHost& host,
                                     std::stop_token stop, std::chrono::milliseconds timeout) {
-    search::SearchDeps deps{.paths = paths_,
-                            .session_cwd = tree_.path(),
-                            .hermes_home = home_.path(),
-                            .state = state_,
-                            .env = {.engines = host.engines(), .host = &host,
-                                    .timeout = timeout, .stop = stop}};
+    search::SearchDeps deps{
+        .paths = paths_,
+        .session_cwd = tree_.path(),
+        .hermes_home = home_.path(),
+        .state = state_,
+        .env = {.engines = host.engines(), .host = &host, .timeout = timeout, .stop = stop}};
     return search::run_search(req, deps);
   }
 
@@ -104,8 +105,8 @@ bool process_gone(const std::string& pid_file) {
 // ---- awkward names, through the tool (native and portable builds) ----
 
 const std::vector<std::string> kAwkward = {
-    "sp ace.txt", "it's \"q\".txt", "new\nline.txt", "-dash.txt", "ünï 😀.txt",
-    "$(touch pwned).txt", "`touch pwned2`;.txt"};
+    "sp ace.txt", "it's \"q\".txt",     "new\nline.txt",      "-dash.txt",
+    "ünï 😀.txt",  "$(touch pwned).txt", "`touch pwned2`;.txt"};
 
 TEST(AwkwardNames, EveryNameIsFoundAndNoneIsRunAsAShellWord) {
   SearchHarness h;
@@ -114,7 +115,8 @@ TEST(AwkwardNames, EveryNameIsFoundAndNoneIsRunAsAShellWord) {
     h.tree().write("d -x 'q'/" + name, "needle\n");
     expected.push_back("d -x 'q'/" + name);
   }
-  Json listed = h.call({{"pattern", "needle"}, {"path", "d -x 'q'"}, {"output_mode", "files_only"}});
+  Json listed =
+      h.call({{"pattern", "needle"}, {"path", "d -x 'q'"}, {"output_mode", "files_only"}});
   EXPECT_THAT(files_of(listed), UnorderedElementsAreArray(expected)) << listed.dump();
   Json counted = h.call({{"pattern", "needle"}, {"path", "d -x 'q'"}, {"output_mode", "count"}});
   ASSERT_EQ(counted["total_count"], kAwkward.size()) << counted.dump();
@@ -235,7 +237,8 @@ TEST(RemoteSearch, WithoutRgTheRemoteFallsBackExactlyLikeTheLocalFallback) {
     auto local_files = rig.native(files);
     auto remote_files = rig.remote(files);
     ASSERT_TRUE(local_files && remote_files);
-    EXPECT_EQ(remote_files->files, local_files->files) << remote_files->error << remote_files->warning;
+    EXPECT_EQ(remote_files->files, local_files->files)
+        << remote_files->error << remote_files->warning;
     EXPECT_THAT(remote_files->files, ElementsAre("./d/new.md", "./old.md"));
     auto broad = rig.remote({.pattern = "*", .target = search::Target::kFiles, .path = "/"});
     EXPECT_THAT(broad->error, StartsWith("Broad local file search without ripgrep is disabled"));
@@ -283,7 +286,9 @@ TEST(RemoteSearch, EarlyStopKillsAnEndlessRemoteProducer) {
   RemoteRig rig(bin);
   bin.script("rg", "yes ./f.txt | tr '\\n' '\\0'");
   auto start = std::chrono::steady_clock::now();
-  auto out = rig.remote({.pattern = "*.txt", .target = search::Target::kFiles, .limit = 5,
+  auto out = rig.remote({.pattern = "*.txt",
+                         .target = search::Target::kFiles,
+                         .limit = 5,
                          .order = search::FileOrder::kDiscovery});
   ASSERT_TRUE(out.has_value()) << out.error().message;
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // search_files content target through the tool handler: result shapes, true
 // totals, paging, probes, multiline, bad input, redaction and the denylist.
-#include <sys/stat.h>
-
-#include <chrono>
-#include <set>
+#include "tools/search_files/search_harness.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tools/search_files/search_harness.h"
+#include <sys/stat.h>
+
+#include <chrono>
+#include <set>
 
 namespace hermes::testing {
 namespace {

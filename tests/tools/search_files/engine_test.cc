@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The process runner and engine edge cases that need a controlled engine:
 // timeouts (a fake rg that sleeps), early stop, separate stderr, helpers.
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
-#include <chrono>
-
 #include "backend/local_backend.h"
 #include "tools/search_files/content_engine.h"
 #include "tools/search_files/engine_common.h"
 #include "tools/search_files/search_harness.h"
 #include "tools/search_files/search_process.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
 
 namespace hermes::testing {
 namespace {
@@ -24,9 +24,12 @@ search::SpawnSpec spec_of(std::vector<std::string> argv) {
 
 TEST(SearchProcess, RecordsAndStderrStaySeparate) {
   std::vector<std::string> records;
-  auto run = search::run_records(
-      spec_of({"/bin/sh", "-c", "printf 'a\\nb\\nc'; echo oops >&2; exit 3"}),
-      [&](std::string_view r) { records.emplace_back(r); return true; });
+  auto run =
+      search::run_records(spec_of({"/bin/sh", "-c", "printf 'a\\nb\\nc'; echo oops >&2; exit 3"}),
+                          [&](std::string_view r) {
+                            records.emplace_back(r);
+                            return true;
+                          });
   ASSERT_TRUE(run.has_value());
   EXPECT_EQ(records, (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(run->stderr_text, "oops\n");
@@ -63,10 +66,14 @@ TEST(SearchProcess, LongRecordsAreCutAndMissingProgramsFail) {
   auto spec = spec_of({"/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' a; echo; echo b"});
   spec.max_record_bytes = 10;
   std::vector<std::string> records;
-  auto run = search::run_records(spec, [&](std::string_view r) { records.emplace_back(r); return true; });
+  auto run = search::run_records(spec, [&](std::string_view r) {
+    records.emplace_back(r);
+    return true;
+  });
   EXPECT_EQ(records, (std::vector<std::string>{"aaaaaaaaaa", "b"}));
-  EXPECT_FALSE(search::run_records(spec_of({"/nonexistent/rg"}),
-                                   [](std::string_view) { return true; }).has_value());
+  EXPECT_FALSE(search::run_records(spec_of({"/nonexistent/rg"}), [](std::string_view) {
+                 return true;
+               }).has_value());
 }
 
 TEST(SearchProcess, BackendRunsQuoteEveryWordAndStopEarly) {
@@ -78,8 +85,9 @@ TEST(SearchProcess, BackendRunsQuoteEveryWordAndStopEarly) {
   spec.cwd = cwd;
   spec.delimiter = '|';
   EXPECT_EQ(search::remote_script(spec),
-            "cd -- '" + dir.path() + "/a '\\''b'\\'' $(x)' && exec -a 'printf' '/usr/bin/printf' "
-            "'%s|' 'it'\\''s' '-x' '$(touch pwned)' '`id`' 'a\nb'");
+            "cd -- '" + dir.path() +
+                "/a '\\''b'\\'' $(x)' && exec -a 'printf' '/usr/bin/printf' "
+                "'%s|' 'it'\\''s' '-x' '$(touch pwned)' '`id`' 'a\nb'");
   std::vector<std::string> records;
   auto run = search::run_records_on(backend, spec, [&](std::string_view r) {
     records.emplace_back(r);

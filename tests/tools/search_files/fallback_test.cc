@@ -2,12 +2,12 @@
 // search_files without ripgrep: grep for content, find for files, the
 // refusals, and availability — rg is hidden by pointing PATH at a folder
 // with links to just the tools a test allows.
+#include "tools/search_files/search_harness.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <set>
-
-#include "tools/search_files/search_harness.h"
 
 namespace hermes::testing {
 namespace {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // search_files files target: ordering (docs/tools/search_files.md), .gitignore and hidden
 // rules, glob preparation, aliases and paging.
-#include <sys/stat.h>
-#include <unistd.h>
+#include "tools/search_files/file_engine.h"
+#include "tools/search_files/search_harness.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tools/search_files/file_engine.h"
-#include "tools/search_files/search_harness.h"
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace hermes::testing {
 namespace {
@@ -85,8 +85,8 @@ TEST_F(FileSearch, PagingIsTrueAndUnicodeNamesSurvive) {
   EXPECT_EQ(page["_hint"],
             "Results truncated. Use offset=6 to see more, or narrow with a more specific "
             "pattern or file_glob.");
-  Json discovery = h.call({{"pattern", "*.txt"}, {"target", "files"}, {"limit", 3},
-                           {"order", "discovery"}});
+  Json discovery =
+      h.call({{"pattern", "*.txt"}, {"target", "files"}, {"limit", 3}, {"order", "discovery"}});
   EXPECT_EQ(discovery["total_count"], 7);
   EXPECT_EQ(discovery["truncated"], true);
 }
@@ -114,7 +114,8 @@ TEST_F(FileSearch, ALinkedCredentialStoreIsOmittedWhereItLives) {
   TempDir vault;
   vault.write("token-store.json", "{}");
   vault.write("plain.json", "{}");
-  ASSERT_EQ(::symlink(vault.file("token-store.json").c_str(), h.home().file("auth.json").c_str()), 0);
+  ASSERT_EQ(::symlink(vault.file("token-store.json").c_str(), h.home().file("auth.json").c_str()),
+            0);
   Json out = h.call({{"pattern", "*.json"}, {"target", "files"}, {"path", vault.path()}});
   EXPECT_THAT(files_of(out), ElementsAre(vault.path() + "/plain.json")) << out.dump();
   EXPECT_TRUE(out.contains("_omitted"));

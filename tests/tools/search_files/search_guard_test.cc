@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // search_files guards in order: loop guard, NT namespace, missing roots with
 // suggestions and the negative cache, multi-path recovery, argument aliases.
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "tools/search_files/search_harness.h"
 #include "tools/search_files/search_paths.h"
 #include "tools/search_files/search_state.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 
 namespace hermes::testing {
 namespace {

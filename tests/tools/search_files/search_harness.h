@@ -6,15 +6,6 @@
 // the same tests drive the shell-command path (docs/ARCHITECTURE.md, Backends).
 #pragma once
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cstdlib>
-#include <memory>
-#include <string>
-#include <vector>
-
 #include "core/config.h"
 #include "core/json.h"
 #include "core/paths.h"
@@ -23,6 +14,15 @@
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "testutil/temp_dir.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace hermes {
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "tools/task/agent_runner.h"
 
+#include "tools/task/task_fixture.h"
+
 #include <gtest/gtest.h>
+
 #include <signal.h>
 
 #include <cerrno>
@@ -10,8 +13,6 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
-
-#include "tools/task/task_fixture.h"
 
 namespace hermes::task {
 namespace {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "tools/task/auth_store.h"
 
-#include <fcntl.h>
-#include <gtest/gtest.h>
-#include <sys/stat.h>
-
 #include "testutil/temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 namespace hermes::task {
 namespace {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // hermes_task_detail: lookup order, live export, id validation.
-#include <gtest/gtest.h>
-
 #include "tools/task/task_fixture.h"
 #include "tools/task/task_tools.h"
+
+#include <gtest/gtest.h>
 
 namespace hermes::task {
 namespace {

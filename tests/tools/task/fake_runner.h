@@ -2,11 +2,11 @@
 // An AgentRunner that records requests and answers from a test's function.
 #pragma once
 
+#include "tools/task/agent_runner.h"
+
 #include <functional>
 #include <mutex>
 #include <vector>
-
-#include "tools/task/agent_runner.h"
 
 namespace hermes::task::testing {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // hermes_task end to end against the stub agent: success shapes, output
 // modes and caps, session id and export handling, argv, cwd and the cache.
+#include "tools/task/task_fixture.h"
+#include "tools/task/task_tools.h"
+
 #include <gtest/gtest.h>
 
 #include <regex>
-
-#include "tools/task/task_fixture.h"
-#include "tools/task/task_tools.h"
 
 namespace hermes::task {
 namespace {

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 // hermes_models: cache ∪ capability map, liveness flags, filters; plus
 // hermes_telemetry through its tool edge.
+#include "tools/task/iso_time.h"
+#include "tools/task/task_fixture.h"
+#include "tools/task/task_tools.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
-
-#include "tools/task/iso_time.h"
-#include "tools/task/task_fixture.h"
-#include "tools/task/task_tools.h"
 
 namespace hermes::task {
 namespace {

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // MCP progress during a running hermes_task: sent only for a progressToken,
 // strictly increasing, and never after the call returned.
-#include <gtest/gtest.h>
-
-#include <future>
-#include <mutex>
-
 #include "registry/client_channel.h"
 #include "tools/task/fake_runner.h"
 #include "tools/task/iso_time.h"
 #include "tools/task/task_fixture.h"
 #include "tools/task/task_tools.h"
+
+#include <gtest/gtest.h>
+
+#include <future>
+#include <mutex>
 
 namespace hermes::task {
 namespace {

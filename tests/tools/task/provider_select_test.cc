@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "tools/task/provider_select.h"
 
-#include <gtest/gtest.h>
-
 #include "tools/task/capability_map.h"
+
+#include <gtest/gtest.h>
 
 namespace hermes::task {
 namespace {

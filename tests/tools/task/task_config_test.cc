@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "tools/task/task_config.h"
 
-#include <gtest/gtest.h>
-
 #include "core/config.h"
 #include "tools/task/task_fixture.h"
+
+#include <gtest/gtest.h>
 
 namespace hermes::task {
 namespace {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // hermes_task's error codes, in the reference's check order, and what each
 // leaves behind in HERMES_HOME.
-#include <gtest/gtest.h>
-
-#include <future>
-
 #include "tools/task/fake_runner.h"
 #include "tools/task/iso_time.h"
 #include "tools/task/task_fixture.h"
 #include "tools/task/task_tools.h"
+
+#include <gtest/gtest.h>
+
+#include <future>
 
 namespace hermes::task {
 namespace {

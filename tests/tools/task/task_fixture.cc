@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "tools/task/task_fixture.h"
 
+#include "tools/task/agent_runner.h"
+#include "tools/task/iso_time.h"
+
 #include <sys/stat.h>
 
 #include <cstdlib>
-
-#include "tools/task/agent_runner.h"
-#include "tools/task/iso_time.h"
 
 namespace hermes::task::testing {
 

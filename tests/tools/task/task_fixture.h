@@ -4,12 +4,6 @@
 // call context for invoking the tool handlers directly.
 #pragma once
 
-#include <map>
-#include <memory>
-#include <optional>
-#include <string>
-#include <vector>
-
 #include "core/config.h"
 #include "core/json.h"
 #include "core/paths.h"
@@ -20,6 +14,12 @@
 #include "testutil/temp_dir.h"
 #include "tools/task/task_config.h"
 #include "tools/task/task_service.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace hermes::task::testing {
 

@@ -2,10 +2,10 @@
 // Calls the terminal/process tools in a real session with a test config.
 #pragma once
 
-#include <string>
-
 #include "registry/registry.h"
 #include "testutil/tool_session.h"
+
+#include <string>
 
 namespace hermes {
 

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The terminal tool end to end in one session: results, persistence,
 // timeouts, cancellation, truncation and hostile output.
+#include "tools/terminal/terminal_harness.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <thread>
-
-#include "tools/terminal/terminal_harness.h"
 
 namespace hermes {
 namespace {
@@ -47,9 +48,10 @@ TEST(Terminal, StrayCodeArgumentPointsToExecuteCode) {
 TEST(Terminal, ForegroundTimeoutCap) {
   TerminalHarness h;
   Json r = h.call("terminal", {{"command", "true"}, {"timeout", 601}});
-  EXPECT_EQ(r, Json({{"error", "Foreground timeout 601s exceeds the maximum of 600s. Use "
-                               "background=true with notify_on_complete=true for "
-                               "long-running commands."}}));
+  EXPECT_EQ(r, Json({{"error",
+                      "Foreground timeout 601s exceeds the maximum of 600s. Use "
+                      "background=true with notify_on_complete=true for "
+                      "long-running commands."}}));
 }
 
 TEST(Terminal, CwdPersists) {
@@ -134,7 +136,8 @@ TEST(Terminal, LargeOutputIsTruncatedAndSpilled) {
   EXPECT_LT(out.size(), 60'000u);
   EXPECT_EQ(out.rfind("1\n2\n3\n", 0), 0u);
   EXPECT_NE(out.find("... [OUTPUT TRUNCATED - "), std::string::npos);
-  EXPECT_NE(out.find(" chars omitted out of 1,288,895 total] ..."), std::string::npos) << out.substr(0, 100);
+  EXPECT_NE(out.find(" chars omitted out of 1,288,895 total] ..."), std::string::npos)
+      << out.substr(0, 100);
   EXPECT_TRUE(out.ends_with("199999\n200000"));
   EXPECT_EQ(r["output_total_chars"], 1288895);
   std::string spill = r["full_output_path"];
@@ -147,8 +150,8 @@ TEST(Terminal, LargeOutputIsTruncatedAndSpilled) {
 
 TEST(Terminal, HugeOutputStaysBounded) {
   TerminalHarness h;
-  Json r = h.call("terminal", {{"command", "head -c 300000000 /dev/zero | tr '\\0' a"},
-                               {"timeout", 60}});
+  Json r = h.call("terminal",
+                  {{"command", "head -c 300000000 /dev/zero | tr '\\0' a"}, {"timeout", 60}});
   EXPECT_EQ(r["exit_code"], 0);
   EXPECT_EQ(r["output_total_chars"], 300000000);
   EXPECT_LT(r["output"].get<std::string>().size(), 60'000u);
@@ -181,7 +184,10 @@ TEST(Terminal, DeletedCwdFallsBackToAncestor) {
 TEST(Terminal, WorkdirValidation) {
   TerminalHarness h;
   Json r = h.call("terminal", {{"command", "pwd"}, {"workdir", "/tmp;rm"}});
-  EXPECT_EQ(r, Json::parse(R"({"output":"","exit_code":-1,"error":"Blocked: workdir contains disallowed character ';'. Use a simple filesystem path without shell metacharacters.","status":"blocked"})"));
+  EXPECT_EQ(
+      r,
+      Json::parse(
+          R"({"output":"","exit_code":-1,"error":"Blocked: workdir contains disallowed character ';'. Use a simple filesystem path without shell metacharacters.","status":"blocked"})"));
   r = h.call("terminal", {{"command", "pwd"}, {"workdir", "/no/such/dir"}});
   EXPECT_EQ(r["exit_code"], 126);
   r = h.call("terminal", {{"command", "pwd"}, {"workdir", "/"}});

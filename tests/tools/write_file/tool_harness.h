@@ -3,11 +3,6 @@
 // directly, as the dispatcher would. Shared by the write_file and patch tests.
 #pragma once
 
-#include <initializer_list>
-#include <memory>
-#include <optional>
-#include <string>
-
 #include "core/config.h"
 #include "core/json.h"
 #include "core/paths.h"
@@ -19,6 +14,11 @@
 #include "tools/file_common/portable_mode.h"
 #include "tools/file_common/read_tracker.h"
 #include "tools/write_file/write_file.h"
+
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
 
 namespace hermes {
 

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 // write_file through its handler: argument errors, guards in order, the
 // write pipeline (gate, shims, atomic write, verification, lint delta).
+#include "testutil/memory_file_system.h"
+#include "testutil/status_matchers.h"
+#include "tools/file_common/write_safety.h"
+#include "tools/write_file/tool_harness.h"
+
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
-
-#include "testutil/memory_file_system.h"
-#include "testutil/status_matchers.h"
-#include "tools/file_common/write_safety.h"
-#include "tools/write_file/tool_harness.h"
 
 namespace hermes::testing {
 namespace {
@@ -44,8 +45,9 @@ TEST_F(WriteFileTest, ArgumentErrors) {
                   .starts_with("write_file: missing required field 'path'."));
   EXPECT_TRUE(error_of(tools.call("write_file", {{"path", dir.file("a")}}))
                   .starts_with("write_file: missing required field 'content'."));
-  EXPECT_EQ(error_of(tools.call("write_file", {{"path", dir.file("a")}, {"content", Json::array()}})),
-            "write_file: 'content' must be a string, got list.");
+  EXPECT_EQ(
+      error_of(tools.call("write_file", {{"path", dir.file("a")}, {"content", Json::array()}})),
+      "write_file: 'content' must be a string, got list.");
   EXPECT_EQ(error_of(tools.call("write_file", {{"path", dir.file("a")}, {"content", nullptr}})),
             "write_file: 'content' must be a string, got NoneType.");
 }
@@ -53,9 +55,10 @@ TEST_F(WriteFileTest, ArgumentErrors) {
 TEST_F(WriteFileTest, WrongTypedArgumentsSayWhichTypeIsWanted) {
   EXPECT_EQ(error_of(tools.call("write_file", {{"path", 5}, {"content", "x"}})),
             "write_file: missing required field 'path'. 'path' must be a string, got int.");
-  EXPECT_EQ(error_of(tools.call(
-                "write_file", {{"path", dir.file("a")}, {"content", "x"}, {"cross_profile", "yes"}})),
-            "write_file: 'cross_profile' must be a boolean, got str.");
+  EXPECT_EQ(
+      error_of(tools.call("write_file",
+                          {{"path", dir.file("a")}, {"content", "x"}, {"cross_profile", "yes"}})),
+      "write_file: 'cross_profile' must be a boolean, got str.");
   EXPECT_FALSE(std::filesystem::exists(dir.file("a")));
 }
 
@@ -125,8 +128,9 @@ TEST_F(WriteFileTest, ChangedSinceReadIsBlocked) {
 }
 
 TEST_F(WriteFileTest, SensitiveAndBinaryTargetsAreRefused) {
-  EXPECT_TRUE(error_of(write("/etc/hermes-test.conf", "x"))
-                  .starts_with("Refusing to write to sensitive system path: /etc/hermes-test.conf"));
+  EXPECT_TRUE(
+      error_of(write("/etc/hermes-test.conf", "x"))
+          .starts_with("Refusing to write to sensitive system path: /etc/hermes-test.conf"));
   EXPECT_TRUE(error_of(write(dir.file("r.docx"), "x"))
                   .starts_with("Refusing to write plain text to binary document"));
   EXPECT_TRUE(error_of(write(dir.file("app.db-wal"), "x"))
@@ -182,14 +186,17 @@ TEST_F(WriteFileTest, LoneSurrogateIsRefusedAndEscapedBytesAreDecoded) {
 
 TEST_F(WriteFileTest, SyntaxGateIsFailClosed) {
   std::string err = error_of(write(dir.file("c.json"), "{\"a\": }"));
-  EXPECT_TRUE(err.starts_with("Refusing to write '" + dir.file("c.json") +
-                              "': candidate content fails .json syntax validation (JSONDecodeError: "))
+  EXPECT_TRUE(
+      err.starts_with("Refusing to write '" + dir.file("c.json") +
+                      "': candidate content fails .json syntax validation (JSONDecodeError: "))
       << err;
   EXPECT_TRUE(err.ends_with("). The file was NOT created or modified. Fix the content and retry."));
   EXPECT_NE(::access(dir.file("c.json").c_str(), F_OK), 0);
   EXPECT_FALSE(error_of(write(dir.file("e.json"), "")).empty());
-  EXPECT_NE(error_of(write(dir.file("c.yaml"), "a: [1, 2\n")).find("(YAMLError: "), std::string::npos);
-  EXPECT_NE(error_of(write(dir.file("c.toml"), "a = \n")).find("(TOMLDecodeError: "), std::string::npos);
+  EXPECT_NE(error_of(write(dir.file("c.yaml"), "a: [1, 2\n")).find("(YAMLError: "),
+            std::string::npos);
+  EXPECT_NE(error_of(write(dir.file("c.toml"), "a = \n")).find("(TOMLDecodeError: "),
+            std::string::npos);
   EXPECT_FALSE(write(dir.file("m.yaml"), "a: 1\n---\nb: !custom 2\n").contains("error"));
   EXPECT_FALSE(write(dir.file("empty.yaml"), "").contains("error"));
   Json ok = write(dir.file("ok.json"), "{\"a\": 1}\n");
@@ -264,7 +271,8 @@ TEST_F(WriteFileTest, CredentialFilesAreDenied) {
   ToolHarness fresh({register_write_file});
   Json out = fresh.call("write_file", {{"path", home.file(".aws/credentials")}, {"content", "k"}});
   ::setenv("HOME", saved.c_str(), 1);
-  EXPECT_EQ(error_of(out), "Write denied: '" + PathResolver::real_path(home.file(".aws/credentials")) +
+  EXPECT_EQ(error_of(out), "Write denied: '" +
+                               PathResolver::real_path(home.file(".aws/credentials")) +
                                "' is a protected system/credential file.");
 }
 
@@ -280,7 +288,8 @@ TEST_F(WriteFileTest, SshConfigNeedsApproval) {
 TEST_F(WriteFileTest, SandboxMirrorIsSoftGuarded) {
   std::string path = dir.file("sandboxes/docker/task1/home/.hermes/skills/x.md");
   EXPECT_TRUE(error_of(write(path, "x")).starts_with("Refusing to write into a sandbox mirror"));
-  Json crossed = tools.call("write_file", {{"path", path}, {"content", "x"}, {"cross_profile", true}});
+  Json crossed =
+      tools.call("write_file", {{"path", path}, {"content", "x"}, {"cross_profile", true}});
   EXPECT_FALSE(crossed.contains("error")) << crossed.dump();
 }
 

@@ -29,7 +29,9 @@ bool similar_enough(const std::u32string& pattern, const CharHistogram& hist, st
   return similarity_ratio(pattern, decode_utf8(t)) >= threshold;
 }
 
-bool is_literal(const std::vector<bool>& literal, size_t j) { return j < literal.size() && literal[j]; }
+bool is_literal(const std::vector<bool>& literal, size_t j) {
+  return j < literal.size() && literal[j];
+}
 
 // Pattern line j equals the file line after trimming and folding.
 bool equal_line(Subject& file, const Pattern& pattern, size_t j, size_t at) {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "tools/patch/match/diagnostics.h"
 
-#include <algorithm>
-#include <cstdio>
-
 #include "tools/patch/match/similarity.h"
 #include "tools/patch/match/text_lines.h"
+
+#include <algorithm>
+#include <cstdio>
 
 namespace hermes::match {
 namespace {
@@ -19,7 +19,8 @@ struct Scored {
 };
 
 // The best three lines above 0.3, scoring only the most promising by bound.
-std::vector<Scored> closest_lines(const std::vector<std::string_view>& lines, std::string_view anchor) {
+std::vector<Scored> closest_lines(const std::vector<std::string_view>& lines,
+                                  std::string_view anchor) {
   std::u32string want = decode_utf8(trim_view(anchor));
   CharHistogram hist(want);
   std::vector<Scored> bounds;
@@ -29,7 +30,8 @@ std::vector<Scored> closest_lines(const std::vector<std::string_view>& lines, st
     double q = hist.quick_ratio(line);
     if (q > 0.3) bounds.push_back({i, q});
   }
-  std::stable_sort(bounds.begin(), bounds.end(), [](auto& a, auto& b) { return a.score > b.score; });
+  std::stable_sort(bounds.begin(), bounds.end(),
+                   [](auto& a, auto& b) { return a.score > b.score; });
   std::vector<Scored> best;
   for (size_t k = 0; k < bounds.size() && k < kMaxScored; ++k) {
     if (best.size() == kKept && bounds[k].score <= best.back().score) break;
@@ -91,8 +93,10 @@ std::string ambiguity_message(std::string_view content, const std::vector<Span>&
                     "replace_all=True. Matches:";
   for (size_t k = 0; k < spans.size() && k < 5; ++k) {
     size_t first = line_index_at(lines, spans[k].begin);
-    size_t last = line_index_at(lines, spans[k].end > spans[k].begin ? spans[k].end - 1 : spans[k].begin);
-    std::string_view text = content.substr(lines[first].begin, lines[first].end - lines[first].begin);
+    size_t last =
+        line_index_at(lines, spans[k].end > spans[k].begin ? spans[k].end - 1 : spans[k].begin);
+    std::string_view text =
+        content.substr(lines[first].begin, lines[first].end - lines[first].begin);
     std::string range = last > first ? "-" + std::to_string(last + 1) : "";
     out += "\n  L" + std::to_string(first + 1) + range + ": " + row_text(text);
   }
@@ -108,11 +112,13 @@ std::string no_match_message(std::string_view content, std::string_view old_text
   auto best = closest_lines(lines, anchor);
   if (best.empty()) return out;
   out += "\n\n" + std::string(kDidYouMean) + "\n";
-  for (size_t k = 0; k < best.size(); ++k) out += (k ? "\n---\n" : "") + snippet(lines, best[k].line);
+  for (size_t k = 0; k < best.size(); ++k)
+    out += (k ? "\n---\n" : "") + snippet(lines, best[k].line);
   std::string_view top = lines[best[0].line];
   if (trim_view(top) == trim_view(anchor) && top != anchor) {
     out += "\n\nWhitespace differs on line " + std::to_string(best[0].line + 1) +
-           " (→ tab, · space):\n  file:       " + visible(top) + "\n  old_string: " + visible(anchor);
+           " (→ tab, · space):\n  file:       " + visible(top) +
+           "\n  old_string: " + visible(anchor);
   }
   return out;
 }

@@ -4,11 +4,11 @@
 // sections of the real file with a whitespace diagnosis.
 #pragma once
 
+#include "tools/patch/match/strategies.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "tools/patch/match/strategies.h"
 
 namespace hermes::match {
 
@@ -21,7 +21,8 @@ std::string ambiguity_message(std::string_view content, const std::vector<Span>&
 // diagnosis when the best line differs only in whitespace.
 std::string no_match_message(std::string_view content, std::string_view old_text);
 
-inline constexpr std::string_view kNoMatchPrefix = "Could not find a match for old_string in the file";
+inline constexpr std::string_view kNoMatchPrefix =
+    "Could not find a match for old_string in the file";
 inline constexpr std::string_view kDidYouMean = "Did you mean one of these sections?";
 
 }  // namespace hermes::match

@@ -3,15 +3,15 @@
 // file and pattern split into lines, with per-normalisation keys cached.
 #pragma once
 
+#include "tools/patch/match/strategies.h"
+#include "tools/patch/match/text_lines.h"
+
 #include <array>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "tools/patch/match/strategies.h"
-#include "tools/patch/match/text_lines.h"
 
 namespace hermes::match::detail {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "tools/patch/match/reindent.h"
 
-#include <algorithm>
-#include <optional>
-
 #include "tools/patch/match/text_lines.h"
 #include "tools/patch/match/unicode_fold.h"
+
+#include <algorithm>
+#include <optional>
 
 namespace hermes::match {
 namespace {
@@ -32,7 +32,8 @@ IndentStyle detect_style(const std::vector<std::string_view>& lines, std::string
     std::string_view ind = indent_of(l);
     if (ind.find('\t') != std::string_view::npos) style.tabs = true;
     size_t cols = indent_columns(ind);
-    if (cols > base_cols && (style.width == 0 || cols - base_cols < style.width)) style.width = cols - base_cols;
+    if (cols > base_cols && (style.width == 0 || cols - base_cols < style.width))
+      style.width = cols - base_cols;
   }
   if (style.tabs) style.width = 4;
   return style;
@@ -56,7 +57,8 @@ std::string rebase_line(const std::string& line, std::string_view old_base, Inde
     for (long k = 0; k < levels; ++k) out += unit;
     out += std::string(static_cast<size_t>(rem), ' ');
   } else {
-    long cols = static_cast<long>(indent_columns(file_base)) + levels * static_cast<long>(file.width);
+    long cols =
+        static_cast<long>(indent_columns(file_base)) + levels * static_cast<long>(file.width);
     out = render(static_cast<size_t>(std::max(0L, cols)), file.tabs);  // anchored at the left edge
   }
   return out + line.substr(ind.size());
@@ -70,7 +72,8 @@ std::vector<std::optional<size_t>> unchanged_lines(const std::vector<std::string
   std::vector<std::vector<unsigned>> dp(a + 1, std::vector<unsigned>(b + 1, 0));
   for (size_t i = a; i-- > 0;) {
     for (size_t j = b; j-- > 0;) {
-      dp[i][j] = old_lines[i] == new_lines[j] ? dp[i + 1][j + 1] + 1 : std::max(dp[i + 1][j], dp[i][j + 1]);
+      dp[i][j] = old_lines[i] == new_lines[j] ? dp[i + 1][j + 1] + 1
+                                              : std::max(dp[i + 1][j], dp[i][j + 1]);
     }
   }
   std::vector<std::optional<size_t>> out(b);
@@ -87,7 +90,9 @@ std::vector<std::optional<size_t>> unchanged_lines(const std::vector<std::string
 }
 
 // Byte length of the UTF-8 sequence starting with `lead`.
-size_t utf8_len(unsigned char lead) { return lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : 4; }
+size_t utf8_len(unsigned char lead) {
+  return lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : 4;
+}
 
 // Code-point boundaries of `s` with the folded length of each prefix:
 // (byte offset, folded length) pairs, starting at (0, 0).
@@ -105,7 +110,8 @@ std::vector<std::pair<size_t, size_t>> fold_boundaries(std::string_view s) {
 
 // The byte offset in `b` whose folded prefix length equals that of `a`'s
 // first `a_bytes` bytes, walking back to a boundary both sides share.
-std::optional<std::pair<size_t, size_t>> shared_prefix(std::string_view a, size_t a_bytes, std::string_view b) {
+std::optional<std::pair<size_t, size_t>> shared_prefix(std::string_view a, size_t a_bytes,
+                                                       std::string_view b) {
   auto ab = fold_boundaries(a), bb = fold_boundaries(b);
   for (size_t i = ab.size(); i-- > 0;) {
     if (ab[i].first > a_bytes) continue;
@@ -118,13 +124,15 @@ std::optional<std::pair<size_t, size_t>> shared_prefix(std::string_view a, size_
 
 // A changed line whose old version equals the file line up to Unicode
 // folding: the parts the model did not change are taken from the file.
-std::string keep_file_unicode(std::string_view file, std::string_view old_line, const std::string& new_line) {
+std::string keep_file_unicode(std::string_view file, std::string_view old_line,
+                              const std::string& new_line) {
   if (file == old_line || fold_unicode(file) != fold_unicode(old_line)) return new_line;
   size_t p = 0;
   while (p < old_line.size() && p < new_line.size() && old_line[p] == new_line[p]) ++p;
   size_t q = 0;
   while (q < old_line.size() - p && q < new_line.size() - p &&
-         old_line[old_line.size() - 1 - q] == new_line[new_line.size() - 1 - q]) ++q;
+         old_line[old_line.size() - 1 - q] == new_line[new_line.size() - 1 - q])
+    ++q;
   auto head = shared_prefix(old_line, p, file);
   // Suffixes: the longest one within `q` bytes whose folded length the file
   // line's tail also has.
@@ -148,7 +156,8 @@ std::string keep_file_unicode(std::string_view file, std::string_view old_line, 
 
 // Pairs each changed new line with the old line it replaces, where a run of
 // changed lines replaces a run of the same length.
-std::vector<std::optional<size_t>> replaced_lines(const std::vector<std::optional<size_t>>& same, size_t old_count) {
+std::vector<std::optional<size_t>> replaced_lines(const std::vector<std::optional<size_t>>& same,
+                                                  size_t old_count) {
   std::vector<std::optional<size_t>> out(same.size());
   size_t j = 0, next_old = 0;
   while (j < same.size()) {
@@ -197,7 +206,8 @@ std::vector<std::string> rebase_new_lines(const std::vector<std::string_view>& o
       continue;
     }
     if (replaced[j]) {
-      std::string kept = keep_file_unicode(file_lines[*replaced[j]], old_lines[*replaced[j]], new_lines[j]);
+      std::string kept =
+          keep_file_unicode(file_lines[*replaced[j]], old_lines[*replaced[j]], new_lines[j]);
       if (kept != new_lines[j]) {  // the file's own prefix already carries its indentation
         new_lines[j] = std::move(kept);
         continue;

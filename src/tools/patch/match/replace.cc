@@ -3,11 +3,11 @@
 // then build each replacement and the new text in one front-to-back pass.
 #include "tools/patch/match/replace.h"
 
-#include <algorithm>
-
 #include "tools/patch/match/diagnostics.h"
 #include "tools/patch/match/reindent.h"
 #include "tools/patch/match/text_lines.h"
+
+#include <algorithm>
 
 namespace hermes::match {
 namespace {
@@ -90,13 +90,16 @@ std::string_view region_eol(std::string_view content, Span span) {
   size_t lf = std::count(r.begin(), r.end(), '\n');
   if (lf > 0) {
     size_t crlf = 0;
-    for (size_t at = r.find("\r\n"); at != std::string_view::npos; at = r.find("\r\n", at + 2)) ++crlf;
+    for (size_t at = r.find("\r\n"); at != std::string_view::npos; at = r.find("\r\n", at + 2))
+      ++crlf;
     return crlf * 2 > lf ? "\r\n" : "\n";
   }
   size_t nl = content.find('\n', span.end);
   if (nl != std::string_view::npos) return nl > 0 && content[nl - 1] == '\r' ? "\r\n" : "\n";
   size_t lf_all = std::count(content.begin(), content.end(), '\n'), crlf_all = 0;
-  for (size_t at = content.find("\r\n"); at != std::string_view::npos; at = content.find("\r\n", at + 2)) ++crlf_all;
+  for (size_t at = content.find("\r\n"); at != std::string_view::npos;
+       at = content.find("\r\n", at + 2))
+    ++crlf_all;
   return lf_all > 0 && crlf_all * 2 > lf_all ? "\r\n" : "\n";
 }
 
@@ -122,14 +125,16 @@ std::string replacement_for(std::string_view content, Span span, const MatchSet&
   }
   if (set.strategy != Strategy::kExact) {
     bool line_start = span.begin == 0 || content[span.begin - 1] == '\n';
-    lines = rebase_new_lines(line_views(set.pattern), line_views(matched), std::move(lines), line_start);
+    lines = rebase_new_lines(line_views(set.pattern), line_views(matched), std::move(lines),
+                             line_start);
   }
   return join_lines(lines, eol) + (trailing ? std::string(eol) : "");
 }
 
 }  // namespace
 
-std::optional<ReplaceError> check_replace_input(std::string_view old_text, std::string_view new_text) {
+std::optional<ReplaceError> check_replace_input(std::string_view old_text,
+                                                std::string_view new_text) {
   if (old_text.empty()) return ReplaceError{ReplaceFailure::kInput, "old_string cannot be empty"};
   if (trim_view(old_text).empty()) {
     return ReplaceError{ReplaceFailure::kInput,
@@ -149,7 +154,8 @@ bool is_already_applied(std::string_view content, std::string_view old_text,
 
 std::variant<ReplaceOutcome, ReplaceError> fuzzy_replace(const ReplaceRequest& req) {
   auto found = find_matches(req.content, req.old_text, req.options);
-  if (!found) return ReplaceError{ReplaceFailure::kNotFound, no_match_message(req.content, req.old_text)};
+  if (!found)
+    return ReplaceError{ReplaceFailure::kNotFound, no_match_message(req.content, req.old_text)};
   if (req.take_first) found->spans.resize(1);
   const MatchSet& set = *found;
   const size_t n = set.spans.size();
@@ -166,9 +172,11 @@ std::variant<ReplaceOutcome, ReplaceError> fuzzy_replace(const ReplaceRequest& r
   if (set.strategy != Strategy::kExact) {
     for (const Span& span : set.spans) {
       std::string_view matched = req.content.substr(span.begin, span.end - span.begin);
-      if (auto e = escape_drift(req.old_text, req.new_text, matched)) return ReplaceError{ReplaceFailure::kRefused, *e};
+      if (auto e = escape_drift(req.old_text, req.new_text, matched))
+        return ReplaceError{ReplaceFailure::kRefused, *e};
     }
-    if (auto e = rogue_indent(req.old_text, req.new_text)) return ReplaceError{ReplaceFailure::kRefused, *e};
+    if (auto e = rogue_indent(req.old_text, req.new_text))
+      return ReplaceError{ReplaceFailure::kRefused, *e};
   }
   // Built once, front to back: no copy of the file that is then shifted.
   std::string out;

@@ -6,11 +6,11 @@
 // byte.
 #pragma once
 
-#include <string>
-#include <string_view>
-
 #include "core/result.h"
 #include "tools/patch/match/strategies.h"
+
+#include <string>
+#include <string_view>
 
 namespace hermes::match {
 
@@ -39,7 +39,8 @@ struct ReplaceError {
 };
 
 // The input checks (empty, whitespace-only, identical).
-std::optional<ReplaceError> check_replace_input(std::string_view old_text, std::string_view new_text);
+std::optional<ReplaceError> check_replace_input(std::string_view old_text,
+                                                std::string_view new_text);
 
 // Finds `old_text` and replaces it. Does not run the input checks.
 std::variant<ReplaceOutcome, ReplaceError> fuzzy_replace(const ReplaceRequest& request);

@@ -2,11 +2,11 @@
 // difflib's matching-block recursion with a rolling DP row per search.
 #include "tools/patch/match/similarity.h"
 
+#include "tools/patch/match/text_lines.h"
+
 #include <algorithm>
 #include <unordered_map>
 #include <vector>
-
-#include "tools/patch/match/text_lines.h"
 
 namespace hermes::match {
 namespace {
@@ -103,7 +103,8 @@ size_t code_points(std::string_view utf8) {
 
 double CharHistogram::quick_ratio(std::string_view utf8) const {
   for (char c : utf8) {
-    if (static_cast<unsigned char>(c) >= 0x80) return quick_ratio(std::u32string_view(decode_utf8(utf8)));
+    if (static_cast<unsigned char>(c) >= 0x80)
+      return quick_ratio(std::u32string_view(decode_utf8(utf8)));
   }
   if (size_ + utf8.size() == 0) return 1.0;
   std::array<int, 128> ascii = ascii_;

@@ -5,8 +5,8 @@
 
 #include <array>
 #include <string>
-#include <unordered_map>
 #include <string_view>
+#include <unordered_map>
 
 namespace hermes::match {
 

@@ -2,6 +2,9 @@
 // Tiers 1–7 and the tier loop; tiers 8–9 live in approximate.cc.
 #include "tools/patch/match/strategies.h"
 
+#include "tools/patch/match/match_internal.h"
+#include "tools/patch/match/unicode_fold.h"
+
 #include <string.h>
 
 #include <cstdint>
@@ -9,17 +12,17 @@
 #include <functional>
 #include <unordered_map>
 
-#include "tools/patch/match/match_internal.h"
-#include "tools/patch/match/unicode_fold.h"
-
 namespace hermes::match {
 namespace detail {
 
 std::string_view key_view(std::string_view line, Key key, std::string& storage) {
   switch (key) {
-    case Key::kRaw: return line;
-    case Key::kTrim: return trim_view(line);
-    case Key::kLstrip: return ltrim_view(line);
+    case Key::kRaw:
+      return line;
+    case Key::kTrim:
+      return trim_view(line);
+    case Key::kLstrip:
+      return ltrim_view(line);
     case Key::kFoldTrim:
       if (!has_foldable(line)) return trim_view(line);
       storage = std::string(trim_view(fold_unicode(line)));
@@ -76,7 +79,8 @@ std::vector<size_t> find_line_blocks(Subject& file, const Pattern& pattern,
   for (size_t j = 0; j < m && best > 1; ++j) {
     const auto& hashes = file.hashes(kinds[j]);
     size_t count = 0;
-    for (size_t i = j; i + (m - j) <= n; ++i) count += hashes[i] == want_hash[j];  // line j of a window
+    for (size_t i = j; i + (m - j) <= n; ++i)
+      count += hashes[i] == want_hash[j];  // line j of a window
     if (count < best) best = count, anchor = j;
     if (count == 0) return {};
   }
@@ -131,7 +135,8 @@ bool same_structure(const Subject& file, size_t first, const Pattern& pattern) {
 size_t find_from(std::string_view hay, std::string_view needle, size_t from) {
   if (from > hay.size()) return std::string_view::npos;
   const void* at = ::memmem(hay.data() + from, hay.size() - from, needle.data(), needle.size());
-  return at ? static_cast<size_t>(static_cast<const char*>(at) - hay.data()) : std::string_view::npos;
+  return at ? static_cast<size_t>(static_cast<const char*>(at) - hay.data())
+            : std::string_view::npos;
 }
 
 std::vector<Span> non_overlapping(std::string_view hay, std::string_view needle) {
@@ -217,7 +222,8 @@ bool has_escapes(std::string_view s) {
 std::string unescape(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == 'n' || s[i + 1] == 't' || s[i + 1] == 'r')) {
+    if (s[i] == '\\' && i + 1 < s.size() &&
+        (s[i + 1] == 'n' || s[i + 1] == 't' || s[i + 1] == 'r')) {
       out += s[i + 1] == 'n' ? '\n' : s[i + 1] == 't' ? '\t' : '\r';
       ++i;
     } else {
@@ -243,7 +249,8 @@ std::vector<Span> unicode_tier(Subject& file, const Pattern& pattern) {
   return line_tier(file, pattern, std::vector<Key>(pattern.lines.size(), Key::kFoldTrim), true);
 }
 
-std::vector<Span> spans_of(Subject& file, const Pattern& pattern, const std::vector<size_t>& starts) {
+std::vector<Span> spans_of(Subject& file, const Pattern& pattern,
+                           const std::vector<size_t>& starts) {
   std::vector<Span> out;
   for (size_t s : starts) {
     if (!same_structure(file, s, pattern)) continue;
@@ -260,15 +267,23 @@ bool at_line_end(std::string_view text, size_t at) {
 }
 
 void keep_line_anchored(std::string_view text, std::vector<Span>& spans) {
-  std::erase_if(spans, [&](const Span& s) { return !at_line_start(text, s.begin) || !at_line_end(text, s.end); });
+  std::erase_if(spans, [&](const Span& s) {
+    return !at_line_start(text, s.begin) || !at_line_end(text, s.end);
+  });
 }
 
 }  // namespace
 
 std::string_view strategy_name(Strategy strategy) {
-  static constexpr std::string_view kNames[] = {
-      "exact", "line_trimmed", "whitespace_normalized", "indentation_flexible", "escape_normalized",
-      "trimmed_boundary", "unicode_normalized", "block_anchor", "context_aware"};
+  static constexpr std::string_view kNames[] = {"exact",
+                                                "line_trimmed",
+                                                "whitespace_normalized",
+                                                "indentation_flexible",
+                                                "escape_normalized",
+                                                "trimmed_boundary",
+                                                "unicode_normalized",
+                                                "block_anchor",
+                                                "context_aware"};
   return kNames[static_cast<size_t>(strategy)];
 }
 
@@ -285,21 +300,29 @@ std::optional<MatchSet> find_matches(std::string_view content, std::string_view 
   std::string unescaped = has_escapes(pattern_text) ? unescape(pattern_text) : std::string();
   auto tier = [&](Strategy s) -> std::vector<Span> {
     switch (s) {
-      case Strategy::kExact: return non_overlapping(content, pattern_text);
-      case Strategy::kLineTrimmed: return line_tier(file, pattern, std::vector<Key>(m, Key::kTrim), true);
-      case Strategy::kWhitespaceNormalized: return whitespace_tier(file, pattern);
-      case Strategy::kIndentationFlexible: return line_tier(file, pattern, std::vector<Key>(m, Key::kLstrip), true);
-      case Strategy::kEscapeNormalized: return non_overlapping(content, unescaped);
+      case Strategy::kExact:
+        return non_overlapping(content, pattern_text);
+      case Strategy::kLineTrimmed:
+        return line_tier(file, pattern, std::vector<Key>(m, Key::kTrim), true);
+      case Strategy::kWhitespaceNormalized:
+        return whitespace_tier(file, pattern);
+      case Strategy::kIndentationFlexible:
+        return line_tier(file, pattern, std::vector<Key>(m, Key::kLstrip), true);
+      case Strategy::kEscapeNormalized:
+        return non_overlapping(content, unescaped);
       case Strategy::kTrimmedBoundary: {
         std::vector<Key> kinds(m, Key::kRaw);
         kinds.front() = kinds.back() = Key::kTrim;
         return line_tier(file, pattern, kinds, true);
       }
-      case Strategy::kUnicodeNormalized: return unicode_tier(file, pattern);
+      case Strategy::kUnicodeNormalized:
+        return unicode_tier(file, pattern);
       case Strategy::kBlockAnchor:
-        return spans_of(file, pattern, detail::block_anchor_starts(file, pattern, options.literal_lines));
+        return spans_of(file, pattern,
+                        detail::block_anchor_starts(file, pattern, options.literal_lines));
       case Strategy::kContextAware:
-        return spans_of(file, pattern, detail::context_aware_starts(file, pattern, options.literal_lines));
+        return spans_of(file, pattern,
+                        detail::context_aware_starts(file, pattern, options.literal_lines));
     }
     return {};
   };
@@ -308,7 +331,8 @@ std::optional<MatchSet> find_matches(std::string_view content, std::string_view 
     std::vector<Span> spans = tier(strategy);
     if (options.line_anchored) keep_line_anchored(content, spans);
     if (spans.empty()) continue;
-    std::string matched = strategy == Strategy::kEscapeNormalized ? unescaped : std::string(pattern_text);
+    std::string matched =
+        strategy == Strategy::kEscapeNormalized ? unescaped : std::string(pattern_text);
     return MatchSet{strategy, std::move(spans), std::move(matched)};
   }
   return std::nullopt;

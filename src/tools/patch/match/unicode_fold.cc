@@ -20,13 +20,25 @@ const char* folded_at(std::string_view s, size_t i, size_t& len) {
                 (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
   len = 3;
   switch (cp) {
-    case 0x201C: case 0x201D: return "\"";
-    case 0x2018: case 0x2019: return "'";
-    case 0x2014: return "--";
-    case 0x2013: case 0x2212: return "-";
-    case 0x2026: return "...";
-    case 0x202F: case 0x205F: case 0x3000: return " ";
-    default: break;
+    case 0x201C:
+    case 0x201D:
+      return "\"";
+    case 0x2018:
+    case 0x2019:
+      return "'";
+    case 0x2014:
+      return "--";
+    case 0x2013:
+    case 0x2212:
+      return "-";
+    case 0x2026:
+      return "...";
+    case 0x202F:
+    case 0x205F:
+    case 0x3000:
+      return " ";
+    default:
+      break;
   }
   if (cp >= 0x2000 && cp <= 0x200A) return " ";
   return nullptr;

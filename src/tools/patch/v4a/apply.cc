@@ -3,9 +3,6 @@
 // commit that rolls back on the first failure.
 #include "tools/patch/v4a/apply.h"
 
-#include <algorithm>
-#include <map>
-
 #include "tools/file_common/write_safety.h"
 #include "tools/patch/match/text_lines.h"
 #include "tools/patch/unified_diff.h"
@@ -13,6 +10,9 @@
 #include "tools/patch/v4a/overlay.h"
 #include "tools/write_pipeline/content_gate.h"
 #include "tools/write_pipeline/file_writer.h"
+
+#include <algorithm>
+#include <map>
 
 namespace hermes::v4a {
 namespace {
@@ -36,10 +36,14 @@ class DryRun {
 
   void run(const FileOp& op) {
     switch (op.kind) {
-      case OpKind::kAdd: return add(op);
-      case OpKind::kDelete: return remove(op);
-      case OpKind::kMove: return move(op.path, op.move_to);
-      case OpKind::kUpdate: return update(op);
+      case OpKind::kAdd:
+        return add(op);
+      case OpKind::kDelete:
+        return remove(op);
+      case OpKind::kMove:
+        return move(op.path, op.move_to);
+      case OpKind::kUpdate:
+        return update(op);
     }
   }
 
@@ -62,7 +66,8 @@ class DryRun {
     const FileState& s = overlay.get(op.path);
     if (!s.exists) return problems.push_back(op.path + ": file not found for deletion");
     if (!s.unreadable.empty()) return problems.push_back(op.path + ": " + s.unreadable);
-    if (!s.regular) return problems.push_back(op.path + ": not a regular file — Delete File removes files only");
+    if (!s.regular)
+      return problems.push_back(op.path + ": not a regular file — Delete File removes files only");
     diffs.push_back(delete_diff(op.path, s.content));
     overlay.remove(op.path);
     deleted.push_back(op.path);
@@ -73,8 +78,10 @@ class DryRun {
     moved.push_back(dst);
     const FileState& s = overlay.get(src);
     if (!s.unreadable.empty()) return problems.push_back(src + ": " + s.unreadable);
-    if (!s.exists || !s.regular) return problems.push_back(src + ": source file not found for move");
-    if (overlay.get(dst).exists) return problems.push_back(dst + ": destination already exists — move would overwrite");
+    if (!s.exists || !s.regular)
+      return problems.push_back(src + ": source file not found for move");
+    if (overlay.get(dst).exists)
+      return problems.push_back(dst + ": destination already exists — move would overwrite");
     std::string content = s.content;
     unsigned mode = s.mode;
     overlay.remove(src);
@@ -87,14 +94,18 @@ class DryRun {
   void update(const FileOp& op) {
     modified.push_back(op.path);
     const FileState& s = overlay.get(op.path);
-    if (!s.exists) return problems.push_back(op.path + ": file not found (Update File needs an existing file; use Add File to create one)");
+    if (!s.exists)
+      return problems.push_back(
+          op.path +
+          ": file not found (Update File needs an existing file; use Add File to create one)");
     if (!s.unreadable.empty()) return problems.push_back(op.path + ": " + s.unreadable);
     if (!s.regular) return problems.push_back(op.path + ": not a regular file");
     std::string_view raw = s.content;
     bool bom = raw.starts_with(kUtf8Bom);
     std::string body(raw.substr(bom ? kUtf8Bom.size() : 0));
     auto result = apply_hunks(body, op.hunks);
-    if (auto* error = std::get_if<std::string>(&result)) return problems.push_back(op.path + ": " + *error);
+    if (auto* error = std::get_if<std::string>(&result))
+      return problems.push_back(op.path + ": " + *error);
     const HunkOutcome& done = std::get<HunkOutcome>(result);
     if (done.changed) {
       diffs.push_back(unified_diff(body, done.content, "a/" + op.path, "b/" + op.path));
@@ -134,11 +145,13 @@ class Committer {
         continue;
       }
       const FileState& before = overlay_.original(path);
-      auto prepared = prepare_write(path, now.content, request_.hermes_home, WriteShims{false, false},
-                                    before.exists ? std::optional<std::string>(before.content) : std::nullopt,
-                                    *request_.fs);
-      if (!prepared) problems.push_back(path + ": " + prepared.error().message);
-      else prepared_.emplace(path, std::move(prepared).value());
+      auto prepared = prepare_write(
+          path, now.content, request_.hermes_home, WriteShims{false, false},
+          before.exists ? std::optional<std::string>(before.content) : std::nullopt, *request_.fs);
+      if (!prepared)
+        problems.push_back(path + ": " + prepared.error().message);
+      else
+        prepared_.emplace(path, std::move(prepared).value());
     }
     return problems;
   }
@@ -170,7 +183,9 @@ class Committer {
       return std::nullopt;
     }
     auto done = commit_write(it->second, request_.write_options);
-    if (!done) return "Failed to " + std::string(entry.before.exists ? "update " : "add ") + entry.path + ": " + done.error().message;
+    if (!done)
+      return "Failed to " + std::string(entry.before.exists ? "update " : "add ") + entry.path +
+             ": " + done.error().message;
     entry.created_dirs = done->outcome.created_dirs;
     const unsigned mode = overlay_.get(entry.path).mode;
     if (!entry.before.exists && mode != 0) (void)request_.fs->set_mode(entry.path, mode);
@@ -183,18 +198,25 @@ class Committer {
     for (auto it = journal_.rbegin(); it != journal_.rend(); ++it) {
       if (it->before.exists) {
         auto restored = fs.write_atomic(it->path, it->before.content, {});
-        if (!restored) undo_errors.push_back("Failed to restore " + it->path + ": " + restored.error().message);
-        else (void)fs.set_mode(it->path, it->before.mode);
-      } else if (auto removed = fs.remove(it->path); !removed && removed.error().code != ErrorCode::kNotFound) {
+        if (!restored)
+          undo_errors.push_back("Failed to restore " + it->path + ": " + restored.error().message);
+        else
+          (void)fs.set_mode(it->path, it->before.mode);
+      } else if (auto removed = fs.remove(it->path);
+                 !removed && removed.error().code != ErrorCode::kNotFound) {
         undo_errors.push_back("Failed to remove " + it->path + ": " + cause_of(removed.error()));
       }
       // Best effort: a directory something else now uses stays.
-      for (auto dir = it->created_dirs.rbegin(); dir != it->created_dirs.rend(); ++dir) (void)fs.remove_dir(*dir);
+      for (auto dir = it->created_dirs.rbegin(); dir != it->created_dirs.rend(); ++dir)
+        (void)fs.remove_dir(*dir);
     }
     if (undo_errors.empty()) {
-      return "Apply phase failed (every change was rolled back; no files were modified):\n  • " + failure;
+      return "Apply phase failed (every change was rolled back; no files were modified):\n  • " +
+             failure;
     }
-    std::string out = "Apply phase failed (state may be inconsistent — run `git diff` to assess):\n  • " + failure;
+    std::string out =
+        "Apply phase failed (state may be inconsistent — run `git diff` to assess):\n  • " +
+        failure;
     for (const auto& e : undo_errors) out += "\n  • " + e;
     return out;
   }
@@ -229,7 +251,8 @@ std::variant<PatchSuccess, PatchFailure> apply_patch(const ApplyRequest& request
   for (size_t i = 0; i < dry.diffs.size(); ++i) out.diff += (i ? "\n" : "") + dry.diffs[i];
   out.files_modified = dry.modified;
   for (const auto& p : dry.moved) {
-    if (std::find(out.files_modified.begin(), out.files_modified.end(), p) == out.files_modified.end()) {
+    if (std::find(out.files_modified.begin(), out.files_modified.end(), p) ==
+        out.files_modified.end()) {
       out.files_modified.push_back(p);
     }
   }

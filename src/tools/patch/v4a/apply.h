@@ -5,15 +5,15 @@
 // already changed, created or deleted is put back.
 #pragma once
 
-#include <stop_token>
-#include <string>
-#include <variant>
-#include <vector>
-
 #include "fs/atomic_write.h"
 #include "fs/file_system.h"
 #include "tools/patch/patch_result.h"
 #include "tools/patch/v4a/parser.h"
+
+#include <stop_token>
+#include <string>
+#include <variant>
+#include <vector>
 
 namespace hermes::v4a {
 
@@ -21,9 +21,9 @@ namespace hermes::v4a {
 struct ApplyRequest {
   std::vector<FileOp> ops;
   std::string hermes_home;
-  AtomicWriteOptions write_options;  // tests inject write failures here
+  AtomicWriteOptions write_options;              // tests inject write failures here
   const FileSystem* fs = &native_file_system();  // where the files are (not owned)
-  bool on_host = true;  // the files are this host's (lint_delta's `on_host`)
+  bool on_host = true;   // the files are this host's (lint_delta's `on_host`)
   std::stop_token stop;  // the call's cancellation, for the linters
 };
 

@@ -4,11 +4,11 @@
 // `*** End of File`, hunk order) to pick between equal candidates.
 #pragma once
 
+#include "tools/patch/v4a/parser.h"
+
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "tools/patch/v4a/parser.h"
 
 namespace hermes::v4a {
 
@@ -19,6 +19,7 @@ struct HunkOutcome {
 
 // Applies `hunks` in order. A problem reads `hunk <i> '<hint>' not found — …`
 // (or the addition-only anchor messages) for the caller to prefix with the path.
-std::variant<HunkOutcome, std::string> apply_hunks(std::string content, const std::vector<Hunk>& hunks);
+std::variant<HunkOutcome, std::string> apply_hunks(std::string content,
+                                                   const std::vector<Hunk>& hunks);
 
 }  // namespace hermes::v4a

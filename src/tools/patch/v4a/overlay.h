@@ -3,22 +3,22 @@
 // then changed by the dry run. Nothing here writes.
 #pragma once
 
+#include "core/result.h"
+#include "fs/file_system.h"
+
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/result.h"
-#include "fs/file_system.h"
-
 namespace hermes::v4a {
 
 struct FileState {
   bool exists = false;
-  bool regular = true;  // false for a directory or other non-file
+  bool regular = true;     // false for a directory or other non-file
   std::string unreadable;  // why an existing regular file was not read (too large, I/O)
   std::string content;
-  unsigned mode = 0;    // permission bits of an existing file
+  unsigned mode = 0;  // permission bits of an existing file
 };
 
 class Overlay {

@@ -2,9 +2,9 @@
 // A line-by-line V4A parser.
 #include "tools/patch/v4a/parser.h"
 
-#include <regex>
-
 #include "tools/patch/match/text_lines.h"
+
+#include <regex>
 
 namespace hermes::v4a {
 namespace {
@@ -70,11 +70,13 @@ class Parser {
   void finish() {
     close_hunk();
     for (const auto& op : ops) {
-      if (op.path.empty()) errors.push_back("Operation with empty file path");
+      if (op.path.empty())
+        errors.push_back("Operation with empty file path");
       else if (op.kind == OpKind::kUpdate && op.hunks.empty() && op.move_to.empty())
         errors.push_back("UPDATE '" + op.path + "': no hunks found");
       else if (op.kind == OpKind::kMove && op.move_to.empty())
-        errors.push_back("MOVE '" + op.path + "': missing destination path (expected 'src -> dst')");
+        errors.push_back("MOVE '" + op.path +
+                         "': missing destination path (expected 'src -> dst')");
     }
   }
 
@@ -86,9 +88,11 @@ class Parser {
 
   void start_move(const std::string& spec) {
     auto arrow = spec.find(" -> ");
-    std::string src = arrow == std::string::npos ? spec : std::string(trim_view(spec.substr(0, arrow)));
+    std::string src =
+        arrow == std::string::npos ? spec : std::string(trim_view(spec.substr(0, arrow)));
     start(OpKind::kMove, src);
-    if (arrow != std::string::npos) ops.back().move_to = std::string(trim_view(spec.substr(arrow + 4)));
+    if (arrow != std::string::npos)
+      ops.back().move_to = std::string(trim_view(spec.substr(arrow + 4)));
   }
 
   void body_line(std::string_view raw) {

@@ -4,18 +4,18 @@
 // inside an Update), tolerant of indented markers and headers.
 #pragma once
 
+#include "core/result.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "core/result.h"
 
 namespace hermes::v4a {
 
 enum class OpKind { kAdd, kDelete, kUpdate, kMove };
 
 struct Hunk {
-  std::string hint;  // the `@@ hint` anchor, "" when none
+  std::string hint;                    // the `@@ hint` anchor, "" when none
   std::vector<std::string> old_lines;  // context and removed lines
   std::vector<bool> removed;           // per old line: a `-` line
   std::vector<std::string> new_lines;  // context and added lines
