@@ -8,6 +8,7 @@
 //   web_bench --convert FILE N     median ms of N conversions of FILE, then
 //                                  the markdown of FILE on stderr
 #include "web/html_markdown.h"
+#include "web/isolated_markdown.h"
 #include "web/page_content.h"
 #include "web/search_backends.h"
 
@@ -62,14 +63,43 @@ void BM_HtmlToMarkdown1MB(benchmark::State& state) {
 }
 BENCHMARK(BM_HtmlToMarkdown1MB)->Unit(benchmark::kMillisecond);
 
-// Everything web_extract does with a fetched 1 MB HTML body.
+// Everything web_extract does with a fetched 1 MB HTML body (the
+// conversion in a forked child included).
 void BM_ExtractOverhead1MB(benchmark::State& state) {
   for (auto _ : state)
     benchmark::DoNotOptimize(
-        hermes::web::page_content(page(), "text/html", "https://docs.example/", {}));
+        hermes::web::page_content(page(), "text/html", "https://docs.example/", {}, {}));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * page().size()));
 }
 BENCHMARK(BM_ExtractOverhead1MB)->Unit(benchmark::kMillisecond);
+
+// The isolation's own price: the same conversion in process and in a forked
+// child, on a small page and on the 1 MB one; `resident_mib` is memory this
+// process holds (touched) while it forks, as a long-running server would.
+const std::string kSmallPage =
+    "<html><head><title>Small</title></head><body><main><h1>Hello</h1><p>See <a "
+    "href='/x'>x</a>.</p><ul><li>one</li><li>two</li></ul></main></body></html>";
+
+void convert_bench(benchmark::State& state, const std::string& html, bool forked) {
+  std::vector<char> resident(static_cast<size_t>(state.range(0)) << 20, 1);
+  benchmark::DoNotOptimize(resident.data());
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  for (auto _ : state) {
+    if (forked)
+      benchmark::DoNotOptimize(
+          hermes::web::html_to_markdown_isolated(html, "https://d.example/", deadline, {}));
+    else
+      benchmark::DoNotOptimize(html_to_markdown(html, "https://d.example/"));
+  }
+}
+void BM_SmallInProcess(benchmark::State& s) { convert_bench(s, kSmallPage, false); }
+void BM_SmallForked(benchmark::State& s) { convert_bench(s, kSmallPage, true); }
+void BM_1MBInProcess(benchmark::State& s) { convert_bench(s, page(), false); }
+void BM_1MBForked(benchmark::State& s) { convert_bench(s, page(), true); }
+BENCHMARK(BM_SmallInProcess)->ArgName("resident_mib")->Arg(0)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SmallForked)->ArgName("resident_mib")->Arg(0)->Arg(256)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_1MBInProcess)->ArgName("resident_mib")->Arg(0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_1MBForked)->ArgName("resident_mib")->Arg(0)->Arg(256)->Unit(benchmark::kMillisecond);
 
 std::string ddg_page() {
   std::string html = "<html><body><div id='links'>";

@@ -64,7 +64,8 @@ class NativeExtract final : public ExtractBackend {
     slots.release(host);
     ExtractRow row{url, page.url, "", "", page.error, page.policy_block};
     if (!page.error.empty()) return row;
-    PageContent content = page_content(page.body, page.content_type, page.url, stop);
+    PageContent content = page_content(page.body, page.content_type, page.url,
+                                       {page.deadline, page.timeout_error}, stop);
     row.title = std::move(content.title);
     row.content = std::move(content.content);
     row.error = std::move(content.error);

@@ -4,7 +4,7 @@
 #include "core/strings.h"
 #include "proc/run.h"
 #include "web/charset.h"
-#include "web/html_markdown.h"
+#include "web/isolated_markdown.h"
 
 #include <unistd.h>
 
@@ -111,6 +111,29 @@ PageContent pdf_content(std::string_view body, std::stop_token stop) {
   return out;
 }
 
+std::string conversion_error(const Error& e, const std::string& url,
+                             const ContentDeadline& deadline) {
+  switch (e.code) {
+    case ErrorCode::kTimeout:
+      return deadline.timeout_error + "; the page was too complex to convert to markdown in time";
+    case ErrorCode::kCancelled:
+      return "Interrupted";
+    case ErrorCode::kTooLarge:
+      return "Page too large to convert to markdown (" + e.message + ")";
+    default:
+      return "Could not convert " + url + " to markdown: the converter " + e.message;
+  }
+}
+
+PageContent html_content(std::string_view body, std::string_view content_type,
+                         const std::string& url, const ContentDeadline& deadline,
+                         std::stop_token stop) {
+  auto doc =
+      html_to_markdown_isolated(decode_text(body, content_type, true), url, deadline.at, stop);
+  if (!doc) return {"", "", conversion_error(doc.error(), url, deadline)};
+  return {std::move(doc->title), std::move(doc->markdown), ""};
+}
+
 bool on_path(const std::string& name) {
   const char* path = std::getenv("PATH");
   for (const std::string& dir : split(path ? path : "/usr/bin:/bin", ':'))
@@ -133,14 +156,13 @@ std::string binary_error(const std::string& type) {
 }
 
 PageContent page_content(std::string_view body, std::string_view content_type,
-                         const std::string& url, std::stop_token stop) {
+                         const std::string& url, const ContentDeadline& deadline,
+                         std::stop_token stop) {
   std::string mime = mime_of(content_type);
   if (auto type = binary_type(body.substr(0, 32))) return {"", "", binary_error(*type)};
   switch (kind_of(body, mime)) {
-    case Kind::kHtml: {
-      HtmlDocument doc = html_to_markdown(decode_text(body, content_type, true), url);
-      return {doc.title, doc.markdown, ""};
-    }
+    case Kind::kHtml:
+      return html_content(body, content_type, url, deadline, stop);
     case Kind::kText:
       return {"", decode_text(body, content_type, false), ""};
     case Kind::kPdf:

@@ -99,6 +99,7 @@ FetchedPage fetch_page(const std::string& url, const PageFetchEnv& env, std::sto
   std::string current = url;
   HopDeadline deadline =
       hop_deadline(std::chrono::steady_clock::now() + env.limits.total_timeout, env);
+  page.deadline = deadline.at;
   for (int hops = 0;; ++hops) {
     auto response = hop(current, env, deadline, stop, page);
     if (!response) return page;
@@ -121,6 +122,7 @@ FetchedPage fetch_page(const std::string& url, const PageFetchEnv& env, std::sto
     }
     page.content_type = response->content_type;
     page.body = std::move(response->body);
+    page.timeout_error = timeout_error(current, env, deadline.by_call);
     return page;
   }
 }

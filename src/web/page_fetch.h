@@ -32,6 +32,10 @@ struct FetchedPage {
   std::string body;          // decoded from gzip/deflate
   std::string error;         // empty on success
   std::optional<PolicyBlock> policy_block;
+  // When the URL's time runs out (its own limit or the call's, whichever
+  // comes first; converting the body counts too), and the error saying so.
+  std::chrono::steady_clock::time_point deadline;
+  std::string timeout_error;
 };
 
 FetchedPage fetch_page(const std::string& url, const PageFetchEnv& env, std::stop_token stop);

@@ -77,9 +77,11 @@ TEST(HtmlMarkdown, ScopeAndTitle) {
   EXPECT_EQ(html_to_markdown("<h1>First</h1>", "").title, "First");
 }
 
+// Deep enough to overflow a recursive writer's stack; shallow enough for
+// Gumbo's quadratic tree builder to finish quickly in process.
 TEST(HtmlMarkdown, HostileNestingDoesNotExhaustTheStack) {
   std::string html;
-  for (int i = 0; i < 20000; ++i) html += "<div><span>";
+  for (int i = 0; i < 10000; ++i) html += "<div><span>";
   html += "deep";
   EXPECT_NE(md(html).find("deep"), std::string::npos);
 }

@@ -68,6 +68,22 @@ TEST(WebLimits, OneCallIsCappedAsAWhole) {
   EXPECT_LT(took, 3.9);
 }
 
+// A page whose conversion would take half a minute of CPU fails alone,
+// within its URL's time, while the other URL of the call is extracted.
+TEST(WebLimits, APageTooComplexToConvertCostsOnlyItsOwnTime) {
+  WebHarness h("web:\n  native:\n    timeout: 1\n");
+  auto start = steady_clock::now();
+  Json out = h.extract(Json::array({fx("/deep.html"), fx("/page.html")}));
+  EXPECT_LT(seconds_since(start), 2.5);
+  ASSERT_EQ(out["results"].size(), 2u) << out;
+  EXPECT_EQ(out["results"][0]["error"],
+            "Timed out after 1s fetching " + fx("/deep.html") +
+                "; the page was too complex to convert to markdown in time");
+  EXPECT_EQ(out["results"][0]["content"], "");
+  EXPECT_TRUE(out["results"][1]["error"].is_null()) << out;
+  EXPECT_EQ(out["results"][1]["title"], "Fixture Page");
+}
+
 TEST(WebLimits, RedirectHopsShareTheUrlsTime) {
   WebHarness h("web:\n  native:\n    timeout: 2\n");
   auto start = steady_clock::now();

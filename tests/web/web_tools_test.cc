@@ -366,31 +366,58 @@ TEST(WebExtract, ResultStaysUnderTheCap) {
             "fewer URLs per call for more text.");
 }
 
+// The two web scripts of the execute_code documentation, as written there,
+// against the DuckDuckGo fake whose results are the fixture's own article
+// pages (so every extract is a real fetch and conversion). The first
+// script's placeholder comment (`# ... filter and process ...`) is the one
+// line filled in: it leaves `summary` undefined.
 TEST(WebExtract, SeedExamplesRunThroughExecuteCode) {
-  WebHarness h;
-  h.resolver->set("docs.python.org", {"127.0.0.1"});
-  Json first = h.run(
-      "from hermes_tools import web_search, web_extract\n"
-      "results = web_search(\"Python 3.13 features\", limit=5)\n"
-      "for r in results[\"data\"][\"web\"]:\n"
-      "    content = web_extract([r[\"url\"]])\n"
-      "print(len(results[\"data\"][\"web\"]), sorted(content))\n");
+  WebHarness h("", search_env("HERMES_TOOLS_DDG_BASE_URL", "/ddg/local"));
+  size_t before = fixture().requests();
+  Json first = h.run(R"(from hermes_tools import web_search, web_extract
+results = web_search("Python 3.13 features", limit=5)
+for r in results["data"]["web"]:
+    content = web_extract([r["url"]])
+    summary = [p["content"].splitlines()[0] for p in content["results"]]
+print(summary)
+)");
   EXPECT_EQ(first["status"], "success") << first;
-  EXPECT_EQ(first["output"], "2 ['results']\n") << first;
-  Json second = h.run(
-      "from hermes_tools import web_search, web_extract\nimport json\n"
-      "results = web_search(\"Rust async runtime comparison 2025\", limit=5)\nsummaries = []\n"
-      "for r in results[\"data\"][\"web\"]:\n    page = web_extract([\"" +
-      fx("/page.html") +
-      "\"], char_limit=3000)\n"
-      "    for p in page.get(\"results\", []):\n        if p.get(\"content\"):\n"
-      "            summaries.append({\"title\": r[\"title\"], \"url\": r[\"url\"], \"excerpt\": "
-      "p[\"content\"][:500]})\n"
-      "print(json.dumps(summaries[0]))\n");
-  EXPECT_EQ(second["status"], "success") << second;
-  Json summary = Json::parse(second["output"].get<std::string>());
-  EXPECT_EQ(summary["title"], "What's New In Python 3.13");
-  EXPECT_EQ(summary["excerpt"].get<std::string>().substr(0, 7), "# Hello");
+  EXPECT_EQ(first["output"], "['# Comparing Rust async runtimes in 2025']\n") << first;
+  Json second = h.run(R"(from hermes_tools import web_search, web_extract
+import json
+
+# Search, extract, and summarize in one turn
+results = web_search("Rust async runtime comparison 2025", limit=5)
+summaries = []
+for r in results["data"]["web"]:
+    page = web_extract([r["url"]])
+    for p in page.get("results", []):
+        if p.get("content"):
+            summaries.append({
+                "title": r["title"],
+                "url": r["url"],
+                "excerpt": p["content"][:500]
+            })
+print(json.dumps(summaries, indent=2))
+)");
+  ASSERT_EQ(second["status"], "success") << second;
+  Json summaries = Json::parse(second["output"].get<std::string>());
+  ASSERT_EQ(summaries.size(), 2u) << second;
+  EXPECT_EQ(summaries[0]["title"], "Comparing Rust async runtimes in 2025");
+  EXPECT_EQ(summaries[0]["url"], fx("/articles/rust-async.html"));
+  std::string rust = summaries[0]["excerpt"];
+  EXPECT_EQ(rust.rfind("# Comparing Rust async runtimes in 2025\n\nMar 14, 2025", 0), 0u) << rust;
+  EXPECT_NE(rust.find("[Tokio](https://tokio.rs/)"), std::string::npos) << rust;
+  EXPECT_EQ(summaries[1]["url"], fx("/articles/python313.html"));
+  EXPECT_NE(summaries[1]["excerpt"].get<std::string>().find("Python 3.13 was released"),
+            std::string::npos)
+      << summaries[1];
+  // Four searches and extracts, all served here; the ad was never fetched.
+  size_t articles = 0;
+  for (const Json& request : fixture().log())
+    if (request["path"].get<std::string>().rfind("/articles/", 0) == 0) ++articles;
+  EXPECT_EQ(articles, 4u);
+  EXPECT_GE(fixture().requests() - before, 6u);
 }
 
 }  // namespace
