@@ -56,6 +56,10 @@ struct SpawnOptions {
   // A Landlock ruleset (WriteFence::fd) the child and all it starts run
   // under; -1 for none. Implies whole_tree: the supervisor enters it.
   int write_fence_fd = -1;
+  // kPipe, without whole_tree: a Landlock ruleset (WriteFence::read_only)
+  // the child runs under with no supervisor, for short-lived engines that
+  // start nothing. -1 for none.
+  int engine_fence_fd = -1;
   unsigned short pty_rows = 30;
   unsigned short pty_cols = 120;
 };

@@ -2,6 +2,7 @@
 // The raw system calls behind spawn.h: posix_spawn for pipes, forkpty for
 // terminals, pidfds for exit notification, process-group signals.
 #include "proc/spawn.h"
+#include "proc/write_fence.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -17,6 +18,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <thread>
 
 extern char** environ;
 
@@ -235,6 +238,21 @@ Result<ChildProcess> spawn_tree(const SpawnOptions& options) {
                       TerminalMode::kPipe);
 }
 
+// posix_spawn runs no code of ours in the child, and the child inherits
+// the Landlock domain of the thread that spawns it: so a thread of our own
+// enters the fence, spawns, and ends.
+Result<ChildProcess> spawn_fenced_pipe(const SpawnOptions& options) {
+  std::optional<Result<ChildProcess>> spawned;
+  std::thread([&] {
+    if (!WriteFence::enter(options.engine_fence_fd)) {
+      spawned.emplace(Error::FromErrno(errno, "landlock_restrict_self"));
+      return;
+    }
+    spawned.emplace(spawn_pipe(options));
+  }).join();
+  return std::move(*spawned);
+}
+
 }  // namespace
 
 // The PATH lookup is done in the parent so the forkpty child only calls
@@ -384,6 +402,7 @@ Result<ChildProcess> spawn(const SpawnOptions& options) {
   }
   // The supervisor is where a fenced child enters its fence.
   if (options.whole_tree || options.write_fence_fd >= 0) return spawn_tree(options);
+  if (options.engine_fence_fd >= 0) return spawn_fenced_pipe(options);
   if (options.terminal == TerminalMode::kPty) return spawn_pty(options);
   return spawn_pipe(options);
 }

@@ -19,9 +19,12 @@
 namespace hermes::proc {
 namespace {
 
-// Newer than the installed header (ABI 3).
+// Newer than the installed header (ABI 3 and 5).
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
 #define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
 #endif
 
 constexpr uint64_t kWriteRightsAbi1 =
@@ -30,9 +33,10 @@ constexpr uint64_t kWriteRightsAbi1 =
     LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
     LANDLOCK_ACCESS_FS_MAKE_SYM;
 
+constexpr uint64_t kReadRights = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+constexpr uint64_t kRunRights = kReadRights | LANDLOCK_ACCESS_FS_EXECUTE;
+
 // Every right that changes the file system, as far as `abi` knows them.
-// Reading, listing, executing and (ABI 5) device ioctls stay unhandled, so
-// they are allowed everywhere.
 uint64_t write_rights(int abi) {
   uint64_t rights = kWriteRightsAbi1;
   if (abi >= 2) rights |= LANDLOCK_ACCESS_FS_REFER;     // links and renames across dirs
@@ -40,8 +44,17 @@ uint64_t write_rights(int abi) {
   return rights;
 }
 
+// Every file-system right `abi` knows: the read-only fence handles them all.
+uint64_t all_rights(int abi) {
+  uint64_t rights = write_rights(abi) | kRunRights;
+  if (abi >= 5) rights |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+  return rights;
+}
+
 // The rights a rule on a non-directory may carry.
-constexpr uint64_t kFileRights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE;
+constexpr uint64_t kFileRights = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |
+                                 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |
+                                 LANDLOCK_ACCESS_FS_IOCTL_DEV;
 
 long create_ruleset(const landlock_ruleset_attr* attr, size_t size, uint32_t flags) {
   return ::syscall(SYS_landlock_create_ruleset, attr, size, flags);
@@ -56,6 +69,57 @@ std::string why_unavailable(int err) {
   return Error::FromErrno(err, "landlock_create_ruleset").message;
 }
 
+enum class IfMissing { kFail, kSkip };
+
+// A ruleset being filled. Rights outside what it handles are masked out.
+class RulesetBuilder {
+ public:
+  // kUnavailable when Landlock is missing or switched off.
+  static Result<RulesetBuilder> create(uint64_t (*handled_for)(int abi)) {
+    LandlockSupport support = landlock_support();
+    if (support.abi <= 0) return Error::Unavailable(support.why_not);
+    landlock_ruleset_attr attr{};
+    attr.handled_access_fs = handled_for(support.abi);
+    UniqueFd ruleset(static_cast<int>(create_ruleset(&attr, sizeof attr, 0)));
+    if (!ruleset.valid()) return Error::Unavailable(why_unavailable(errno));
+    return RulesetBuilder(std::move(ruleset), support.abi, attr.handled_access_fs);
+  }
+
+  // Allows `rights` beneath `path` (its file rights only, when it is not a
+  // directory). With O_NOFOLLOW in `open_flags`, only a regular file that
+  // is not a link counts. kSkip passes over a path that is missing (or not
+  // such a file); any other failure is an error naming the path.
+  Status allow(const std::string& path, uint64_t rights, IfMissing missing, int open_flags = 0) {
+    UniqueFd target(::open(path.c_str(), O_PATH | O_CLOEXEC | open_flags));
+    struct stat st {};
+    int err = !target.valid() || ::fstat(target.get(), &st) != 0 ? errno : 0;
+    if (err == 0 && (open_flags & O_NOFOLLOW) && !S_ISREG(st.st_mode)) err = ELOOP;
+    if (err != 0) {
+      bool absent = err == ENOENT || err == ENOTDIR || err == ELOOP;
+      if (absent && missing == IfMissing::kSkip) return {};
+      return Error::FromErrno(err, "open \"" + path + "\"");
+    }
+    landlock_path_beneath_attr rule{};
+    rule.allowed_access = rights & handled_ & (S_ISDIR(st.st_mode) ? ~uint64_t{0} : kFileRights);
+    rule.parent_fd = target.get();
+    if (::syscall(SYS_landlock_add_rule, ruleset_.get(), LANDLOCK_RULE_PATH_BENEATH, &rule, 0) !=
+        0) {
+      return Error::FromErrno(errno, "landlock_add_rule \"" + path + "\"");
+    }
+    return {};
+  }
+
+  UniqueFd take() { return std::move(ruleset_); }
+  int abi() const { return abi_; }
+
+ private:
+  RulesetBuilder(UniqueFd ruleset, int abi, uint64_t handled)
+      : ruleset_(std::move(ruleset)), abi_(abi), handled_(handled) {}
+  UniqueFd ruleset_;
+  int abi_ = 0;
+  uint64_t handled_ = 0;
+};
+
 }  // namespace
 
 LandlockSupport landlock_support() {
@@ -69,26 +133,25 @@ LandlockSupport landlock_support() {
 }
 
 Result<WriteFence> WriteFence::build(const std::vector<std::string>& paths) {
-  LandlockSupport support = landlock_support();
-  if (support.abi <= 0) return Error::Unavailable(support.why_not);
-  const uint64_t handled = write_rights(support.abi);
-  landlock_ruleset_attr attr{};
-  attr.handled_access_fs = handled;
-  UniqueFd ruleset(static_cast<int>(create_ruleset(&attr, sizeof attr, 0)));
-  if (!ruleset.valid()) return Error::Unavailable(why_unavailable(errno));
+  HERMES_ASSIGN_OR_RETURN(RulesetBuilder rules, RulesetBuilder::create(write_rights));
   for (const std::string& path : paths) {
-    UniqueFd target(::open(path.c_str(), O_PATH | O_CLOEXEC));
-    struct stat st {};
-    if (!target.valid() || ::fstat(target.get(), &st) != 0) continue;
-    landlock_path_beneath_attr rule{};
-    rule.allowed_access = S_ISDIR(st.st_mode) ? handled : kFileRights & handled;
-    rule.parent_fd = target.get();
-    if (::syscall(SYS_landlock_add_rule, ruleset.get(), LANDLOCK_RULE_PATH_BENEATH, &rule, 0) !=
-        0) {
-      return Error::FromErrno(errno, "landlock_add_rule \"" + path + "\"");
-    }
+    HERMES_TRY(rules.allow(path, ~uint64_t{0}, IfMissing::kSkip));
   }
-  return WriteFence(std::move(ruleset), support.abi);
+  int abi = rules.abi();
+  return WriteFence(rules.take(), abi);
+}
+
+Result<WriteFence> WriteFence::read_only(const ReadOnlyPaths& paths) {
+  HERMES_ASSIGN_OR_RETURN(RulesetBuilder rules, RulesetBuilder::create(all_rights));
+  for (const std::string& path : paths.readable)
+    HERMES_TRY(rules.allow(path, kReadRights, IfMissing::kFail));
+  for (const std::string& path : paths.runnable)
+    HERMES_TRY(rules.allow(path, kRunRights, IfMissing::kSkip));
+  for (const std::string& path : paths.readable_files) {
+    HERMES_TRY(rules.allow(path, LANDLOCK_ACCESS_FS_READ_FILE, IfMissing::kSkip, O_NOFOLLOW));
+  }
+  int abi = rules.abi();
+  return WriteFence(rules.take(), abi);
 }
 
 bool WriteFence::enter(int ruleset_fd) noexcept {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// A Landlock write fence for child processes (docs/containment.md, Commands):
-// a ruleset, prepared once in the server, that a forked child enters just
-// before exec, so the command and everything it starts can create, change,
-// rename or delete files only beneath the allowed paths. Reads, execution
-// and the network are not restricted. The server itself never enters it.
+// Landlock fences for child processes (docs/containment.md): a ruleset,
+// prepared in the server, that a child enters just before exec, so it and
+// everything it starts are held to it; the server itself never enters one.
+// The write fence (commands) lets them create, change, rename or delete
+// files only beneath the allowed paths, and restricts neither reads,
+// execution nor the network. The read-only fence (search engines) also
+// limits what they may read and run, and allows no change anywhere.
 #pragma once
 
 #include "core/result.h"
@@ -23,6 +25,13 @@ struct LandlockSupport {
 };
 LandlockSupport landlock_support();
 
+// What a read-only fence allows (see WriteFence::read_only).
+struct ReadOnlyPaths {
+  std::vector<std::string> readable;        // listed and read beneath; must exist
+  std::vector<std::string> runnable;        // read and executed beneath; skipped when missing
+  std::vector<std::string> readable_files;  // regular files read; missing ones and links skipped
+};
+
 class WriteFence {
  public:
   // A ruleset allowing writes only beneath `paths`: every write right under
@@ -30,6 +39,12 @@ class WriteFence {
   // as /dev/null). Missing paths are skipped. kUnavailable (why_not) when
   // Landlock is missing; kIo when a rule cannot be added.
   static Result<WriteFence> build(const std::vector<std::string>& paths);
+
+  // A ruleset under which a child can read only what `paths` allows and
+  // change nothing (no write, create, rename, delete or truncate anywhere).
+  // kUnavailable (why_not) when Landlock is missing; kIo when a rule cannot
+  // be added, a `readable` path that cannot be opened included.
+  static Result<WriteFence> read_only(const ReadOnlyPaths& paths);
 
   // The ruleset fd, close-on-exec, for SpawnOptions::write_fence_fd.
   int fd() const { return ruleset_.get(); }

@@ -56,7 +56,8 @@ Result<RunOutcome> run_engine(const EngineEnv& env, std::vector<std::string> arg
                  .timeout = env.timeout,
                  .delimiter = delimiter,
                  .max_record_bytes = 16384,
-                 .stop = env.stop};
+                 .stop = env.stop,
+                 .fence_root = env.fence_root};
   return env.host->run(spec, sink);
 }
 

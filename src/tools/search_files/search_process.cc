@@ -9,11 +9,13 @@
 #include "proc/run.h"
 #include "proc/spawn.h"
 #include "proc/stderr_capture.h"
+#include "proc/write_fence.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -79,8 +81,43 @@ std::chrono::milliseconds budget(const SpawnSpec& spec) {
   return std::max(spec.timeout, std::chrono::milliseconds(1));
 }
 
+// The ignore files rg reads in the directories above the root (a root
+// inside a repository obeys the repository's .gitignore).
+constexpr const char* kAncestorIgnoreFiles[] = {".gitignore", ".ignore", ".rgignore",
+                                                ".git/info/exclude"};
+
+// What an engine may read besides the root: its program, the system
+// directories its loader, libraries and locales come from, /dev/null (its
+// stdin, opened once the child is fenced) and the ancestors' ignore files.
+// Not the user's git config (it can hold tokens).
+proc::ReadOnlyPaths engine_paths(const SpawnSpec& spec) {
+  proc::ReadOnlyPaths paths{.readable = {spec.fence_root},
+                            .runnable = {spec.argv[0], "/usr", "/bin", "/lib", "/lib64",
+                                         "/etc/ld.so.cache", "/dev/null"}};
+  std::string dir = spec.fence_root;
+  while (dir.size() > 1) {
+    dir.resize(std::max<size_t>(dir.rfind('/'), 1));
+    for (const char* name : kAncestorIgnoreFiles) {
+      paths.readable_files.push_back((dir == "/" ? dir : dir + "/") + name);
+    }
+  }
+  return paths;
+}
+
+// The engine's read-only fence; nullopt when there is no root or the
+// kernel has no Landlock (the server's own checks then stand alone).
+Result<std::optional<proc::WriteFence>> engine_fence(const SpawnSpec& spec) {
+  if (spec.fence_root.empty()) return std::optional<proc::WriteFence>();
+  auto fence = proc::WriteFence::read_only(engine_paths(spec));
+  if (fence) return std::optional<proc::WriteFence>(std::move(*fence));
+  if (fence.error().code == ErrorCode::kUnavailable) return std::optional<proc::WriteFence>();
+  return Error::Io("cannot fence the search engine to the workspace root: " +
+                   fence.error().message);
+}
+
 Result<Launched> launch_local(const SpawnSpec& spec, std::stop_token stop,
                               const proc::OutputCallback& on_output) {
+  HERMES_ASSIGN_OR_RETURN(std::optional<proc::WriteFence> fence, engine_fence(spec));
   proc::StderrCapture stderr_capture(spec.max_stderr_bytes);
   if (!stderr_capture.ok()) return Error::FromErrno(errno, "pipe2");
   // Its own process group, not session: see SpawnOptions::new_session.
@@ -88,7 +125,8 @@ Result<Launched> launch_local(const SpawnSpec& spec, std::stop_token stop,
                              .program = spec.argv[0],
                              .cwd = spec.cwd,
                              .stderr_fd = stderr_capture.write_fd(),
-                             .new_session = false};
+                             .new_session = false,
+                             .engine_fence_fd = fence ? fence->fd() : -1};
   options.argv[0] = basename_of(spec.argv[0]);
   auto child = proc::spawn(options);
   stderr_capture.start();

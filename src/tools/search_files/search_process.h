@@ -30,6 +30,11 @@ struct SpawnSpec {
   size_t max_record_bytes = 8192;  // longer records are cut (rest discarded)
   size_t max_stderr_bytes = 16384;
   std::stop_token stop;
+  // Local runs only: the workspace root, when there is one. The engine then
+  // runs under a read-only Landlock fence (docs/containment.md, Searches):
+  // it reads only beneath the root and what it needs to run, and changes
+  // nothing, whatever a path it is given has become since it was checked.
+  std::string fence_root;
 };
 
 enum class RunEnd {

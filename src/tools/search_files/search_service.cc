@@ -185,6 +185,7 @@ Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps) {
   SearchHost& host = *deps.env.host;
   deps.env.cwd = host.workspace(deps.session_cwd);
   deps.env.home = host.home();
+  deps.env.fence_root = deps.paths.root();
   HERMES_ASSIGN_OR_RETURN(FoundRoot located, locate_root(host, deps, req.path));
   const ResolvedPath& root = located.path;
   HERMES_TRY(check_readable(root.real, deps.hermes_home, root.absolute));

@@ -18,7 +18,7 @@ struct SearchDeps {
   std::string session_cwd;  // as recorded by the terminal tool (may be empty)
   std::string hermes_home;
   SearchSessionState& state;
-  EngineEnv env;  // cwd, home, blocked are filled by run_search from env.host
+  EngineEnv env;  // cwd, home, blocked, fence_root are filled by run_search
 };
 
 // A refusal (NT namespace, denylisted or out-of-root root) is an Error and

@@ -38,8 +38,10 @@ inline constexpr bool kPortable = false;
 
 class SearchHarness {
  public:
-  SearchHarness()
+  // `contained`: the tree is also the workspace root (`--root`).
+  explicit SearchHarness(bool contained = false)
       : config_(Config::from_yaml("", home_.path())),
+        paths_(contained ? tree_.path() : std::string()),
         services_{*config_, paths_},
         dispatcher_(registry_, services_),
         ctx_{session_, services_, client_, dispatcher_, {}, Json()} {
