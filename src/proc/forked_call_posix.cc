@@ -2,7 +2,6 @@
 // run_forked: the child is a ChildProcess of its own process group, driven
 // by run_bounded like any spawned command; only its start differs.
 #include "proc/forked_call.h"
-
 #include "proc/run.h"
 
 #include <fcntl.h>
@@ -132,8 +131,7 @@ Result<ChildProcess> start_child(const std::function<void(ForkedOutput&)>& work,
   write_end.reset();
   ::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
   UniqueFd pid_fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-  return ChildProcess(pid, std::move(read_end), UniqueFd(), std::move(pid_fd),
-                      TerminalMode::kPipe);
+  return ChildProcess(pid, std::move(read_end), UniqueFd(), std::move(pid_fd), TerminalMode::kPipe);
 }
 
 }  // namespace

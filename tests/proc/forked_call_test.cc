@@ -134,8 +134,8 @@ TEST(RunForked, NothingStartsPastTheDeadlineOrAfterCancel) {
   EXPECT_EQ(late.error().code, ErrorCode::kTimeout);
   std::stop_source source;
   source.request_stop();
-  auto cancelled =
-      run_forked([](ForkedOutput&) { std::abort(); }, within(milliseconds(5000)), source.get_token());
+  auto cancelled = run_forked([](ForkedOutput&) { std::abort(); }, within(milliseconds(5000)),
+                              source.get_token());
   ASSERT_FALSE(cancelled.has_value());
   EXPECT_EQ(cancelled.error().code, ErrorCode::kCancelled);
 }

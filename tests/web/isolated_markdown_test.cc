@@ -30,7 +30,8 @@ TEST(IsolatedMarkdown, SameAnswerAsInProcess) {
       "<title>T | x</title><main><h1>Hi</h1><p><a href='/a'>a</a></p><ul><li>1</li></ul>"
       "<table><tr><th>h</th></tr><tr><td>c</td></tr></table><pre class='language-c'>x;</pre>"
       "</main>";
-  auto isolated = html_to_markdown_isolated(html, kUrl, Clock::now() + std::chrono::seconds(10), {});
+  auto isolated =
+      html_to_markdown_isolated(html, kUrl, Clock::now() + std::chrono::seconds(10), {});
   ASSERT_TRUE(isolated.has_value()) << isolated.error().message;
   HtmlDocument direct = html_to_markdown(html, kUrl);
   EXPECT_EQ(isolated->title, direct.title);
@@ -47,8 +48,8 @@ TEST(IsolatedMarkdown, DeepNestingCostsOnlyItsBudget) {
 }
 
 TEST(IsolatedMarkdown, PageContentNamesTheTimeLimit) {
-  ContentDeadline deadline{Clock::now() + milliseconds(300), "Timed out after 1s fetching " +
-                                                                 std::string(kUrl)};
+  ContentDeadline deadline{Clock::now() + milliseconds(300),
+                           "Timed out after 1s fetching " + std::string(kUrl)};
   PageContent out = page_content(nested_page(), "text/html", kUrl, deadline, {});
   EXPECT_EQ(out.content, "");
   EXPECT_EQ(out.error,
