@@ -10,6 +10,7 @@
 #include "registry/registry.h"
 #include "testutil/tool_session.h"
 #include "tools/patch/match/replace.h"
+#include "tools/patch/patch.h"
 
 #include <benchmark/benchmark.h>
 
@@ -138,7 +139,6 @@ BENCHMARK(BM_SizedMiss)->Unit(benchmark::kMicrosecond) SIZES;
 }  // namespace hermes::match
 
 namespace hermes {
-void register_patch(Registry& registry);
 namespace {
 
 // The patch tool in-process, one session, as an MCP call would run it.

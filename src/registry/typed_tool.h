@@ -31,6 +31,9 @@ struct TypedTool {
   const Error* (*failure)(const Output& output) = nullptr;
   // The JSON of a failed call; nullptr: `{"error": message}`.
   Json (*render_error)(const Error& error) = nullptr;
+  // What arguments `parse` refused become, for tools that count malformed
+  // calls per session (patch's hint); nullptr: the parse error as is.
+  Result<Output> (*rejected)(const Error& error, CallContext& ctx) = nullptr;
 };
 
 namespace typed_tool_internal {
@@ -38,8 +41,10 @@ namespace typed_tool_internal {
 template <class Params, class Output>
 Result<Output> parse_and_run(const TypedTool<Params, Output>& tool, const Json& args,
                              CallContext& ctx) {
-  HERMES_ASSIGN_OR_RETURN(Params params, tool.parse(args));
-  return tool.handler(params, ctx);
+  Result<Params> params = tool.parse(args);
+  if (!params && tool.rejected) return tool.rejected(params.error(), ctx);
+  if (!params) return params.error();
+  return tool.handler(*params, ctx);
 }
 
 inline ToolReply failed(const Error& error, Json value) {

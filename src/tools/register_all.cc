@@ -2,12 +2,12 @@
 // The tool table of the binary, in tools/list order: file tools, shell tools,
 // code, task dispatch, then the web.
 #include "registry/registry.h"
+#include "tools/patch/patch.h"
 #include "tools/read_file/read_file.h"
 #include "tools/write_file/write_file.h"
 
 namespace hermes {
 
-void register_patch(Registry& registry);
 void register_search_files(Registry& registry);
 void register_terminal(Registry& registry);
 void register_process(Registry& registry);

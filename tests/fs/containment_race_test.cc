@@ -9,6 +9,9 @@
 #include "fs/cli_child.h"
 #include "testutil/temp_dir.h"
 #include "testutil/tool_session.h"
+#include "tools/patch/patch.h"
+#include "tools/read_file/read_file.h"
+#include "tools/write_file/write_file.h"
 
 #include <gtest/gtest.h>
 
@@ -27,10 +30,6 @@
 #include <thread>
 
 namespace hermes {
-void register_read_file(Registry& registry);
-void register_write_file(Registry& registry);
-void register_patch(Registry& registry);
-
 namespace testing {
 namespace {
 

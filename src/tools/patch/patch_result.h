@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The typed outcome of one patch call (either mode), turned into the
-// contract's JSON by patch_tool.cc.
+// What one edit (either mode) changed; its failures are `Error`s carrying
+// the contract's text. tools/patch/patch.h wraps it into the tool's output.
 #pragma once
 
 #include "tools/patch/match/strategies.h"
@@ -22,10 +22,6 @@ struct PatchSuccess {
   std::optional<match::Strategy> strategy;               // replace mode only
   bool no_change = false;
   std::string note;
-};
-
-struct PatchFailure {
-  std::string message;
 };
 
 }  // namespace hermes

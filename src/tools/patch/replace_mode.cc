@@ -25,18 +25,26 @@ PatchSuccess no_change(const std::string& path) {
   return out;
 }
 
+// Not found: the caller can re-read; every other refusal asks for other input.
+Error replace_error(const match::ReplaceError& error) {
+  return Error{error.kind == match::ReplaceFailure::kNotFound ? ErrorCode::kNotFound
+                                                              : ErrorCode::kInvalidArgument,
+               error.message};
+}
+
+Error write_failed(const Error& cause) {
+  return Error{cause.code, "Failed to write changes: " + cause.message};
+}
+
 }  // namespace
 
-std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path,
-                                                     const ReplaceArgs& args,
-                                                     const std::string& hermes_home,
-                                                     const FileAccess& access) {
-  if (Status allowed = check_write_allowed(path.real, hermes_home, access.fs()); !allowed) {
-    return PatchFailure{allowed.error().message};
-  }
+Result<PatchSuccess> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
+                                 const std::string& hermes_home, const FileAccess& access) {
+  HERMES_TRY(check_write_allowed(path.real, hermes_home, access.fs()));
   auto raw = access.fs().read_all(path.real);
   if (!raw) {
-    return PatchFailure{"Failed to read file: " + path.absolute + " (" + raw.error().message + ")"};
+    return Error{raw.error().code,
+                 "Failed to read file: " + path.absolute + " (" + raw.error().message + ")"};
   }
   const bool bom = std::string_view(*raw).starts_with(kUtf8Bom);
   std::string_view content = std::string_view(*raw).substr(bom ? kUtf8Bom.size() : 0);
@@ -45,22 +53,22 @@ std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path,
         match::is_already_applied(content, args.old_text, args.new_text)) {
       return no_change(path.absolute);
     }
-    return PatchFailure{bad->message};
+    return replace_error(*bad);
   }
   auto replaced =
       match::fuzzy_replace({content, args.old_text, args.new_text, args.replace_all, {}});
   if (auto* error = std::get_if<match::ReplaceError>(&replaced)) {
     if (match::is_already_applied(content, args.old_text, args.new_text))
       return no_change(path.absolute);
-    return PatchFailure{error->message};
+    return replace_error(*error);
   }
   auto& done = std::get<match::ReplaceOutcome>(replaced);
   std::string bytes = bom ? std::string(kUtf8Bom) + done.content : done.content;
   auto prepared = prepare_write(path.real, bytes, hermes_home,
                                 WriteShims{.crlf = false, .bom = true}, *raw, access.fs());
-  if (!prepared) return PatchFailure{"Failed to write changes: " + prepared.error().message};
+  if (!prepared) return write_failed(prepared.error());
   auto committed = commit_write(*prepared);
-  if (!committed) return PatchFailure{"Failed to write changes: " + committed.error().message};
+  if (!committed) return write_failed(committed.error());
   PatchSuccess out;
   out.diff = unified_diff(content, done.content, "a/" + path.given, "b/" + path.given);
   out.files_modified = {path.absolute};

@@ -4,11 +4,11 @@
 #pragma once
 
 #include "core/paths.h"
+#include "core/result.h"
 #include "tools/file_common/file_access.h"
 #include "tools/patch/patch_result.h"
 
 #include <string>
-#include <variant>
 
 namespace hermes {
 
@@ -20,9 +20,7 @@ struct ReplaceArgs {
 
 // Runs under the caller's path lock, on the call's file system. `hermes_home`
 // locates the denylist.
-std::variant<PatchSuccess, PatchFailure> run_replace(const ResolvedPath& path,
-                                                     const ReplaceArgs& args,
-                                                     const std::string& hermes_home,
-                                                     const FileAccess& access);
+Result<PatchSuccess> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
+                                 const std::string& hermes_home, const FileAccess& access);
 
 }  // namespace hermes

@@ -3,6 +3,7 @@
 // out-of-order hunks, anchors, and the transactional rollback on an injected
 // write failure.
 #include "backend/local_backend.h"
+#include "testutil/status_matchers.h"
 #include "tools/file_common/shell_file_system.h"
 #include "tools/file_common/tmpfs_mount.h"
 #include "tools/patch/v4a/apply.h"
@@ -185,8 +186,8 @@ TEST(V4aTransaction, InjectedFailureRollsBackEverything) {
     return ::write(fd, data, size);
   };
   auto result = v4a::apply_patch(request);
-  ASSERT_TRUE(std::holds_alternative<PatchFailure>(result));
-  std::string e = std::get<PatchFailure>(result).message;
+  ASSERT_THAT(result, IsError(ErrorCode::kIo));
+  std::string e = result.error().message;
   EXPECT_TRUE(
       e.starts_with("Apply phase failed (every change was rolled back; no files were modified):\n  "
                     "• Failed to update " +
@@ -222,8 +223,8 @@ TEST(V4aTransaction, ShellWriteFailureRollsBackEverything) {
   ShellFileSystem fs(std::make_shared<LocalBackend>(/*portable_files=*/true), {});
   v4a::ApplyRequest request{*ops, dir.file("home"), {}, &fs, true};
   auto result = v4a::apply_patch(request);
-  ASSERT_TRUE(std::holds_alternative<PatchFailure>(result));
-  std::string e = std::get<PatchFailure>(result).message;
+  ASSERT_THAT(result, IsError(ErrorCode::kIo));
+  std::string e = result.error().message;
   EXPECT_EQ(e,
             "Apply phase failed (every change was rolled back; no files were modified):\n  • "
             "Failed to update " +

@@ -13,6 +13,7 @@
 #include "testutil/temp_dir.h"
 #include "tools/file_common/portable_mode.h"
 #include "tools/file_common/read_tracker.h"
+#include "tools/patch/patch.h"
 #include "tools/write_file/write_file.h"
 
 #include <initializer_list>
@@ -21,9 +22,6 @@
 #include <string>
 
 namespace hermes {
-
-void register_patch(Registry& registry);
-
 namespace testing {
 
 // A client that answers every elicitation with `action`.

@@ -235,7 +235,7 @@ std::string bullets(const std::string& head, const std::vector<std::string>& ite
 
 }  // namespace
 
-std::variant<PatchSuccess, PatchFailure> apply_patch(const ApplyRequest& request) {
+Result<PatchSuccess> apply_patch(const ApplyRequest& request) {
   DryRun dry(*request.fs);
   for (const auto& op : request.ops) dry.run(op);
   if (dry.problems.empty() && dry.overlay.changed().empty()) {
@@ -244,10 +244,11 @@ std::variant<PatchSuccess, PatchFailure> apply_patch(const ApplyRequest& request
   Committer committer(dry.overlay, request);
   if (dry.problems.empty()) dry.problems = committer.prepare();
   if (!dry.problems.empty()) {
-    return PatchFailure{bullets("Patch validation failed (no files were modified):", dry.problems)};
+    return Error::InvalidArgument(
+        bullets("Patch validation failed (no files were modified):", dry.problems));
   }
   PatchSuccess out;
-  if (auto failure = committer.commit(out.lint)) return PatchFailure{*failure};
+  if (auto failure = committer.commit(out.lint)) return Error::Io(*failure);
   for (size_t i = 0; i < dry.diffs.size(); ++i) out.diff += (i ? "\n" : "") + dry.diffs[i];
   out.files_modified = dry.modified;
   for (const auto& p : dry.moved) {

@@ -5,6 +5,7 @@
 // already changed, created or deleted is put back.
 #pragma once
 
+#include "core/result.h"
 #include "fs/atomic_write.h"
 #include "fs/file_system.h"
 #include "tools/patch/patch_result.h"
@@ -12,7 +13,6 @@
 
 #include <stop_token>
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace hermes::v4a {
@@ -27,6 +27,6 @@ struct ApplyRequest {
   std::stop_token stop;  // the call's cancellation, for the linters
 };
 
-std::variant<PatchSuccess, PatchFailure> apply_patch(const ApplyRequest& request);
+Result<PatchSuccess> apply_patch(const ApplyRequest& request);
 
 }  // namespace hermes::v4a

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// patch at the JSON edge: the arguments in, the result and the failure (with
+// its hint) out, and the registration.
+#include "core/json.h"
+#include "registry/registry.h"
+#include "registry/tool_args.h"
+#include "registry/typed_tool.h"
+#include "tools/patch/patch.h"
+#include "tools/write_pipeline/lint_json.h"
+
+#include <string>
+
+namespace hermes {
+namespace {
+
+constexpr const char* kDescription =
+    "Targeted find-and-replace edits in files. Use this instead of sed/awk in terminal. Uses fuzzy "
+    "matching (9 strategies) so minor whitespace/indentation differences won't break it. Returns a "
+    "unified diff. Auto-runs syntax checks after editing.\n\n"
+    "REPLACE MODE (mode='replace', default): find a unique string and replace it. REQUIRED "
+    "PARAMETERS: mode, path, old_string, new_string.\n"
+    "PATCH MODE (mode='patch'): apply V4A multi-file patches for bulk changes. REQUIRED "
+    "PARAMETERS: mode, patch.";
+
+Result<std::optional<std::string>> string_field(const Json& args, const char* key) {
+  return optional_string_arg(args, "patch", key);
+}
+
+Result<PatchParams> parse_replace_params(const Json& args, PatchParams out) {
+  HERMES_ASSIGN_OR_RETURN(auto path, string_field(args, "path"));
+  out.path = path.value_or("");
+  if (out.path.empty()) return Error::InvalidArgument("path required");
+  HERMES_ASSIGN_OR_RETURN(auto old_text, string_field(args, "old_string"));
+  HERMES_ASSIGN_OR_RETURN(auto new_text, string_field(args, "new_string"));
+  if (!old_text || !new_text) return Error::InvalidArgument("old_string and new_string required");
+  HERMES_ASSIGN_OR_RETURN(auto replace_all, optional_bool_arg(args, "patch", "replace_all"));
+  out.replace = {*old_text, *new_text, replace_all.value_or(false)};
+  return out;
+}
+
+Json lint_of(const PatchApplied& applied) {
+  const auto& lint = applied.edit.lint;
+  if (lint.size() == 1 && applied.paths.size() == 1) return lint_json(lint[0].second);
+  Json out = Json::object();
+  for (const auto& [path, report] : lint) out[path] = lint_json(report);
+  return out;
+}
+
+Json to_json(const PatchApplied& applied) {
+  const PatchSuccess& edit = applied.edit;
+  Json out = {{"success", true}};
+  if (edit.no_change) {
+    out["no_change"] = true;
+    out["note"] = edit.note;
+  } else {
+    out["diff"] = edit.diff;
+  }
+  out["files_modified"] = edit.files_modified;
+  if (!edit.files_created.empty()) out["files_created"] = edit.files_created;
+  if (!edit.files_deleted.empty()) out["files_deleted"] = edit.files_deleted;
+  if (!edit.lint.empty()) out["lint"] = lint_of(applied);
+  if (edit.strategy) out["match_strategy"] = std::string(match::strategy_name(*edit.strategy));
+  if (applied.paths.size() == 1) out["resolved_path"] = applied.paths[0].real;
+  if (!applied.warning.empty()) out["_warning"] = applied.warning;
+  return out;
+}
+
+Json to_json(const PatchFailed& failed) {
+  Json out = {{"success", false}, {"error", failed.error.message}};
+  if (!failed.hint.empty()) out["_hint"] = failed.hint;
+  return out;
+}
+
+Json input_schema() {
+  return Json::parse(R"json({
+    "type": "object",
+    "properties": {
+      "mode": {"type": "string", "enum": ["replace", "patch"], "default": "replace",
+               "description": "Edit mode: 'replace' for targeted find-and-replace, 'patch' for V4A multi-file patches"},
+      "path": {"type": "string", "description": "File path to edit (required for 'replace' mode)"},
+      "old_string": {"type": "string", "description": "Text to find in the file (required for 'replace' mode). Must be unique in the file unless replace_all=true. Include enough surrounding context to ensure uniqueness."},
+      "new_string": {"type": "string", "description": "Replacement text (required for 'replace' mode). Can be empty string to delete the matched text."},
+      "replace_all": {"type": "boolean", "default": false, "description": "Replace all occurrences instead of requiring a unique match (default: false)"},
+      "patch": {"type": "string", "description": "V4A format patch content (required for 'patch' mode)"}
+    },
+    "required": ["mode"]
+  })json");
+}
+
+}  // namespace
+
+Result<PatchParams> parse_patch_params(const Json& args) {
+  PatchParams out;
+  HERMES_ASSIGN_OR_RETURN(auto mode, string_field(args, "mode"));
+  HERMES_ASSIGN_OR_RETURN(auto cross_profile, optional_bool_arg(args, "patch", "cross_profile"));
+  out.cross_profile = cross_profile.value_or(false);
+  const std::string name = mode.value_or("replace");
+  if (name == "replace") return parse_replace_params(args, std::move(out));
+  if (name != "patch") return Error::InvalidArgument("Unknown mode: " + name);
+  out.mode = PatchMode::kPatch;
+  HERMES_ASSIGN_OR_RETURN(auto patch, string_field(args, "patch"));
+  out.patch = patch.value_or("");
+  if (out.patch.empty()) return Error::InvalidArgument("patch content required");
+  return out;
+}
+
+Json patch_json(const PatchOutput& output) {
+  return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
+}
+
+void register_patch(Registry& registry) {
+  registry.add(ToolSpec{
+      .name = "patch",
+      .toolset = "file",
+      .description = kDescription,
+      .input_schema = input_schema(),
+      .annotations = {.read_only = false, .destructive = true, .idempotent = false},
+      .run = typed_entry(TypedTool<PatchParams, PatchOutput>{
+          .parse = parse_patch_params,
+          .handler = patch,
+          .render = patch_json,
+          .failure = patch_failure,
+          .rejected = patch_rejected,
+      }),
+  });
+}
+
+}  // namespace hermes
