@@ -71,18 +71,62 @@ std::string single_line(std::string text) {
   return text;
 }
 
-std::string code_language(const GumboNode* pre) {
-  std::vector<const GumboNode*> candidates{pre};
-  for (unsigned i = 0; i < children(pre).length; ++i)
-    if (is_element_node(child(pre, i)) && tag_of(child(pre, i)) == GUMBO_TAG_CODE)
-      candidates.push_back(child(pre, i));
-  for (const GumboNode* n : candidates) {
-    for (const std::string& token : split(attribute(n, "class"), ' ')) {
-      if (starts_with(token, "language-")) return token.substr(9);
-      if (starts_with(token, "lang-")) return token.substr(5);
-    }
+// The language a highlighter named in `node`'s classes: `language-x` and
+// `lang-x`, or around a <pre> Sphinx's `highlight-x` and GitHub's
+// `highlight-source-x` (Sphinx's `highlight-default` names none).
+std::string class_language(const GumboNode* node, bool wrapper) {
+  for (const std::string& token : split(attribute(node, "class"), ' ')) {
+    if (!wrapper && starts_with(token, "language-")) return token.substr(9);
+    if (!wrapper && starts_with(token, "lang-")) return token.substr(5);
+    if (!wrapper || !starts_with(token, "highlight-")) continue;
+    std::string name = token.substr(10);
+    if (starts_with(name, "source-")) name = name.substr(7);
+    if (name != "default") return name;
   }
   return "";
+}
+
+std::string code_language(const GumboNode* pre) {
+  std::string found = class_language(pre, false);
+  for (unsigned i = 0; i < children(pre).length && found.empty(); ++i)
+    if (is_element_node(child(pre, i)) && tag_of(child(pre, i)) == GUMBO_TAG_CODE)
+      found = class_language(child(pre, i), false);
+  const GumboNode* up = pre->parent;
+  for (int level = 0; level < 2 && found.empty() && up && up->type == GUMBO_NODE_ELEMENT; ++level) {
+    found = class_language(up, true);
+    up = up->parent;
+  }
+  return found;
+}
+
+// A heading's permalink (Sphinx's `¶`, rustdoc's `§`, an icon): a
+// `#fragment` link whose text is only such a mark.
+bool is_permalink_mark(std::string_view text) {
+  constexpr std::string_view kMarks[] = {"\u00B6", "\u00A7", "#", "\U0001F517", "\u200B", " "};
+  for (bool progress = true; progress && !text.empty();) {
+    progress = false;
+    for (std::string_view mark : kMarks)
+      if (starts_with(text, mark)) {
+        text.remove_prefix(mark.size());
+        progress = true;
+      }
+  }
+  return text.empty();
+}
+
+// `align` or a `text-align` style: GFM can say left, center and right.
+Alignment cell_alignment(const GumboNode* cell) {
+  std::string value = to_lower(trim(attribute(cell, "align")));
+  std::string style = to_lower(attribute(cell, "style"));
+  if (size_t at = style.find("text-align"); value.empty() && at != std::string::npos) {
+    size_t colon = style.find(':', at);
+    if (colon != std::string::npos)
+      value = trim(style.substr(colon + 1, style.find(';', colon) - colon - 1));
+  }
+  if (value == "left" || value == "start") return Alignment::kLeft;
+  if (value == "center") return Alignment::kCenter;
+  if (value == "right" || value == "end") return Alignment::kRight;
+  return Alignment::kNone;
 }
 
 class Converter {
@@ -272,7 +316,8 @@ class Converter {
         continue;
       if (contains_table(cell)) return false;
       int span = static_cast<int>(parse_int(attribute(cell, "colspan")).value_or(1));
-      builder.add_cell(single_line(blocks(cell, depth + 1)), tag_of(cell) == GUMBO_TAG_TH, span);
+      builder.add_cell(single_line(blocks(cell, depth + 1)), tag_of(cell) == GUMBO_TAG_TH, span,
+                       cell_alignment(cell));
     }
     return true;
   }
@@ -295,6 +340,7 @@ class Converter {
     std::string href = trim(attribute(el, "href"));
     bool dead =
         href.empty() || href[0] == '#' || starts_with(to_lower(href.substr(0, 11)), "javascript:");
+    if (dead && !href.empty() && href[0] == '#' && is_permalink_mark(t.text)) return;
     if (dead) return put_wrapped(out, t, "", "");
     std::string target = absolute(href);
     if (t.text.empty()) t.text = target;

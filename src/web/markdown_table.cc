@@ -24,14 +24,32 @@ std::string render_row(const std::vector<std::string>& cells, size_t width) {
   return out;
 }
 
+std::string_view separator(Alignment align) {
+  switch (align) {
+    case Alignment::kLeft:
+      return " :--- |";
+    case Alignment::kCenter:
+      return " :---: |";
+    case Alignment::kRight:
+      return " ---: |";
+    case Alignment::kNone:
+      break;
+  }
+  return " --- |";
+}
+
 }  // namespace
 
-void TableBuilder::add_cell(std::string text, bool header, int colspan) {
+void TableBuilder::add_cell(std::string text, bool header, int colspan, Alignment align) {
   if (rows_.empty()) start_row();
   Row& row = rows_.back();
   row.cells.push_back(escape_pipes(text));
+  row.aligns.push_back(align);
   row.has_header_cell |= header;
-  for (int i = 1; i < std::clamp(colspan, 1, kMaxColspan); ++i) row.cells.emplace_back();
+  for (int i = 1; i < std::clamp(colspan, 1, kMaxColspan); ++i) {
+    row.cells.emplace_back();
+    row.aligns.push_back(align);
+  }
 }
 
 std::string TableBuilder::render() const {
@@ -47,7 +65,8 @@ std::string TableBuilder::render() const {
   for (const Row* r : rows) width = std::max(width, r->cells.size());
   std::string out = caption_.empty() ? "" : caption_ + "\n\n";
   out += render_row(rows[0]->cells, width) + "\n|";
-  for (size_t i = 0; i < width; ++i) out += " --- |";
+  for (size_t i = 0; i < width; ++i)
+    out += separator(i < rows[0]->aligns.size() ? rows[0]->aligns[i] : Alignment::kNone);
   for (size_t i = 1; i < rows.size(); ++i) out += "\n" + render_row(rows[i]->cells, width);
   return out;
 }

@@ -46,12 +46,36 @@ TEST(HtmlMarkdown, CodeInlineAndFenced) {
             "```cpp\nint  x = 1 < 2;\n```");
 }
 
+// Documentation generators put the language on the highlighter's wrapper.
+TEST(HtmlMarkdown, CodeLanguageFromSphinxAndGithubWrappers) {
+  EXPECT_EQ(md("<div class='highlight-python3 notranslate'><div class='highlight'><pre><span>"
+               "</span><span class='kn'>import</span> sys\n</pre></div></div>"),
+            "```python3\nimport sys\n```");
+  EXPECT_EQ(md("<div class='highlight highlight-source-rust'><pre>fn main() {}</pre></div>"),
+            "```rust\nfn main() {}\n```");
+  EXPECT_EQ(md("<div class='highlight-default'><div class='highlight'><pre>x</pre></div></div>"),
+            "```\nx\n```");
+}
+
+TEST(HtmlMarkdown, HeadingPermalinksDropped) {
+  EXPECT_EQ(md("<h2>Summary<a class='headerlink' href='#summary'>\u00B6</a></h2>"
+               "<h3><a href='#x'>\u00A7</a> Sub <a href='#y'>#</a></h3><p>see <a "
+               "href='#s'>Summary</a></p>"),
+            "## Summary\n\n### Sub\n\nsee Summary");
+}
+
 TEST(HtmlMarkdown, TablesAsGfm) {
   EXPECT_EQ(md("<table><tr><td>x</td><td>y</td></tr><tr><th>A</th><th colspan=2>B|C</th></tr>"
                "<tr><td>1</td><td>2\n3</td><td>4</td></tr></table>"),
             "| A | B\\|C |  |\n| --- | --- | --- |\n| x | y |  |\n| 1 | 2 3 | 4 |");
   EXPECT_EQ(md("<table><tr><td>outer<table><tr><td>in</td></tr></table></td></tr></table>"),
             "outer\n\n| in |\n| --- |");
+  EXPECT_EQ(
+      md("<table><thead><tr><th align=left>L</th><th align='CENTER'>C</th><th "
+         "style='color:red; text-align: right'>R</th><th colspan=2 align=right>S</th><th>N</th>"
+         "</tr></thead><tbody><tr><td align=right>1</td></tr></tbody></table>"),
+      "| L | C | R | S |  | N |\n| :--- | :---: | ---: | ---: | ---: | --- |\n"
+      "| 1 |  |  |  |  |  |");
 }
 
 TEST(HtmlMarkdown, BlockquoteAndBoilerplateDropped) {
