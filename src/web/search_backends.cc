@@ -211,10 +211,27 @@ void collect_results(const GumboNode* node, std::vector<DdgRow>& rows, int depth
     collect_results(static_cast<const GumboNode*>(kids.data[i]), rows, depth + 1);
 }
 
+// `html` with every run of ASCII whitespace made one space: Gumbo spends
+// most of its time on a results page emitting the indentation one
+// character token at a time, and nothing read from the page (link text,
+// snippets, hrefs) depends on the length of a run.
+std::string squeezed(std::string_view html) {
+  std::string out;
+  out.reserve(html.size());
+  bool in_run = false;
+  for (char c : html) {
+    bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f';
+    if (!space || !in_run) out += space ? ' ' : c;
+    in_run = space;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<SearchHit> parse_ddg_html(std::string_view html, int limit) {
-  ParsedHtml doc(html);
+  const std::string text = squeezed(html);  // Gumbo's tree points into it
+  ParsedHtml doc(text);
   std::vector<DdgRow> rows;
   collect_results(doc.root(), rows, 0);
   std::vector<SearchHit> hits;
