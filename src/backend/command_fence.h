@@ -4,6 +4,7 @@
 // children's TMPDIR, the Landlock write fence (writes only beneath the root,
 // that directory, the devices shells need and `security.command_write_paths`)
 // and, where the kernel has no Landlock, a notice given once per session.
+// Where it has Landlock but the fence cannot be built, commands are refused.
 #pragma once
 
 #include "core/result.h"
@@ -38,8 +39,10 @@ class CommandFence {
 
   const std::string& root() const { return root_; }
   const std::string& temp_dir() const { return temp_dir_; }
-  // The Landlock ruleset children enter; -1 when there is none.
-  int write_fence_fd() const { return landlock_ ? landlock_->fd() : -1; }
+  // The Landlock ruleset children enter; -1 when the kernel has none.
+  // kPermissionDenied, saying why and how to fix it, when the kernel has
+  // Landlock but the fence could not be built: the command must not run.
+  Result<int> write_fence_fd() const;
 
   // The sentence saying that commands are not write-fenced and why: the
   // first call only, and only when Landlock is unavailable.
@@ -47,17 +50,19 @@ class CommandFence {
 
  private:
   CommandFence(std::string root, std::string temp_dir, std::optional<proc::WriteFence> landlock,
-               std::string why_not);
+               std::string why_not, std::string refusal);
 
   const std::string root_;
   const std::string temp_dir_;
   const std::optional<proc::WriteFence> landlock_;
   const std::string why_not_;
+  const std::string refusal_;  // non-empty: commands are refused
   mutable std::atomic<bool> notice_given_{false};
 };
 
-// The backend's write-fence fd for SpawnOptions::write_fence_fd (-1: none).
-int write_fence_fd(const Backend& backend);
+// The backend's write-fence fd for SpawnOptions::write_fence_fd (-1: none);
+// the refusal when its fence could not be built.
+Result<int> write_fence_fd(const Backend& backend);
 // CommandFence::take_notice of the backend's fence, if it has one.
 std::optional<std::string> fence_notice(const Backend& backend);
 

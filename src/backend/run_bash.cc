@@ -61,6 +61,7 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
     prefix += "printf '" + std::string(kPidTag) + "%s\\n' \"$$\"; ";
   }
   std::string script = prefix + run.script;
+  HERMES_ASSIGN_OR_RETURN(int fence_fd, write_fence_fd(backend));
   proc::SpawnOptions options{
       .argv = backend.bash_argv(script, run.login),
       .env = backend.launch_env(),
@@ -68,7 +69,7 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
       .stdin_mode = run.stdin_data ? proc::StdinMode::kPipe : proc::StdinMode::kNull,
       .new_session = run.new_session,
       .whole_tree = run.whole_tree,
-      .write_fence_fd = write_fence_fd(backend)};
+      .write_fence_fd = fence_fd};
   std::optional<proc::StderrCapture> stderr_capture;
   if (run.separate_stderr) {
     stderr_capture.emplace(kStderrCap);

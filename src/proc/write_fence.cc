@@ -74,14 +74,16 @@ enum class IfMissing { kFail, kSkip };
 // A ruleset being filled. Rights outside what it handles are masked out.
 class RulesetBuilder {
  public:
-  // kUnavailable when Landlock is missing or switched off.
+  // kUnavailable only when Landlock is missing or switched off.
   static Result<RulesetBuilder> create(uint64_t (*handled_for)(int abi)) {
     LandlockSupport support = landlock_support();
     if (support.abi <= 0) return Error::Unavailable(support.why_not);
     landlock_ruleset_attr attr{};
     attr.handled_access_fs = handled_for(support.abi);
     UniqueFd ruleset(static_cast<int>(create_ruleset(&attr, sizeof attr, 0)));
-    if (!ruleset.valid()) return Error::Unavailable(why_unavailable(errno));
+    // The kernel has Landlock (it gave its ABI): any failure now is one to
+    // report, not a missing feature.
+    if (!ruleset.valid()) return Error::FromErrno(errno, "landlock_create_ruleset");
     return RulesetBuilder(std::move(ruleset), support.abi, attr.handled_access_fs);
   }
 
@@ -132,9 +134,12 @@ LandlockSupport landlock_support() {
   return {static_cast<int>(abi), ""};
 }
 
-Result<WriteFence> WriteFence::build(const std::vector<std::string>& paths) {
+Result<WriteFence> WriteFence::build(const std::vector<std::string>& paths,
+                                     const std::vector<std::string>& if_present) {
   HERMES_ASSIGN_OR_RETURN(RulesetBuilder rules, RulesetBuilder::create(write_rights));
-  for (const std::string& path : paths) {
+  for (const std::string& path : paths)
+    HERMES_TRY(rules.allow(path, ~uint64_t{0}, IfMissing::kFail));
+  for (const std::string& path : if_present) {
     HERMES_TRY(rules.allow(path, ~uint64_t{0}, IfMissing::kSkip));
   }
   int abi = rules.abi();

@@ -34,11 +34,14 @@ struct ReadOnlyPaths {
 
 class WriteFence {
  public:
-  // A ruleset allowing writes only beneath `paths`: every write right under
-  // a directory, writing (and truncating) for any other file (devices such
-  // as /dev/null). Missing paths are skipped. kUnavailable (why_not) when
-  // Landlock is missing; kIo when a rule cannot be added.
-  static Result<WriteFence> build(const std::vector<std::string>& paths);
+  // A ruleset allowing writes only beneath `paths` and `if_present`: every
+  // write right under a directory, writing (and truncating) for any other
+  // file (devices such as /dev/null). Missing `if_present` paths are
+  // skipped. kUnavailable (why_not) only when Landlock is missing or switched
+  // off; any other failure — a path of `paths` that cannot be opened, a
+  // ruleset or rule the kernel refuses — is an error naming what failed.
+  static Result<WriteFence> build(const std::vector<std::string>& paths,
+                                  const std::vector<std::string>& if_present = {});
 
   // A ruleset under which a child can read only what `paths` allows and
   // change nothing (no write, create, rename, delete or truncate anywhere).

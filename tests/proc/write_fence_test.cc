@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include <filesystem>
 #include <fstream>
@@ -134,6 +135,38 @@ TEST(WriteFence, ARefusedFenceNeverRunsTheCommand) {
   EXPECT_EQ(r.status.code, 126);
   EXPECT_NE(out.find("refused the Landlock write fence"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir.file("ran")));
+}
+
+// A fence that cannot be built on a kernel with Landlock is an error, never
+// "unavailable" (which lets commands run unfenced with a notice).
+TEST(WriteFence, AnAllowedPathThatCannotBeOpenedIsAnError) {
+  if (landlock_support().abi == 0) GTEST_SKIP() << landlock_support().why_not;
+  TempDir dir;
+  auto fence = WriteFence::build({dir.path(), dir.file("missing")}, {dir.file("also-missing")});
+  ASSERT_FALSE(fence.has_value());
+  EXPECT_NE(fence.error().code, ErrorCode::kUnavailable);
+  EXPECT_NE(fence.error().message.find(dir.file("missing")), std::string::npos)
+      << fence.error().message;
+  EXPECT_TRUE(WriteFence::build({dir.path()}, {dir.file("also-missing")}).has_value());
+}
+
+TEST(WriteFence, ARulesetTheKernelWillNotCreateIsAnError) {
+  if (landlock_support().abi == 0) GTEST_SKIP() << landlock_support().why_not;
+  // No descriptor left for the ruleset: landlock_create_ruleset fails EMFILE.
+  rlimit old{};
+  ::getrlimit(RLIMIT_NOFILE, &old);
+  rlimit low = old;
+  low.rlim_cur = 64;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  std::vector<int> filler;
+  for (int fd; (fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0;) filler.push_back(fd);
+  auto fence = WriteFence::build({"/tmp"});
+  for (int fd : filler) ::close(fd);
+  ::setrlimit(RLIMIT_NOFILE, &old);
+  ASSERT_FALSE(fence.has_value());
+  EXPECT_NE(fence.error().code, ErrorCode::kUnavailable);
+  EXPECT_NE(fence.error().message.find("landlock_create_ruleset"), std::string::npos)
+      << fence.error().message;
 }
 
 }  // namespace

@@ -279,6 +279,7 @@ struct RunContext {
 Result<RunResult> run_here(const std::string& code, const std::vector<StubSignature>& sigs,
                            RunContext run, const std::string& interpreter, CallContext& ctx,
                            const Backend& backend) {
+  HERMES_ASSIGN_OR_RETURN(int fence_fd, write_fence_fd(backend));
   RunRequest request{
       .code = code,
       .module_source = generate_module(sigs, RpcTransport::kSocket),
@@ -286,7 +287,7 @@ Result<RunResult> run_here(const std::string& code, const std::vector<StubSignat
       .cwd = working_dir(run.settings.mode, ctx.session, backend),
       .env = scrubbed_env(run.settings),
       .timeout = std::chrono::seconds(run.settings.timeout_s),
-      .write_fence_fd = write_fence_fd(backend),
+      .write_fence_fd = fence_fd,
   };
   if (const CommandFence* fence = backend.command_fence()) {
     set_env(request.env, "TMPDIR", fence->temp_dir());

@@ -62,6 +62,7 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request, Cal
   ClientChannel* client = &ctx.client;
   // Killing the local ssh/docker client leaves the command running there.
   std::string tag = backend->outlives_its_launcher() ? random_hex(8) : "";
+  HERMES_ASSIGN_OR_RETURN(int fence_fd, write_fence_fd(*backend));
   proc::StartRequest start{
       .spawn = {.argv = state.shell().background_argv(request.command, request.cwd, backend, tag),
                 .env = backend->launch_env(),
@@ -69,7 +70,7 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request, Cal
                 .stdin_mode = proc::StdinMode::kPipe,
                 .terminal = request.pty ? proc::TerminalMode::kPty : proc::TerminalMode::kPipe,
                 .whole_tree = backend->runs_on_this_host(),
-                .write_fence_fd = write_fence_fd(*backend)},
+                .write_fence_fd = fence_fd},
       .command = request.command,
       .cwd = request.cwd,
       .notify_on_complete = request.notify_on_complete,

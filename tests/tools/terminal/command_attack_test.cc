@@ -283,6 +283,28 @@ TEST(WriteFenceNotice, GivenOncePerSessionWhenLandlockIsMissing) {
   }
 }
 
+// On a kernel with Landlock, a fence that cannot be built (here a configured
+// write path that does not exist) refuses every command, saying why and how
+// to fix it; nothing runs unfenced.
+TEST(WriteFenceRefusal, AFenceThatCannotBeBuiltRefusesCommands) {
+  if (proc::landlock_support().abi == 0) GTEST_SKIP() << proc::landlock_support().why_not;
+  Session session("security:\n  command_write_paths: [/nonexistent/hermes-cache]\n");
+  const std::string escaped = session.base.file("escaped");
+  const std::string touch = "touch '" + escaped + "'";
+  auto results = session.run(
+      {terminal_call(touch),
+       {{"tool", "terminal"}, {"arguments", {{"command", touch}, {"background", true}}}},
+       script_call("open('" + escaped + "', 'w').write('x')")},
+      {}, {"--root", session.root});
+  for (const Json& result : results) {
+    std::string text = result.dump();
+    EXPECT_NE(text.find("Commands are refused"), std::string::npos) << text;
+    EXPECT_NE(text.find("/nonexistent/hermes-cache"), std::string::npos) << text;
+    EXPECT_NE(text.find("HERMES_LANDLOCK=off"), std::string::npos) << text;
+  }
+  EXPECT_FALSE(fs::exists(escaped));
+}
+
 // The reset says why, and the command's own output is still returned.
 TEST(CwdFence, AResetKeepsTheOutputAndSaysWhy) {
   Session session;
