@@ -4,6 +4,7 @@
 #include "proc/forked_call.h"
 
 #include <cstdlib>
+#include <mutex>
 
 namespace hermes::web {
 namespace {
@@ -20,6 +21,22 @@ void send(proc::ForkedOutput& out, const HtmlDocument& doc) {
   out.write(std::to_string(doc.title.size()) + "\n");
   out.write(doc.title);
   out.write(doc.markdown);
+}
+
+// Lazy binding resolves a shared library's function on its first call, and
+// a child's resolutions die with it: without this every child looked up
+// Gumbo's, libcurl's and libstdc++'s functions again (a third of a small
+// page's cost). One conversion of a fixed page here, once, binds them in
+// the parent for every child to inherit.
+void bind_converter_symbols() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    html_to_markdown(
+        "<title>t</title><main><h1>h</h1><p><a href='a'>a</a> <b>b</b> <code>c</code></p><ul>"
+        "<li>l</li></ul><ol><li>o</li></ol><table><tr><th align=left>x</th></tr><tr><td>y</td>"
+        "</tr></table><pre class='language-c'>p</pre><blockquote>q</blockquote></main>",
+        "https://bind.example/");
+  });
 }
 
 Result<HtmlDocument> receive(const std::string& bytes) {
@@ -39,6 +56,7 @@ Result<HtmlDocument> receive(const std::string& bytes) {
 Result<HtmlDocument> html_to_markdown_isolated(std::string_view html, const std::string& page_url,
                                                std::chrono::steady_clock::time_point deadline,
                                                std::stop_token stop, HtmlConverter convert) {
+  bind_converter_symbols();
   proc::ForkedLimits limits;
   limits.deadline = deadline;
   limits.memory_growth = kMemoryBase + kMemoryPerByte * html.size();
