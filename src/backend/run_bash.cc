@@ -113,6 +113,7 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
   }
   attempt.outcome.end = r.end;
   attempt.outcome.exit_code = r.status.code;
+  attempt.outcome.escaped = child->escaped();
   if (stderr_capture) attempt.outcome.stderr_text = stderr_capture->finish();
   return attempt;
 }

@@ -126,6 +126,11 @@ Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallCo
     out.exit_code = 130;
     append_notice(out.output, "[Command interrupted]");
   }
+  if (run.escaped) {
+    append_notice(out.output,
+                  "[The command killed the process that tracks it: processes it started may "
+                  "still be running and could not be found or killed]");
+  }
   // A workdir is per-command: only runs from the session cwd move it. The
   // marker holds the physical path, so compare against the physical start.
   if (!request.workdir && run.final_cwd && !run.final_cwd->empty()) {

@@ -196,6 +196,7 @@ Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
                stop, [&result](std::string_view bytes) { result.output.append(bytes); }));
   result.end = outcome.end;
   result.exit_code = outcome.exit_code;
+  result.escaped = outcome.escaped;
   if (outcome.end == proc::RunEnd::kExited) {
     result.final_cwd = take_cwd_marker(result.output, marker_);
   }

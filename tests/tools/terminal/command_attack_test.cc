@@ -305,6 +305,17 @@ TEST(WriteFenceRefusal, AFenceThatCannotBeBuiltRefusesCommands) {
   EXPECT_FALSE(fs::exists(escaped));
 }
 
+// A command that kills its supervisor takes its tree out of reach: the
+// result must say so rather than pass for an ordinary exit.
+TEST(SupervisorKill, TheResultSaysTheTreeEscaped) {
+  Session session;
+  auto results = session.run({terminal_call("kill -9 $PPID"), terminal_call("echo fine")}, {});
+  EXPECT_NE(text_of(results[0]).find("killed the process that tracks it"), std::string::npos)
+      << results[0].dump();
+  EXPECT_EQ(text_of(results[1]).find("killed the process that tracks it"), std::string::npos)
+      << results[1].dump();
+}
+
 // The reset says why, and the command's own output is still returned.
 TEST(CwdFence, AResetKeepsTheOutputAndSaysWhy) {
   Session session;
