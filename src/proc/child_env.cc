@@ -20,6 +20,20 @@ constexpr std::array<std::string_view, 15> kSafePrefixes = {
     "PATH", "HOME",  "USER",    "LANG", "LC_",        "TERM",        "TMPDIR", "TMP",
     "TEMP", "SHELL", "LOGNAME", "XDG_", "PYTHONPATH", "VIRTUAL_ENV", "CONDA"};
 
+// What the local terminal's PATH gets appended when it lacks /usr/bin (a
+// server started from a stripped service environment), so commands are
+// found.
+constexpr std::string_view kStandardPath =
+    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+void append_standard_path(std::vector<std::string>& env) {
+  std::string path = get_env(env, "PATH");
+  std::vector<std::string> dirs = split(path, ':');
+  if (std::find(dirs.begin(), dirs.end(), "/usr/bin") != dirs.end()) return;
+  set_env(env, "PATH",
+          path.empty() ? std::string(kStandardPath) : path + ":" + std::string(kStandardPath));
+}
+
 constexpr std::array<std::string_view, 4> kHermesNames = {"HERMES_HOME", "HERMES_PROFILE",
                                                           "HERMES_CONFIG", "HERMES_ENV"};
 
@@ -139,6 +153,7 @@ std::vector<std::string> terminal_environment(const std::vector<std::string>& pa
   for (const std::string& entry : forced) {
     set_env(out, name_of(entry), std::string_view(entry).substr(name_of(entry).size() + 1));
   }
+  append_standard_path(out);
   return out;
 }
 

@@ -27,7 +27,8 @@ ScrubbedEnv scrub_environment(const std::vector<std::string>& parent,
 // The local terminal's environment: `parent` without the provider-secret
 // blocklist (provider keys and base URLs, the web tools' keys, messaging
 // settings, GH_TOKEN, MODAL_TOKEN_*) unless a name is in `passthrough`;
-// `_HERMES_FORCE_X=v` becomes `X=v`. Pure.
+// `_HERMES_FORCE_X=v` becomes `X=v`; a PATH without `/usr/bin` gets the
+// standard directories appended (`/usr/local/sbin:…:/sbin:/bin`). Pure.
 std::vector<std::string> terminal_environment(const std::vector<std::string>& parent,
                                               const std::vector<std::string>& passthrough);
 

@@ -92,5 +92,16 @@ TEST(TerminalEnv, ForcedNamesAreExportedUnderTheirRealName) {
             (std::vector<std::string>{"PATH=/usr/bin", "OPENAI_API_KEY=forced"}));
 }
 
+TEST(TerminalEnv, APathWithoutUsrBinGetsTheStandardDirectoriesAppended) {
+  const std::string standard = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+  EXPECT_EQ(get_env(terminal_environment({"PATH=/opt/tool/bin"}, {}), "PATH"),
+            "/opt/tool/bin:" + standard);
+  EXPECT_EQ(get_env(terminal_environment({"HOME=/h"}, {}), "PATH"), standard);
+  // /usr/bin present (not as a prefix of another entry): left alone.
+  EXPECT_EQ(get_env(terminal_environment({"PATH=/x:/usr/bin"}, {}), "PATH"), "/x:/usr/bin");
+  EXPECT_EQ(get_env(terminal_environment({"PATH=/usr/bin/extra"}, {}), "PATH"),
+            "/usr/bin/extra:" + standard);
+}
+
 }  // namespace
 }  // namespace hermes::proc
