@@ -5,6 +5,7 @@
 #include "proc/run.h"
 #include "registry/registry.h"
 #include "testutil/tool_session.h"
+#include "tools/process/process.h"
 
 #include <benchmark/benchmark.h>
 
@@ -15,7 +16,6 @@
 namespace hermes {
 
 void register_terminal(Registry& registry);
-void register_process(Registry& registry);
 
 namespace {
 

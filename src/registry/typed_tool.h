@@ -14,16 +14,19 @@
 #include "core/result.h"
 #include "registry/tool.h"
 
+#include <functional>
+
 namespace hermes {
 
-// The functions of one typed tool. Plain function pointers: a tool's
-// behaviour is its functions, with no state of their own.
+// The functions of one typed tool. Plain function pointers, but for the
+// handler, which may be bound to a service several tools share (the task
+// tools' TaskService): a tool's behaviour is its functions.
 template <class Params, class Output>
 struct TypedTool {
   // Parses the arguments (always an object). An `Error` here is a failure
   // like any other: its message is the contract's text.
   Result<Params> (*parse)(const Json& args) = nullptr;
-  Result<Output> (*handler)(const Params& params, CallContext& ctx) = nullptr;
+  std::function<Result<Output>(const Params& params, CallContext& ctx)> handler;
   // The contract's JSON object for an output.
   Json (*render)(const Output& output) = nullptr;
   // The failure an output stands for, for tools whose failures carry more

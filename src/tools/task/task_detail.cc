@@ -10,20 +10,18 @@
 namespace hermes::task {
 namespace {
 
-TaskError not_found(std::string detail) {
-  return TaskError{.code = "not_found", .detail = std::move(detail)};
-}
+TaskError not_found(std::string detail) { return task_error("not_found", std::move(detail)); }
 
 // Both ids become file names (`<task_id>.json`, `ses_<session_id>.json`).
 std::optional<TaskError> check_ids(const DetailArgs& args) {
   if (args.task_id.empty() && args.session_id.empty()) {
-    return TaskError{.code = "invalid_args", .detail = "task_id or session_id is required"};
+    return task_error("invalid_args", "task_id or session_id is required");
   }
   for (const auto& [name, value] :
        {std::pair{"task_id", &args.task_id}, std::pair{"session_id", &args.session_id}}) {
     if (!value->empty() && !is_valid_id(*value)) {
-      return TaskError{.code = "invalid_args",
-                       .detail = std::string(name) + " must be 1-128 characters of [A-Za-z0-9_-]"};
+      return task_error("invalid_args",
+                        std::string(name) + " must be 1-128 characters of [A-Za-z0-9_-]");
     }
   }
   return std::nullopt;

@@ -17,17 +17,15 @@ std::optional<std::string> string_arg(const Json& args, const char* key) {
   return it->get<std::string>();
 }
 
-std::optional<TaskError> wrong_typed_string(const Json& args,
-                                            std::initializer_list<const char*> keys) {
-  if (!args.is_object()) return std::nullopt;
+Status check_string_types(const Json& args, std::initializer_list<const char*> keys) {
+  if (!args.is_object()) return {};
   for (const char* key : keys) {
     auto it = args.find(key);
     if (it == args.end() || it->is_null() || it->is_string()) continue;
-    return TaskError{
-        .code = "invalid_args",
-        .detail = "'" + std::string(key) + "' must be a string, got " + python_type_name(*it)};
+    return Error::InvalidArgument("'" + std::string(key) + "' must be a string, got " +
+                                  python_type_name(*it));
   }
-  return std::nullopt;
+  return {};
 }
 
 std::optional<double> number_arg(const Json& args, const char* key) {
@@ -64,7 +62,7 @@ Json task_error_json(const TaskError& error) {
   Json out;
   out["ok"] = false;
   out["error"] = error.code;
-  out["error_detail"] = error.detail;
+  out["error_detail"] = error.failure.message;
   if (error.prompt_len) out["prompt_len"] = *error.prompt_len;
   if (error.max_prompt_len) out["max_prompt_len"] = *error.max_prompt_len;
   if (error.run) {
@@ -72,6 +70,10 @@ Json task_error_json(const TaskError& error) {
     out["duration_ms"] = error.run->duration_ms;
   }
   return out;
+}
+
+Json invalid_args_json(const Error& error) {
+  return task_error_json(TaskError{.code = "invalid_args", .failure = error});
 }
 
 }  // namespace hermes::task

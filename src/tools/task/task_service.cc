@@ -37,7 +37,7 @@ struct TaskService::Attempt {
 namespace {
 
 TaskError plain_error(std::string code, std::string detail) {
-  return TaskError{.code = std::move(code), .detail = std::move(detail)};
+  return task_error(std::move(code), std::move(detail));
 }
 
 bool is_directory(const std::string& path) {
@@ -81,6 +81,19 @@ Digest digest_of(const ExportSummary& summary) {
 }
 
 }  // namespace
+
+TaskError task_error(std::string code, std::string detail) {
+  static const std::map<std::string, ErrorCode, std::less<>> kCodes = {
+      {"invalid_args", ErrorCode::kInvalidArgument},     {"prompt_too_long", ErrorCode::kTooLarge},
+      {"cwd_not_allowed", ErrorCode::kPermissionDenied}, {"not_found", ErrorCode::kNotFound},
+      {"provider_not_found", ErrorCode::kNotFound},      {"busy", ErrorCode::kUnavailable},
+      {"no_credential", ErrorCode::kUnavailable},        {"rate_limited", ErrorCode::kUnavailable},
+      {"spawn_failed", ErrorCode::kUnavailable},         {"timeout", ErrorCode::kTimeout},
+  };
+  auto it = kCodes.find(code);
+  ErrorCode error_code = it == kCodes.end() ? ErrorCode::kInternal : it->second;
+  return TaskError{.code = std::move(code), .failure = Error{error_code, std::move(detail)}};
+}
 
 TaskService::TaskService(TaskDeps deps) : deps_(std::move(deps)), rng_(std::random_device{}()) {}
 
@@ -212,18 +225,19 @@ TaskError TaskService::run_failure(const AgentResult& run, const Resolved& targe
       plain_error(error_code_of(run_class), error_detail_of(run.stderr_text, detail_cap));
   error.run = RunInfo{run.exit_code, run.duration_ms};
   if (run_class == RunClass::kSpawnFailed) {
-    error.detail = run.spawn_errno == ENOENT
-                       ? "hermes binary \"" + config.hermes_bin + "\" not found (ENOENT)"
-                       : "could not start hermes binary \"" + config.hermes_bin +
-                             "\": " + std::strerror(run.spawn_errno);
+    error.failure.message = run.spawn_errno == ENOENT
+                                ? "hermes binary \"" + config.hermes_bin + "\" not found (ENOENT)"
+                                : "could not start hermes binary \"" + config.hermes_bin +
+                                      "\": " + std::strerror(run.spawn_errno);
     error.run->exit_code = std::nullopt;
   } else if (run_class == RunClass::kTimeout) {
-    error.detail = "hermes did not finish within " + std::to_string(args.timeout_seconds) + "s";
+    error.failure.message =
+        "hermes did not finish within " + std::to_string(args.timeout_seconds) + "s";
     error.run->exit_code = 124;
   } else if (run.cancelled) {
-    error.detail = "hermes_task was cancelled by the client";
-  } else if (run.term_signal && error.detail.empty()) {
-    error.detail = "hermes was killed by signal " + std::to_string(*run.term_signal);
+    error.failure = Error::Cancelled("hermes_task was cancelled by the client");
+  } else if (run.term_signal && error.failure.message.empty()) {
+    error.failure.message = "hermes was killed by signal " + std::to_string(*run.term_signal);
   }
   if (run_class == RunClass::kRateLimited) {
     ExhaustionMark mark{std::string(utf8_prefix(last_lines(run.stderr_text, 3), detail_cap)),

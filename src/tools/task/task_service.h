@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/json.h"
+#include "core/result.h"
 #include "tools/task/agent_runner.h"
 #include "tools/task/task_cache.h"
 #include "tools/task/task_config.h"
@@ -39,14 +40,18 @@ struct RunInfo {
   int64_t duration_ms = 0;
 };
 
-// `{ok:false, error, error_detail, …}`.
+// `{ok:false, error, error_detail, …}`: `code` is the contract's name
+// (`busy`, `no_credential`…), `failure` its ErrorCode and the detail text.
 struct TaskError {
   std::string code;
-  std::string detail;
+  Error failure;
   std::optional<RunInfo> run;         // adds exit_code and duration_ms
   std::optional<int64_t> prompt_len;  // prompt_too_long only
   std::optional<int64_t> max_prompt_len;
 };
+
+// A TaskError whose ErrorCode follows from its contract `code`.
+TaskError task_error(std::string code, std::string detail);
 
 struct TaskSuccess {
   std::string provider;

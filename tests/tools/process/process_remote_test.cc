@@ -2,6 +2,7 @@
 // Background commands on an ssh host: killing the local ssh client does not
 // end them there, so `process kill` and the session's end must.
 #include "testutil/sshd_server.h"
+#include "tools/process/process.h"
 #include "tools/terminal/terminal_harness.h"
 
 #include <gtest/gtest.h>
@@ -12,9 +13,6 @@
 #include <thread>
 
 namespace hermes {
-
-void register_process(Registry& registry);
-
 namespace {
 
 using testing::shared_sshd;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // terminal(background=true) + the process tool, and session teardown.
 #include "proc/proc_test_util.h"
+#include "tools/process/process.h"
 #include "tools/terminal/terminal_harness.h"
 
 #include <gtest/gtest.h>
@@ -12,9 +13,6 @@
 #include <thread>
 
 namespace hermes {
-
-void register_process(Registry& registry);
-
 namespace {
 
 using testing::TerminalHarness;

@@ -36,6 +36,24 @@ TEST_F(TaskErrors, EmptyOrMissingPromptIsInvalidArgs) {
       "error_detail":"'prompt' must be a string, got int"})"));
 }
 
+// isError and the ErrorCode come from the typed result, not from the keys.
+TEST_F(TaskErrors, FailuresCarryTheirErrorCode) {
+  auto reply = [&](const char* tool, const Json& args) { return home_.reply(specs_, tool, args); };
+  ToolReply missing = reply("hermes_task", Json::object());
+  EXPECT_TRUE(missing.is_error);
+  EXPECT_EQ(missing.code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(reply("hermes_task", {{"prompt", 42}}).code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(reply("hermes_task", {{"prompt", "hi"}, {"provider", "nvidia"}}).code,
+            ErrorCode::kNotFound);
+  EXPECT_EQ(reply("hermes_task", {{"prompt", "hi"}, {"cwd", "/nonexistent/dir"}}).code,
+            ErrorCode::kPermissionDenied);
+  EXPECT_EQ(reply("hermes_task_detail", Json::object()).code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(reply("hermes_models", {{"provider", "no-such-provider"}}).code, ErrorCode::kNotFound);
+  ToolReply telemetry = reply("hermes_telemetry", Json::object());
+  EXPECT_FALSE(telemetry.is_error);
+  EXPECT_EQ(telemetry.code, std::nullopt);
+}
+
 TEST_F(TaskErrors, PromptTooLongCountsCodePoints) {
   std::string prompt;
   for (int i = 0; i < 4001; ++i) prompt += "\xc3\xa9";  // 8002 bytes, 4001 chars

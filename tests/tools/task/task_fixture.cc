@@ -118,6 +118,17 @@ Json TaskHome::call(const std::vector<ToolSpec>& specs, const std::string& name,
   return call(specs, name, args, client_, Json());
 }
 
+ToolReply TaskHome::reply(const std::vector<ToolSpec>& specs, const std::string& name,
+                          const Json& args) {
+  for (const ToolSpec& spec : specs) {
+    if (spec.name != name) continue;
+    std::stop_source stop;
+    CallContext ctx{session_, services_, client_, dispatcher_, stop.get_token(), Json()};
+    return invoke_tool(spec, args, ctx);
+  }
+  return ToolReply{};
+}
+
 Json TaskHome::call(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args,
                     ClientChannel& client, const Json& progress_token) {
   for (const ToolSpec& spec : specs) {

@@ -66,6 +66,8 @@ class TaskHome {
 
   // Calls a tool of `specs` by name through a fresh CallContext.
   Json call(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args);
+  // Same: the whole reply (`isError` and the failure's code too).
+  ToolReply reply(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args);
   // Same, with the caller's channel and `_meta.progressToken`.
   Json call(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args,
             ClientChannel& client, const Json& progress_token);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// hermes_task_detail's edge: schema, arguments, result JSON.
-#include "core/strings.h"
+// hermes_task_detail at the JSON edge: schema, arguments, result JSON.
+#include "registry/typed_tool.h"
 #include "tools/task/task_json.h"
 #include "tools/task/task_tools.h"
 
@@ -28,7 +28,7 @@ Json or_null(const std::optional<T>& value) {
   return value ? Json(*value) : Json();
 }
 
-Json detail_json(const DetailSuccess& found, int64_t max_bytes) {
+Json detail_json(const DetailSuccess& found) {
   const TaskRecord& r = found.record;
   Json out;
   out["ok"] = true;
@@ -38,16 +38,19 @@ Json detail_json(const DetailSuccess& found, int64_t max_bytes) {
   out["provider"] = or_null(r.provider);
   out["model"] = or_null(r.model);
   out["output_mode"] = r.output_mode;
-  if (r.result && max_bytes > 0) {
-    out["result"] = std::string(utf8_prefix(*r.result, static_cast<size_t>(max_bytes)));
-  } else {
-    out["result"] = or_null(r.result);
-  }
+  out["result"] = or_null(r.result);
   out["tool_calls"] = r.tool_calls.is_array() ? r.tool_calls : Json::array();
   out["digest"] = digest_to_json(r.digest);
   out["exit_code"] = or_null(r.exit_code);
   out["duration_ms"] = or_null(r.duration_ms);
   return out;
+}
+
+Result<DetailArgs> parse_args(const Json& args) {
+  HERMES_TRY(check_string_types(args, {"task_id", "session_id"}));
+  return DetailArgs{string_arg(args, "task_id").value_or(""),
+                    string_arg(args, "session_id").value_or(""),
+                    positive_int_arg(args, "max_bytes", 0)};
 }
 
 }  // namespace
@@ -60,18 +63,14 @@ ToolSpec hermes_task_detail_spec(std::shared_ptr<TaskService> service) {
   spec.input_schema = schema();
   spec.annotations = {
       .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
-  spec.handler = [service](const Json& args, CallContext& ctx) -> Json {
-    if (auto wrong = wrong_typed_string(args, {"task_id", "session_id"})) {
-      return task_error_json(*wrong);
-    }
-    DetailArgs parsed{string_arg(args, "task_id").value_or(""),
-                      string_arg(args, "session_id").value_or(""),
-                      positive_int_arg(args, "max_bytes", 0)};
-    DetailOutcome outcome =
-        service->detail(parsed, load_task_config(ctx.services.config), ctx.stop);
-    if (auto* error = std::get_if<TaskError>(&outcome)) return task_error_json(*error);
-    return detail_json(std::get<DetailSuccess>(outcome), parsed.max_bytes);
-  };
+  spec.run = typed_entry(TypedTool<DetailArgs, DetailOutcome>{
+      .parse = parse_args,
+      .handler = [service](const DetailArgs& params,
+                           CallContext& ctx) { return hermes_task_detail(*service, params, ctx); },
+      .render = outcome_json<DetailSuccess, detail_json>,
+      .failure = task_failure<DetailSuccess>,
+      .render_error = invalid_args_json,
+  });
   return spec;
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// hermes_telemetry's edge: window arguments in, the reference's payload out
-// (which has no `ok` field).
+// hermes_telemetry at the JSON edge: window arguments in, the reference's
+// payload out (which has no `ok` field).
+#include "registry/typed_tool.h"
 #include "tools/task/task_json.h"
 #include "tools/task/task_tools.h"
-#include "tools/task/telemetry.h"
 
 namespace hermes::task {
 namespace {
@@ -64,6 +64,11 @@ std::optional<std::string> bound(const Json& args, const char* key) {
   return text;
 }
 
+Result<TelemetryWindow> parse_args(const Json& args) {
+  HERMES_TRY(check_string_types(args, {"since", "until"}));
+  return TelemetryWindow{bound(args, "since"), bound(args, "until")};
+}
+
 }  // namespace
 
 ToolSpec hermes_telemetry_spec() {
@@ -74,12 +79,12 @@ ToolSpec hermes_telemetry_spec() {
   spec.input_schema = schema();
   spec.annotations = {
       .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
-  spec.handler = [](const Json& args, CallContext& ctx) -> Json {
-    if (auto wrong = wrong_typed_string(args, {"since", "until"})) return task_error_json(*wrong);
-    TaskConfig config = load_task_config(ctx.services.config);
-    TelemetryWindow window{bound(args, "since"), bound(args, "until")};
-    return report_json(aggregate_runs(TaskCache(config.cache_dir).load_all(), window));
-  };
+  spec.run = typed_entry(TypedTool<TelemetryWindow, TelemetryReport>{
+      .parse = parse_args,
+      .handler = hermes_telemetry,
+      .render = report_json,
+      .render_error = invalid_args_json,
+  });
   return spec;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// hermes_task's edge: schema, argument parsing, result JSON.
-#include "registry/progress_ticker.h"
+// hermes_task at the JSON edge: schema, argument parsing, result JSON.
+#include "registry/typed_tool.h"
 #include "tools/task/task_json.h"
 #include "tools/task/task_tools.h"
 
@@ -52,7 +52,8 @@ std::string toolsets(const Json& args) {
   return joined;
 }
 
-TaskArgs parse_args(const Json& args) {
+Result<TaskArgs> parse_args(const Json& args) {
+  HERMES_TRY(check_string_types(args, {"prompt", "provider", "model", "cwd", "output_mode"}));
   TaskArgs out;
   out.prompt = string_arg(args, "prompt").value_or("");
   out.provider = string_arg(args, "provider").value_or("auto");
@@ -92,20 +93,14 @@ ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service) {
   spec.input_schema = schema();
   spec.annotations = {
       .read_only = false, .destructive = true, .idempotent = false, .open_world = true};
-  spec.handler = [service](const Json& args, CallContext& ctx) -> Json {
-    if (auto wrong =
-            wrong_typed_string(args, {"prompt", "provider", "model", "cwd", "output_mode"})) {
-      return task_error_json(*wrong);
-    }
-    TaskConfig config = load_task_config(ctx.services.config);
-    TaskArgs parsed = parse_args(args);
-    ProgressTicker ticker(ctx.client, ctx.progress_token,
-                          std::chrono::milliseconds(config.progress_interval_ms),
-                          parsed.timeout_seconds);
-    TaskOutcome outcome = service->run_task(parsed, config, ctx.stop);
-    if (auto* error = std::get_if<TaskError>(&outcome)) return task_error_json(*error);
-    return success_json(std::get<TaskSuccess>(outcome));
-  };
+  spec.run = typed_entry(TypedTool<TaskArgs, TaskOutcome>{
+      .parse = parse_args,
+      .handler = [service](const TaskArgs& params,
+                           CallContext& ctx) { return hermes_task(*service, params, ctx); },
+      .render = outcome_json<TaskSuccess, success_json>,
+      .failure = task_failure<TaskSuccess>,
+      .render_error = invalid_args_json,
+  });
   return spec;
 }
 
