@@ -106,6 +106,24 @@ TEST(UrlGuard, SchemesAndShapes) {
   EXPECT_TRUE(guard.vet(std::string_view("HTTPS://EXAMPLE.COM./a")));
 }
 
+// A redirect from https to http is followed like any other hop (web contract,
+// redirects): the fetch loop has no scheme rule of its own, so what decides is
+// the Location resolved against the https page and the guard's vet of the result.
+TEST(UrlGuard, RedirectFromHttpsToHttpIsFollowed) {
+  auto resolver = std::make_shared<testing::FakeResolver>();
+  resolver->set("example.com", {"93.184.216.34"});
+  UrlGuard guard(resolver, {});
+  auto next = resolve_url("https://example.com/a/b", "http://example.com/c");
+  ASSERT_TRUE(next);
+  EXPECT_EQ(*next, "http://example.com/c");
+  EXPECT_TRUE(guard.vet(std::string_view(*next)));
+  EXPECT_EQ(resolve_url("https://example.com/a/b", "//example.com/c"), "https://example.com/c")
+      << "a scheme-relative Location keeps https";
+  auto ftp = resolve_url("https://example.com/a/b", "ftp://example.com/c");
+  ASSERT_TRUE(ftp);
+  EXPECT_FALSE(guard.vet(std::string_view(*ftp))) << "only http and https hops are dialled";
+}
+
 TEST(UrlGuard, EveryDnsAnswerIsVetted) {
   auto resolver = std::make_shared<testing::FakeResolver>();
   resolver->set("mixed.test", {"93.184.216.34", "10.0.0.1"});
