@@ -67,6 +67,13 @@ void enter_child(pid_t parent, int out_fd, rlim_t cpu_seconds, rlim_t address_ca
   sigset_t empty;
   sigemptyset(&empty);
   ::sigprocmask(SIG_SETMASK, &empty, nullptr);
+  // The server's stdin and stdout may be the MCP stream: the child must not
+  // read or write them. stderr stays for a sanitizer's report.
+  int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null_fd < 0 || ::dup2(null_fd, 0) < 0 || ::dup2(null_fd, 1) < 0) ::_exit(1);
+  ::close(null_fd);
+  // Nothing the child could exec gains privileges.
+  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
   // Other threads' descriptors (their pipes to other children among them)
   // are not ours to hold open; stdio stays for a sanitizer's report.
   if (out_fd > 3) ::syscall(SYS_close_range, 3U, static_cast<unsigned>(out_fd - 1), 0U);

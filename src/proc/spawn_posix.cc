@@ -18,7 +18,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <optional>
+#include <string>
 #include <thread>
 
 extern char** environ;
@@ -248,7 +250,12 @@ Result<ChildProcess> spawn_fenced_pipe(const SpawnOptions& options) {
       spawned.emplace(Error::FromErrno(errno, "landlock_restrict_self"));
       return;
     }
-    spawned.emplace(spawn_pipe(options));
+    // An exception must not end this thread: it would end the server.
+    try {
+      spawned.emplace(spawn_pipe(options));
+    } catch (const std::exception& e) {
+      spawned.emplace(Error::Io(std::string("could not start the search engine: ") + e.what()));
+    }
   }).join();
   return std::move(*spawned);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -39,6 +40,32 @@ TEST(RunForked, ReturnsWhatTheChildWrote) {
       within(milliseconds(5000)), {});
   ASSERT_TRUE(out.has_value()) << out.error().message;
   EXPECT_EQ(*out, "a" + big);
+}
+
+// The server's stdio may be the MCP stream: a child that writes to fd 1 or
+// reads fd 0 must reach /dev/null, not the stream.
+TEST(RunForked, TheChildCannotTouchTheServersStdio) {
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe2(pipe_fds, O_CLOEXEC | O_NONBLOCK), 0);
+  int saved_stdout = ::dup(1);
+  ASSERT_GE(saved_stdout, 0);
+  ASSERT_EQ(::dup2(pipe_fds[1], 1), 1);
+  auto out = run_forked(
+      [](ForkedOutput& o) {
+        ssize_t wrote = ::write(1, "leak", 4);
+        char c;
+        ssize_t got = ::read(0, &c, 1);
+        o.write(std::to_string(wrote) + "," + std::to_string(got));
+      },
+      within(milliseconds(5000)), {});
+  ::dup2(saved_stdout, 1);
+  ::close(saved_stdout);
+  ::close(pipe_fds[1]);
+  char buf[8];
+  EXPECT_EQ(::read(pipe_fds[0], buf, sizeof buf), 0) << "the child wrote to the server's stdout";
+  ::close(pipe_fds[0]);
+  ASSERT_TRUE(out.has_value()) << out.error().message;
+  EXPECT_EQ(*out, "4,0") << "writes vanish and reads see end of file";
 }
 
 TEST(RunForked, TheDeadlineKillsALoopingChild) {
