@@ -4,6 +4,7 @@
 // remote target) and once in the bubblewrap sandbox. Result shapes must match
 // the local run's; nothing may be left behind on either side.
 #include "testutil/scoped_env.h"
+#include "testutil/scoped_shell_path.h"
 
 #include <gtest/gtest.h>
 
@@ -311,11 +312,21 @@ std::string path_with_only(const TempDir& dir, const std::vector<std::string>& t
   return dir.path();
 }
 
+// A local shell that finds only `tools`.
+class ShellWithOnly {
+ public:
+  explicit ShellWithOnly(const std::vector<std::string>& tools)
+      : path_(path_with_only(bin_, tools)) {}
+
+ private:
+  TempDir bin_;
+  ScopedShellPath path_;
+};
+
 TEST_F(RemoteExec, MissingPython3IsAClearErrorAndLeavesNothing) {
-  TempDir bin;
   ExecHarness h(kPortable);
-  ScopedEnv path("PATH", path_with_only(bin, {"bash", "sh", "cat", "mv", "rm", "mkdir", "awk",
-                                              "base64", "tr", "ls", "env"}));
+  ShellWithOnly shell(
+      {"bash", "sh", "cat", "mv", "rm", "mkdir", "awk", "base64", "tr", "ls", "env"});
   auto start = std::chrono::steady_clock::now();
   Json result = h.run("print(1)");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
@@ -328,9 +339,8 @@ TEST_F(RemoteExec, MissingPython3IsAClearErrorAndLeavesNothing) {
 }
 
 TEST_F(RemoteExec, StagingFailureIsAnErrorAndLeavesNothing) {
-  TempDir bin;
   ExecHarness h(kPortable);
-  ScopedEnv path("PATH", path_with_only(bin, {"bash", "python3", "mkdir", "rm"}));
+  ShellWithOnly shell({"bash", "python3", "mkdir", "rm"});
   Json result = h.run("print(1)");
   EXPECT_EQ(result["status"], "error") << result.dump();
   std::string error = result.value("error", "");

@@ -13,6 +13,7 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "testutil/scoped_shell_path.h"
 #include "testutil/temp_dir.h"
 
 #include <fcntl.h>
@@ -72,29 +73,8 @@ class SearchHarness {
   CallContext ctx_;
 };
 
-// Sets PATH for the scope of one test; restores the old value after.
-class ScopedPath {
- public:
-  explicit ScopedPath(const std::string& value) {
-    const char* old = std::getenv("PATH");
-    had_ = old != nullptr;
-    if (had_) old_ = old;
-    ::setenv("PATH", value.c_str(), 1);
-  }
-  ~ScopedPath() {
-    if (had_) {
-      ::setenv("PATH", old_.c_str(), 1);
-    } else {
-      ::unsetenv("PATH");
-    }
-  }
-  ScopedPath(const ScopedPath&) = delete;
-  ScopedPath& operator=(const ScopedPath&) = delete;
-
- private:
-  std::string old_;
-  bool had_ = false;
-};
+// PATH for the scope of one test, in the server and in its shells.
+using ScopedPath = ScopedShellPath;
 
 // A bin folder holding links to just the named system tools (so a test can
 // run with rg hidden), or scripts written into it. The shell the portable
