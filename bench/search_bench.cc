@@ -11,6 +11,7 @@
 #include "registry/session.h"
 #include "tools/search_files/content_engine.h"
 #include "tools/search_files/file_engine.h"
+#include "tools/search_files/search_files.h"
 #include "tools/search_files/search_process.h"
 #include "tools/search_files/zero_probes.h"
 
@@ -32,7 +33,6 @@
 extern char** environ;
 
 namespace hermes {
-void register_search_files(Registry& registry);
 namespace {
 
 // The generated tree, made once per process and removed at exit.

@@ -183,8 +183,13 @@ SearchOutcome run_collect(const SearchRequest& req, const EngineEnv& env,
     collector.set_prefix(run.prefix);
     auto ran = run_engine(run_env, std::move(run.argv), delimiter,
                           [&](std::string_view r) { return collector.on_record(r); });
-    if (!ran) return SearchOutcome{.error = "Search failed: " + ran.error().message};
-    if (ran->end == RunEnd::kCancelled) return SearchOutcome{.error = "Search interrupted"};
+    if (!ran) {
+      return SearchOutcome{.error =
+                               Error{ran.error().code, "Search failed: " + ran.error().message}};
+    }
+    if (ran->end == RunEnd::kCancelled) {
+      return SearchOutcome{.error = Error::Cancelled("Search interrupted")};
+    }
     failed |= ran->end == RunEnd::kExited && ran->exit_code == 2;
     diagnostics += ran->stderr_text;
     timed_out = ran->end == RunEnd::kTimedOut;
@@ -192,8 +197,10 @@ SearchOutcome run_collect(const SearchRequest& req, const EngineEnv& env,
   }
   if (failed && !collector.saw_results()) {
     diagnostics = trim(diagnostics);
-    return SearchOutcome{.error = "Search failed: " +
-                                  (diagnostics.empty() ? "Search error" : diagnostics)};
+    // Exit 2 with nothing found: the engine refused the pattern or the root.
+    return SearchOutcome{
+        .error = Error::InvalidArgument("Search failed: " +
+                                        (diagnostics.empty() ? "Search error" : diagnostics))};
   }
   SearchOutcome out = collector.take();
   if (timed_out) {
@@ -222,7 +229,7 @@ SearchOutcome search_with_grep(const SearchRequest& req, const std::vector<std::
       runs.push_back({grep_argv(req, env.engines.grep, operands), absolute, prefix});
   }
   SearchOutcome out = run_collect(req, env, std::move(runs));
-  if (out.error.empty() && out.total_count == 0 && pattern_has_newline(req.pattern)) {
+  if (!out.error && out.total_count == 0 && pattern_has_newline(req.pattern)) {
     out.warning = kLineOrientedNote;
   }
   return out;
@@ -254,12 +261,12 @@ std::vector<std::string> rg_content_argv(const SearchRequest& req,
 SearchOutcome search_content(const SearchRequest& req, const std::vector<std::string>& roots,
                              const EngineEnv& env) {
   if (env.engines.rg.empty()) {
-    if (env.engines.grep.empty()) return SearchOutcome{.error = kNoEngine};
+    if (env.engines.grep.empty()) return SearchOutcome{.error = Error::Unavailable(kNoEngine)};
     return search_with_grep(req, roots, env);
   }
   std::vector<EngineRun> runs = {{rg_content_argv(req, roots, env.engines.rg), env.cwd, ""}};
   SearchOutcome out = run_collect(req, env, std::move(runs));
-  if (!out.error.empty()) return out;
+  if (out.error) return out;
   if (pattern_has_newline(req.pattern)) out.warning = kMultilineNote;
   if (out.total_count == 0 && out.omitted == 0) {
     std::string hint = zero_result_hint(req, roots, env);

@@ -106,13 +106,18 @@ SearchOutcome run_listing(const SearchRequest& req, const EngineEnv& env,
     return !window.full();
   };
   auto run = run_engine(env, std::move(argv), '\0', sink);
-  if (!run) return SearchOutcome{.error = failure + ": " + run.error().message};
-  if (run->end == RunEnd::kCancelled) return SearchOutcome{.error = "Search interrupted"};
+  if (!run) {
+    return SearchOutcome{.error = Error{run.error().code, failure + ": " + run.error().message}};
+  }
+  if (run->end == RunEnd::kCancelled) {
+    return SearchOutcome{.error = Error::Cancelled("Search interrupted")};
+  }
   bool timed_out = run->end == RunEnd::kTimedOut;
   bool any = !paths.empty() || window.seen() > 0 || filter.dropped() > 0;
   if (run->end == RunEnd::kExited && run->exit_code >= failure_exit && !any) {
     std::string diagnostics = trim(run->stderr_text);
-    return SearchOutcome{.error = failure + (diagnostics.empty() ? "." : ": " + diagnostics)};
+    return SearchOutcome{.error = Error::InvalidArgument(
+                             failure + (diagnostics.empty() ? "." : ": " + diagnostics))};
   }
   SearchOutcome out;
   if (sorting) {
@@ -161,9 +166,11 @@ SearchOutcome search_files(const SearchRequest& req, const std::vector<std::stri
                        "File search failed while running ripgrep", 2);
   }
   for (const auto& root : roots) {
-    if (is_broad_root(env, root)) return SearchOutcome{.error = kBroadFind};
+    if (is_broad_root(env, root)) {
+      return SearchOutcome{.error = Error::PermissionDenied(kBroadFind)};
+    }
   }
-  if (env.engines.find.empty()) return SearchOutcome{.error = kNoEngine};
+  if (env.engines.find.empty()) return SearchOutcome{.error = Error::Unavailable(kNoEngine)};
   return run_listing(req, env,
                      find_argv(env.engines.find, prepare_file_glob(req.pattern, false), roots),
                      "File search failed while running bounded find traversal", 1);

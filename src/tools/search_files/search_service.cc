@@ -127,7 +127,7 @@ SearchOutcome search_roots(const SearchRequest& req, SearchDeps& deps, std::vect
   std::vector<std::string> engine_roots;
   for (const Root& root : roots) {
     if (auto error = special_root_error(root.given, root.kind))
-      return SearchOutcome{.error = *error};
+      return SearchOutcome{.error = Error::InvalidArgument(*error)};
     engine_roots.push_back(root.engine);
   }
   auto denylist = std::make_shared<ResultDenylist>(std::move(roots), deps.env.cwd, deps.hermes_home,
@@ -194,13 +194,13 @@ Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps) {
   const auto now = SearchSessionState::Clock::now();
   if (kind == PathKind::kMissing) {
     if (auto cached = deps.state.cached_not_found(root.real, now)) {
-      return SearchOutcome{.error = *cached};
+      return SearchOutcome{.error = Error::NotFound(*cached)};
     }
     if (auto multi = try_multi_path(req, deps)) return std::move(*multi);
     std::string message = path_not_found_message(req.path, deps.env.cwd, host);
     if (auto failure = host.failure()) return Error::Unavailable(*failure);
     deps.state.remember_not_found(root.real, message, now);
-    return SearchOutcome{.error = message};
+    return SearchOutcome{.error = Error::NotFound(message)};
   }
   deps.state.forget_not_found(root.real);
   return search_roots(req, deps, {Root{req.path, host.expand_user(req.path), root.real, kind}});

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Typed request and outcome of one search_files call (docs/tools/search_files.md), and
-// the environment the engines run in. JSON stays in search_files_tool.cc.
+// the environment the engines run in. JSON stays in search_files_json.cc.
 #pragma once
 
+#include "core/result.h"
 #include "tools/search_files/search_host.h"
 
 #include <chrono>
@@ -50,7 +51,9 @@ struct SearchOutcome {
   bool truncated = false;
   std::string limit_reason;
   std::string warning;
-  std::string error;
+  // The search failed (the root is missing or special, an engine failed, is
+  // missing or was interrupted): rendered as `error`, and the call is a failure.
+  std::optional<Error> error;
   int64_t omitted = 0;  // results dropped by the read denylist
 };
 

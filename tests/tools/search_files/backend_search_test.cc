@@ -238,10 +238,13 @@ TEST(RemoteSearch, WithoutRgTheRemoteFallsBackExactlyLikeTheLocalFallback) {
     auto remote_files = rig.remote(files);
     ASSERT_TRUE(local_files && remote_files);
     EXPECT_EQ(remote_files->files, local_files->files)
-        << remote_files->error << remote_files->warning;
+        << remote_files->error.value_or(Error{}).message << remote_files->warning;
     EXPECT_THAT(remote_files->files, ElementsAre("./d/new.md", "./old.md"));
     auto broad = rig.remote({.pattern = "*", .target = search::Target::kFiles, .path = "/"});
-    EXPECT_THAT(broad->error, StartsWith("Broad local file search without ripgrep is disabled"));
+    ASSERT_TRUE(broad->error.has_value());
+    EXPECT_THAT(broad->error->message,
+                StartsWith("Broad local file search without ripgrep is disabled"));
+    EXPECT_EQ(broad->error->code, ErrorCode::kPermissionDenied);
   }
 }
 
@@ -277,7 +280,9 @@ TEST(RemoteSearch, CancellationKillsTheRemoteEngine) {
   auto out = rig.remote({.pattern = "x"}, stop.get_token());
   ASSERT_TRUE(out.has_value()) << out.error().message;
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
-  EXPECT_EQ(out->error, "Search interrupted");
+  ASSERT_TRUE(out->error.has_value());
+  EXPECT_EQ(out->error->message, "Search interrupted");
+  EXPECT_EQ(out->error->code, ErrorCode::kCancelled);
   EXPECT_TRUE(process_gone(pid_file));
 }
 

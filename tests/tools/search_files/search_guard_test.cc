@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // search_files guards in order: loop guard, NT namespace, missing roots with
 // suggestions and the negative cache, multi-path recovery, argument aliases.
+#include "testutil/status_matchers.h"
 #include "tools/search_files/search_harness.h"
 #include "tools/search_files/search_paths.h"
 #include "tools/search_files/search_state.h"
@@ -64,6 +65,27 @@ TEST_F(SearchGuards, MissingRootSuggestsSimilarPaths) {
   EXPECT_EQ(out["total_count"], 0);
   Json plain = h.call({{"pattern", "x"}, {"path", "nothing/here"}});
   EXPECT_EQ(plain["error"], "Path not found: nothing/here");
+}
+
+// isError and its code come from the typed outcome: each refusal and failure
+// kind has its code, and a search that finds nothing is no failure.
+TEST_F(SearchGuards, FailuresCarryTheirErrorCode) {
+  tree().write("a.txt", "an error\n");
+  auto code_of = [&](Json args) -> std::optional<ErrorCode> {
+    ToolReply reply = h.reply(std::move(args));
+    if (!reply.is_error) return std::nullopt;
+    return reply.code.value_or(ErrorCode::kInternal);
+  };
+  EXPECT_EQ(code_of({{"pattern", "error"}}), std::nullopt);
+  EXPECT_EQ(code_of({{"pattern", "nothing matches this"}}), std::nullopt);
+  EXPECT_EQ(code_of({{"pattern", ""}}), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(code_of({{"pattern", "x"}, {"order", "sideways"}}), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(code_of({{"pattern", "x"}, {"path", "missing"}}), ErrorCode::kNotFound);
+  EXPECT_EQ(code_of({{"pattern", "x"}, {"path", "missing"}}), ErrorCode::kNotFound);  // cached
+  EXPECT_EQ(code_of({{"pattern", "x"}, {"path", "\\\\?\\C:\\x"}}), ErrorCode::kPermissionDenied);
+  EXPECT_EQ(code_of({{"pattern", "x"}, {"path", "/dev/null"}}), ErrorCode::kInvalidArgument);
+  for (int i = 0; i < 3; ++i) code_of({{"pattern", "a"}});
+  EXPECT_EQ(code_of({{"pattern", "a"}}), ErrorCode::kPermissionDenied);  // the fourth: blocked
 }
 
 TEST_F(SearchGuards, NegativeCacheReplaysUntilThePathExists) {

@@ -15,6 +15,7 @@
 #include "registry/session.h"
 #include "testutil/scoped_shell_path.h"
 #include "testutil/temp_dir.h"
+#include "tools/search_files/search_files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -26,8 +27,6 @@
 #include <vector>
 
 namespace hermes {
-
-void register_search_files(Registry& registry);
 
 namespace testing {
 
@@ -51,7 +50,9 @@ class SearchHarness {
     session_.set_cwd(tree_.path());
   }
 
-  Json call(Json args) { return invoke_tool(registry_.all().front(), args, ctx_).value; }
+  Json call(Json args) { return reply(std::move(args)).value; }
+  // The whole reply: the JSON, isError and the failure's code.
+  ToolReply reply(Json args) { return invoke_tool(registry_.all().front(), args, ctx_); }
   const ToolSpec& spec() const { return registry_.all().front(); }
   const TempDir& tree() const { return tree_; }
   const TempDir& home() const { return home_; }

@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: MIT
-// search_files: registration, argument parsing, the loop guard, redaction of
-// match content and the result JSON (docs/tools/search_files.md).
-#include "core/config.h"
+// search_files at the JSON edge: the arguments in, the result JSON out in
+// the contract's key order, the schema and the registration.
 #include "core/json.h"
-#include "core/paths.h"
-#include "core/redact.h"
 #include "core/strings.h"
-#include "registry/dispatcher.h"
 #include "registry/registry.h"
-#include "registry/session.h"
 #include "registry/tool_args.h"
-#include "tools/file_common/session_backend.h"
+#include "registry/typed_tool.h"
+#include "tools/search_files/search_files.h"
 #include "tools/search_files/search_host.h"
-#include "tools/search_files/search_service.h"
 
 #include <algorithm>
-#include <memory>
 #include <string>
 
 namespace hermes {
@@ -24,7 +18,6 @@ namespace {
 using search::FileOrder;
 using search::OutputMode;
 using search::SearchOutcome;
-using search::SearchRequest;
 using search::Target;
 
 constexpr const char* kDescription =
@@ -68,49 +61,6 @@ constexpr const char* kPatternRequired =
     "search_files: 'pattern' is required: a regex to search file contents (target='content'), "
     "or a glob to find files by name (target='files', e.g. '*.py').";
 
-Result<SearchRequest> parse_args(const Json& args) {
-  SearchRequest req;
-  HERMES_ASSIGN_OR_RETURN(req.pattern, string_arg(args, "pattern"));
-  if (req.pattern.empty()) return Error::InvalidArgument(kPatternRequired);
-  HERMES_ASSIGN_OR_RETURN(std::string target, string_arg(args, "target"));
-  req.target = target == "files" || target == "find" ? Target::kFiles : Target::kContent;
-  HERMES_ASSIGN_OR_RETURN(std::string path, string_arg(args, "path"));
-  req.path = trim(path).empty() ? "." : path;
-  HERMES_ASSIGN_OR_RETURN(std::string glob, string_arg(args, "file_glob"));
-  if (!glob.empty()) req.file_glob = glob;
-  req.limit = std::clamp<int64_t>(coerce_int(args, "limit", 50), 1, search::kMaxPaging);
-  req.offset = std::clamp<int64_t>(coerce_int(args, "offset", 0), 0, search::kMaxPaging);
-  HERMES_ASSIGN_OR_RETURN(std::string mode, string_arg(args, "output_mode"));
-  req.output_mode = mode == "files_only" ? OutputMode::kFilesOnly
-                    : mode == "count"    ? OutputMode::kCount
-                                         : OutputMode::kContent;
-  req.context = std::clamp<int64_t>(coerce_int(args, "context", 0), 0, search::kMaxPaging);
-  HERMES_ASSIGN_OR_RETURN(req.order, parse_order(args));
-  return req;
-}
-
-// Output mode and context are not part of the key: reshaping one search is
-// not a repeat. Paging arguments are, so paging never trips the guard.
-std::string loop_key(const SearchRequest& req) {
-  std::string key = req.pattern;
-  for (const std::string& part :
-       {std::string(req.target == Target::kFiles ? "files" : "content"), req.path,
-        req.file_glob.value_or(""), std::to_string(req.limit), std::to_string(req.offset),
-        std::string(req.order == FileOrder::kModified ? "modified" : "discovery")}) {
-    key += '\0' + part;
-  }
-  return key;
-}
-
-void redact_matches(SearchOutcome& out, const Config& config) {
-  if (!redaction_enabled(config)) return;
-  for (auto& match : out.matches) {
-    RedactOptions options{.mode = RedactMode::kFileRead,
-                          .assignments = is_secret_bearing_file(match.path)};
-    match.content = redact_secrets(match.content, options);
-  }
-}
-
 std::string rstrip(const std::string& text) {
   size_t end = text.find_last_not_of(" \t\r\n\f\v");
   return end == std::string::npos ? std::string() : text.substr(0, end + 1);
@@ -146,7 +96,8 @@ void render_matches(const std::vector<search::Match>& matches, Json& out) {
   out["matches"] = std::move(list);
 }
 
-Json render(const SearchOutcome& outcome, const SearchRequest& req, int repeats) {
+Json results_json(const SearchFilesResults& results) {
+  const SearchOutcome& outcome = results.outcome;
   Json out = Json::object();
   out["total_count"] = outcome.total_count;
   if (!outcome.matches.empty()) render_matches(outcome.matches, out);
@@ -161,55 +112,29 @@ Json render(const SearchOutcome& outcome, const SearchRequest& req, int repeats)
   if (outcome.truncated || outcome.total_is_lower_bound) out["total_count_is_lower_bound"] = true;
   if (!outcome.limit_reason.empty()) out["limit_reason"] = outcome.limit_reason;
   if (!outcome.warning.empty()) out["warning"] = outcome.warning;
-  if (!outcome.error.empty()) out["error"] = outcome.error;
+  if (outcome.error) out["error"] = outcome.error->message;
   if (outcome.omitted > 0) {
     out["_omitted"] = std::to_string(outcome.omitted) +
                       " result(s) omitted because they target credential, token, cache, or "
                       "secret-bearing environment files.";
   }
-  if (repeats == 3) {
+  if (results.third_repeat) {
     out["_warning"] =
         "You have run this exact search 3 times consecutively. The results have "
         "not changed. Use the information you already have.";
   }
   if (outcome.truncated) {
-    out["_hint"] = "Results truncated. Use offset=" + std::to_string(req.offset + req.limit) +
+    out["_hint"] = "Results truncated. Use offset=" + std::to_string(results.next_offset) +
                    " to see more, or narrow with a more specific pattern or file_glob.";
   }
   return out;
 }
 
-Json blocked_result(const SearchRequest& req, int repeats) {
-  Json out = error_json("BLOCKED: You have run this exact search " + std::to_string(repeats) +
-                        " times in a row. The results have NOT changed. You already have this "
-                        "information. STOP re-searching and proceed with your task.");
-  out["pattern"] = req.pattern;
-  out["already_searched"] = repeats;
+Json blocked_json(const SearchFilesBlocked& blocked) {
+  Json out = error_json(blocked.error.message);
+  out["pattern"] = blocked.pattern;
+  out["already_searched"] = blocked.repeats;
   return out;
-}
-
-Json search_files_handler(const Json& args, CallContext& ctx) {
-  auto req = parse_args(args);
-  if (!req) return error_json(req.error().message);
-  auto& state = ctx.session.state<search::SearchSessionState>();
-  int repeats = state.record_search(loop_key(*req));
-  if (repeats >= 4) return blocked_result(*req, repeats);
-  auto backend = session_backend(ctx);
-  if (!backend) return error_json(backend.error().message);
-  // System calls on the plain local backend, shell commands
-  // through the backend everywhere else.
-  std::unique_ptr<search::SearchHost> portable;
-  if (!(*backend)->native_files()) portable = search::backend_host(*backend, ctx.stop, &state);
-  search::SearchHost& host = portable ? *portable : search::native_host();
-  search::SearchDeps deps{.paths = ctx.services.paths,
-                          .session_cwd = ctx.session.cwd(),
-                          .hermes_home = ctx.services.config.home(),
-                          .state = state,
-                          .env = {.engines = host.engines(), .host = &host, .stop = ctx.stop}};
-  auto outcome = search::run_search(*req, deps);
-  if (!outcome) return error_json(outcome.error().message);
-  redact_matches(*outcome, ctx.services.config);
-  return render(*outcome, *req, repeats);
 }
 
 Json schema() {
@@ -232,6 +157,32 @@ Json schema() {
 
 }  // namespace
 
+Result<SearchFilesParams> parse_search_files_params(const Json& args) {
+  SearchFilesParams req;
+  HERMES_ASSIGN_OR_RETURN(req.pattern, string_arg(args, "pattern"));
+  if (req.pattern.empty()) return Error::InvalidArgument(kPatternRequired);
+  HERMES_ASSIGN_OR_RETURN(std::string target, string_arg(args, "target"));
+  req.target = target == "files" || target == "find" ? Target::kFiles : Target::kContent;
+  HERMES_ASSIGN_OR_RETURN(std::string path, string_arg(args, "path"));
+  req.path = trim(path).empty() ? "." : path;
+  HERMES_ASSIGN_OR_RETURN(std::string glob, string_arg(args, "file_glob"));
+  if (!glob.empty()) req.file_glob = glob;
+  req.limit = std::clamp<int64_t>(coerce_int(args, "limit", 50), 1, search::kMaxPaging);
+  req.offset = std::clamp<int64_t>(coerce_int(args, "offset", 0), 0, search::kMaxPaging);
+  HERMES_ASSIGN_OR_RETURN(std::string mode, string_arg(args, "output_mode"));
+  req.output_mode = mode == "files_only" ? OutputMode::kFilesOnly
+                    : mode == "count"    ? OutputMode::kCount
+                                         : OutputMode::kContent;
+  req.context = std::clamp<int64_t>(coerce_int(args, "context", 0), 0, search::kMaxPaging);
+  HERMES_ASSIGN_OR_RETURN(req.order, parse_order(args));
+  return req;
+}
+
+Json search_files_json(const SearchFilesOutput& output) {
+  if (const auto* blocked = std::get_if<SearchFilesBlocked>(&output)) return blocked_json(*blocked);
+  return results_json(std::get<SearchFilesResults>(output));
+}
+
 void register_search_files(Registry& registry) {
   registry.add(ToolSpec{
       .name = "search_files",
@@ -239,7 +190,12 @@ void register_search_files(Registry& registry) {
       .description = kDescription,
       .input_schema = schema(),
       .annotations = {.read_only = true, .destructive = false, .idempotent = true},
-      .handler = search_files_handler,
+      .run = typed_entry(TypedTool<SearchFilesParams, SearchFilesOutput>{
+          .parse = parse_search_files_params,
+          .handler = search_files,
+          .render = search_files_json,
+          .failure = search_files_failure,
+      }),
       .keeps_loop_counters = true,
       .is_available =
           [](const Services&) {
