@@ -5,6 +5,7 @@
 
 #include "backend/command_fence.h"
 #include "core/strings.h"
+#include "proc/child_ledger.h"
 #include "proc/spawn.h"
 #include "proc/stderr_capture.h"
 
@@ -114,6 +115,9 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
   attempt.outcome.end = r.end;
   attempt.outcome.exit_code = r.status.code;
   attempt.outcome.escaped = child->escaped();
+  // What the killed supervisor held came back to the server: end it now,
+  // before the result says so.
+  if (attempt.outcome.escaped) proc::end_adopted();
   if (stderr_capture) attempt.outcome.stderr_text = stderr_capture->finish();
   return attempt;
 }

@@ -35,8 +35,8 @@ struct BashRun {
 struct BashOutcome {
   proc::RunEnd end = proc::RunEnd::kExited;
   int exit_code = 0;
-  // whole_tree: the command killed its supervisor (`kill -9 $PPID`), so what
-  // it started left the tree and could not be tracked or killed.
+  // whole_tree: the command killed its supervisor (`kill -9 $PPID`); what it
+  // started came back to the server, which ended it (proc/child_ledger.h).
   bool escaped = false;
   // Only with separate_stderr (capped at 64 KiB).
   std::string stderr_text;

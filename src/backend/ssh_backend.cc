@@ -5,6 +5,7 @@
 #include "backend/run_bash.h"
 #include "core/strings.h"
 #include "fs/atomic_write.h"
+#include "proc/child_ledger.h"
 
 #include <sys/stat.h>
 
@@ -12,6 +13,20 @@ namespace hermes {
 namespace {
 
 constexpr std::chrono::seconds kConnectLimit{30};
+
+// The pid in `ssh -O check`'s "Master running (pid=N)"; -1 without one.
+pid_t master_pid(std::string_view answer) {
+  constexpr std::string_view kMark = "(pid=";
+  size_t at = answer.find(kMark);
+  if (at == std::string_view::npos) return -1;
+  pid_t pid = 0;
+  for (size_t i = at + kMark.size(); i < answer.size() && answer[i] >= '0' && answer[i] <= '9';
+       ++i) {
+    if (pid > 4'000'000) return -1;
+    pid = pid * 10 + (answer[i] - '0');
+  }
+  return pid > 0 ? pid : -1;
+}
 
 // What OpenSSH prints when the transport, not the remote command, failed.
 constexpr std::string_view kTransportSigns[] = {
@@ -78,9 +93,21 @@ Status SshBackend::start(std::stop_token stop) {
         "SSH backend: cannot connect to " + display() + ": " +
         (why.empty() ? "ssh exited with code " + std::to_string(probe->exit_code) : why));
   }
+  keep_control_master();
   home_ = probe->output;
   started_ = true;
   return {};
+}
+
+// The control master outlives the ssh client that started it and comes back
+// to the server (a child subreaper): the server keeps it rather than ending
+// it with a command's leftovers.
+void SshBackend::keep_control_master() const {
+  auto check =
+      run_local_command({"ssh", "-o", "ControlPath=" + control_path_, "-O", "check", target_.host},
+                        std::chrono::seconds(5));
+  if (!check) return;
+  if (pid_t pid = master_pid(check->errors + check->output); pid > 0) proc::keep_adopted(pid);
 }
 
 std::optional<std::string> SshBackend::transport_error(const BashOutcome& outcome) const {

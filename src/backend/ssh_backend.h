@@ -46,6 +46,7 @@ class SshBackend final : public Backend {
 
  private:
   std::vector<std::string> base_argv() const;
+  void keep_control_master() const;
 
   SshTarget target_;
   std::string control_path_;

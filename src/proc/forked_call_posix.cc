@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // run_forked: the child is a ChildProcess of its own process group, driven
 // by run_bounded like any spawned command; only its start differs.
+#include "proc/child_ledger.h"
 #include "proc/forked_call.h"
 #include "proc/run.h"
 
@@ -131,9 +132,11 @@ Result<ChildProcess> start_child(const std::function<void(ForkedOutput&)>& work,
                    ? static_cast<rlim_t>(address_space() + limits.memory_growth)
                    : 0;
   pid_t parent = ::getpid();
+  SpawnRecord record;
   pid_t pid = ::fork();
   if (pid < 0) return not_started("fork");
   if (pid == 0) child_main(work, parent, write_end.get(), cpu, cap);
+  record.record(pid);
   ::setpgid(pid, pid);  // as the child does: no window where the group is missing
   write_end.reset();
   ::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);

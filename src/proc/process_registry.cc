@@ -4,6 +4,7 @@
 #include "proc/process_registry.h"
 
 #include "core/strings.h"
+#include "proc/child_ledger.h"
 #include "proc/run.h"
 
 #include <signal.h>
@@ -338,7 +339,8 @@ KillReport ProcessRegistry::kill(const std::string& id, std::chrono::millisecond
     if (!job->child.wait_tree_gone(grace)) job->child.signal_group(SIGKILL);
     job->child.wait_tree_gone(kKillLimit);
     report.survivors = job->child.survivors();
-    report.untracked = job->child.escaped();
+    // A killed supervisor handed its tree back to this process: end it.
+    report.untracked = job->child.escaped() && end_adopted() > 0;
     lock.lock();
   } else if (!job->cv.wait_for(lock, grace, [&] { return !job->running; })) {
     job->child.signal_group(SIGKILL);

@@ -68,8 +68,8 @@ struct KillReport {
   // Processes of the job's tree still alive after SIGKILL (stuck in the
   // kernel, say).
   std::vector<pid_t> survivors;
-  // The tree's supervisor was killed (by the command itself): what it held
-  // went out of reach, so nobody can say it is gone.
+  // The tree's supervisor was killed (by the command itself) and some of
+  // what came back to the server could not be ended (proc/child_ledger.h).
   bool untracked = false;
   bool complete() const { return survivors.empty() && !untracked; }
 };

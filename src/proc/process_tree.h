@@ -4,6 +4,9 @@
 // descendant — double-forked, setsid'd, in a process group of its own — is
 // reparented to the supervisor when its parent dies, so it stays findable
 // (the supervisor's descendants in /proc) and ending the tree ends all of it.
+// A command that SIGKILLs the supervisor hands the tree back to the process
+// that launched it, which launch() makes a child subreaper too
+// (proc/child_ledger.h).
 // execute_code and the terminal's local commands run this way
 // (docs/terminal.md, Processes).
 #pragma once
@@ -13,6 +16,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -78,10 +82,12 @@ class ProcessTree {
   // included; empty once it is gone.
   std::vector<pid_t> members() const;
   // True when the supervisor died from a signal (someone SIGKILLed it):
-  // what it held went to init, out of reach, and nobody can say it is gone.
+  // what it held came back to this process, a child subreaper, and
+  // proc::end_adopted (child_ledger.h) ends it.
   bool escaped() const;
 
-  // Waits for the supervisor to finish and reaps it.
+  // Waits for the supervisor to finish and reaps it; when it was killed,
+  // ends what came back (end_adopted).
   void reap();
 
  private:
@@ -95,6 +101,8 @@ class ProcessTree {
   UniqueFd status_;
   UniqueFd supervisor_fd_;  // pidfd of the supervisor: readable once it exits
   bool escaped_ = false;    // set by reap()
+  // EOF seen on the status pipe (read by one thread, checked by any).
+  std::atomic<bool> status_closed_{false};
 };
 
 }  // namespace hermes::proc

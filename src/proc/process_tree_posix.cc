@@ -2,10 +2,11 @@
 // The supervisor behind process_tree.h. Everything after fork() runs in a
 // copy of a multithreaded server, so it only makes async-signal-safe system
 // calls on stack memory: no allocation, no locks, no exceptions.
+#include "proc/child_ledger.h"
+#include "proc/proc_scan.h"
 #include "proc/process_tree.h"
 #include "proc/write_fence.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -33,12 +34,14 @@ namespace {
 // the command's stdio, then the control socket and the status pipe.
 constexpr int kStdinFd = 0, kStdoutFd = 1, kStderrFd = 2, kControlFd = 3, kStatusFd = 4;
 constexpr int kFixedFds = 5;
-constexpr int kMaxProcesses = 4096;
 // While killing, /proc is rescanned at most this often (not on every exit).
 constexpr int64_t kKillRoundMs = 10;
 // How long the destructor waits for a tree to die before leaving the reaping
 // to a detached thread (a process stuck in uninterruptible sleep).
 constexpr std::chrono::seconds kReapLimit{10};
+// How long escaped() waits for a supervisor whose status pipe has closed to
+// become waitable (it is already exiting).
+constexpr std::chrono::seconds kExitLimit{2};
 
 // One command to the supervisor: a signal to send once, a terminate with a
 // grace in ms, or a kill.
@@ -83,99 +86,13 @@ void write_text(int fd, const char* text) {
   [[maybe_unused]] ssize_t w = ::write(fd, text, n);
 }
 
-// A decimal number at the start of `s`; -1 when there is none.
-pid_t leading_number(const char* s) {
-  if (*s < '0' || *s > '9') return -1;
-  pid_t value = 0;
-  for (; *s >= '0' && *s <= '9'; ++s) value = value * 10 + (*s - '0');
-  return value;
-}
-
-// The parent of `pid` from /proc/<pid>/stat; -1 when it is gone or a zombie
-// (a zombie can't be signalled, and its parent reaps it).
-pid_t read_live_ppid(pid_t pid) {
-  char path[32] = "/proc/";
-  char digits[16];
-  int n = 0;
-  for (pid_t v = pid; v > 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
-  int at = 6;
-  while (n > 0) path[at++] = digits[--n];
-  for (const char* tail = "/stat"; *tail;) path[at++] = *tail++;
-  path[at] = '\0';
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  char buf[512];
-  ssize_t len = ::read(fd, buf, sizeof buf - 1);
-  ::close(fd);
-  if (len <= 0) return -1;
-  buf[len] = '\0';
-  // The command name may hold ')' and spaces: fields resume after the last
-  // ')' as " <state> <ppid> …".
-  const char* close_paren = nullptr;
-  for (const char* p = buf; *p; ++p) {
-    if (*p == ')') close_paren = p;
-  }
-  if (!close_paren || close_paren + 4 >= buf + len) return -1;
-  if (close_paren[2] == 'Z' || close_paren[2] == 'X') return -1;
-  return leading_number(close_paren + 4);
-}
-
-bool contains(const pid_t* pids, int count, pid_t pid) {
-  for (int i = 0; i < count; ++i) {
-    if (pids[i] == pid) return true;
-  }
-  return false;
-}
-
-// Every live process's (pid, ppid), read from /proc.
-int scan_processes(pid_t* pids, pid_t* ppids, int capacity) {
-  int dir = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir < 0) return 0;
-  alignas(dirent64) char buf[8192];
-  int count = 0;
-  for (long n; (n = ::syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0;) {
-    for (long off = 0; off < n;) {
-      const auto* entry = reinterpret_cast<const dirent64*>(buf + off);
-      off += entry->d_reclen;
-      pid_t pid = leading_number(entry->d_name);
-      pid_t ppid = pid > 0 && count < capacity ? read_live_ppid(pid) : -1;
-      if (ppid > 0) {
-        pids[count] = pid;
-        ppids[count++] = ppid;
-      }
-    }
-  }
-  ::close(dir);
-  return count;
-}
-
-// Fills `tree` with the live descendants of `root` (up to `capacity`) and
-// returns how many; `on_found` runs for each as it is found.
-template <typename OnFound>
-int collect_descendants(pid_t root, pid_t* tree, int capacity, OnFound on_found) {
-  static_assert(kMaxProcesses > 0);
-  pid_t pids[kMaxProcesses], ppids[kMaxProcesses];
-  int count = scan_processes(pids, ppids, kMaxProcesses);
-  int in_tree = 0;
-  for (bool grew = true; grew && in_tree < capacity;) {
-    grew = false;
-    for (int i = 0; i < count && in_tree < capacity; ++i) {
-      if (contains(tree, in_tree, pids[i])) continue;
-      if (ppids[i] != root && !contains(tree, in_tree, ppids[i])) continue;
-      on_found(pids[i]);
-      tree[in_tree++] = pids[i];
-      grew = true;
-    }
-  }
-  return in_tree;
-}
-
 // Sends `sig` to every descendant of the supervisor. A process that forks
 // meanwhile is caught by the next round: when its parent dies it is
 // reparented to us (we are its subreaper).
 void signal_descendants(int sig) {
-  pid_t tree[kMaxProcesses];
-  collect_descendants(::getpid(), tree, kMaxProcesses, [sig](pid_t pid) { ::kill(pid, sig); });
+  pid_t tree[kMaxScannedProcesses];
+  collect_descendants(::getpid(), tree, kMaxScannedProcesses,
+                      [sig](pid_t pid) { ::kill(pid, sig); });
 }
 
 // Reaps every exited child, reporting the command's code on the status pipe.
@@ -369,6 +286,8 @@ Result<ProcessTree> ProcessTree::launch(const TreeSpec& spec) {
   CStringArray argv(spec.argv), envp(spec.env);
   ExecArgs args{spec.program.c_str(), argv.get(), envp.get(), spec.cwd.c_str(),
                 spec.controlling_terminal};
+  become_subreaper();
+  SpawnRecord record;
   pid_t pid = ::fork();
   if (pid < 0) return Error::FromErrno(errno, "fork");
   if (pid == 0) {
@@ -384,6 +303,7 @@ Result<ProcessTree> ProcessTree::launch(const TreeSpec& spec) {
     ::prctl(PR_SET_NAME, "hermes-tree", 0, 0, 0);
     supervise(fenced);
   }
+  record.record(pid);
   UniqueFd supervisor_fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
   status.theirs.reset();
   control.theirs.reset();
@@ -408,7 +328,8 @@ ProcessTree::ProcessTree(ProcessTree&& other) noexcept
       control_(std::move(other.control_)),
       status_(std::move(other.status_)),
       supervisor_fd_(std::move(other.supervisor_fd_)),
-      escaped_(other.escaped_) {}
+      escaped_(other.escaped_),
+      status_closed_(other.status_closed_.load()) {}
 
 ProcessTree::~ProcessTree() {
   if (supervisor_ <= 0) return;
@@ -421,6 +342,7 @@ ProcessTree::~ProcessTree() {
   std::thread([pid = supervisor_] {
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
+    forget_child(pid);
   }).detach();
 }
 
@@ -428,6 +350,7 @@ bool ProcessTree::read_status(std::optional<int>& exit_code) {
   int32_t code = 0;
   ssize_t n = ::read(status_.get(), &code, sizeof code);
   if (n == static_cast<ssize_t>(sizeof code)) exit_code = code;
+  if (n == 0) status_closed_ = true;
   return n != 0;
 }
 
@@ -474,14 +397,18 @@ bool ProcessTree::wait_gone(std::chrono::milliseconds limit) const {
 
 std::vector<pid_t> ProcessTree::members() const {
   if (supervisor_ <= 0 || wait_gone(std::chrono::milliseconds(0))) return {};
-  std::vector<pid_t> tree(kMaxProcesses);
-  int n = collect_descendants(supervisor_, tree.data(), kMaxProcesses, [](pid_t) {});
+  std::vector<pid_t> tree(kMaxScannedProcesses);
+  int n = collect_descendants(supervisor_, tree.data(), kMaxScannedProcesses, [](pid_t) {});
   tree.resize(static_cast<size_t>(n));
   return tree;
 }
 
 bool ProcessTree::escaped() const {
   if (supervisor_ <= 0) return escaped_;
+  // The kernel closes a dying process's pipes before its parent can wait
+  // for it: after EOF on the status pipe, wait for the supervisor's end,
+  // or a kill in that gap would pass for an ordinary exit.
+  if (status_closed_) wait_gone(kExitLimit);
   siginfo_t info{};
   ::waitid(P_PID, static_cast<id_t>(supervisor_), &info, WEXITED | WNOHANG | WNOWAIT);
   return info.si_pid == supervisor_ && info.si_code != CLD_EXITED;
@@ -495,7 +422,10 @@ void ProcessTree::reap() {
     r = ::waitpid(supervisor_, &status, 0);
   } while (r < 0 && errno == EINTR);
   escaped_ = r == supervisor_ && WIFSIGNALED(status);
+  forget_child(supervisor_);
   supervisor_ = -1;
+  // What the supervisor held came back to this process: end it.
+  if (escaped_) end_adopted();
 }
 
 }  // namespace hermes::proc

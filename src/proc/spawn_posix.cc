@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The raw system calls behind spawn.h: posix_spawn for pipes, forkpty for
 // terminals, pidfds for exit notification, process-group signals.
+#include "proc/child_ledger.h"
 #include "proc/spawn.h"
 #include "proc/write_fence.h"
 
@@ -143,8 +144,10 @@ Result<ChildProcess> spawn_pipe(const SpawnOptions& options) {
   CStringArray envp(options.env ? *options.env : no_env);
   pid_t pid = -1;
   const std::string& program = options.program.empty() ? options.argv[0] : options.program;
+  SpawnRecord record;
   int rc = ::posix_spawnp(&pid, program.c_str(), &sa.actions, &sa.attr, argv.get(),
                           options.env ? envp.get() : environ);
+  if (rc == 0) record.record(pid);
   if (rc != 0) return Error::FromErrno(rc, "spawn \"" + program + "\"");
   prepare_parent_ends(pipes);
   UniqueFd pid_fd(open_pidfd(pid));
@@ -182,9 +185,11 @@ Result<ChildProcess> spawn_pty(const SpawnOptions& options) {
   ws.ws_row = options.pty_rows;
   ws.ws_col = options.pty_cols;
   int master = -1;
+  SpawnRecord record;
   pid_t pid = ::forkpty(&master, nullptr, nullptr, &ws);
   if (pid < 0) return Error::FromErrno(errno, "forkpty");
   if (pid == 0) exec_in_pty_child(program.c_str(), argv.get(), envp.get(), options.cwd.c_str());
+  record.record(pid);
   ::fcntl(master, F_SETFD, FD_CLOEXEC);
   set_nonblocking(master);
   UniqueFd output(master);
@@ -383,7 +388,10 @@ std::optional<ExitStatus> ChildProcess::try_reap() {
   }
   int status = 0;
   pid_t r = ::waitpid(pid_, &status, WNOHANG);
-  if (r == pid_) status_ = decode_status(status);
+  if (r == pid_) {
+    status_ = decode_status(status);
+    forget_child(pid_);
+  }
   return status_;
 }
 
@@ -400,6 +408,7 @@ ExitStatus ChildProcess::wait() {
     r = ::waitpid(pid_, &status, 0);
   } while (r < 0 && errno == EINTR);
   status_ = r == pid_ ? decode_status(status) : ExitStatus{-SIGKILL};
+  forget_child(pid_);
   return *status_;
 }
 

@@ -7,6 +7,7 @@
 
 #include "backend/backend_test_util.h"
 #include "fs/atomic_write.h"
+#include "proc/child_ledger.h"
 #include "testutil/sshd_server.h"
 
 #include <gtest/gtest.h>
@@ -83,6 +84,23 @@ TEST_F(SshBackendTest, ControlSocketIsPerTargetAndPersistsForReuse) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   EXPECT_TRUE(leftovers().empty()) << leftovers().front();
+}
+
+// The control master outlives the ssh client that started it, so it comes
+// back to the server (a child subreaper); ending what came back after a
+// command killed its supervisor must spare it.
+TEST_F(SshBackendTest, TheControlMasterIsKeptWhenAdoptedProcessesAreEnded) {
+  proc::become_subreaper();
+  SshBackend backend(target());
+  ASSERT_TRUE(backend.start({}).has_value());
+  EXPECT_EQ(proc::end_adopted(), 0);
+  std::string check = "ssh -o ControlPath=" + backend.control_path() + " -O check x 2>/dev/null";
+  EXPECT_EQ(std::system(check.c_str()), 0);
+  auto r = run(backend, "echo still-via-master");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->output, "still-via-master\n");
+  std::string close = "ssh -o ControlPath=" + backend.control_path() + " -O exit x >/dev/null 2>&1";
+  EXPECT_EQ(std::system(close.c_str()), 0);
 }
 
 // Killing the local ssh client does not end the remote command; run_bash

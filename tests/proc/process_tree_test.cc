@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 namespace hermes::proc {
@@ -189,21 +190,39 @@ TEST(ProcessTree, StoppedSupervisorStillEndsTheTree) {
   EXPECT_TRUE(dies_within(survivor, milliseconds(1000)));
 }
 
-// Killing the supervisor is the one way out; it is reported, never hidden.
-TEST(ProcessTree, KilledSupervisorIsReportedAsEscaped) {
+// Killing the supervisor is the one way out of the tree; it is reported,
+// never hidden, and what the supervisor held comes back to this process (a
+// child subreaper since launch), which ends it as it reaps the supervisor.
+TEST(ProcessTree, KilledSupervisorIsReportedAndWhatItHeldIsEnded) {
   TempDir dir;
   std::string file = dir.file("pid");
   auto tree = ProcessTree::launch(shell(leave_orphan(file) + "; kill -KILL $PPID; sleep 300"));
   ASSERT_TRUE(tree);
-  pid_t survivor = orphan_from(file);
-  ASSERT_GT(survivor, 0);
+  pid_t orphan = orphan_from(file);
+  ASSERT_GT(orphan, 0);
   EXPECT_TRUE(tree->wait_gone(milliseconds(5000)));
   EXPECT_TRUE(tree->escaped());
-  // Out of the tree's reach: the test cleans up.
-  ::kill(survivor, SIGKILL);
-  ::kill(-tree->pid(), SIGKILL);
   tree->reap();
   EXPECT_TRUE(tree->escaped());
+  EXPECT_TRUE(dies_within(orphan, milliseconds(2000)));
+  EXPECT_TRUE(dies_within(tree->pid(), milliseconds(2000)));
+  // Reaped here, not left as a zombie of this process.
+  EXPECT_EQ(testing::proc_state(orphan), 0);
+}
+
+// The status pipe closes before the killed supervisor can be waited for:
+// escaped() seen right after EOF still says so.
+TEST(ProcessTree, EscapeIsSeenRightAfterTheStatusPipeCloses) {
+  for (int i = 0; i < 20; ++i) {
+    auto tree = ProcessTree::launch(shell("kill -KILL $PPID"));
+    ASSERT_TRUE(tree);
+    std::optional<int> code;
+    while (tree->read_status(code)) {
+      pollfd p{tree->status_fd(), POLLIN, 0};
+      ::poll(&p, 1, 1000);
+    }
+    EXPECT_TRUE(tree->escaped()) << "try " << i;
+  }
 }
 
 TEST(ProcessTree, DestructorKillsARunningTree) {

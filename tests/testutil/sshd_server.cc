@@ -3,6 +3,8 @@
 // connecting to its port, per-connection children found through /proc.
 #include "testutil/sshd_server.h"
 
+#include "proc/child_ledger.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -57,6 +59,9 @@ pid_t spawn_tied(const std::vector<std::string>& argv, const std::string& log) {
   int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   pid_t parent = ::getpid();
+  // Recorded as this process's own child, so ending adopted processes
+  // (proc/child_ledger.h) spares it.
+  proc::SpawnRecord record;
   pid_t pid = ::fork();
   if (pid == 0) {  // only async-signal-safe calls until exec
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -67,6 +72,7 @@ pid_t spawn_tied(const std::vector<std::string>& argv, const std::string& log) {
     ::execv(args[0], args.data());
     ::_exit(127);
   }
+  record.record(pid);
   ::close(log_fd);
   ::close(null_fd);
   return pid;

@@ -92,8 +92,8 @@ ProcessOutput wait(const std::string& id, const ProcessParams& params, CallConte
 Error incomplete_kill(const proc::KillReport& report) {
   std::string why =
       report.untracked
-          ? "the command killed the supervisor that tracks its processes, so some may still "
-            "be running out of reach"
+          ? "the command killed the supervisor that tracks its processes, and some of them "
+            "could not be ended"
           : std::to_string(report.survivors.size()) + " process(es) still alive after SIGKILL";
   return Error::Io("Kill incomplete: " + why);
 }

@@ -128,8 +128,8 @@ Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallCo
   }
   if (run.escaped) {
     append_notice(out.output,
-                  "[The command killed the process that tracks it: processes it started may "
-                  "still be running and could not be found or killed]");
+                  "[The command killed the process that tracks it: what it had started came "
+                  "back to the server and was ended]");
   }
   // A workdir is per-command: only runs from the session cwd move it. The
   // marker holds the physical path, so compare against the physical start.

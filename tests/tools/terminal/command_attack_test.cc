@@ -9,6 +9,7 @@
 #include "core/json.h"
 #include "core/strings.h"
 #include "fs/cli_child.h"
+#include "proc/proc_test_util.h"
 #include "proc/write_fence.h"
 #include "testutil/jsonl.h"
 #include "testutil/temp_dir.h"
@@ -305,15 +306,26 @@ TEST(WriteFenceRefusal, AFenceThatCannotBeBuiltRefusesCommands) {
   EXPECT_FALSE(fs::exists(escaped));
 }
 
-// A command that kills its supervisor takes its tree out of reach: the
-// result must say so rather than pass for an ordinary exit.
-TEST(SupervisorKill, TheResultSaysTheTreeEscaped) {
+// A command that kills its supervisor hands its tree back to the server,
+// which ends it: a detached sleeper it left does not survive, and the result
+// says what happened rather than pass for an ordinary exit.
+TEST(SupervisorKill, TheTreeIsEndedAndTheResultSaysSo) {
   Session session;
-  auto results = session.run({terminal_call("kill -9 $PPID"), terminal_call("echo fine")}, {});
+  std::string pid_file = session.base.file("orphan-pid");
+  // In a script: the foreground guard refuses a bare `&` or setsid.
+  std::string attack =
+      session.base.write("attack.sh", "(setsid sleep 300 & echo $! > " + pid_file + ")\n");
+  auto results = session.run(
+      {terminal_call("sh " + attack + "; sleep 0.3; kill -9 $PPID"), terminal_call("echo fine")},
+      {});
   EXPECT_NE(text_of(results[0]).find("killed the process that tracks it"), std::string::npos)
       << results[0].dump();
   EXPECT_EQ(text_of(results[1]).find("killed the process that tracks it"), std::string::npos)
       << results[1].dump();
+  pid_t orphan = 0;
+  std::ifstream(pid_file) >> orphan;
+  ASSERT_GT(orphan, 0);
+  EXPECT_TRUE(proc::testing::dies_within(orphan, std::chrono::seconds(2)));
 }
 
 // The reset says why, and the command's own output is still returned.

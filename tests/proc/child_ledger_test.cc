@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// The ledger of the server's own children and the ending of what comes back
+// to it (process_tree_test has the escape itself): the server's own children
+// and kept processes are never ended, even while children are being born.
+#include "proc/child_ledger.h"
+
+#include "proc/proc_test_util.h"
+#include "proc/process_tree.h"
+#include "proc/spawn.h"
+#include "testutil/temp_dir.h"
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace hermes::proc {
+namespace {
+
+using hermes::testing::TempDir;
+using std::chrono::milliseconds;
+using testing::dies_within;
+using testing::is_running;
+using testing::leave_orphan;
+using testing::orphan_from;
+
+TreeSpec shell(const std::string& script) {
+  return TreeSpec{.program = "/bin/sh",
+                  .argv = {"/bin/sh", "-c", script},
+                  .env = {"PATH=/usr/bin:/bin"},
+                  .cwd = "/"};
+}
+
+pid_t parent_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(in, line);
+  size_t close = line.rfind(')');
+  if (close == std::string::npos) return -1;
+  return static_cast<pid_t>(std::atoi(line.c_str() + close + 4));
+}
+
+// A process that came back to this one: a sleeper double-forked into a
+// session of its own (so the group kill that ends `sh` misses it), whose
+// parent then exits.
+pid_t adopt_a_sleeper(const TempDir& dir, const std::string& name) {
+  become_subreaper();
+  std::string file = dir.file(name);
+  auto child = spawn({.argv = {"/bin/sh", "-c", leave_orphan(file)}});
+  EXPECT_TRUE(child);
+  if (!child) return -1;
+  child->wait();
+  return orphan_from(file);
+}
+
+TEST(ChildLedger, OwnChildrenAndKeptProcessesAreSpared) {
+  TempDir dir;
+  pid_t adopted = adopt_a_sleeper(dir, "adopted");
+  pid_t kept = adopt_a_sleeper(dir, "kept");
+  ASSERT_GT(adopted, 0);
+  ASSERT_GT(kept, 0);
+  EXPECT_EQ(parent_of(adopted), ::getpid());
+  keep_adopted(kept);
+  auto own = spawn({.argv = {"sleep", "300"}});
+  ASSERT_TRUE(own);
+
+  EXPECT_EQ(end_adopted(), 0);
+  EXPECT_TRUE(dies_within(adopted, milliseconds(2000)));
+  EXPECT_EQ(testing::proc_state(adopted), 0);  // reaped
+  EXPECT_TRUE(is_running(kept));
+  EXPECT_TRUE(is_running(own->pid()));
+
+  // A kept process that exits is reaped by the next forget_child.
+  ::kill(kept, SIGKILL);
+  ASSERT_TRUE(dies_within(kept, milliseconds(2000)));  // a zombie now
+  own->signal_group(SIGKILL);
+  EXPECT_EQ(own->wait().code, -SIGKILL);
+  EXPECT_EQ(testing::proc_state(kept), 0);
+}
+
+// Children are born on other threads while ends run back to back: none is
+// ever taken for an adopted process (each exits on its own, code 0).
+TEST(ChildLedger, AChildBeingBornIsNeverTakenForAnOrphan) {
+  become_subreaper();
+  std::atomic<bool> done{false};
+  std::thread ender([&] {
+    while (!done) end_adopted();
+  });
+  std::vector<std::thread> spawners;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 3; ++t) {
+    spawners.emplace_back([&, t] {
+      for (int i = 0; i < 40; ++i) {
+        if (t == 2) {
+          auto tree = ProcessTree::launch(shell("sleep 0.01"));
+          std::optional<int> code;
+          while (tree && tree->read_status(code) && !code) ::usleep(1000);
+          if (!tree || code != 0) ++wrong;
+          continue;
+        }
+        auto child = spawn({.argv = {"sh", "-c", "sleep 0.01"},
+                            .terminal = t == 0 ? TerminalMode::kPipe : TerminalMode::kPty});
+        if (!child || child->wait().code != 0) ++wrong;
+      }
+    });
+  }
+  for (auto& s : spawners) s.join();
+  done = true;
+  ender.join();
+  EXPECT_EQ(wrong, 0);
+}
+
+}  // namespace
+}  // namespace hermes::proc
