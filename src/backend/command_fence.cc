@@ -2,9 +2,13 @@
 #include "backend/command_fence.h"
 
 #include "backend/backend.h"
+#include "core/link_walk.h"
 #include "core/log.h"
+#include "fs/beneath.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 
@@ -17,29 +21,69 @@ namespace {
 constexpr const char* kDevices[] = {"/dev/null", "/dev/zero", "/dev/full",   "/dev/tty",
                                     "/dev/ptmx", "/dev/pts",  "/dev/random", "/dev/urandom"};
 
+// The first symbolic link on `path`, as "'<link>' -> '<its text>'", or ""
+// (for the message only: the refusal is decided by the no-link open).
+std::string first_link(const std::string& path) {
+  std::string prefix;
+  for (const std::string& part : path_components(path)) {
+    prefix += "/" + part;
+    std::error_code ec;
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(prefix, ec))) {
+      return "'" + prefix + "' -> '" + std::filesystem::read_symlink(prefix, ec).string() + "'";
+    }
+  }
+  return "";
+}
+
+// A security.command_write_paths entry opened without following any link,
+// itself or on the way (the kernel's no-symlink walk, fs/beneath.h): its rule
+// is bound to the folder the entry names, never to wherever a link planted
+// there (by a command of an earlier session, another user in /tmp, a swap
+// racing the session start) points.
+Result<proc::OpenedPath> open_write_path(const std::string& entry) {
+  const std::string named = "security.command_write_paths entry '" + entry + "'";
+  if (entry.empty() || entry[0] != '/')
+    return Error::InvalidArgument(named + " is not an absolute path");
+  HERMES_ASSIGN_OR_RETURN(Beneath slash, Beneath::open_root("/"));
+  auto fd = slash.open(entry, O_PATH);
+  struct stat st {};
+  if (fd && ::fstat(fd->get(), &st) != 0) return Error::FromErrno(errno, named + ": fstat");
+  // A final link comes back as itself (O_PATH|O_NOFOLLOW).
+  bool is_link = fd && S_ISLNK(st.st_mode);
+  if (fd && !is_link) return proc::OpenedPath{entry, std::move(*fd)};
+  std::string link = first_link(entry);
+  if (!is_link && link.empty()) return Error{fd.error().code, named + ": " + fd.error().message};
+  std::error_code ec;
+  std::string real = std::filesystem::canonical(entry, ec).string();
+  return Error::PermissionDenied(
+      named + " goes through the symbolic link " + (link.empty() ? "'" + entry + "'" : link) +
+      ", so the fence would allow writes wherever it points" +
+      (real.empty() ? "" : "; list the real path '" + real + "' instead if it is meant"));
+}
+
 // The fence over the root, the private directory, every configured path
-// (each must be an absolute path that can be opened) and the devices there
-// are.
+// (each an absolute path without links that can be opened) and the devices
+// there are. kUnavailable when the kernel has no Landlock.
 Result<proc::WriteFence> build_fence(const CommandFenceOptions& options,
                                      const std::string& temp_dir) {
-  std::vector<std::string> paths = {options.root, temp_dir};
-  for (const std::string& extra : options.extra_write_paths) {
-    if (extra.empty() || extra[0] != '/') {
-      return Error::InvalidArgument("security.command_write_paths: '" + extra +
-                                    "' is not an absolute path");
-    }
-    paths.push_back(extra);
+  proc::LandlockSupport landlock = proc::landlock_support();
+  if (landlock.abi <= 0) return Error::Unavailable(landlock.why_not);
+  std::vector<proc::OpenedPath> configured;
+  for (const std::string& entry : options.extra_write_paths) {
+    HERMES_ASSIGN_OR_RETURN(proc::OpenedPath opened, open_write_path(entry));
+    configured.push_back(std::move(opened));
   }
-  return proc::WriteFence::build(paths, {std::begin(kDevices), std::end(kDevices)});
+  return proc::WriteFence::build({options.root, temp_dir},
+                                 {std::begin(kDevices), std::end(kDevices)}, configured);
 }
 
 // Why commands are refused when the kernel has Landlock but the fence
 // cannot be built, and how to fix it.
 std::string refusal_for(const Error& error) {
   return "Commands are refused: their write fence cannot be built (" + error.message +
-         "). Make every security.command_write_paths entry an existing absolute path this user "
-         "can open (or remove it), or set HERMES_LANDLOCK=off to run commands without the "
-         "fence.";
+         "). Make every security.command_write_paths entry an existing absolute path without "
+         "symbolic links that this user can open (or remove it), or set HERMES_LANDLOCK=off to "
+         "run commands without the fence.";
 }
 
 }  // namespace

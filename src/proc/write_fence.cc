@@ -4,6 +4,7 @@
 // know fails, so the set is masked by the ABI found at run time.
 #include "proc/write_fence.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <sys/prctl.h>
@@ -101,9 +102,35 @@ class RulesetBuilder {
       if (absent && missing == IfMissing::kSkip) return {};
       return Error::FromErrno(err, "open \"" + path + "\"");
     }
+    return add_rule(target.get(), st.st_mode, rights, path);
+  }
+
+  // Allows `rights` beneath what the caller opened.
+  Status allow(const OpenedPath& opened, uint64_t rights) {
+    struct stat st {};
+    if (::fstat(opened.fd.get(), &st) != 0) {
+      return Error::FromErrno(errno, "fstat \"" + opened.path + "\"");
+    }
+    return add_rule(opened.fd.get(), st.st_mode, rights, opened.path);
+  }
+
+  // Allows listing beneath `path` and reading beneath it except in the
+  // `excluded` paths (relative to it): see WriteFence::read_only.
+  Status allow_reading_except(const std::string& path, const std::vector<std::string>& excluded) {
+    UniqueFd dir(::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!dir.valid()) return Error::FromErrno(errno, "open \"" + path + "\"");
+    HERMES_TRY(add_rule(dir.get(), S_IFDIR, LANDLOCK_ACCESS_FS_READ_DIR, path));
+    return carve(dir.get(), path, excluded);
+  }
+
+  UniqueFd take() { return std::move(ruleset_); }
+  int abi() const { return abi_; }
+
+ private:
+  Status add_rule(int fd, mode_t mode, uint64_t rights, const std::string& path) {
     landlock_path_beneath_attr rule{};
-    rule.allowed_access = rights & handled_ & (S_ISDIR(st.st_mode) ? ~uint64_t{0} : kFileRights);
-    rule.parent_fd = target.get();
+    rule.allowed_access = rights & handled_ & (S_ISDIR(mode) ? ~uint64_t{0} : kFileRights);
+    rule.parent_fd = fd;
     if (::syscall(SYS_landlock_add_rule, ruleset_.get(), LANDLOCK_RULE_PATH_BENEATH, &rule, 0) !=
         0) {
       return Error::FromErrno(errno, "landlock_add_rule \"" + path + "\"");
@@ -111,10 +138,43 @@ class RulesetBuilder {
     return {};
   }
 
-  UniqueFd take() { return std::move(ruleset_); }
-  int abi() const { return abi_; }
+  // Reading beneath every entry of `dir` but the excluded ones, descending
+  // into the folders on the way to one. Entries are opened without
+  // following links; links and special files get no rule (engines do not
+  // follow links below their roots).
+  Status carve(int dir, const std::string& path, const std::vector<std::string>& excluded) {
+    UniqueFd listing(::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    DIR* entries = listing.valid() ? ::fdopendir(listing.get()) : nullptr;
+    if (entries == nullptr) return Error::FromErrno(errno, "list \"" + path + "\"");
+    listing.release();
+    Status status;
+    while (const dirent* e = ::readdir(entries)) {
+      std::string_view name = e->d_name;
+      if (name == "." || name == "..") continue;
+      bool is_excluded = false;
+      std::vector<std::string> below;
+      for (const std::string& rel : excluded) {
+        if (!rel.starts_with(name)) continue;
+        if (rel.size() == name.size()) is_excluded = true;
+        if (rel.size() > name.size() && rel[name.size()] == '/')
+          below.push_back(rel.substr(name.size() + 1));
+      }
+      if (is_excluded) continue;
+      UniqueFd entry(::openat(dir, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC));
+      struct stat st {};
+      if (!entry.valid() || ::fstat(entry.get(), &st) != 0) continue;  // gone meanwhile
+      std::string entry_path = path + (path == "/" ? "" : "/") + std::string(name);
+      if (S_ISDIR(st.st_mode) && !below.empty()) {
+        status = carve(entry.get(), entry_path, below);
+      } else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
+        status = add_rule(entry.get(), st.st_mode, kReadRights, entry_path);
+      }
+      if (!status) break;
+    }
+    ::closedir(entries);
+    return status;
+  }
 
- private:
   RulesetBuilder(UniqueFd ruleset, int abi, uint64_t handled)
       : ruleset_(std::move(ruleset)), abi_(abi), handled_(handled) {}
   UniqueFd ruleset_;
@@ -135,10 +195,12 @@ LandlockSupport landlock_support() {
 }
 
 Result<WriteFence> WriteFence::build(const std::vector<std::string>& paths,
-                                     const std::vector<std::string>& if_present) {
+                                     const std::vector<std::string>& if_present,
+                                     const std::vector<OpenedPath>& opened) {
   HERMES_ASSIGN_OR_RETURN(RulesetBuilder rules, RulesetBuilder::create(write_rights));
   for (const std::string& path : paths)
     HERMES_TRY(rules.allow(path, ~uint64_t{0}, IfMissing::kFail));
+  for (const OpenedPath& path : opened) HERMES_TRY(rules.allow(path, ~uint64_t{0}));
   for (const std::string& path : if_present) {
     HERMES_TRY(rules.allow(path, ~uint64_t{0}, IfMissing::kSkip));
   }
@@ -146,10 +208,32 @@ Result<WriteFence> WriteFence::build(const std::vector<std::string>& paths,
   return WriteFence(rules.take(), abi);
 }
 
+namespace {
+
+bool within(const std::string& path, const std::string& dir) {
+  return path == dir || dir == "/" ||
+         (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
+}
+
+// The rules for one readable path: none when it lies in an excluded path,
+// carved when excluded paths lie beneath it, else reading beneath it all.
+Status allow_readable(RulesetBuilder& rules, const std::string& path,
+                      const std::vector<std::string>& excluded) {
+  std::vector<std::string> beneath;
+  for (const std::string& out : excluded) {
+    if (within(path, out)) return {};
+    if (within(out, path)) beneath.push_back(out.substr(path == "/" ? 1 : path.size() + 1));
+  }
+  if (beneath.empty()) return rules.allow(path, kReadRights, IfMissing::kFail);
+  return rules.allow_reading_except(path, beneath);
+}
+
+}  // namespace
+
 Result<WriteFence> WriteFence::read_only(const ReadOnlyPaths& paths) {
   HERMES_ASSIGN_OR_RETURN(RulesetBuilder rules, RulesetBuilder::create(all_rights));
   for (const std::string& path : paths.readable)
-    HERMES_TRY(rules.allow(path, kReadRights, IfMissing::kFail));
+    HERMES_TRY(allow_readable(rules, path, paths.excluded));
   for (const std::string& path : paths.runnable)
     HERMES_TRY(rules.allow(path, kRunRights, IfMissing::kSkip));
   for (const std::string& path : paths.readable_files) {

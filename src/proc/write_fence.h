@@ -27,24 +27,42 @@ LandlockSupport landlock_support();
 
 // What a read-only fence allows (see WriteFence::read_only).
 struct ReadOnlyPaths {
-  std::vector<std::string> readable;        // listed and read beneath; must exist
+  std::vector<std::string> readable;  // listed and read beneath; must exist
+  // Real paths beneath a `readable` path whose files are not read (their
+  // names can still be listed); see WriteFence::read_only.
+  std::vector<std::string> excluded;
   std::vector<std::string> runnable;        // read and executed beneath; skipped when missing
   std::vector<std::string> readable_files;  // regular files read; missing ones and links skipped
 };
 
+// A path the caller has already opened (O_PATH): its rule is bound to the
+// object the caller judged, not to whatever the path names by the time the
+// fence is built.
+struct OpenedPath {
+  std::string path;  // for messages
+  UniqueFd fd;
+};
+
 class WriteFence {
  public:
-  // A ruleset allowing writes only beneath `paths` and `if_present`: every
-  // write right under a directory, writing (and truncating) for any other
-  // file (devices such as /dev/null). Missing `if_present` paths are
-  // skipped. kUnavailable (why_not) only when Landlock is missing or switched
-  // off; any other failure — a path of `paths` that cannot be opened, a
-  // ruleset or rule the kernel refuses — is an error naming what failed.
+  // A ruleset allowing writes only beneath `paths`, `opened` and
+  // `if_present`: every write right under a directory, writing (and
+  // truncating) for any other file (devices such as /dev/null). Missing
+  // `if_present` paths are skipped. kUnavailable (why_not) only when
+  // Landlock is missing or switched off; any other failure — a path of
+  // `paths` that cannot be opened, a ruleset or rule the kernel refuses — is
+  // an error naming what failed.
   static Result<WriteFence> build(const std::vector<std::string>& paths,
-                                  const std::vector<std::string>& if_present = {});
+                                  const std::vector<std::string>& if_present = {},
+                                  const std::vector<OpenedPath>& opened = {});
 
   // A ruleset under which a child can read only what `paths` allows and
   // change nothing (no write, create, rename, delete or truncate anywhere).
+  // A readable path with `excluded` paths beneath it is carved: listing is
+  // allowed beneath it, but reading only beneath the entries off the way to
+  // an excluded path, found (without following links) when the fence is
+  // built; so no file of an excluded folder can be read, by any path, while
+  // it stays there, and nothing made later in a folder on the way is read.
   // kUnavailable (why_not) when Landlock is missing; kIo when a rule cannot
   // be added, a `readable` path that cannot be opened included.
   static Result<WriteFence> read_only(const ReadOnlyPaths& paths);

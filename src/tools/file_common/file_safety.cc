@@ -102,6 +102,18 @@ std::optional<std::string> reason_for(const std::string& real, const std::string
 
 }  // namespace
 
+std::vector<std::string> denied_read_paths(const std::string& hermes_home) {
+  std::vector<std::string> paths;
+  for (const std::string& d : hermes_dirs(hermes_home)) {
+    paths.push_back(PathResolver::real_path(join(d, "skills/.hub")));
+    for (std::string_view name : kCredentialFiles)
+      paths.push_back(PathResolver::real_path(join(d, name)));
+    for (const DeniedDir& denied : kDeniedDirs)
+      paths.push_back(PathResolver::real_path(join(d, denied.name)));
+  }
+  return paths;
+}
+
 bool is_blocked_env_basename(const std::string& basename) {
   std::string lower = to_lower(basename);
   for (std::string_view name : kEnvBasenames) {

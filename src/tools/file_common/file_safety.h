@@ -8,6 +8,7 @@
 #include "core/result.h"
 
 #include <string>
+#include <vector>
 
 namespace hermes {
 
@@ -17,6 +18,12 @@ namespace hermes {
 // `display` is the path named in the message (defaults to `real_path`).
 Status check_readable(const std::string& real_path, const std::string& hermes_home,
                       const std::string& display = "");
+
+// The real paths of the stores the denylist names by place (not by basename):
+// the credential files, the MCP token and browser-profile folders and the
+// skill-hub cache under the Hermes home and its root. search_files keeps its
+// engines out of them (docs/containment.md, Searches).
+std::vector<std::string> denied_read_paths(const std::string& hermes_home);
 
 // True for the `.env`-style basenames blocked anywhere on disk
 // (case-insensitive; `.env.example` is not one of them).

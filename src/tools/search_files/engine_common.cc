@@ -57,7 +57,8 @@ Result<RunOutcome> run_engine(const EngineEnv& env, std::vector<std::string> arg
                  .delimiter = delimiter,
                  .max_record_bytes = 16384,
                  .stop = env.stop,
-                 .fence_root = env.fence_root};
+                 .fence_root = env.fence_root,
+                 .fence_excluded = env.fence_excluded};
   return env.host->run(spec, sink);
 }
 

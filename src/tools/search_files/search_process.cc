@@ -4,6 +4,7 @@
 // cancellation of the run that the outcome reports as kSinkDone.
 #include "tools/search_files/search_process.h"
 
+#include "backend/backend.h"
 #include "backend/run_bash.h"
 #include "core/strings.h"
 #include "proc/run.h"
@@ -92,6 +93,7 @@ constexpr const char* kAncestorIgnoreFiles[] = {".gitignore", ".ignore", ".rgign
 // Not the user's git config (it can hold tokens).
 proc::ReadOnlyPaths engine_paths(const SpawnSpec& spec) {
   proc::ReadOnlyPaths paths{.readable = {spec.fence_root},
+                            .excluded = spec.fence_excluded,
                             .runnable = {spec.argv[0], "/usr", "/bin", "/lib", "/lib64",
                                          "/etc/ld.so.cache", "/dev/null"}};
   std::string dir = spec.fence_root;
@@ -115,14 +117,17 @@ Result<std::optional<proc::WriteFence>> engine_fence(const SpawnSpec& spec) {
                    fence.error().message);
 }
 
+// `env`: the child's environment (nullopt: the server's).
 Result<Launched> launch_local(const SpawnSpec& spec, std::stop_token stop,
-                              const proc::OutputCallback& on_output) {
+                              const proc::OutputCallback& on_output,
+                              std::optional<std::vector<std::string>> env = std::nullopt) {
   HERMES_ASSIGN_OR_RETURN(std::optional<proc::WriteFence> fence, engine_fence(spec));
   proc::StderrCapture stderr_capture(spec.max_stderr_bytes);
   if (!stderr_capture.ok()) return Error::FromErrno(errno, "pipe2");
   // Its own process group, not session: see SpawnOptions::new_session.
   proc::SpawnOptions options{.argv = spec.argv,
                              .program = spec.argv[0],
+                             .env = std::move(env),
                              .cwd = spec.cwd,
                              .stderr_fd = stderr_capture.write_fd(),
                              .new_session = false,
@@ -188,6 +193,14 @@ std::string remote_script(const SpawnSpec& spec) {
 }
 
 Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec, const RecordSink& sink) {
+  // The local backend under a root (the one with a command fence) runs the
+  // engine here, read-fenced as run_records does, with the environment its
+  // shells get: through its shell the engine would be write-fenced only.
+  if (!spec.fence_root.empty() && backend.command_fence() != nullptr) {
+    return drive(spec, sink, [&](std::stop_token stop, const proc::OutputCallback& on_output) {
+      return launch_local(spec, std::move(stop), on_output, backend.launch_env());
+    });
+  }
   return drive(
       spec, sink,
       [&](std::stop_token stop, const proc::OutputCallback& on_output) -> Result<Launched> {

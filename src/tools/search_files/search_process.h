@@ -35,6 +35,9 @@ struct SpawnSpec {
   // it reads only beneath the root and what it needs to run, and changes
   // nothing, whatever a path it is given has become since it was checked.
   std::string fence_root;
+  // Real paths beneath `fence_root` whose files the engine may not read
+  // (the read denylist's stores), whatever path it reaches them by.
+  std::vector<std::string> fence_excluded;
 };
 
 enum class RunEnd {

@@ -186,6 +186,10 @@ Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps) {
   deps.env.cwd = host.workspace(deps.session_cwd);
   deps.env.home = host.home();
   deps.env.fence_root = deps.paths.root();
+  // The string filter below judges the paths the engine prints; the fence
+  // keeps it from reading the denylist's stores by any other path (a folder
+  // swapped for a link while it runs).
+  if (!deps.env.fence_root.empty()) deps.env.fence_excluded = denied_read_paths(deps.hermes_home);
   HERMES_ASSIGN_OR_RETURN(FoundRoot located, locate_root(host, deps, req.path));
   const ResolvedPath& root = located.path;
   HERMES_TRY(check_readable(root.real, deps.hermes_home, root.absolute));

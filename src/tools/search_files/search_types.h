@@ -68,8 +68,10 @@ struct EngineEnv {
   std::stop_token stop;
   // True when a result path (as the engine printed it) must be dropped.
   std::function<bool(const std::string& engine_path)> blocked;
-  // The workspace root (empty: none); local engines are fenced beneath it.
+  // The workspace root (empty: none); local engines are fenced beneath it,
+  // and kept out of the `fence_excluded` real paths beneath it.
   std::string fence_root;
+  std::vector<std::string> fence_excluded;
 };
 
 // The contract's constants (docs/tools/search_files.md) and our own

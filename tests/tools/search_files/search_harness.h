@@ -39,13 +39,17 @@ inline constexpr bool kPortable = false;
 class SearchHarness {
  public:
   // `contained`: the tree is also the workspace root (`--root`).
-  explicit SearchHarness(bool contained = false)
-      : config_(Config::from_yaml("", home_.path())),
+  // `home_in_tree`: the Hermes home is the tree's `.hermes` (a root that
+  // holds it, as $HOME does) instead of a folder of its own.
+  explicit SearchHarness(bool contained = false, bool home_in_tree = false)
+      : config_(Config::from_yaml("", home_in_tree ? tree_.file(".hermes") : home_.path())),
         paths_(contained ? tree_.path() : std::string()),
         services_{*config_, paths_},
         dispatcher_(registry_, services_),
         ctx_{session_, services_, client_, dispatcher_, {}, Json()} {
     if (kPortable) config_->set_override("terminal.portable_files", "true");
+    // As --root sets it: the local backend then fences its commands.
+    if (contained) config_->set_override("security.workspace_root", tree_.path());
     register_search_files(registry_);
     session_.set_cwd(tree_.path());
   }
