@@ -61,6 +61,19 @@ Result<proc::OpenedPath> open_write_path(const std::string& entry) {
       (real.empty() ? "" : "; list the real path '" + real + "' instead if it is meant"));
 }
 
+// The private directory mkdtemp just made, opened without following a link
+// in its name: a command of another session that may write in the
+// temporary directory (`/tmp` listed in command_write_paths) could swap the
+// fresh folder for a link between mkdtemp and this open.
+Result<proc::OpenedPath> open_private_dir(const std::string& dir) {
+  proc::UniqueFd fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd.valid()) {
+    return Error::FromErrno(errno, "open the private temporary directory \"" + dir +
+                                       "\" (replaced since it was made?)");
+  }
+  return proc::OpenedPath{dir, std::move(fd)};
+}
+
 // The fence over the root, the private directory, every configured path
 // (each an absolute path without links that can be opened) and the devices
 // there are. kUnavailable when the kernel has no Landlock.
@@ -68,13 +81,15 @@ Result<proc::WriteFence> build_fence(const CommandFenceOptions& options,
                                      const std::string& temp_dir) {
   proc::LandlockSupport landlock = proc::landlock_support();
   if (landlock.abi <= 0) return Error::Unavailable(landlock.why_not);
-  std::vector<proc::OpenedPath> configured;
+  std::vector<proc::OpenedPath> opened;
+  HERMES_ASSIGN_OR_RETURN(proc::OpenedPath private_dir, open_private_dir(temp_dir));
+  opened.push_back(std::move(private_dir));
   for (const std::string& entry : options.extra_write_paths) {
-    HERMES_ASSIGN_OR_RETURN(proc::OpenedPath opened, open_write_path(entry));
-    configured.push_back(std::move(opened));
+    HERMES_ASSIGN_OR_RETURN(proc::OpenedPath configured, open_write_path(entry));
+    opened.push_back(std::move(configured));
   }
-  return proc::WriteFence::build({options.root, temp_dir},
-                                 {std::begin(kDevices), std::end(kDevices)}, configured);
+  return proc::WriteFence::build({options.root}, {std::begin(kDevices), std::end(kDevices)},
+                                 opened);
 }
 
 // Why commands are refused when the kernel has Landlock but the fence

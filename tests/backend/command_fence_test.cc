@@ -140,5 +140,39 @@ TEST_F(CommandWritePaths, ASwapRacingTheStartNeverWidensTheFence) {
   EXPECT_GT(refused, 0);
 }
 
+// The private directory is made in a temporary directory that commands of
+// other sessions may write to (`/tmp` in their command_write_paths): an
+// attacker there swaps each fresh hermes-fence-* folder for a link to a
+// secret folder. The window (mkdtemp to the fence's open) is microseconds,
+// so the attacker rarely wins it; when it does, the session must be refused,
+// never fenced to the secret folder.
+TEST_F(CommandWritePaths, APrivateDirectorySwappedForALinkIsNeverFenced) {
+  std::atomic<bool> stop{false};
+  std::thread swapper([&] {
+    while (!stop.load()) {
+      for (const auto& entry : fs::directory_iterator(real_)) {
+        std::string name = entry.path().filename().string();
+        if (!name.starts_with("hermes-fence-") || entry.is_symlink()) continue;
+        std::error_code ec;
+        fs::rename(entry.path(), at("taken-" + name), ec);
+        if (!ec) fs::create_directory_symlink(at("secret"), entry.path(), ec);
+      }
+    }
+  });
+  int built = 0, escapes = 0;
+  for (int i = 0; i < 300; ++i) {
+    auto made = CommandFence::create({.root = at("root"), .host_temp_dir = real_});
+    if (!made) continue;  // mkdtemp raced too
+    auto fd = (*made)->write_fence_fd();
+    if (!fd) continue;
+    ++built;
+    if (fenced_child_creates(*fd, at("secret/escaped-" + std::to_string(i)))) ++escapes;
+  }
+  stop.store(true);
+  swapper.join();
+  EXPECT_EQ(escapes, 0) << "of " << built << " fences built";
+  EXPECT_GT(built, 0);
+}
+
 }  // namespace
 }  // namespace hermes::testing
