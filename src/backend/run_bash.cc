@@ -117,7 +117,7 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
   attempt.outcome.escaped = child->escaped();
   // What the killed supervisor held came back to the server: end it now,
   // before the result says so.
-  if (attempt.outcome.escaped) proc::end_adopted();
+  if (attempt.outcome.escaped) attempt.outcome.escapees_left = proc::end_adopted();
   if (stderr_capture) attempt.outcome.stderr_text = stderr_capture->finish();
   return attempt;
 }

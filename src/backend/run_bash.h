@@ -36,8 +36,10 @@ struct BashOutcome {
   proc::RunEnd end = proc::RunEnd::kExited;
   int exit_code = 0;
   // whole_tree: the command killed its supervisor (`kill -9 $PPID`); what it
-  // started came back to the server, which ended it (proc/child_ledger.h).
+  // started came back to the server, which ended it (proc/child_ledger.h)
+  // but for `escapees_left` processes still alive when it gave up.
   bool escaped = false;
+  int escapees_left = 0;
   // Only with separate_stderr (capped at 64 KiB).
   std::string stderr_text;
   // Whatever output the run produced before a transport error was found,

@@ -80,6 +80,9 @@ std::vector<std::string> SshBackend::bash_argv(const std::string& script, bool l
 Status SshBackend::start(std::stop_token stop) {
   std::lock_guard lock(mu_);
   if (started_) return {};
+  // The master this start leaves behind comes back to the server, which
+  // keeps it (keep_control_master).
+  proc::become_subreaper();
   ::mkdir(target_.control_dir.c_str(), 0700);
   std::vector<std::string> argv = base_argv();
   argv.push_back("printf '%s' \"$HOME\"");

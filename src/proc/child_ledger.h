@@ -2,15 +2,14 @@
 // The server's own children, so that it can tell them from the processes
 // that come back to it.
 //
-// A process of the server that becomes a child subreaper
-// (PR_SET_CHILD_SUBREAPER) gets back every descendant whose parent dies,
-// instead of init. A command that SIGKILLs its ProcessTree supervisor
-// (`kill -9 $PPID`) thus hands its whole tree back to the server, and
-// `end_adopted` ends it. To tell those orphans from its own children, every
-// spawn in proc/ records the pid under one lock held from before the fork
-// until the pid is written down, so an end never mistakes a child being born
-// for an orphan; a child is forgotten only after its owner reaped it, and
-// nothing here ever waits for a pid it did not find adopted (no waitpid(-1)).
+// A process that is a child subreaper (PR_SET_CHILD_SUBREAPER) gets back
+// every descendant whose parent dies, instead of init. A command that
+// SIGKILLs its ProcessTree supervisor (`kill -9 $PPID`) thus hands its whole
+// tree back to the server, and `end_adopted` ends it. To tell those orphans
+// from its own children, every spawn in proc/ records the pid under one lock
+// held from before the fork until the pid is written down, so an end never
+// mistakes a child being born for an orphan; a child is forgotten only after
+// its owner reaped it. A thread reaps adopted zombies that nobody else will.
 #pragma once
 
 #include <sys/types.h>
@@ -35,25 +34,24 @@ class SpawnRecord {
   std::unique_lock<std::mutex> lock_;
 };
 
-// After the owner reaped `pid`. Also reaps the kept processes that have
-// exited. Other adopted processes that exit on their own stay zombies until
-// the next end_adopted: reaping a child nobody recorded could take the exit
-// status from code that spawned it some other way.
+// After the owner reaped `pid`; also reaps the kept processes that exited.
 void forget_child(pid_t pid);
 
 // An adopted process the server keeps on purpose (an SSH control master,
 // which outlives the ssh client that started it); never ended, reaped once
-// it exits.
+// it exits. Ignored unless `pid` is this process's child and not its own.
 void keep_adopted(pid_t pid);
 
-// Makes this process a child subreaper (once; later calls do nothing).
-// ProcessTree::launch calls it, so any process that runs trees is one.
+// Makes this process a child subreaper and starts the thread that reaps the
+// adopted zombies nobody else will (those seen in two passes 2 s apart);
+// once, later calls do nothing. ProcessTree::launch and the ssh backend call
+// it, so any process that runs trees or SSH masters is one.
 void become_subreaper();
 
 // Ends every adopted process that is not kept, with all its descendants
-// (whatever they start meanwhile comes back and is ended in the next
-// round), and reaps them; adopted zombies, kept ones included, are reaped
-// too. Returns how many were still alive when it gave up (0: all ended).
+// (whatever they start meanwhile comes back and is ended in the next round,
+// up to 200 rounds 5 ms apart), and reaps them; adopted zombies are reaped
+// too. Returns how many were still alive in the last round (0: all ended).
 int end_adopted();
 
 }  // namespace hermes::proc

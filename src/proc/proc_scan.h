@@ -12,6 +12,10 @@ namespace hermes::proc {
 // The most processes one scan holds; the rest of a larger table is skipped.
 inline constexpr int kMaxScannedProcesses = 4096;
 
+// The state letter and parent of `pid` from /proc/<pid>/stat; false when it
+// is gone.
+bool read_process_stat(pid_t pid, char& state, pid_t& ppid);
+
 // The parent of `pid` from /proc/<pid>/stat; -1 when it is gone or a zombie
 // (a zombie can't be signalled, and its parent reaps it).
 pid_t read_live_ppid(pid_t pid);

@@ -18,9 +18,9 @@ pid_t leading_number(const char* s) {
   return value;
 }
 
-// The state letter and parent of `pid` from /proc/<pid>/stat; false when it
-// is gone.
-bool read_stat(pid_t pid, char& state, pid_t& ppid) {
+}  // namespace
+
+bool read_process_stat(pid_t pid, char& state, pid_t& ppid) {
   char path[32] = "/proc/";
   char digits[16];
   int n = 0;
@@ -48,6 +48,8 @@ bool read_stat(pid_t pid, char& state, pid_t& ppid) {
   return ppid >= 0;
 }
 
+namespace {
+
 // Calls `on_process(pid)` for every numeric entry of /proc.
 template <typename OnProcess>
 void for_each_process(OnProcess on_process) {
@@ -70,7 +72,7 @@ void for_each_process(OnProcess on_process) {
 pid_t read_live_ppid(pid_t pid) {
   char state = 0;
   pid_t ppid = -1;
-  if (!read_stat(pid, state, ppid) || state == 'Z' || state == 'X') return -1;
+  if (!read_process_stat(pid, state, ppid) || state == 'Z' || state == 'X') return -1;
   return ppid;
 }
 
@@ -91,7 +93,7 @@ int scan_children(pid_t parent, pid_t* pids, bool* zombie, int capacity) {
   for_each_process([&](pid_t pid) {
     char state = 0;
     pid_t ppid = -1;
-    if (count >= capacity || !read_stat(pid, state, ppid) || ppid != parent) return;
+    if (count >= capacity || !read_process_stat(pid, state, ppid) || ppid != parent) return;
     pids[count] = pid;
     zombie[count++] = state == 'Z';
   });

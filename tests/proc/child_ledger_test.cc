@@ -50,10 +50,11 @@ pid_t parent_of(pid_t pid) {
 // A process that came back to this one: a sleeper double-forked into a
 // session of its own (so the group kill that ends `sh` misses it), whose
 // parent then exits.
-pid_t adopt_a_sleeper(const TempDir& dir, const std::string& name) {
+pid_t adopt_a_sleeper(const TempDir& dir, const std::string& name,
+                      const std::string& sleeper = "sleep 300") {
   become_subreaper();
   std::string file = dir.file(name);
-  auto child = spawn({.argv = {"/bin/sh", "-c", leave_orphan(file)}});
+  auto child = spawn({.argv = {"/bin/sh", "-c", leave_orphan(file, sleeper)}});
   EXPECT_TRUE(child);
   if (!child) return -1;
   child->wait();
@@ -83,6 +84,35 @@ TEST(ChildLedger, OwnChildrenAndKeptProcessesAreSpared) {
   own->signal_group(SIGKILL);
   EXPECT_EQ(own->wait().code, -SIGKILL);
   EXPECT_EQ(testing::proc_state(kept), 0);
+}
+
+// A process whose main thread exited while another runs shows as a zombie
+// that can't be reaped: it is still alive, and it is ended all the same.
+TEST(ChildLedger, AProcessWhoseMainThreadExitedIsEndedToo) {
+  if (::access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  TempDir dir;
+  std::string script = dir.write("main_thread_exits.py",
+                                 "import ctypes, threading, time\n"
+                                 "threading.Thread(target=time.sleep, args=(300,)).start()\n"
+                                 "ctypes.CDLL(None).syscall(60, 0)\n");
+  pid_t ghost = adopt_a_sleeper(dir, "ghost", "/usr/bin/python3 " + script);
+  ASSERT_GT(ghost, 0);
+  std::this_thread::sleep_for(milliseconds(300));
+  EXPECT_EQ(end_adopted(), 0);
+  EXPECT_EQ(testing::proc_state(ghost), 0);
+}
+
+// An adopted process that exits on its own is reaped by the ledger's thread
+// within two passes, not left a zombie.
+TEST(ChildLedger, AnAdoptedProcessThatExitsIsReaped) {
+  TempDir dir;
+  pid_t brief = adopt_a_sleeper(dir, "brief", "sleep 0.2");
+  ASSERT_GT(brief, 0);
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (testing::proc_state(brief) != 0 && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  EXPECT_EQ(testing::proc_state(brief), 0);
 }
 
 // Children are born on other threads while ends run back to back: none is

@@ -43,6 +43,15 @@ void append_notice(std::string& output, const std::string& notice) {
   output += output.empty() ? notice : "\n" + notice;
 }
 
+// What the output says when the command SIGKILLed its supervisor.
+std::string escape_notice(int left) {
+  std::string notice =
+      "[The command killed the process that tracks it: what it had started came back to the "
+      "server and ";
+  if (left == 0) return notice + "was ended]";
+  return notice + std::to_string(left) + " process(es) of it could not be ended]";
+}
+
 }  // namespace
 
 std::optional<char> workdir_disallowed_char(std::string_view workdir) {
@@ -126,11 +135,7 @@ Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallCo
     out.exit_code = 130;
     append_notice(out.output, "[Command interrupted]");
   }
-  if (run.escaped) {
-    append_notice(out.output,
-                  "[The command killed the process that tracks it: what it had started came "
-                  "back to the server and was ended]");
-  }
+  if (run.escaped) append_notice(out.output, escape_notice(run.escapees_left));
   // A workdir is per-command: only runs from the session cwd move it. The
   // marker holds the physical path, so compare against the physical start.
   if (!request.workdir && run.final_cwd && !run.final_cwd->empty()) {

@@ -197,6 +197,7 @@ Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
   result.end = outcome.end;
   result.exit_code = outcome.exit_code;
   result.escaped = outcome.escaped;
+  result.escapees_left = outcome.escapees_left;
   if (outcome.end == proc::RunEnd::kExited) {
     result.final_cwd = take_cwd_marker(result.output, marker_);
   }

@@ -37,6 +37,7 @@ struct ShellResult {
   proc::RunEnd end = proc::RunEnd::kExited;
   int exit_code = 0;
   bool escaped = false;  // see BashOutcome::escaped
+  int escapees_left = 0;
   // Physical cwd reported by the wrapper; nullopt when the command was
   // killed or ran `exit` (no marker printed).
   std::optional<std::string> final_cwd;
