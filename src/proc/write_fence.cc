@@ -234,6 +234,7 @@ Result<WriteFence> WriteFence::read_only(const ReadOnlyPaths& paths) {
   HERMES_ASSIGN_OR_RETURN(RulesetBuilder rules, RulesetBuilder::create(all_rights));
   for (const std::string& path : paths.readable)
     HERMES_TRY(allow_readable(rules, path, paths.excluded));
+  for (const OpenedPath& path : paths.readable_opened) HERMES_TRY(rules.allow(path, kReadRights));
   for (const std::string& path : paths.runnable)
     HERMES_TRY(rules.allow(path, kRunRights, IfMissing::kSkip));
   for (const std::string& path : paths.readable_files) {

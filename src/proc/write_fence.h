@@ -25,6 +25,14 @@ struct LandlockSupport {
 };
 LandlockSupport landlock_support();
 
+// A path the caller has already opened (O_PATH): its rule is bound to the
+// object the caller judged, not to whatever the path names by the time the
+// fence is built.
+struct OpenedPath {
+  std::string path;  // for messages
+  UniqueFd fd;
+};
+
 // What a read-only fence allows (see WriteFence::read_only).
 struct ReadOnlyPaths {
   std::vector<std::string> readable;  // listed and read beneath; must exist
@@ -33,14 +41,7 @@ struct ReadOnlyPaths {
   std::vector<std::string> excluded;
   std::vector<std::string> runnable;        // read and executed beneath; skipped when missing
   std::vector<std::string> readable_files;  // regular files read; missing ones and links skipped
-};
-
-// A path the caller has already opened (O_PATH): its rule is bound to the
-// object the caller judged, not to whatever the path names by the time the
-// fence is built.
-struct OpenedPath {
-  std::string path;  // for messages
-  UniqueFd fd;
+  std::vector<OpenedPath> readable_opened;  // listed and read beneath what the caller opened
 };
 
 class WriteFence {

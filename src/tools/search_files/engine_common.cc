@@ -58,7 +58,8 @@ Result<RunOutcome> run_engine(const EngineEnv& env, std::vector<std::string> arg
                  .max_record_bytes = 16384,
                  .stop = env.stop,
                  .fence_root = env.fence_root,
-                 .fence_excluded = env.fence_excluded};
+                 .fence_excluded = env.fence_excluded,
+                 .fence_files = env.fence_files};
   return env.host->run(spec, sink);
 }
 

@@ -7,6 +7,7 @@
 #include "backend/backend.h"
 #include "backend/run_bash.h"
 #include "core/strings.h"
+#include "fs/beneath.h"
 #include "proc/run.h"
 #include "proc/spawn.h"
 #include "proc/stderr_capture.h"
@@ -106,11 +107,34 @@ proc::ReadOnlyPaths engine_paths(const SpawnSpec& spec) {
   return paths;
 }
 
+// The search roots that are files, each opened beneath the root without
+// following a link: a link on the way fails here, and a file swapped for a
+// link (before or after) is bound as the link itself, so reading through it
+// reaches a file the engine may not read.
+Result<std::vector<proc::OpenedPath>> open_fence_files(const SpawnSpec& spec) {
+  HERMES_ASSIGN_OR_RETURN(Beneath root, Beneath::open_root(spec.fence_root));
+  std::vector<proc::OpenedPath> files;
+  for (const std::string& file : spec.fence_files) {
+    HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, root.open(file, O_PATH));
+    files.push_back({file, std::move(fd)});
+  }
+  return files;
+}
+
 // The engine's read-only fence; nullopt when there is no root or the
 // kernel has no Landlock (the server's own checks then stand alone).
 Result<std::optional<proc::WriteFence>> engine_fence(const SpawnSpec& spec) {
   if (spec.fence_root.empty()) return std::optional<proc::WriteFence>();
-  auto fence = proc::WriteFence::read_only(engine_paths(spec));
+  proc::ReadOnlyPaths paths = engine_paths(spec);
+  if (!spec.fence_files.empty()) {
+    auto files = open_fence_files(spec);
+    if (!files) {
+      return Error::Io("cannot fence the search engine to its files: " + files.error().message);
+    }
+    paths.readable.clear();
+    paths.readable_opened = std::move(*files);
+  }
+  auto fence = proc::WriteFence::read_only(paths);
   if (fence) return std::optional<proc::WriteFence>(std::move(*fence));
   if (fence.error().code == ErrorCode::kUnavailable) return std::optional<proc::WriteFence>();
   return Error::Io("cannot fence the search engine to the workspace root: " +

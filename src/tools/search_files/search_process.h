@@ -38,6 +38,10 @@ struct SpawnSpec {
   // Real paths beneath `fence_root` whose files the engine may not read
   // (the read denylist's stores), whatever path it reaches them by.
   std::vector<std::string> fence_excluded;
+  // Real paths of the search roots when they are all regular files: the
+  // engine may then read only these files, bound when it starts (each opened
+  // beneath `fence_root` without following links), not all of the root.
+  std::vector<std::string> fence_files;
 };
 
 enum class RunEnd {

@@ -124,12 +124,17 @@ class ResultDenylist {
 };
 
 SearchOutcome search_roots(const SearchRequest& req, SearchDeps& deps, std::vector<Root> roots) {
-  std::vector<std::string> engine_roots;
+  std::vector<std::string> engine_roots, files;
   for (const Root& root : roots) {
     if (auto error = special_root_error(root.given, root.kind))
       return SearchOutcome{.error = Error::InvalidArgument(*error)};
     engine_roots.push_back(root.engine);
+    if (root.kind == PathKind::kRegular) files.push_back(root.real);
   }
+  // Roots that are all files: the fence binds them (a `.env` swapped in
+  // for one would pass the filter under the file's name).
+  if (!deps.env.fence_root.empty() && files.size() == roots.size())
+    deps.env.fence_files = std::move(files);
   auto denylist = std::make_shared<ResultDenylist>(std::move(roots), deps.env.cwd, deps.hermes_home,
                                                    *deps.env.host);
   deps.env.blocked = [denylist](const std::string& path) { return denylist->blocked(path); };

@@ -72,6 +72,7 @@ struct EngineEnv {
   // and kept out of the `fence_excluded` real paths beneath it.
   std::string fence_root;
   std::vector<std::string> fence_excluded;
+  std::vector<std::string> fence_files;  // see SpawnSpec::fence_files
 };
 
 // The contract's constants (docs/tools/search_files.md) and our own

@@ -145,6 +145,53 @@ TEST_F(SearchFence, WithoutTheFenceTheDeniedStoresAreSeenToLeak) {
   EXPECT_EQ(count.escapes, 1) << "no leak in " << count.searches << " searches";
 }
 
+// A search path that is a file, swapped for a link to a `.env` file while
+// searches run: the filter judges the name printed (`x.txt`), so only the
+// fence, bound to the file the server checked, keeps the secret unread.
+constexpr const char* kEnvMarker = "hermes-env-marker";
+
+RaceCount race_file_root(SearchHarness& h, int tries, bool stop_at_escape) {
+  h.tree().write(".env", std::string(kEnvMarker) + "\n");
+  h.tree().write("x.txt", "hermes-inside\n");
+  std::filesystem::create_symlink(h.tree().file(".env"), h.tree().file("x.swap"));
+  std::atomic<bool> stop{false};
+  std::thread swapper([&] {
+    std::string a = h.tree().file("x.txt"), b = h.tree().file("x.swap");
+    while (!stop.load()) {
+      ::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE);
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  });
+  RaceCount count;
+  for (; count.searches < tries; ++count.searches) {
+    Json out =
+        h.call({{"pattern", "hermes-"}, {"path", "x.txt"}, {"limit", 10 + count.searches % 2}});
+    std::string text = out.dump();
+    if (text.find("hermes-inside") != std::string::npos) ++count.found_inside;
+    if (text.find(kEnvMarker) == std::string::npos) continue;
+    ++count.escapes;
+    if (stop_at_escape) break;
+  }
+  stop.store(true);
+  swapper.join();
+  return count;
+}
+
+TEST_F(SearchFence, AFileRootSwappedForALinkToAnEnvFileIsNeverRead) {
+  SearchHarness h(/*contained=*/true);
+  RaceCount count = race_file_root(h, 300, /*stop_at_escape=*/false);
+  EXPECT_EQ(count.escapes, 0) << "of " << count.searches << " searches";
+  EXPECT_GT(count.found_inside, 0);
+}
+
+TEST_F(SearchFence, WithoutTheFenceAFileRootSwapIsSeenToLeak) {
+  ::setenv("HERMES_LANDLOCK", "off", 1);
+  SearchHarness h(/*contained=*/true);
+  RaceCount count = race_file_root(h, 2000, /*stop_at_escape=*/true);
+  ::unsetenv("HERMES_LANDLOCK");
+  EXPECT_EQ(count.escapes, 1) << "no leak in " << count.searches << " searches";
+}
+
 TEST_F(SearchFence, SearchesInsideTheRootStillWork) {
   SearchHarness h(/*contained=*/true);
   h.tree().write("sub/a.txt", "needle here\n");
