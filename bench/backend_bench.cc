@@ -9,6 +9,7 @@
 #include "testutil/temp_dir.h"
 #include "testutil/tool_session.h"
 #include "tools/read_file/read_file.h"
+#include "tools/terminal/terminal.h"
 
 #include <benchmark/benchmark.h>
 
@@ -19,8 +20,6 @@
 #include <vector>
 
 namespace hermes {
-
-void register_terminal(Registry& registry);
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include "registry/registry.h"
 #include "testutil/tool_session.h"
 #include "tools/process/process.h"
+#include "tools/terminal/terminal.h"
 
 #include <benchmark/benchmark.h>
 
@@ -14,8 +15,6 @@
 #include <vector>
 
 namespace hermes {
-
-void register_terminal(Registry& registry);
 
 namespace {
 

@@ -7,11 +7,11 @@
 #include "tools/read_file/read_file.h"
 #include "tools/search_files/search_files.h"
 #include "tools/task/task_tools.h"
+#include "tools/terminal/terminal.h"
 #include "tools/write_file/write_file.h"
 
 namespace hermes {
 
-void register_terminal(Registry& registry);
 void register_execute_code(Registry& registry);
 void register_web(Registry& registry);
 

@@ -40,10 +40,14 @@ class ToolSession {
 
   // Calls `tool` with `args` through the dispatcher, as an MCP call would.
   Json call(const std::string& tool, const Json& args, std::stop_token stop = {}) {
+    return call_result(tool, args, stop).value;
+  }
+  // The whole result: the JSON, its text, isError and the failure's code.
+  ToolCallResult call_result(const std::string& tool, const Json& args, std::stop_token stop = {}) {
     const ToolSpec* spec = dispatcher_.find(tool);
-    if (!spec) return Json{{"harness_error", "no tool " + tool}};
+    if (!spec) return ToolCallResult{.value = Json{{"harness_error", "no tool " + tool}}};
     CallContext ctx = context(stop);
-    return dispatcher_.call(*spec, args, ctx).value;
+    return dispatcher_.call(*spec, args, ctx);
   }
   // What a handler of this session receives.
   CallContext context(std::stop_token stop = {}) {

@@ -6,6 +6,7 @@
 #include "registry/registry.h"
 #include "testutil/tool_session.h"
 #include "tools/read_file/read_file.h"
+#include "tools/terminal/terminal.h"
 #include "tools/write_file/write_file.h"
 
 #include <algorithm>
@@ -16,7 +17,6 @@
 namespace hermes {
 
 void register_execute_code(Registry& registry);
-void register_terminal(Registry& registry);
 
 namespace testing {
 

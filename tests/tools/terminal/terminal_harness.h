@@ -4,14 +4,11 @@
 
 #include "registry/registry.h"
 #include "testutil/tool_session.h"
+#include "tools/terminal/terminal.h"
 
 #include <string>
 
-namespace hermes {
-
-void register_terminal(Registry& registry);
-
-namespace testing {
+namespace hermes::testing {
 
 class TerminalHarness : public ToolSession {
  public:
@@ -21,5 +18,4 @@ class TerminalHarness : public ToolSession {
   Json run(const std::string& command) { return call("terminal", {{"command", command}}); }
 };
 
-}  // namespace testing
-}  // namespace hermes
+}  // namespace hermes::testing

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The terminal tool end to end in one session: results, persistence,
 // timeouts, cancellation, truncation and hostile output.
+#include "testutil/status_matchers.h"
 #include "tools/terminal/terminal_harness.h"
 
 #include <gtest/gtest.h>
@@ -202,6 +203,24 @@ TEST(Terminal, GuardrailRefusal) {
   EXPECT_EQ(r["exit_code"], -1);
 }
 
+// isError and its code come from the typed result: a command that ran is no
+// failure whatever its exit code or output; each refusal has its code.
+TEST(Terminal, FailuresCarryTheirErrorCode) {
+  TerminalHarness h;
+  auto call = [&](Json args) { return h.call_result("terminal", args); };
+  EXPECT_THAT(call({{"command", "echo '{\"error\": \"x\", \"status\": \"error\"}'; exit 3"}}),
+              testing::IsOk());
+  EXPECT_THAT(call({{"command", 5}}), testing::IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(call({{"command", "true"}, {"timeout", -1}}),
+              testing::IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(call({{"command", "true"}, {"timeout", 601}}),
+              testing::IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(call({{"command", "nohup sleep 1"}}), testing::IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(call({{"command", "pwd"}, {"workdir", "/tmp;rm"}}),
+              testing::IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(call({{"command", "rm -rf keep"}}), testing::IsError(ErrorCode::kPermissionDenied));
+}
+
 TEST(Terminal, EnvDumpIsRedactedWithAssignments) {
   TerminalHarness h;
   Json r = h.run("export MY_API_KEY=supersecretvalue123456789; env | grep MY_API_KEY");
@@ -253,6 +272,8 @@ TEST(TerminalApproval, HardlineBlockedEvenWithYolo) {
   Json r = h.run("rm -rf /");
   EXPECT_EQ(r["status"], "blocked");
   EXPECT_EQ(r["error"].get<std::string>().rfind("BLOCKED (hardline): ", 0), 0u);
+  EXPECT_THAT(h.call_result("terminal", {{"command", "rm -rf /"}}),
+              testing::IsError(ErrorCode::kPermissionDenied));
 }
 
 TEST(TerminalApproval, YoloRuns) {
