@@ -12,6 +12,7 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "tools/execute_code/execute_code.h"
 #include "tools/execute_code/interpreter.h"
 #include "tools/read_file/read_file.h"
 
@@ -26,9 +27,6 @@
 #include <string>
 
 namespace hermes {
-
-void register_execute_code(Registry& registry);
-
 namespace {
 
 // A session with read_file, a cheap `web_search` fake and execute_code.

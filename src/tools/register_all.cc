@@ -2,6 +2,7 @@
 // The tool table of the binary, in tools/list order: file tools, shell tools,
 // code, task dispatch, then the web.
 #include "registry/registry.h"
+#include "tools/execute_code/execute_code.h"
 #include "tools/patch/patch.h"
 #include "tools/process/process.h"
 #include "tools/read_file/read_file.h"
@@ -12,7 +13,6 @@
 
 namespace hermes {
 
-void register_execute_code(Registry& registry);
 void register_web(Registry& registry);
 
 void register_all_tools(Registry& registry) {

@@ -53,6 +53,17 @@ std::vector<const ToolSpec*> sandbox_tools(const Registry& registry, const Servi
   return out;
 }
 
+std::vector<StubSignature> stub_signatures(const std::vector<const ToolSpec*>& tools) {
+  std::vector<StubSignature> out;
+  for (const ToolSpec* spec : tools) {
+    const std::set<std::string> none;
+    out.push_back(
+        signature_from_schema(spec->name, spec->input_schema,
+                              spec->name == "terminal" ? terminal_stripped_args() : none));
+  }
+  return out;
+}
+
 ToolBridge::ToolBridge(std::vector<const ToolSpec*> allowed, int max_calls, CallContext& parent,
                        std::stop_token stop)
     : allowed_(std::move(allowed)), max_calls_(max_calls), parent_(parent), stop_(stop) {}

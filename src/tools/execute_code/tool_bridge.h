@@ -7,6 +7,7 @@
 #include "registry/registry.h"
 #include "registry/tool.h"
 #include "rpc/rpc_handler.h"
+#include "tools/execute_code/stub_module.h"
 
 #include <atomic>
 #include <set>
@@ -24,6 +25,10 @@ const std::set<std::string>& terminal_stripped_args();
 // the registry lists for `services`; when none of them is enabled, every
 // registered and available one of the seven (the upstream rule).
 std::vector<const ToolSpec*> sandbox_tools(const Registry& registry, const Services& services);
+
+// The stubs of `tools` in the generated module, from their input schemas
+// (terminal's without the arguments scripts lose).
+std::vector<StubSignature> stub_signatures(const std::vector<const ToolSpec*>& tools);
 
 // Thread-safety: handle() runs on the RPC thread; calls_made() may be read
 // from any thread.

@@ -5,6 +5,7 @@
 
 #include "registry/registry.h"
 #include "testutil/tool_session.h"
+#include "tools/execute_code/execute_code.h"
 #include "tools/read_file/read_file.h"
 #include "tools/terminal/terminal.h"
 #include "tools/write_file/write_file.h"
@@ -15,9 +16,6 @@
 #include <string>
 
 namespace hermes {
-
-void register_execute_code(Registry& registry);
-
 namespace testing {
 
 // A tool defined by the test: `handler` sees every dispatched call.
@@ -56,7 +54,11 @@ class ExecHarness : public ToolSession {
 
   // Runs `code` through execute_code and returns the result JSON.
   Json run(const std::string& code, std::stop_token stop = {}) {
-    return call("execute_code", Json{{"code", code}}, stop);
+    return run_result(code, stop).value;
+  }
+  // The whole result, with isError and the failure's code.
+  ToolCallResult run_result(const std::string& code, std::stop_token stop = {}) {
+    return call_result("execute_code", Json{{"code", code}}, stop);
   }
 };
 

@@ -3,6 +3,7 @@
 // the stop token, escaped daemons killed, TERM-ignoring scripts killed after
 // the grace, concurrent runs, availability and the per-session description.
 #include "core/strings.h"
+#include "testutil/status_matchers.h"
 
 #include <gtest/gtest.h>
 
@@ -38,14 +39,16 @@ TEST(ExecuteCodeProcess, StopTokenInterruptsTheScript) {
   ExecHarness h("", {meet.tool()});
   std::stop_source stop;
   auto future = std::async(std::launch::async, [&] {
-    return h.run(
+    return h.run_result(
         "from hermes_tools import web_search\nimport time\n"
         "print('started', flush=True)\nweb_search('x')\ntime.sleep(60)",
         stop.get_token());
   });
   meet.reached.get_future().wait();
   stop.request_stop();
-  Json result = future.get();
+  ToolCallResult reply = future.get();
+  EXPECT_THAT(reply, IsError(ErrorCode::kCancelled));
+  const Json& result = reply.value;
   EXPECT_EQ(result["status"], "interrupted");
   EXPECT_EQ(result["output"], "started\n\n[execution interrupted — user sent a new message]");
   EXPECT_EQ(result["tool_calls_made"], 1);

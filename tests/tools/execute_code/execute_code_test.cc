@@ -3,6 +3,7 @@
 // cleaning and limits, modes, tool calls through the module
 // (docs/tools/execute_code.md).
 #include "core/strings.h"
+#include "testutil/status_matchers.h"
 
 #include <gtest/gtest.h>
 
@@ -30,6 +31,16 @@ TEST(ExecuteCode, PrintsOnlyWhatTheScriptPrints) {
   for (const auto& [key, value] : result.items()) keys.push_back(key);
   EXPECT_EQ(keys,
             (std::vector<std::string>{"status", "output", "tool_calls_made", "duration_seconds"}));
+}
+
+// isError and its code come from the typed result: what a script prints is
+// data, however it looks; each way a run fails has its code.
+TEST(ExecuteCode, FailuresCarryTheirErrorCode) {
+  ExecHarness h("code_execution:\n  timeout: 1\n");
+  EXPECT_THAT(h.run_result("print('{\"status\": \"error\", \"error\": \"x\"}')"), IsOk());
+  EXPECT_THAT(h.run_result(" "), IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(h.run_result("import sys; sys.exit(3)"), IsError(ErrorCode::kInvalidArgument));
+  EXPECT_THAT(h.run_result("import time; time.sleep(60)"), IsError(ErrorCode::kTimeout));
 }
 
 TEST(ExecuteCode, DurationHasTwoDecimals) {

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// execute_code's settings, read from the configuration at call time
+// (docs/tools/execute_code.md), and where scripts run.
+#pragma once
+
+#include "tools/execute_code/interpreter.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hermes {
+class Config;
+}
+
+namespace hermes::execute_code {
+
+struct ExecSettings {
+  int64_t timeout_s = 300;
+  int64_t max_tool_calls = 50;
+  ExecMode mode = ExecMode::kProject;
+  bool mode_valid = true;  // false: an unknown mode fell back to project
+  std::vector<std::string> passthrough;
+  bool redact = true;
+  std::string spill_dir;  // empty: no spill file
+  std::string timezone;   // `timezone` / HERMES_TIMEZONE, passed as TZ
+};
+
+ExecSettings read_settings(const Config& config);
+
+// Whether scripts run on another backend, which brings its own python3: the
+// file tools' rule (docs/ARCHITECTURE.md, Backends), read from the same keys
+// make_backend uses.
+bool runs_elsewhere(const Config& config);
+
+}  // namespace hermes::execute_code

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+// execute_code's handler: the interpreter and where the script runs (here
+// over the Unix-socket RPC, or on the backend's target over the file RPC),
+// the run, and the result as the model sees it (docs/tools/execute_code.md).
+#include "tools/execute_code/execute_code.h"
+
+#include "backend/command_fence.h"
+#include "core/log.h"
+#include "core/paths.h"
+#include "core/strings.h"
+#include "proc/child_env.h"
+#include "registry/dispatcher.h"
+#include "registry/session.h"
+#include "tools/execute_code/exec_session.h"
+#include "tools/execute_code/exec_settings.h"
+#include "tools/execute_code/interpreter.h"
+#include "tools/execute_code/remote_run.h"
+#include "tools/execute_code/script_run.h"
+#include "tools/execute_code/stub_module.h"
+#include "tools/execute_code/tool_bridge.h"
+#include "tools/file_common/session_backend.h"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <string>
+
+namespace hermes {
+namespace {
+
+using namespace execute_code;  // NOLINT: the folder's own names
+using namespace proc;          // NOLINT: the environment filters
+
+constexpr const char* kInterruptedMarker = "\n[execution interrupted — user sent a new message]";
+
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// Project mode runs where terminal() would (under a workspace root, never
+// outside it); strict mode (empty) in staging.
+std::string working_dir(ExecMode mode, const Session& session, const Backend& backend) {
+  if (mode == ExecMode::kStrict) return "";
+  std::string dir = PathResolver::workspace(session.cwd());
+  const CommandFence* fence = backend.command_fence();
+  if (fence && !is_within(PathResolver::real_path(dir), fence->root())) dir = fence->root();
+  return is_directory(dir) ? dir : "";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  return std::round(elapsed.count() * 100.0) / 100.0;
+}
+
+// The newest generation's truncation metadata, with the whole stdout saved to
+// `$HERMES_HOME/cache/exec/stdout-<sha12>.txt`.
+ScriptTruncation truncation(const StdoutView& view, const RunResult& run,
+                            const ExecSettings& settings) {
+  ScriptTruncation out{.captured_bytes = view.captured_bytes,
+                       .total_bytes = view.total_bytes,
+                       .omitted_bytes = view.omitted_bytes};
+  if (!settings.spill_dir.empty()) {
+    out.spill_path = write_spill(settings.spill_dir, run.output.stdout_capture, settings.redact);
+  }
+  out.warning = "stdout exceeded " + with_commas(kStdoutHeadBytes + kStdoutTailBytes) +
+                " bytes; the middle was omitted." +
+                (out.spill_path.empty() ? "" : " Full output saved to " + out.spill_path + ".");
+  return out;
+}
+
+// How the run ended, as status, error and the notes appended to stdout.
+void add_ending(ScriptRan& out, const RunResult& run, const ExecSettings& settings,
+                const std::string& err) {
+  if (run.end == RunEnd::kTimedOut) {
+    out.status = ScriptStatus::kTimeout;
+    out.error = Error::Timeout("Script timed out after " + std::to_string(settings.timeout_s) +
+                               "s and was killed.");
+    out.output += (out.output.empty() ? "⏰ " : "\n\n⏰ ") + out.error->message;
+  } else if (run.end == RunEnd::kInterrupted) {
+    out.status = ScriptStatus::kInterrupted;
+    out.error = Error::Cancelled("Script interrupted");
+    out.output += kInterruptedMarker;
+  } else if (run.exit_code != 0) {
+    out.status = ScriptStatus::kError;
+    out.error = Error::InvalidArgument(
+        err.empty() ? "Script exited with code " + std::to_string(run.exit_code) : err);
+    if (!err.empty()) out.output += "\n--- stderr ---\n" + err;
+  }
+}
+
+ScriptRan script_ran(const RunResult& run, const ExecSettings& settings, int calls,
+                     double seconds) {
+  StdoutView view = assemble_stdout(run.output.stdout_capture);
+  ScriptRan out{.output = clean_text(view.text, settings.redact),
+                .tool_calls_made = calls,
+                .duration_seconds = seconds};
+  add_ending(out, run, settings,
+             clean_text(assemble_stderr(run.output.stderr_capture), settings.redact));
+  if (view.truncated) out.truncation = truncation(view, run, settings);
+  return out;
+}
+
+std::vector<std::string> scrubbed_env(const ExecSettings& settings) {
+  ScrubbedEnv env = scrub_environment(current_environment(), settings.passthrough);
+  if (!env.dropped_hermes.empty()) {
+    std::string names;
+    for (const std::string& name : env.dropped_hermes) names += (names.empty() ? "" : ", ") + name;
+    log::debug("execute_code: dropped " + std::to_string(env.dropped_hermes.size()) +
+               " non-allowlisted HERMES_* var(s): " + names +
+               " (add them to terminal.env_passthrough to keep them)");
+  }
+  if (!settings.timezone.empty()) set_env(env.kept, "TZ", settings.timezone);
+  return env.kept;
+}
+
+std::string interpreter_for(ExecMode mode, ExecSession& state) {
+  auto getenv = [](const char* name) {
+    const char* value = std::getenv(name);
+    return std::string(value ? value : "");
+  };
+  auto probe = [&state](const std::string& program) {
+    return state.probe_cached(program, probe_python);
+  };
+  return choose_interpreter(mode, getenv, probe);
+}
+
+constexpr const char* kSandboxUnavailable =
+    "execute_code sandbox is unavailable in this environment. Use normal tool calls "
+    "(terminal, read_file, write_file, ...) instead.";
+
+// What every run needs besides the code: the settings, the bridge that
+// answers the script's calls, and the stop source that interrupts it.
+struct RunContext {
+  const ExecSettings& settings;
+  ToolBridge& bridge;
+  std::stop_source& stop;
+};
+
+// The classic path: a child process of `interpreter` here, with the
+// Unix-socket RPC.
+// Under a workspace root the script's tree is write-fenced like a terminal
+// command, with the session's private TMPDIR.
+Result<RunResult> run_here(const std::string& code, const std::vector<StubSignature>& sigs,
+                           RunContext run, const std::string& interpreter, CallContext& ctx,
+                           const Backend& backend) {
+  HERMES_ASSIGN_OR_RETURN(int fence_fd, write_fence_fd(backend));
+  RunRequest request{
+      .code = code,
+      .module_source = generate_module(sigs, RpcTransport::kSocket),
+      .interpreter = interpreter,
+      .cwd = working_dir(run.settings.mode, ctx.session, backend),
+      .env = scrubbed_env(run.settings),
+      .timeout = std::chrono::seconds(run.settings.timeout_s),
+      .write_fence_fd = fence_fd,
+  };
+  if (const CommandFence* fence = backend.command_fence()) {
+    set_env(request.env, "TMPDIR", fence->temp_dir());
+  }
+  return run_script(request, run.bridge, run.stop);
+}
+
+// The names the environment scrub (docs/tools/execute_code.md) drops from the server's environment.
+std::vector<std::string> dropped_names(const ExecSettings& settings) {
+  std::vector<std::string> parent = current_environment();
+  std::set<std::string> kept;
+  for (const std::string& entry : scrub_environment(parent, settings.passthrough).kept) {
+    kept.insert(entry.substr(0, entry.find('=')));
+  }
+  std::vector<std::string> out;
+  for (const std::string& entry : parent) {
+    std::string name = entry.substr(0, entry.find('='));
+    if (!kept.count(name)) out.push_back(std::move(name));
+  }
+  return out;
+}
+
+// Any other backend (or local with portable files): the file RPC (docs/tools/execute_code.md). On
+// this host the target's environment is the server's own, so the script
+// loses what the classic path's scrub would drop; elsewhere the target's
+// environment is its own.
+Result<RunResult> run_there(const std::string& code, const std::vector<StubSignature>& sigs,
+                            RunContext run, Backend& backend) {
+  RemoteRunRequest request{
+      .code = code,
+      .module_source = generate_module(sigs, RpcTransport::kFiles),
+      .timezone = run.settings.timezone,
+      .unset_names =
+          backend.name() == "local" ? dropped_names(run.settings) : std::vector<std::string>{},
+      .timeout = std::chrono::seconds(run.settings.timeout_s),
+  };
+  return run_remote_script(backend, request, run.bridge, run.stop);
+}
+
+}  // namespace
+
+Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params, CallContext& ctx) {
+  auto start = std::chrono::steady_clock::now();
+  ExecSession& state = ctx.session.state<ExecSession>();
+  ExecSettings settings = read_settings(ctx.services.config);
+  if (!settings.mode_valid && state.first_mode_warning()) {
+    log::warn("code_execution.mode: unknown value, using 'project'");
+  }
+  auto backend = session_backend(ctx);
+  if (!backend) return ExecuteCodeOutput(ScriptFailed{backend.error(), 0, seconds_since(start)});
+  const bool here = (*backend)->native_files();
+  std::string interpreter = here ? interpreter_for(settings.mode, state) : "";
+  if (here && interpreter.empty()) return Error::Unavailable(kSandboxUnavailable);
+  std::vector<const ToolSpec*> tools = sandbox_tools(ctx.dispatcher.registry(), ctx.services);
+  std::vector<StubSignature> sigs = stub_signatures(tools);
+  std::stop_source run_stop;
+  auto guard = state.register_run(run_stop);
+  std::stop_callback forward(ctx.stop, [&run_stop] { run_stop.request_stop(); });
+  ToolBridge bridge(std::move(tools), static_cast<int>(settings.max_tool_calls), ctx,
+                    run_stop.get_token());
+  RunContext run_context{settings, bridge, run_stop};
+  auto run = here ? run_here(params.code, sigs, run_context, interpreter, ctx, **backend)
+                  : run_there(params.code, sigs, run_context, **backend);
+  if (!run) {
+    return ExecuteCodeOutput(ScriptFailed{run.error(), bridge.calls_made(), seconds_since(start)});
+  }
+  ScriptRan out = script_ran(*run, settings, bridge.calls_made(), seconds_since(start));
+  out.notice = fence_notice(**backend);
+  return ExecuteCodeOutput(std::move(out));
+}
+
+const Error* execute_code_failure(const ExecuteCodeOutput& output) {
+  if (const auto* failed = std::get_if<ScriptFailed>(&output)) return &failed->error;
+  const auto& error = std::get<ScriptRan>(output).error;
+  return error ? &*error : nullptr;
+}
+
+}  // namespace hermes

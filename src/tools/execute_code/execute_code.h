@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// execute_code: its typed arguments, its outcomes, and the handler that runs
+// one script with the sandbox tools callable from it
+// (docs/tools/execute_code.md). The JSON shapes live in execute_code_json.cc.
+#pragma once
+
+#include "core/result.h"
+#include "registry/tool.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace hermes {
+
+class Registry;
+
+struct ExecuteCodeParams {
+  std::string code;  // never blank
+};
+
+enum class ScriptStatus { kSuccess, kError, kTimeout, kInterrupted };
+
+// stdout was longer than the model sees: the middle was omitted.
+struct ScriptTruncation {
+  uint64_t captured_bytes = 0;
+  uint64_t total_bytes = 0;
+  uint64_t omitted_bytes = 0;
+  std::string warning;
+  std::string spill_path;  // the whole stdout, cleaned; empty when not written
+};
+
+// A script that ran to its end, whatever that was.
+struct ScriptRan {
+  ScriptStatus status = ScriptStatus::kSuccess;
+  std::string output;  // cleaned stdout, then the timeout, interruption or stderr notes
+  // Set for every status but success: kTimeout, kCancelled (interrupted: no
+  // `error` key), kInvalidArgument (the script exited non-zero; the message
+  // is its stderr).
+  std::optional<Error> error;
+  int tool_calls_made = 0;
+  double duration_seconds = 0;  // rounded to 2 decimals
+  std::optional<ScriptTruncation> truncation;
+  std::optional<std::string> notice;  // commands are not write-fenced, once per session
+};
+
+// The run could not start or finish (backend, staging, spawn): `status: "error"`.
+struct ScriptFailed {
+  Error error;
+  int tool_calls_made = 0;
+  double duration_seconds = 0;
+};
+
+using ExecuteCodeOutput = std::variant<ScriptRan, ScriptFailed>;
+
+// Runs execute_code (not named so: that is the folder's namespace). No
+// interpreter here is an error (kUnavailable); the rest are outputs,
+// `execute_code_failure` names their failure.
+Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params, CallContext& ctx);
+const Error* execute_code_failure(const ExecuteCodeOutput& output);
+
+// execute_code_json.cc: the arguments and the contract's JSON for an output.
+Result<ExecuteCodeParams> parse_execute_code_params(const Json& args);
+Json execute_code_json(const ExecuteCodeOutput& output);
+
+void register_execute_code(Registry& registry);
+
+}  // namespace hermes

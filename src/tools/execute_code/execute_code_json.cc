@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// execute_code at the JSON edge: the arguments in, the result JSON out in
+// the contract's key order, the schema and the registration.
+#include "core/json.h"
+#include "registry/registry.h"
+#include "registry/typed_tool.h"
+#include "tools/execute_code/exec_description.h"
+#include "tools/execute_code/exec_settings.h"
+#include "tools/execute_code/execute_code.h"
+#include "tools/execute_code/interpreter.h"
+
+#include <string>
+
+namespace hermes {
+namespace {
+
+const char* status_name(ScriptStatus status) {
+  switch (status) {
+    case ScriptStatus::kSuccess:
+      return "success";
+    case ScriptStatus::kError:
+      return "error";
+    case ScriptStatus::kTimeout:
+      return "timeout";
+    case ScriptStatus::kInterrupted:
+      return "interrupted";
+  }
+  return "error";
+}
+
+void add_truncation(Json& out, const ScriptTruncation& truncation) {
+  out["stdout_truncated"] = true;
+  out["stdout_bytes_captured"] = truncation.captured_bytes;
+  out["stdout_bytes_total"] = truncation.total_bytes;
+  out["stdout_bytes_omitted"] = truncation.omitted_bytes;
+  out["warning"] = truncation.warning;
+  if (!truncation.spill_path.empty()) out["stdout_spill_path"] = truncation.spill_path;
+}
+
+Json to_json(const ScriptRan& ran) {
+  Json out = Json::object();
+  out["status"] = status_name(ran.status);
+  out["output"] = ran.output;
+  out["tool_calls_made"] = ran.tool_calls_made;
+  out["duration_seconds"] = ran.duration_seconds;
+  // An interrupted run is a failure without an `error` text.
+  if (ran.error && ran.status != ScriptStatus::kInterrupted) out["error"] = ran.error->message;
+  if (ran.truncation) add_truncation(out, *ran.truncation);
+  if (ran.notice) out["notice"] = *ran.notice;
+  return out;
+}
+
+Json to_json(const ScriptFailed& failed) {
+  Json out = Json::object();
+  out["status"] = "error";
+  out["error"] = failed.error.message;
+  out["tool_calls_made"] = failed.tool_calls_made;
+  out["duration_seconds"] = failed.duration_seconds;
+  return out;
+}
+
+Json schema() {
+  return Json::parse(R"json({
+    "type": "object",
+    "properties": {
+      "code": {"type": "string", "description": "Python code to execute. Import tools with `from hermes_tools import read_file, terminal, ...` and print your final result to stdout."}
+    },
+    "required": ["code"]
+  })json");
+}
+
+}  // namespace
+
+Result<ExecuteCodeParams> parse_execute_code_params(const Json& args) {
+  auto code = args.find("code");
+  if (code == args.end() || !code->is_string() ||
+      code->get_ref<const std::string&>().find_first_not_of(" \t\r\n") == std::string::npos) {
+    return Error::InvalidArgument("No code provided.");
+  }
+  return ExecuteCodeParams{code->get<std::string>()};
+}
+
+Json execute_code_json(const ExecuteCodeOutput& output) {
+  return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
+}
+
+void register_execute_code(Registry& registry) {
+  const Registry* owner = &registry;
+  registry.add(ToolSpec{
+      .name = "execute_code",
+      .toolset = "code",
+      .description = "Run a Python script that can call Hermes tools programmatically.",
+      .input_schema = schema(),
+      .annotations =
+          {.read_only = false, .destructive = true, .idempotent = false, .open_world = true},
+      .run = typed_entry(TypedTool<ExecuteCodeParams, ExecuteCodeOutput>{
+          .parse = parse_execute_code_params,
+          .handler = run_execute_code,
+          .render = execute_code_json,
+          .failure = execute_code_failure,
+      }),
+      .is_available =
+          [](const Services& services) {
+            return !execute_code::system_python().empty() ||
+                   execute_code::runs_elsewhere(services.config);
+          },
+      .describe = [owner](const Services& services,
+                          const std::string&) { return execute_code::describe(*owner, services); },
+  });
+}
+
+}  // namespace hermes
