@@ -51,17 +51,34 @@ struct Attempt {
   std::optional<std::string> remote_pid;
 };
 
-Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token stop,
-                         const proc::OutputCallback& on_output, bool track_pid) {
-  // Remote prefixes share the script's first line, so bash's "line N:"
-  // messages match a local run's. Merging stderr on the target keeps the
-  // order that ssh's separate stdout/stderr channels would lose.
+// The script as run: with track_pid, first a line with the shell's pid.
+// Remote prefixes share the script's first line, so bash's "line N:"
+// messages match a local run's. Merging stderr on the target keeps the order
+// that ssh's separate stdout/stderr channels would lose.
+std::string wrapped_script(const BashRun& run, bool track_pid) {
   std::string prefix;
   if (track_pid) {
     if (!run.separate_stderr) prefix = "exec 2>&1; ";
     prefix += "printf '" + std::string(kPidTag) + "%s\\n' \"$$\"; ";
   }
-  std::string script = prefix + run.script;
+  return prefix + run.script;
+}
+
+Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token stop,
+                         const proc::OutputCallback& on_output, bool track_pid);
+
+// Killing the local client leaves the command running on the target: end
+// its tree there, by the pid it printed first.
+void end_remote_tree(Backend& backend, const std::string& remote_pid) {
+  BashRun kill{.script = kill_tree_script(remote_pid),
+               .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(kRemoteKillLimit)};
+  (void)run_once(
+      backend, kill, {}, [](std::string_view) {}, false);
+}
+
+Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token stop,
+                         const proc::OutputCallback& on_output, bool track_pid) {
+  std::string script = wrapped_script(run, track_pid);
   HERMES_ASSIGN_OR_RETURN(int fence_fd, write_fence_fd(backend));
   proc::SpawnOptions options{
       .argv = backend.bash_argv(script, run.login),
@@ -106,11 +123,7 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
   child->close_stdin();
   if (feeder.joinable()) feeder.join();
   if (r.end != proc::RunEnd::kExited && attempt.remote_pid) {
-    BashRun kill{
-        .script = kill_tree_script(*attempt.remote_pid),
-        .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(kRemoteKillLimit)};
-    (void)run_once(
-        backend, kill, {}, [](std::string_view) {}, false);
+    end_remote_tree(backend, *attempt.remote_pid);
   }
   attempt.outcome.end = r.end;
   attempt.outcome.exit_code = r.status.code;
