@@ -45,8 +45,8 @@ class Bench {
         .description = "Cheap fake.",
         .input_schema =
             Json::parse(R"({"properties":{"query":{"type":"string"}},"required":["query"]})"),
-        .handler = [](const Json&, CallContext&) {
-          return Json{{"ok", true}};
+        .run = [](const Json&, CallContext&) {
+          return ToolReply{{{"ok", true}}};
         }});
     register_execute_code(registry_);
     // Distinct files: read_file's repeat guard would stub a file read 1,000 times.

@@ -29,19 +29,20 @@ hermes::Registry& stub_registry() {
            .toolset = "file",
            .description = "d",
            .input_schema = schema,
-           .handler = [](const Json& args, CallContext&) { return args; }});
-    r.add({.name = "fail",
-           .toolset = "file",
-           .description = "d",
-           .input_schema = schema,
-           .handler = [](const Json&, CallContext&) -> Json { throw std::runtime_error("boom"); }});
+           .run = [](const Json& args, CallContext&) { return ToolReply{args}; }});
+    r.add(
+        {.name = "fail",
+         .toolset = "file",
+         .description = "d",
+         .input_schema = schema,
+         .run = [](const Json&, CallContext&) -> ToolReply { throw std::runtime_error("boom"); }});
     r.add({.name = "wait",
            .toolset = "file",
            .description = "d",
            .input_schema = schema,
-           .handler = [](const Json&, CallContext& ctx) -> Json {
+           .run = [](const Json&, CallContext& ctx) {
              for (int i = 0; i < 1000 && !ctx.stop.stop_requested(); ++i) ::usleep(100);
-             return {{"stopped", ctx.stop.stop_requested()}};
+             return ToolReply{{{"stopped", ctx.stop.stop_requested()}}};
            }});
     return r;
   }();

@@ -8,22 +8,6 @@
 
 namespace hermes {
 
-bool is_error_result(const Json& value) {
-  if (!value.is_object()) return false;
-  if (auto it = value.find("error"); it != value.end()) {
-    if (it->is_string() && !it->get_ref<const std::string&>().empty()) return true;
-  }
-  if (auto it = value.find("success"); it != value.end()) {
-    if (it->is_boolean() && !it->get<bool>()) return true;
-  }
-  if (auto it = value.find("status"); it != value.end() && it->is_string()) {
-    const auto& status = it->get_ref<const std::string&>();
-    return status == "blocked" || status == "pending_approval" || status == "error" ||
-           status == "timeout" || status == "interrupted";
-  }
-  return false;
-}
-
 ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallContext& ctx) {
   if (!spec.keeps_loop_counters) ctx.session.notify_other_tool_call();
   ToolReply reply;

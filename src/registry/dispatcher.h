@@ -16,7 +16,7 @@ struct ToolCallResult {
   Json value;                     // the tool's JSON object
   std::string text;               // `value` serialised: the text the client sees
   bool is_error = false;          // the tool's typed result decides
-  std::optional<ErrorCode> code;  // the failure's kind, for typed tools
+  std::optional<ErrorCode> code;  // the failure's kind
 };
 
 class Dispatcher {
@@ -36,11 +36,5 @@ class Dispatcher {
   const Registry& registry_;
   const Services& services_;
 };
-
-// How a tool not yet typed is judged from its JSON: an `error` that is a
-// non-empty string, `success: false`, or `status` of blocked /
-// pending_approval / error / timeout / interrupted. `error: null` is not an
-// error. Typed tools decide from their result instead.
-bool is_error_result(const Json& value);
 
 }  // namespace hermes

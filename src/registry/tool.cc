@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Running a tool's entry point, typed or not yet typed.
+// Running a tool's entry point.
 #include "registry/tool.h"
-
-#include "registry/dispatcher.h"
 
 namespace hermes {
 
@@ -13,10 +11,7 @@ Json error_json(const std::string& message) {
 }
 
 ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx) {
-  if (spec.run) return spec.run(args, ctx);
-  Json value = spec.handler(args, ctx);
-  bool is_error = is_error_result(value);
-  return ToolReply{std::move(value), is_error, std::nullopt};
+  return spec.run(args, ctx);
 }
 
 }  // namespace hermes

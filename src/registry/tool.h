@@ -64,20 +64,17 @@ struct ToolAnnotations {
 };
 
 // What one call returns at the edge: the contract's JSON object, and
-// whether it is a tool failure (MCP `isError`). A typed tool decides that
-// from its typed result and names the failure's `code`.
+// whether it is a tool failure (MCP `isError`), which the tool decides from
+// its typed result, naming the failure's `code`. The JSON's keys never
+// decide it.
 struct ToolReply {
   Json value;
   bool is_error = false;
-  std::optional<ErrorCode> code;  // set for the failures of typed tools
+  std::optional<ErrorCode> code;  // the failure's kind
 };
 
-// The entry point of a typed tool (built by `typed_entry`).
+// The entry point of a tool (built by `typed_entry`).
 using ToolEntry = std::function<ToolReply(const Json& args, CallContext& ctx)>;
-// The entry point of a tool not yet in the typed shape: its JSON result,
-// whose keys decide `isError` (`is_error_result`). Goes away once every tool
-// is typed.
-using ToolHandler = std::function<Json(const Json& args, CallContext& ctx)>;
 
 struct ToolSpec {
   std::string name;
@@ -85,8 +82,7 @@ struct ToolSpec {
   std::string description;
   Json input_schema;
   ToolAnnotations annotations;
-  ToolEntry run;        // typed tools
-  ToolHandler handler;  // not yet typed: used when `run` is empty
+  ToolEntry run;
   // The reading tools (read_file, search_files) leave the session's loop
   // counters alone; a call to any other tool resets them.
   bool keeps_loop_counters = false;

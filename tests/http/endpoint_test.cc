@@ -21,7 +21,7 @@ class EndpointTest : public ::testing::Test {
                            .toolset = "file",
                            .description = "d",
                            .input_schema = {{"type", "object"}},
-                           .handler = [](const Json& args, CallContext&) -> Json { return args; }});
+                           .run = [](const Json& args, CallContext&) { return ToolReply{args}; }});
     router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
   }
   Endpoint& endpoint(EndpointOptions options = {}) {

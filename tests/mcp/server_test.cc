@@ -22,12 +22,12 @@ using namespace std::chrono_literals;
 
 // Waits on the stop token for up to `ms` (from the args), reports whether it
 // was stopped.
-Json slow_tool(const Json& args, CallContext& ctx) {
+ToolReply slow_tool(const Json& args, CallContext& ctx) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(args.value("ms", 0));
   while (std::chrono::steady_clock::now() < deadline && !ctx.stop.stop_requested()) {
     std::this_thread::sleep_for(1ms);
   }
-  return {{"stopped", ctx.stop.stop_requested()}};
+  return ToolReply{{{"stopped", ctx.stop.stop_requested()}}};
 }
 
 // A modern request: the envelope in `_meta`, tasks declared when asked.
@@ -47,19 +47,19 @@ class ServerTest : public ::testing::Test {
                            .toolset = "file",
                            .description = "d",
                            .input_schema = {{"type", "object"}},
-                           .handler = slow_tool});
+                           .run = slow_tool});
     // Named like the foreground tool whose calls may become tasks.
     registry_.add(ToolSpec{.name = "terminal",
                            .toolset = "file",
                            .description = "d",
                            .input_schema = {{"type", "object"}},
-                           .handler = slow_tool});
+                           .run = slow_tool});
     registry_.add(ToolSpec{
         .name = "fail",
         .toolset = "file",
         .description = "d",
         .input_schema = {{"type", "object"}},
-        .handler = [](const Json&, CallContext&) -> Json { throw std::runtime_error("boom"); }});
+        .run = [](const Json&, CallContext&) -> ToolReply { throw std::runtime_error("boom"); }});
     ASSERT_EQ(::pipe(in_), 0);
     ASSERT_EQ(::pipe(out_), 0);
     ServerOptions options;

@@ -15,17 +15,6 @@
 namespace hermes {
 namespace {
 
-TEST(IsErrorResult, FollowsTheDecisionsRule) {
-  EXPECT_TRUE(is_error_result(Json::parse(R"({"error":"x"})")));
-  EXPECT_FALSE(is_error_result(Json::parse(R"({"output":"","exit_code":1,"error":null})")));
-  EXPECT_FALSE(is_error_result(Json::parse(R"({"error":""})")));
-  EXPECT_TRUE(is_error_result(Json::parse(R"({"success":false,"note":"n"})")));
-  for (const char* s : {"blocked", "pending_approval", "error", "timeout", "interrupted"}) {
-    EXPECT_TRUE(is_error_result({{"status", s}})) << s;
-  }
-  EXPECT_FALSE(is_error_result(Json::parse(R"({"status":"unchanged"})")));
-}
-
 struct Counter : SessionState {
   int resets = 0;
   void on_other_tool_call() override { ++resets; }
@@ -49,11 +38,10 @@ struct World {
 TEST(Dispatcher, ResetsLoopCountersOnOtherToolsOnly) {
   World w;
   Registry& registry = w.registry;
-  auto noop = [](const Json&, CallContext&) { return Json::object(); };
-  registry.add(
-      {.name = "read_file", .toolset = "file", .handler = noop, .keeps_loop_counters = true});
-  registry.add({.name = "write_file", .toolset = "file", .handler = noop});
-  registry.add({.name = "terminal", .toolset = "terminal", .handler = noop});
+  auto noop = [](const Json&, CallContext&) { return ToolReply{Json::object()}; };
+  registry.add({.name = "read_file", .toolset = "file", .run = noop, .keeps_loop_counters = true});
+  registry.add({.name = "write_file", .toolset = "file", .run = noop});
+  registry.add({.name = "terminal", .toolset = "terminal", .run = noop});
   registry.enable_toolsets({"file"});
   w.session.state<Counter>();
   w.call("read_file", Json::object());
@@ -109,6 +97,25 @@ TEST(TypedTool, IsErrorAndCodeComeFromTheTypedResult) {
   ToolCallResult refused = w.call("echo", Json{{"n", 0}});
   EXPECT_THAT(refused, testing::IsError(ErrorCode::kPermissionDenied));
   EXPECT_EQ(refused.text, R"({"refused":"zero refused"})");
+}
+
+// The reply's flag is the only source of isError: keys that read like a
+// failure (`error`, `success: false`, `status: "error"`) decide nothing.
+TEST(Dispatcher, IsErrorIsTheRepliesFlagNotItsKeys) {
+  World w;
+  Json looks_failed = Json::parse(R"({"error":"x","success":false,"status":"error"})");
+  w.registry.add({.name = "data", .toolset = "file", .run = [&](const Json&, CallContext&) {
+                    return ToolReply{looks_failed};
+                  }});
+  w.registry.add({.name = "quiet", .toolset = "file", .run = [](const Json&, CallContext&) {
+                    return ToolReply{Json::object(), true, ErrorCode::kConflict};
+                  }});
+  ToolCallResult data = w.call("data", Json::object());
+  EXPECT_THAT(data, testing::IsOk());
+  EXPECT_EQ(data.value, looks_failed);
+  ToolCallResult quiet = w.call("quiet", Json::object());
+  EXPECT_THAT(quiet, testing::IsError(ErrorCode::kConflict));
+  EXPECT_EQ(quiet.text, "{}");
 }
 
 TEST(TypedTool, AnEscapedExceptionIsAnInternalFailure) {

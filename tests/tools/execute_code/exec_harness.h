@@ -18,12 +18,13 @@
 namespace hermes {
 namespace testing {
 
-// A tool defined by the test: `handler` sees every dispatched call.
+// A tool defined by the test: `handler` sees every dispatched call and
+// answers with its result (never a failure).
 struct FakeTool {
   std::string name;
   std::string toolset = "file";
   Json schema;
-  ToolHandler handler;
+  std::function<Json(const Json& args, CallContext& ctx)> handler;
 };
 
 class ExecHarness : public ToolSession {
@@ -43,7 +44,9 @@ class ExecHarness : public ToolSession {
                               .toolset = fake.toolset,
                               .description = "Fake " + fake.name + ". For tests.",
                               .input_schema = fake.schema,
-                              .handler = fake.handler});
+                              .run = [handler = fake.handler](const Json& args, CallContext& ctx) {
+                                return ToolReply{handler(args, ctx)};
+                              }});
     }
     register_execute_code(registry());
     // The server ignores SIGPIPE (cli/main.cc), and so must the test process:
