@@ -20,6 +20,7 @@ namespace {
 
 using hermes::CallContext;
 using hermes::Json;
+using hermes::ToolReply;
 
 hermes::Registry& stub_registry() {
   static hermes::Registry registry = [] {
