@@ -16,7 +16,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,12 +38,9 @@ TreeSpec shell(const std::string& script) {
 }
 
 pid_t parent_of(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  std::getline(in, line);
-  size_t close = line.rfind(')');
-  if (close == std::string::npos) return -1;
-  return static_cast<pid_t>(std::atoi(line.c_str() + close + 4));
+  pid_t parent = -1;
+  testing::proc_state(pid, nullptr, &parent);
+  return parent;
 }
 
 // A process that came back to this one: a sleeper double-forked into a

@@ -14,8 +14,8 @@
 
 namespace hermes::proc::testing {
 
-// `pid`'s state letter and process group from /proc, or 0 when gone.
-inline char proc_state(pid_t pid, pid_t* pgrp = nullptr) {
+// `pid`'s state letter, process group and parent from /proc, or 0 when gone.
+inline char proc_state(pid_t pid, pid_t* pgrp = nullptr, pid_t* parent = nullptr) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
   if (!std::getline(in, line)) return 0;
@@ -24,6 +24,7 @@ inline char proc_state(pid_t pid, pid_t* pgrp = nullptr) {
   pid_t ppid = 0, group = 0;
   rest >> state >> ppid >> group;
   if (pgrp) *pgrp = group;
+  if (parent) *parent = ppid;
   return state;
 }
 
