@@ -30,8 +30,8 @@ class Env : public testing::ToolSession {
  public:
   explicit Env(BackendKind kind)
       : ToolSession([kind](const std::string& work) { return testing::backend_yaml(kind, work); }) {
-    register_read_file(registry());
-    register_terminal(registry());
+    read_file::register_read_file(registry());
+    terminal::register_terminal(registry());
   }
 };
 

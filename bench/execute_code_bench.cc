@@ -38,17 +38,17 @@ class Bench {
         config_(Config::from_yaml("code_execution:\n  max_tool_calls: 20000\n" + extra_yaml, dir_)),
         services_{*config_, paths_},
         dispatcher_(registry_, services_) {
-    register_read_file(registry_);
-    registry_.add(ToolSpec{
+    read_file::register_read_file(registry_);
+    registry_.add(registry::ToolSpec{
         .name = "web_search",
         .toolset = "web",
         .description = "Cheap fake.",
         .input_schema =
             Json::parse(R"({"properties":{"query":{"type":"string"}},"required":["query"]})"),
-        .run = [](const Json&, CallContext&) {
-          return ToolReply{{{"ok", true}}};
+        .run = [](const Json&, registry::CallContext&) {
+          return registry::ToolReply{{{"ok", true}}};
         }});
-    register_execute_code(registry_);
+    execute_code::register_execute_code(registry_);
     // Distinct files: read_file's repeat guard would stub a file read 1,000 times.
     for (int i = 0; i < 1000; ++i) {
       std::ofstream(dir_ + "/f" + std::to_string(i) + ".txt") << "one\ntwo\nthree\n";
@@ -62,9 +62,9 @@ class Bench {
   // Each run gets a fresh session: read_file would answer a re-read of an
   // unchanged file with a short stub.
   Json run(const std::string& code) {
-    Session session("bench");
+    registry::Session session("bench");
     session.set_cwd(dir_);
-    CallContext ctx{session, services_, client_, dispatcher_, {}, Json()};
+    registry::CallContext ctx{session, services_, client_, dispatcher_, {}, Json()};
     return dispatcher_.call(*dispatcher_.find("execute_code"), {{"code", code}}, ctx).value;
   }
 
@@ -77,10 +77,10 @@ class Bench {
   std::string dir_;
   std::unique_ptr<Config> config_;
   PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  NullClientChannel client_;
+  registry::Services services_;
+  registry::Registry registry_;
+  registry::Dispatcher dispatcher_;
+  registry::NullClientChannel client_;
 };
 
 // The script times each call itself and prints `p50 p99` in microseconds.

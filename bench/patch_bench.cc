@@ -145,7 +145,7 @@ namespace {
 class PatchTool : public testing::ToolSession {
  public:
   PatchTool() {
-    register_patch(registry());
+    patch::register_patch(registry());
     registry().enable_toolsets({"file"});
   }
   Json call(const Json& args) { return ToolSession::call("patch", args); }
@@ -187,7 +187,7 @@ void BM_AtomicWrite157KB(benchmark::State& state) {
   std::string path = (std::filesystem::temp_directory_path() / "hermes-bench-durable.txt").string();
   std::string bytes(157 << 10, 'x');
   for (auto _ : state) {
-    if (!atomic_write(path, bytes)) state.SkipWithError("write failed");
+    if (!fs::atomic_write(path, bytes)) state.SkipWithError("write failed");
   }
   std::filesystem::remove(path);
 }

@@ -50,23 +50,23 @@ class InProcess {
       : config_(Config::from_yaml("")),
         services_{*config_, paths_},
         dispatcher_(registry_, services_) {
-    register_read_file(registry_);
+    read_file::register_read_file(registry_);
     registry_.enable_toolsets({"file"});
   }
   // A fresh session per call, so the dedup stub never answers instead.
   Json read(const Json& args) {
-    Session session("bench");
-    CallContext ctx{session, services_, client_, dispatcher_, {}, Json()};
+    registry::Session session("bench");
+    registry::CallContext ctx{session, services_, client_, dispatcher_, {}, Json()};
     return dispatcher_.call(*dispatcher_.find("read_file"), args, ctx).value;
   }
 
  private:
   std::unique_ptr<Config> config_;
   PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  NullClientChannel client_;
+  registry::Services services_;
+  registry::Registry registry_;
+  registry::Dispatcher dispatcher_;
+  registry::NullClientChannel client_;
 };
 
 std::string run_bash(const std::string& script) {

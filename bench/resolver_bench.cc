@@ -49,34 +49,34 @@ void BM_PlainRealpathOpenRead(benchmark::State& state) {
 }
 BENCHMARK(BM_PlainRealpathOpenRead);
 
-void resolved_read(benchmark::State& state, const FileSystem& fs, WalkMode mode) {
-  set_walk_mode(mode);
+void resolved_read(benchmark::State& state, const fs::FileSystem& fs, fs::WalkMode mode) {
+  fs::set_walk_mode(mode);
   char buf[4096];
   for (auto _ : state) {
     std::string real = *resolve_links(tree().file);
     auto file = fs.open_read(real);
     benchmark::DoNotOptimize((*file)->pread(buf, sizeof buf, 0));
   }
-  set_walk_mode(WalkMode::kAuto);
+  fs::set_walk_mode(fs::WalkMode::kAuto);
 }
 
 void BM_ResolverOpenat2NoRoot(benchmark::State& state) {
-  resolved_read(state, native_file_system("/"), WalkMode::kAuto);
+  resolved_read(state, fs::native_file_system("/"), fs::WalkMode::kAuto);
 }
 BENCHMARK(BM_ResolverOpenat2NoRoot);
 
 void BM_ResolverOpenat2PinnedRoot(benchmark::State& state) {
-  resolved_read(state, native_file_system(tree().root), WalkMode::kAuto);
+  resolved_read(state, fs::native_file_system(tree().root), fs::WalkMode::kAuto);
 }
 BENCHMARK(BM_ResolverOpenat2PinnedRoot);
 
 void BM_ResolverComponentWalkNoRoot(benchmark::State& state) {
-  resolved_read(state, native_file_system("/"), WalkMode::kComponents);
+  resolved_read(state, fs::native_file_system("/"), fs::WalkMode::kComponents);
 }
 BENCHMARK(BM_ResolverComponentWalkNoRoot);
 
 void BM_ResolverComponentWalkPinnedRoot(benchmark::State& state) {
-  resolved_read(state, native_file_system(tree().root), WalkMode::kComponents);
+  resolved_read(state, fs::native_file_system(tree().root), fs::WalkMode::kComponents);
 }
 BENCHMARK(BM_ResolverComponentWalkPinnedRoot);
 

@@ -59,20 +59,20 @@ const Tree& tree() {
 struct ToolRig {
   std::unique_ptr<Config> config = Config::from_yaml("", "/nonexistent-hermes-home");
   PathResolver paths;
-  Services services{*config, paths};
-  Registry registry;
-  Dispatcher dispatcher{registry, services};
-  Session session{"bench"};
-  NullClientChannel client;
-  CallContext ctx{session, services, client, dispatcher, {}, Json()};
+  registry::Services services{*config, paths};
+  registry::Registry registry;
+  registry::Dispatcher dispatcher{registry, services};
+  registry::Session session{"bench"};
+  registry::NullClientChannel client;
+  registry::CallContext ctx{session, services, client, dispatcher, {}, Json()};
   explicit ToolRig(bool portable) {
     if (portable) config->set_override("terminal.portable_files", "true");
-    register_search_files(registry);
+    search::register_search_files(registry);
     session.set_cwd(tree().dir);
   }
   Json call(const Json& args) {
     session.notify_other_tool_call();  // keep the loop guard out of the way
-    return invoke_tool(registry.all().front(), args, ctx).value;
+    return registry::invoke_tool(registry.all().front(), args, ctx).value;
   }
 };
 

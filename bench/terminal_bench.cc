@@ -22,8 +22,8 @@ namespace {
 class Env : public testing::ToolSession {
  public:
   Env() {
-    register_terminal(registry());
-    register_process(registry());
+    terminal::register_terminal(registry());
+    process::register_process(registry());
   }
 };
 

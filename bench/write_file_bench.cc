@@ -24,8 +24,9 @@ void BM_WriteFile(benchmark::State& state) {
     content += "line of text for the benchmark\n";
   content.resize(static_cast<size_t>(state.range(0)));
   for (auto _ : state) {
-    auto prepared = prepare_write(path, content, dir + "/home", WriteShims{});
-    auto committed = commit_write(*prepared);
+    auto prepared =
+        write_pipeline::prepare_write(path, content, dir + "/home", write_pipeline::WriteShims{});
+    auto committed = write_pipeline::commit_write(*prepared);
     if (!committed || !committed->verified) state.SkipWithError("write failed");
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * state.range(0));

@@ -18,13 +18,13 @@
 
 namespace {
 
-using hermes::CallContext;
 using hermes::Json;
-using hermes::ToolReply;
+using hermes::registry::CallContext;
+using hermes::registry::ToolReply;
 
-hermes::Registry& stub_registry() {
-  static hermes::Registry registry = [] {
-    hermes::Registry r;
+hermes::registry::Registry& stub_registry() {
+  static hermes::registry::Registry registry = [] {
+    hermes::registry::Registry r;
     Json schema = {{"type", "object"}};
     r.add({.name = "echo",
            .toolset = "file",
@@ -55,7 +55,7 @@ hermes::Registry& stub_registry() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static auto config = hermes::Config::from_yaml("");
   static hermes::PathResolver paths;
-  static hermes::Services services{*config, paths};
+  static hermes::registry::Services services{*config, paths};
   static int out = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   int in = ::memfd_create("mcp-fuzz-input", MFD_CLOEXEC);
   if (in < 0 || out < 0) std::abort();

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::backend {
 
 struct BashOutcome;
 class CommandFence;
@@ -70,4 +70,4 @@ class Backend {
   virtual void cleanup() {}
 };
 
-}  // namespace hermes
+}  // namespace hermes::backend

@@ -10,7 +10,7 @@
 
 #include <cstdlib>
 
-namespace hermes {
+namespace hermes::backend {
 namespace {
 
 std::string host_temp_dir() {
@@ -93,4 +93,4 @@ Result<std::shared_ptr<Backend>> make_backend(const Config& config) {
                                 "' (hermes-tools supports local, ssh, sandbox and docker)");
 }
 
-}  // namespace hermes
+}  // namespace hermes::backend

@@ -9,11 +9,13 @@
 #include <memory>
 
 namespace hermes {
-
 class Config;
+}  // namespace hermes
+
+namespace hermes::backend {
 
 // kInvalidArgument for an unknown or unsupported backend name, or an ssh
 // backend without a host.
 Result<std::shared_ptr<Backend>> make_backend(const Config& config);
 
-}  // namespace hermes
+}  // namespace hermes::backend

@@ -12,7 +12,7 @@
 
 #include <filesystem>
 
-namespace hermes {
+namespace hermes::backend {
 namespace {
 
 // What shells and common tools open for writing outside any project:
@@ -44,7 +44,7 @@ Result<proc::OpenedPath> open_write_path(const std::string& entry) {
   const std::string named = "security.command_write_paths entry '" + entry + "'";
   if (entry.empty() || entry[0] != '/')
     return Error::InvalidArgument(named + " is not an absolute path");
-  HERMES_ASSIGN_OR_RETURN(Beneath slash, Beneath::open_root("/"));
+  HERMES_ASSIGN_OR_RETURN(fs::Beneath slash, fs::Beneath::open_root("/"));
   auto fd = slash.open(entry, O_PATH);
   struct stat st {};
   if (fd && ::fstat(fd->get(), &st) != 0) return Error::FromErrno(errno, named + ": fstat");
@@ -160,4 +160,4 @@ std::optional<std::string> fence_notice(const Backend& backend) {
   return fence ? fence->take_notice() : std::nullopt;
 }
 
-}  // namespace hermes
+}  // namespace hermes::backend

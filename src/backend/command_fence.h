@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::backend {
 
 class Backend;
 
@@ -66,4 +66,4 @@ Result<int> write_fence_fd(const Backend& backend);
 // CommandFence::take_notice of the backend's fence, if it has one.
 std::optional<std::string> fence_notice(const Backend& backend);
 
-}  // namespace hermes
+}  // namespace hermes::backend

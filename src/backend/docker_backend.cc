@@ -5,7 +5,7 @@
 #include "backend/run_bash.h"
 #include "core/strings.h"
 
-namespace hermes {
+namespace hermes::backend {
 namespace {
 
 // Image pulls can be slow; a run that takes longer has failed.
@@ -139,4 +139,4 @@ void DockerBackend::cleanup() {
     (void)run_local_command({options_.docker, "rm", "-f", id}, std::chrono::seconds(30));
 }
 
-}  // namespace hermes
+}  // namespace hermes::backend

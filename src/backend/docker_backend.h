@@ -8,7 +8,7 @@
 
 #include <mutex>
 
-namespace hermes {
+namespace hermes::backend {
 
 struct DockerOptions {
   std::string docker = "docker";  // the CLI to run
@@ -54,4 +54,4 @@ class DockerBackend final : public Backend {
   bool recreated_ = false;  // mu_
 };
 
-}  // namespace hermes
+}  // namespace hermes::backend

@@ -6,7 +6,7 @@
 
 #include <cstdlib>
 
-namespace hermes {
+namespace hermes::backend {
 
 Status LocalBackend::start(std::stop_token) {
   if (options_.root.empty()) return {};
@@ -53,4 +53,4 @@ std::string LocalBackend::temp_dir() const {
   return t && *t ? t : "/tmp";
 }
 
-}  // namespace hermes
+}  // namespace hermes::backend

@@ -13,7 +13,7 @@
 #include <memory>
 #include <mutex>
 
-namespace hermes {
+namespace hermes::backend {
 
 struct LocalOptions {
   bool portable_files = false;
@@ -48,4 +48,4 @@ class LocalBackend final : public Backend {
   std::unique_ptr<CommandFence> fence_;  // mu_; set once by start()
 };
 
-}  // namespace hermes
+}  // namespace hermes::backend

@@ -5,7 +5,7 @@
 #include "core/strings.h"
 #include "proc/spawn.h"
 
-namespace hermes {
+namespace hermes::backend {
 namespace {
 
 // Runs an argv as-is: the launcher run_bash needs, without a shell hop.
@@ -54,4 +54,4 @@ std::string last_line(std::string_view text) {
   return nl == std::string::npos ? trimmed : std::string(trim(trimmed.substr(nl + 1)));
 }
 
-}  // namespace hermes
+}  // namespace hermes::backend

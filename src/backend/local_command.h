@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::backend {
 
 struct LocalCommandResult {
   int exit_code = 0;   // -1 on timeout or cancel
@@ -30,4 +30,4 @@ Result<LocalCommandResult> run_local_command(const std::vector<std::string>& arg
 // error output).
 std::string last_line(std::string_view text);
 
-}  // namespace hermes
+}  // namespace hermes::backend

@@ -12,7 +12,7 @@
 #include <cerrno>
 #include <thread>
 
-namespace hermes {
+namespace hermes::backend {
 namespace {
 
 // Output held back before streaming starts: a transport error (docker's
@@ -173,4 +173,4 @@ Result<BashOutcome> run_bash_captured(Backend& backend, const BashRun& run, std:
   return outcome;
 }
 
-}  // namespace hermes
+}  // namespace hermes::backend

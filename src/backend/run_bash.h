@@ -13,7 +13,7 @@
 #include <stop_token>
 #include <string>
 
-namespace hermes {
+namespace hermes::backend {
 
 struct BashRun {
   std::string script;
@@ -57,4 +57,4 @@ Result<BashOutcome> run_bash(Backend& backend, const BashRun& run, std::stop_tok
 Result<BashOutcome> run_bash_captured(Backend& backend, const BashRun& run, std::stop_token stop,
                                       size_t max_output = size_t{256} << 20);
 
-}  // namespace hermes
+}  // namespace hermes::backend

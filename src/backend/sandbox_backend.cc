@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-namespace hermes {
+namespace hermes::backend {
 
 SandboxBackend::~SandboxBackend() { cleanup(); }
 
@@ -68,4 +68,4 @@ void SandboxBackend::cleanup() {
   private_tmp_.clear();
 }
 
-}  // namespace hermes
+}  // namespace hermes::backend

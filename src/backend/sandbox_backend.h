@@ -10,7 +10,7 @@
 
 #include <mutex>
 
-namespace hermes {
+namespace hermes::backend {
 
 struct SandboxOptions {
   std::string workspace;              // writable, and the default cwd
@@ -39,4 +39,4 @@ class SandboxBackend final : public Backend {
   std::string private_tmp_;  // mu_; empty until started
 };
 
-}  // namespace hermes
+}  // namespace hermes::backend

@@ -9,7 +9,7 @@
 
 #include <sys/stat.h>
 
-namespace hermes {
+namespace hermes::backend {
 namespace {
 
 constexpr std::chrono::seconds kConnectLimit{30};
@@ -47,7 +47,7 @@ constexpr std::string_view kTransportSigns[] = {
 
 SshBackend::SshBackend(SshTarget target) : target_(std::move(target)) {
   std::string id = target_.user + "@" + target_.host + ":" + std::to_string(target_.port);
-  control_path_ = target_.control_dir + "/" + sha256_hex(id).substr(0, 16) + ".sock";
+  control_path_ = target_.control_dir + "/" + fs::sha256_hex(id).substr(0, 16) + ".sock";
 }
 
 std::string SshBackend::display() const {
@@ -143,4 +143,4 @@ std::string SshBackend::default_cwd() const {
   return target_.cwd;
 }
 
-}  // namespace hermes
+}  // namespace hermes::backend

@@ -10,7 +10,7 @@
 
 #include <mutex>
 
-namespace hermes {
+namespace hermes::backend {
 
 struct SshTarget {
   std::string host;
@@ -55,4 +55,4 @@ class SshBackend final : public Backend {
   std::string home_;      // mu_
 };
 
-}  // namespace hermes
+}  // namespace hermes::backend

@@ -37,23 +37,25 @@ constexpr const char* kInstructions =
 constexpr size_t kMaxLineBytes = 64u << 20;
 
 // Runs one call in `session`; prints the tool's JSON text.
-int call_one(const Runtime& runtime, Session& session, const std::string& tool, const Json& args) {
-  Dispatcher dispatcher(runtime.registry(), runtime.services());
-  const ToolSpec* spec = dispatcher.find(tool);
+int call_one(const Runtime& runtime, registry::Session& session, const std::string& tool,
+             const Json& args) {
+  registry::Dispatcher dispatcher(runtime.registry(), runtime.services());
+  const registry::ToolSpec* spec = dispatcher.find(tool);
   if (!spec) {
     std::cerr << "hermes-tools: unknown tool '" << tool << "' (see `hermes-tools tools`)\n";
     return kExitUsage;
   }
-  NullClientChannel client;
+  registry::NullClientChannel client;
   std::stop_source stop;
-  CallContext ctx{session, runtime.services(), client, dispatcher, stop.get_token(), Json()};
-  ToolCallResult result = dispatcher.call(*spec, args, ctx);
+  registry::CallContext ctx{session,    runtime.services(), client,
+                            dispatcher, stop.get_token(),   Json()};
+  registry::ToolCallResult result = dispatcher.call(*spec, args, ctx);
   std::cout << result.text << std::endl;
   return result.is_error ? kExitToolError : kExitSuccess;
 }
 
 int call_batch(const Runtime& runtime) {
-  Session session("cli");
+  registry::Session session("cli");
   int worst = kExitSuccess;
   mcp::LineReader reader(STDIN_FILENO, kMaxLineBytes);
   std::string line;
@@ -81,7 +83,7 @@ int call_batch(const Runtime& runtime) {
 // host or key shows in the client's server log at once; the session reuses
 // the connection (ControlPersist). Tools report the same error if it stays.
 std::jthread check_backend(const Config& config) {
-  auto backend = make_backend(config);
+  auto backend = backend::make_backend(config);
   if (!backend) {
     log::error(backend.error().message);
     return {};
@@ -117,13 +119,13 @@ int run_call(const Runtime& runtime, const std::string& tool, const std::string&
               << (args ? "" : ": " + args.error().message) << "\n";
     return kExitUsage;
   }
-  Session session("cli");
+  registry::Session session("cli");
   return call_one(runtime, session, tool, *args);
 }
 
 int run_tools(const Runtime& runtime, bool as_json) {
   Json tools = Json::array();
-  for (const ToolSpec* spec : runtime.registry().list(runtime.services())) {
+  for (const registry::ToolSpec* spec : runtime.registry().list(runtime.services())) {
     std::string description =
         spec->describe ? spec->describe(runtime.services(), spec->description) : spec->description;
     if (as_json) {

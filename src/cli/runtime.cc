@@ -2,6 +2,7 @@
 #include "cli/runtime.h"
 
 #include "core/log.h"
+#include "tools/register_all.h"
 
 #include <set>
 
@@ -21,7 +22,7 @@ std::set<std::string> pick_toolsets(const GlobalOptions& options, const Config& 
   std::set<std::string> out;
   for (const auto& name : names) {
     if (name == "all") return {};
-    if (Registry::known_toolsets().count(name)) {
+    if (registry::Registry::known_toolsets().count(name)) {
       out.insert(name);
     } else {
       log::warn("unknown toolset '" + name + "' ignored");
@@ -36,7 +37,7 @@ Runtime::Runtime(const GlobalOptions& options)
     : config_(load_config(options)),
       paths_(config_->get_string("security.workspace_root", "")),
       services_{*config_, paths_} {
-  register_all_tools(registry_);
+  tools::register_all_tools(registry_);
   registry_.enable_toolsets(pick_toolsets(options, *config_));
 }
 

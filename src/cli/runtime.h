@@ -24,14 +24,14 @@ struct GlobalOptions {
 class Runtime {
  public:
   explicit Runtime(const GlobalOptions& options);
-  const Registry& registry() const { return registry_; }
-  const Services& services() const { return services_; }
+  const registry::Registry& registry() const { return registry_; }
+  const registry::Services& services() const { return services_; }
 
  private:
   std::unique_ptr<Config> config_;
   PathResolver paths_;
-  Registry registry_;
-  Services services_;
+  registry::Registry registry_;
+  registry::Services services_;
 };
 
 }  // namespace hermes::cli

@@ -24,7 +24,7 @@
 #include <optional>
 #include <random>
 
-namespace hermes {
+namespace hermes::fs {
 namespace {
 
 constexpr std::string_view kTempPrefix = ".hermes-tmp.";
@@ -261,4 +261,4 @@ Result<bool> verify_file_hash(const std::string& path, std::string_view bytes) {
   return sha256_hex(on_disk) == sha256_hex(bytes);
 }
 
-}  // namespace hermes
+}  // namespace hermes::fs

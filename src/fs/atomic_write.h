@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace hermes {
+namespace hermes::fs {
 
 // The one system call tests replace to inject a failure (ENOSPC, EIO…).
 using WriteSyscall = std::function<ssize_t(int fd, const void* data, size_t size)>;
@@ -48,4 +48,4 @@ Result<bool> verify_file_hash(const std::string& path, std::string_view bytes);
 // The whole content of a regular file (kNotFound when missing).
 Result<std::string> read_whole_file(const std::string& path);
 
-}  // namespace hermes
+}  // namespace hermes::fs

@@ -17,7 +17,7 @@
 #include <cstdlib>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::fs {
 namespace {
 
 constexpr int kDirFlags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
@@ -178,4 +178,4 @@ Result<Beneath::Parent> Beneath::open_parent(const std::string& path,
   return Parent{std::move(made), name};
 }
 
-}  // namespace hermes
+}  // namespace hermes::fs

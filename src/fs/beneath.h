@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::fs {
 
 // Which walk Beneath uses; kAuto picks openat2 when the kernel has it.
 enum class WalkMode { kAuto, kComponents };
@@ -72,4 +72,4 @@ class Beneath {
 // its own text, anything else is errno's with `context` ("open \"<path>\"").
 Error walk_error(int err, const std::string& context, const std::string& path);
 
-}  // namespace hermes
+}  // namespace hermes::fs

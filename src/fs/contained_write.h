@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::fs {
 
 enum class TempKind { kUnnamed, kNamed };  // kNamed: the fallback, forced (tests)
 
@@ -34,4 +34,4 @@ Result<std::string> read_whole_fd(int fd, const std::string& path, uint64_t max_
 // The `/` walk, shared by every caller without a workspace root.
 const Beneath& filesystem_root();
 
-}  // namespace hermes
+}  // namespace hermes::fs

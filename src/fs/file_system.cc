@@ -3,7 +3,7 @@
 // whole-file reads that could block or exhaust memory.
 #include "fs/file_system.h"
 
-namespace hermes {
+namespace hermes::fs {
 
 std::string_view file_type_name(FileType type) {
   switch (type) {
@@ -39,4 +39,4 @@ Status check_whole_file(const FileInfo& info, const std::string& path) {
   return {};
 }
 
-}  // namespace hermes
+}  // namespace hermes::fs

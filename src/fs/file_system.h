@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace hermes {
+namespace hermes::fs {
 
 enum class FileType {
   kRegular,
@@ -101,4 +101,4 @@ class FileSystem {
 // The local backend under `/` (fs/native_file_system.h: under a root).
 const FileSystem& native_file_system();
 
-}  // namespace hermes
+}  // namespace hermes::fs

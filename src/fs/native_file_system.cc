@@ -19,7 +19,7 @@
 #include <mutex>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::fs {
 namespace {
 
 FileType type_of(mode_t mode) {
@@ -215,4 +215,4 @@ const FileSystem& native_file_system(const std::string& root) {
   return *fs;
 }
 
-}  // namespace hermes
+}  // namespace hermes::fs

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace hermes {
+namespace hermes::fs {
 
 // System calls, no shell. Paths are real paths (links resolved and judged
 // by the caller); each is walked beneath `root` (the workspace root; "/" or
@@ -15,4 +15,4 @@ namespace hermes {
 // per root for the process's life.
 const FileSystem& native_file_system(const std::string& root);
 
-}  // namespace hermes
+}  // namespace hermes::fs

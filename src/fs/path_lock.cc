@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-namespace hermes {
+namespace hermes::fs {
 namespace {
 
 // FNV-1a: stable across processes and builds, unlike std::hash.
@@ -71,4 +71,4 @@ PathLocks::PathLocks(std::vector<std::string> paths) : fd_(open_lock_file()) {
   for (off_t at : offsets) lock_byte(fd_.get(), at);
 }
 
-}  // namespace hermes
+}  // namespace hermes::fs

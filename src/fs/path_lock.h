@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::fs {
 
 // Holds the writer lock of every path in `paths` until destroyed: an open
 // file description lock (F_OFD_SETLKW) on one byte per path, at an offset
@@ -35,4 +35,4 @@ class PathLocks {
   std::unique_lock<std::mutex> fallback_;
 };
 
-}  // namespace hermes
+}  // namespace hermes::fs

@@ -71,7 +71,7 @@ std::optional<std::string_view> HttpRequest::header(std::string_view name) const
 struct Endpoint::Bucket {
   Bucket(std::string owner, const std::string& id) : principal(std::move(owner)), session(id) {}
   const std::string principal;
-  Session session;
+  registry::Session session;
   mcp::RequestChannel channel;
   std::atomic<int> inflight{0};
   std::atomic<Clock::rep> last_used{Clock::now().time_since_epoch().count()};

@@ -20,7 +20,7 @@ namespace hermes::mcp {
 // True for an RFC 5424 level name as MCP spells it (debug … emergency).
 bool is_log_level(std::string_view level);
 
-class ClientLink final : public ClientChannel {
+class ClientLink final : public registry::ClientChannel {
  public:
   explicit ClientLink(OutputWriter& writer) : writer_(writer) {}
 

@@ -71,14 +71,14 @@ Json modern_result(const ServerIdentity& identity, Json result, std::string_view
   return result;
 }
 
-Json tool_to_json(const ToolSpec& spec, const std::string& description) {
+Json tool_to_json(const registry::ToolSpec& spec, const std::string& description) {
   Json out;
   out["name"] = spec.name;
   out["description"] = description;
   out["inputSchema"] = spec.input_schema;
   // Hints equal to the spec's defaults (readOnly false, destructive true,
   // idempotent false) are left out: tools/list bytes are paid in every prompt.
-  const ToolAnnotations& a = spec.annotations;
+  const registry::ToolAnnotations& a = spec.annotations;
   Json hints = Json::object();
   if (a.read_only) hints["readOnlyHint"] = true;
   if (!a.read_only && !a.destructive) hints["destructiveHint"] = false;

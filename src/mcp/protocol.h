@@ -56,7 +56,7 @@ Json modern_result(const ServerIdentity& identity, Json result,
 inline constexpr int kListTtlMs = 600000;
 
 // One tools/list entry.
-Json tool_to_json(const ToolSpec& spec, const std::string& description);
+Json tool_to_json(const registry::ToolSpec& spec, const std::string& description);
 // A tools/call result: the tool's JSON text as one text block.
 Json call_result(const std::string& text, bool is_error);
 

@@ -17,7 +17,7 @@
 
 namespace hermes::mcp {
 
-class RequestChannel final : public ClientChannel {
+class RequestChannel final : public registry::ClientChannel {
  public:
   using Sink = std::function<void(const Json& notification)>;
 

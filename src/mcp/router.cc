@@ -30,7 +30,8 @@ Reply refusal_reply(const Json& id, const Refusal& refusal) {
   return error_reply(id, refusal.code, refusal.message, refusal.http_status, refusal.data);
 }
 
-Router::Router(const Registry& registry, const Services& services, RouterOptions options)
+Router::Router(const registry::Registry& registry, const registry::Services& services,
+               RouterOptions options)
     : services_(services),
       options_(std::move(options)),
       dispatcher_(registry, services),
@@ -38,7 +39,7 @@ Router::Router(const Registry& registry, const Services& services, RouterOptions
 
 Json Router::tools_list() const {
   Json tools = Json::array();
-  for (const ToolSpec* spec : dispatcher_.registry().list(services_)) {
+  for (const registry::ToolSpec* spec : dispatcher_.registry().list(services_)) {
     std::string description =
         spec->describe ? spec->describe(services_, spec->description) : spec->description;
     tools.push_back(tool_to_json(*spec, description));
@@ -125,7 +126,7 @@ std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Jso
                        "Invalid params: 'arguments' must be an object");
   }
   const std::string& name = params["name"].get_ref<const std::string&>();
-  const ToolSpec* spec = dispatcher_.find(name);
+  const registry::ToolSpec* spec = dispatcher_.find(name);
   if (!spec) return error_reply(id, RpcError::kInvalidParams, "Unknown tool: " + name);
   PreparedCall call{spec, std::move(args), Json()};
   if (params.contains("_meta") && params["_meta"].is_object()) {
@@ -141,7 +142,7 @@ bool Router::may_become_task(const PreparedCall& call, const CallEnv& env) const
 std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, CallEnv env) {
   // Progress for the request's life (hermes_task ticks on its own): it ends
   // with this frame, at the response or the promotion to a task.
-  std::optional<ProgressTicker> ticker;
+  std::optional<registry::ProgressTicker> ticker;
   if (is_long_running(call) && call.spec->name != "hermes_task") {
     ticker.emplace(env.client, call.progress_token, std::chrono::seconds(1), 0, call.spec->name);
   }
@@ -151,8 +152,8 @@ std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, 
   bool modern = env.envelope != nullptr;
   auto work = [this, call, modern, &session = env.session,
                &client = env.client](std::stop_token stop) {
-    CallContext ctx{session, services_, client, dispatcher_, stop, call.progress_token};
-    ToolCallResult result = dispatcher_.call(*call.spec, call.args, ctx);
+    registry::CallContext ctx{session, services_, client, dispatcher_, stop, call.progress_token};
+    registry::ToolCallResult result = dispatcher_.call(*call.spec, call.args, ctx);
     Json out = call_result(result.text, result.is_error);
     return modern ? modern_result(options_.identity, std::move(out)) : out;
   };

@@ -18,10 +18,10 @@
 #include <string>
 #include <variant>
 
-namespace hermes {
+namespace hermes::registry {
 class ClientChannel;
 class Session;
-}  // namespace hermes
+}  // namespace hermes::registry
 
 namespace hermes::mcp {
 
@@ -45,7 +45,7 @@ Reply refusal_reply(const Json& id, const Refusal& refusal);
 
 // A validated tools/call, ready to run.
 struct PreparedCall {
-  const ToolSpec* spec = nullptr;
+  const registry::ToolSpec* spec = nullptr;
   Json args;
   Json progress_token;
 };
@@ -54,8 +54,8 @@ struct PreparedCall {
 // notifications take, the stop token of its request, and for the modern era
 // the request's envelope and the principal tasks belong to.
 struct CallEnv {
-  Session& session;
-  ClientChannel& client;
+  registry::Session& session;
+  registry::ClientChannel& client;
   std::stop_token stop;
   const Envelope* envelope = nullptr;  // null: legacy era
   std::string principal;
@@ -63,9 +63,10 @@ struct CallEnv {
 
 class Router {
  public:
-  Router(const Registry& registry, const Services& services, RouterOptions options);
+  Router(const registry::Registry& registry, const registry::Services& services,
+         RouterOptions options);
 
-  Dispatcher& dispatcher() { return dispatcher_; }
+  registry::Dispatcher& dispatcher() { return dispatcher_; }
   const RouterOptions& options() const { return options_; }
 
   // A legacy request other than tools/call. `link` (stdio) records the
@@ -92,9 +93,9 @@ class Router {
                     const Envelope& envelope, const std::string& principal);
   bool may_become_task(const PreparedCall& call, const CallEnv& env) const;
 
-  const Services& services_;
+  const registry::Services& services_;
   RouterOptions options_;
-  Dispatcher dispatcher_;
+  registry::Dispatcher dispatcher_;
   TaskStore tasks_;
 };
 

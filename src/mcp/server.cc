@@ -19,10 +19,11 @@ std::string describe_type(const Json& value) {
 
 }  // namespace
 
-Server::Server(const Registry& registry, const Services& services, ServerOptions options)
+Server::Server(const registry::Registry& registry, const registry::Services& services,
+               ServerOptions options)
     : options_(std::move(options)),
       router_(registry, services, options_.router),
-      session_(std::make_unique<Session>("stdio")) {}
+      session_(std::make_unique<registry::Session>("stdio")) {}
 
 Server::~Server() { stop_all_and_join(); }
 
@@ -154,7 +155,8 @@ void Server::run_call(const Json& id, const PreparedCall& call, std::shared_ptr<
   if (!flight->cancelled) {
     bool modern = flight->envelope.has_value();
     if (modern) modern_channel_.open(call.progress_token, [this](const Json& n) { send(n); });
-    CallEnv env{*session_, modern ? static_cast<ClientChannel&>(modern_channel_) : *client_,
+    CallEnv env{*session_,
+                modern ? static_cast<registry::ClientChannel&>(modern_channel_) : *client_,
                 flight->stop.get_token(), modern ? &*flight->envelope : nullptr, session_->id()};
     std::optional<Reply> reply = router_.run_call(id, call, env);
     if (modern) modern_channel_.close(call.progress_token);

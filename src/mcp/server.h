@@ -32,7 +32,8 @@ struct ServerOptions {
 
 class Server {
  public:
-  Server(const Registry& registry, const Services& services, ServerOptions options);
+  Server(const registry::Registry& registry, const registry::Services& services,
+         ServerOptions options);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -61,7 +62,7 @@ class Server {
 
   ServerOptions options_;
   Router router_;
-  std::unique_ptr<Session> session_;
+  std::unique_ptr<registry::Session> session_;
   std::unique_ptr<OutputWriter> writer_;
   std::unique_ptr<ClientLink> client_;  // the legacy era's channel
   RequestChannel modern_channel_;

@@ -11,7 +11,7 @@
 #include <stop_token>
 #include <string>
 
-namespace hermes {
+namespace hermes::registry {
 
 class ClientChannel {
  public:
@@ -36,4 +36,4 @@ class NullClientChannel final : public ClientChannel {
   }
 };
 
-}  // namespace hermes
+}  // namespace hermes::registry

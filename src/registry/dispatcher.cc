@@ -6,7 +6,7 @@
 
 #include <exception>
 
-namespace hermes {
+namespace hermes::registry {
 
 ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallContext& ctx) {
   if (!spec.keeps_loop_counters) ctx.session.notify_other_tool_call();
@@ -26,4 +26,4 @@ ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallCont
   return result;
 }
 
-}  // namespace hermes
+}  // namespace hermes::registry

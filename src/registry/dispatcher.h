@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace hermes {
+namespace hermes::registry {
 
 struct ToolCallResult {
   Json value;                     // the tool's JSON object
@@ -37,4 +37,4 @@ class Dispatcher {
   const Services& services_;
 };
 
-}  // namespace hermes
+}  // namespace hermes::registry

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace hermes {
+namespace hermes::registry {
 
 ProgressTicker::ProgressTicker(ClientChannel& client, Json token,
                                std::chrono::milliseconds interval, int64_t total_seconds,
@@ -46,4 +46,4 @@ void ProgressTicker::loop(std::stop_token stop) {
   }
 }
 
-}  // namespace hermes
+}  // namespace hermes::registry

@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-namespace hermes {
+namespace hermes::registry {
 
 class ClientChannel;
 
@@ -43,4 +43,4 @@ class ProgressTicker {
   std::jthread thread_;  // last: started after the fields it reads
 };
 
-}  // namespace hermes
+}  // namespace hermes::registry

@@ -4,7 +4,7 @@
 #include <map>
 #include <stdexcept>
 
-namespace hermes {
+namespace hermes::registry {
 
 void Registry::add(ToolSpec spec) {
   for (const auto& tool : tools_) {
@@ -54,4 +54,4 @@ const ToolSpec* Registry::find(const std::string& name, const Services& services
   return nullptr;
 }
 
-}  // namespace hermes
+}  // namespace hermes::registry

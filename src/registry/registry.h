@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::registry {
 
 class Registry {
  public:
@@ -34,7 +34,4 @@ class Registry {
   std::set<std::string> toolsets_;
 };
 
-// Registers every tool the binary ships (tools/register_all.cc).
-void register_all_tools(Registry& registry);
-
-}  // namespace hermes
+}  // namespace hermes::registry

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "registry/session.h"
 
-namespace hermes {
+namespace hermes::registry {
 
 Session::~Session() {
   std::lock_guard lock(mu_);
@@ -27,4 +27,4 @@ void Session::notify_other_tool_call() {
   for (SessionState* state : states) state->on_other_tool_call();
 }
 
-}  // namespace hermes
+}  // namespace hermes::registry

@@ -14,7 +14,7 @@
 #include <typeindex>
 #include <vector>
 
-namespace hermes {
+namespace hermes::registry {
 
 // Base of every per-session tool state.
 class SessionState {
@@ -66,4 +66,4 @@ class Session {
   std::string cwd_;                                                  // mu_
 };
 
-}  // namespace hermes
+}  // namespace hermes::registry

@@ -2,7 +2,7 @@
 // Running a tool's entry point.
 #include "registry/tool.h"
 
-namespace hermes {
+namespace hermes::registry {
 
 Json error_json(const std::string& message) {
   Json out = Json::object();
@@ -14,4 +14,4 @@ ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx) 
   return spec.run(args, ctx);
 }
 
-}  // namespace hermes
+}  // namespace hermes::registry

@@ -18,15 +18,19 @@
 #include <string>
 
 namespace hermes {
-
 class Config;
 class PathResolver;
+}  // namespace hermes
+
+namespace hermes::registry {
+
 class Session;
 class ClientChannel;
 class Dispatcher;
 
 // How a session's backend is built from the configuration.
-using BackendFactory = std::function<Result<std::shared_ptr<Backend>>(const Config& config)>;
+using BackendFactory =
+    std::function<Result<std::shared_ptr<backend::Backend>>(const Config& config)>;
 
 // Services built once by main() and shared by every call: the
 // configuration, and the OS as tools reach it, so a test can hand them a
@@ -35,9 +39,9 @@ struct Services {
   const Config& config;
   const PathResolver& paths;
   // The files of this host, for the native file-tool path.
-  const FileSystem& files = native_file_system();
+  const fs::FileSystem& files = fs::native_file_system();
   // A session's backend, built on its first use (tools/file_common/session_backend.h).
-  BackendFactory backends = make_backend;
+  BackendFactory backends = backend::make_backend;
   // Time for negative caches and other expiring state.
   const Clock& clock = steady_clock_source();
 };
@@ -101,4 +105,4 @@ ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx);
 // `{"error": message}`: the generic failure shape.
 Json error_json(const std::string& message);
 
-}  // namespace hermes
+}  // namespace hermes::registry

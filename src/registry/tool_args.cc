@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "registry/tool_args.h"
 
-namespace hermes {
+namespace hermes::registry {
 namespace {
 
 const Json* present(const Json& args, std::string_view name) {
@@ -43,4 +43,4 @@ Result<std::optional<bool>> optional_bool_arg(const Json& args, std::string_view
   return std::optional<bool>(value->get<bool>());
 }
 
-}  // namespace hermes
+}  // namespace hermes::registry

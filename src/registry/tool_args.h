@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::registry {
 
 // The value's type as Python names it, as the contract's messages do:
 // `dict`, `list`, `str`, `int`, `float`, `bool`, `NoneType`.
@@ -28,4 +28,4 @@ Result<std::optional<std::string>> optional_string_arg(const Json& args, std::st
 Result<std::optional<bool>> optional_bool_arg(const Json& args, std::string_view tool,
                                               std::string_view name);
 
-}  // namespace hermes
+}  // namespace hermes::registry

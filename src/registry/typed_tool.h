@@ -16,7 +16,7 @@
 
 #include <functional>
 
-namespace hermes {
+namespace hermes::registry {
 
 // The functions of one typed tool. Plain function pointers, but for the
 // handler, which may be bound to a service several tools share (the task
@@ -74,4 +74,4 @@ ToolEntry typed_entry(TypedTool<Params, Output> tool) {
   };
 }
 
-}  // namespace hermes
+}  // namespace hermes::registry

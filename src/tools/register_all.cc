@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The tool table of the binary, in tools/list order: file tools, shell tools,
 // code, task dispatch, then the web.
+#include "tools/register_all.h"
+
 #include "registry/registry.h"
 #include "tools/execute_code/execute_code.h"
 #include "tools/patch/patch.h"
@@ -9,22 +11,21 @@
 #include "tools/search_files/search_files.h"
 #include "tools/task/task_tools.h"
 #include "tools/terminal/terminal.h"
+#include "tools/web/web_tools.h"
 #include "tools/write_file/write_file.h"
 
-namespace hermes {
+namespace hermes::tools {
 
-void register_web(Registry& registry);
-
-void register_all_tools(Registry& registry) {
-  register_read_file(registry);
-  register_write_file(registry);
-  register_patch(registry);
-  register_search_files(registry);
-  register_terminal(registry);
-  register_process(registry);
-  register_execute_code(registry);
-  register_task(registry);
-  register_web(registry);
+void register_all_tools(registry::Registry& registry) {
+  read_file::register_read_file(registry);
+  write_file::register_write_file(registry);
+  patch::register_patch(registry);
+  search::register_search_files(registry);
+  terminal::register_terminal(registry);
+  process::register_process(registry);
+  execute_code::register_execute_code(registry);
+  task::register_task(registry);
+  web_tools::register_web(registry);
 }
 
-}  // namespace hermes
+}  // namespace hermes::tools

@@ -16,7 +16,7 @@
 
 namespace hermes {
 class Config;
-}
+}  // namespace hermes
 
 namespace hermes::web {
 

@@ -10,7 +10,7 @@
 
 namespace hermes {
 class Config;
-}
+}  // namespace hermes
 
 namespace hermes::web {
 

@@ -21,7 +21,7 @@ namespace hermes::testing {
 
 // A started backend of one kind, built from configuration; cleaned up at scope end.
 struct StartedBackend {
-  std::shared_ptr<Backend> backend;
+  std::shared_ptr<backend::Backend> backend;
   Status started;
   ~StartedBackend() {
     if (backend) backend->cleanup();
@@ -30,7 +30,7 @@ struct StartedBackend {
 
 inline std::unique_ptr<StartedBackend> start_backend(const std::string& yaml) {
   auto config = Config::from_yaml(yaml);
-  auto made = make_backend(*config);
+  auto made = backend::make_backend(*config);
   auto out = std::make_unique<StartedBackend>();
   if (!made) {
     out->started = made.error();
@@ -42,10 +42,11 @@ inline std::unique_ptr<StartedBackend> start_backend(const std::string& yaml) {
 }
 
 // Runs `script` and collects its output.
-inline Result<BashOutcome> run(Backend& backend, const std::string& script,
-                               std::chrono::milliseconds timeout = std::chrono::seconds(20),
-                               std::optional<std::string> stdin_data = std::nullopt) {
-  return run_bash_captured(
+inline Result<backend::BashOutcome> run(
+    backend::Backend& backend, const std::string& script,
+    std::chrono::milliseconds timeout = std::chrono::seconds(20),
+    std::optional<std::string> stdin_data = std::nullopt) {
+  return backend::run_bash_captured(
       backend, {.script = script, .stdin_data = std::move(stdin_data), .timeout = timeout}, {});
 }
 

@@ -46,8 +46,8 @@ class CommandWritePaths : public ::testing::Test {
     real_ = fs::canonical(base_.path()).string();  // a linked $TMPDIR would be refused
     for (const char* dir : {"root", "cache", "secret"}) fs::create_directories(at(dir));
   }
-  Result<std::unique_ptr<CommandFence>> fence(const std::string& entry) const {
-    return CommandFence::create(
+  Result<std::unique_ptr<backend::CommandFence>> fence(const std::string& entry) const {
+    return backend::CommandFence::create(
         {.root = at("root"), .extra_write_paths = {entry}, .host_temp_dir = real_});
   }
   // The refusal the fence gives for `entry` (empty when it was built).
@@ -161,7 +161,7 @@ TEST_F(CommandWritePaths, APrivateDirectorySwappedForALinkIsNeverFenced) {
   });
   int built = 0, escapes = 0;
   for (int i = 0; i < 300; ++i) {
-    auto made = CommandFence::create({.root = at("root"), .host_temp_dir = real_});
+    auto made = backend::CommandFence::create({.root = at("root"), .host_temp_dir = real_});
     if (!made) continue;  // mkdtemp raced too
     auto fd = (*made)->write_fence_fd();
     if (!fd) continue;

@@ -42,13 +42,15 @@ class DockerShimTest : public ::testing::Test {
     EXPECT_TRUE(started->started.has_value()) << started->started.error().message;
     return started;
   }
-  DockerBackend& as_docker(StartedBackend& s) { return dynamic_cast<DockerBackend&>(*s.backend); }
+  backend::DockerBackend& as_docker(StartedBackend& s) {
+    return dynamic_cast<backend::DockerBackend&>(*s.backend);
+  }
   std::vector<std::string> run_args(const std::string& id) {
     return lines_of(state_ + "/" + id + "/run_args");
   }
   // Removes the container behind the backend's back.
   void vanish(const std::string& id) {
-    auto rm = run_local_command({"docker", "rm", "-f", id}, std::chrono::seconds(10));
+    auto rm = backend::run_local_command({"docker", "rm", "-f", id}, std::chrono::seconds(10));
     ASSERT_TRUE(rm && rm->exit_code == 0);
     ASSERT_FALSE(std::filesystem::exists(state_ + "/" + id));
   }
@@ -164,7 +166,7 @@ TEST_F(DockerShimTest, CleanupRemovesTheContainer) {
 }
 
 TEST_F(DockerShimTest, ShimReportsNoEngine) {
-  auto info = run_local_command({"docker", "info"}, std::chrono::seconds(10));
+  auto info = backend::run_local_command({"docker", "info"}, std::chrono::seconds(10));
   ASSERT_TRUE(info);
   EXPECT_EQ(info->exit_code, 1);
   EXPECT_NE(info->errors.find("shim: no engine"), std::string::npos);
@@ -173,15 +175,15 @@ TEST_F(DockerShimTest, ShimReportsNoEngine) {
 TEST(DockerRealEngineTest, RunsACommandInARealContainer) {
   std::string docker = real_docker();
   if (docker.empty()) GTEST_SKIP() << "no docker CLI on PATH besides the shim";
-  auto info = run_local_command({docker, "info"}, std::chrono::seconds(20));
+  auto info = backend::run_local_command({docker, "info"}, std::chrono::seconds(20));
   if (!info || info->exit_code != 0) {
     GTEST_SKIP() << "`docker info` fails (no container engine): "
-                 << (info ? last_line(info->errors.empty() ? info->output : info->errors)
+                 << (info ? backend::last_line(info->errors.empty() ? info->output : info->errors)
                           : info.error().message);
   }
   const char* image = std::getenv("HERMES_TEST_DOCKER_IMAGE");
-  DockerOptions options{.docker = docker, .image = image ? image : "debian:12-slim"};
-  DockerBackend backend(options);
+  backend::DockerOptions options{.docker = docker, .image = image ? image : "debian:12-slim"};
+  backend::DockerBackend backend(options);
   Status started = backend.start({});
   ASSERT_TRUE(started.has_value()) << started.error().message;
   auto r = run(backend, "echo hi; cat", std::chrono::seconds(60), "in\n");

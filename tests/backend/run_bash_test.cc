@@ -24,7 +24,7 @@ class RunBashTest : public ::testing::TestWithParam<BackendKind> {
     target_ = start_backend(backend_yaml(GetParam(), work_.path()));
     ASSERT_TRUE(target_->started.has_value()) << target_->started.error().message;
   }
-  Backend& backend() { return *target_->backend; }
+  backend::Backend& backend() { return *target_->backend; }
 
   TempDir work_;
   std::unique_ptr<StartedBackend> target_;
@@ -74,7 +74,7 @@ TEST_P(RunBashTest, LargeOutputArrivesWhole) {
 }
 
 TEST_P(RunBashTest, StderrKeptApartWhenAsked) {
-  auto r = run_bash_captured(
+  auto r = backend::run_bash_captured(
       backend(), {.script = "echo out; echo err >&2; exit 3", .separate_stderr = true}, {});
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->output, "out\n");
@@ -95,7 +95,7 @@ TEST_P(RunBashTest, MergedOutputKeepsTheOrderWritten) {
 }
 
 TEST_P(RunBashTest, LoginShellWhenAsked) {
-  auto login = run_bash_captured(
+  auto login = backend::run_bash_captured(
       backend(), {.script = "shopt -q login_shell && echo login || echo plain", .login = true}, {});
   ASSERT_TRUE(login) << login.error().message;
   EXPECT_TRUE(login->output.ends_with("login\n")) << login->output;
@@ -120,7 +120,7 @@ TEST_P(RunBashTest, CancellationStopsTheCommand) {
     if (wait_for_file(marker)) stop.request_stop();
   });
   auto start = std::chrono::steady_clock::now();
-  auto r = run_bash_captured(
+  auto r = backend::run_bash_captured(
       backend(), {.script = "touch " + marker + "; sleep 30; echo never", .timeout = seconds(25)},
       stop.get_token());
   ASSERT_TRUE(r) << r.error().message;
@@ -133,7 +133,7 @@ TEST_P(RunBashTest, StreamsLongOutputBeforeExit) {
   std::string marker = work_.file("streamed");
   std::atomic<bool> got_before_exit = false;
   size_t total = 0;
-  auto r = run_bash(
+  auto r = backend::run_bash(
       backend(),
       {.script = "head -c 200000 /dev/zero; while [ ! -e " + marker + " ]; do sleep 0.05; done",
        .timeout = seconds(20)},

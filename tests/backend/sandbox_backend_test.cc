@@ -119,7 +119,8 @@ TEST_F(SandboxBackendTest, TmpIsPrivateAndKeptForTheSession) {
 
 TEST_F(SandboxBackendTest, CleanupRemovesThePrivateTmp) {
   TempDir host_tmp;
-  SandboxBackend box(SandboxOptions{.workspace = work_.path(), .host_temp_dir = host_tmp.path()});
+  backend::SandboxBackend box(
+      backend::SandboxOptions{.workspace = work_.path(), .host_temp_dir = host_tmp.path()});
   ASSERT_TRUE(box.start({}).has_value());
   auto r = run(box, "echo y > /tmp/left");
   ASSERT_TRUE(r);

@@ -28,15 +28,15 @@ class SshBackendTest : public ::testing::Test {
  protected:
   void SetUp() override { HERMES_REQUIRE_SSHD(); }
 
-  SshTarget target(const std::string& key = "") {
+  backend::SshTarget target(const std::string& key = "") {
     const SshdServer& sshd = shared_sshd();
-    return SshTarget{.host = "127.0.0.1",
-                     .user = "root",
-                     .port = sshd.port(),
-                     .key = key.empty() ? sshd.client_key() : key,
-                     .cwd = "",
-                     .options = sshd.ssh_options(),
-                     .control_dir = control_.path() + "/hermes-ssh"};
+    return backend::SshTarget{.host = "127.0.0.1",
+                              .user = "root",
+                              .port = sshd.port(),
+                              .key = key.empty() ? sshd.client_key() : key,
+                              .cwd = "",
+                              .options = sshd.ssh_options(),
+                              .control_dir = control_.path() + "/hermes-ssh"};
   }
   // Files left in the local control directory.
   std::vector<std::string> leftovers() const {
@@ -61,11 +61,11 @@ bool is_socket(const std::string& path) {
 TEST_F(SshBackendTest, ControlSocketIsPerTargetAndPersistsForReuse) {
   std::string path;
   {
-    SshBackend backend(target());
+    backend::SshBackend backend(target());
     ASSERT_TRUE(backend.start({}).has_value());
     std::string id = "root@127.0.0.1:" + std::to_string(shared_sshd().port());
     path = backend.control_path();
-    EXPECT_EQ(path, control_.path() + "/hermes-ssh/" + sha256_hex(id).substr(0, 16) + ".sock");
+    EXPECT_EQ(path, control_.path() + "/hermes-ssh/" + fs::sha256_hex(id).substr(0, 16) + ".sock");
     EXPECT_TRUE(is_socket(path));
     auto r = run(backend, "echo via-master");
     ASSERT_TRUE(r) << r.error().message;
@@ -73,7 +73,7 @@ TEST_F(SshBackendTest, ControlSocketIsPerTargetAndPersistsForReuse) {
     backend.cleanup();
   }
   EXPECT_TRUE(is_socket(path));
-  SshBackend again(target());
+  backend::SshBackend again(target());
   ASSERT_TRUE(again.start({}).has_value());
   EXPECT_EQ(again.control_path(), path);
   std::string close = "ssh -o ControlPath=" + path + " -O exit x >/dev/null 2>&1";
@@ -91,7 +91,7 @@ TEST_F(SshBackendTest, ControlSocketIsPerTargetAndPersistsForReuse) {
 // command killed its supervisor must spare it.
 TEST_F(SshBackendTest, TheControlMasterIsKeptWhenAdoptedProcessesAreEnded) {
   proc::become_subreaper();
-  SshBackend backend(target());
+  backend::SshBackend backend(target());
   ASSERT_TRUE(backend.start({}).has_value());
   EXPECT_EQ(proc::end_adopted(), 0);
   std::string check = "ssh -o ControlPath=" + backend.control_path() + " -O check x 2>/dev/null";
@@ -106,7 +106,7 @@ TEST_F(SshBackendTest, TheControlMasterIsKeptWhenAdoptedProcessesAreEnded) {
 // Killing the local ssh client does not end the remote command; run_bash
 // ends it on the target (by the pid the script printed first).
 TEST_F(SshBackendTest, TimeoutEndsTheRemoteCommandToo) {
-  SshBackend backend(target());
+  backend::SshBackend backend(target());
   ASSERT_TRUE(backend.start({}).has_value());
   auto r = run(backend, "sleep 61.4242; true", std::chrono::milliseconds(700));
   ASSERT_TRUE(r) << r.error().message;
@@ -123,11 +123,11 @@ TEST_F(SshBackendTest, TimeoutEndsTheRemoteCommandToo) {
 // ssh keeps an option's first value: configured options must come first to
 // be able to override ours (here LogLevel=ERROR).
 TEST_F(SshBackendTest, ConfiguredOptionsOverrideOurs) {
-  SshTarget t = target();
+  backend::SshTarget t = target();
   t.options.push_back("LogLevel=DEBUG1");
-  SshBackend backend(t);
+  backend::SshBackend backend(t);
   ASSERT_TRUE(backend.start({}).has_value());
-  auto r = run_bash_captured(backend, {.script = "echo ok", .separate_stderr = true}, {});
+  auto r = backend::run_bash_captured(backend, {.script = "echo ok", .separate_stderr = true}, {});
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->output, "ok\n");
   EXPECT_NE(r->stderr_text.find("debug1:"), std::string::npos) << r->stderr_text;
@@ -137,7 +137,7 @@ TEST_F(SshBackendTest, ConfigPutsTheSocketUnderTmpdir) {
   TempDir work;
   auto started = start_backend(backend_yaml(BackendKind::kSsh, work.path()));
   ASSERT_TRUE(started->started.has_value()) << started->started.error().message;
-  auto& ssh = dynamic_cast<SshBackend&>(*started->backend);
+  auto& ssh = dynamic_cast<backend::SshBackend&>(*started->backend);
   const char* tmp = std::getenv("TMPDIR");
   std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/hermes-ssh/";
   EXPECT_TRUE(ssh.control_path().starts_with(dir)) << ssh.control_path();
@@ -146,9 +146,9 @@ TEST_F(SshBackendTest, ConfigPutsTheSocketUnderTmpdir) {
 }
 
 TEST_F(SshBackendTest, TildeIsTheRemoteHome) {
-  SshTarget t = target();
+  backend::SshTarget t = target();
   t.cwd = "~/project";
-  SshBackend backend(std::move(t));
+  backend::SshBackend backend(std::move(t));
   ASSERT_TRUE(backend.start({}).has_value());
   const std::string remote_home = shared_sshd().remote_home();
   const char* local_home = std::getenv("HOME");
@@ -161,9 +161,9 @@ TEST_F(SshBackendTest, TildeIsTheRemoteHome) {
 }
 
 TEST_F(SshBackendTest, NothingListeningIsAClearErrorNamingTheTarget) {
-  SshTarget t = target();
+  backend::SshTarget t = target();
   t.port = 1;  // privileged and unused on loopback: refused at once
-  SshBackend backend(std::move(t));
+  backend::SshBackend backend(std::move(t));
   auto start = std::chrono::steady_clock::now();
   Status status = backend.start({});
   ASSERT_FALSE(status.has_value());
@@ -182,7 +182,7 @@ TEST_F(SshBackendTest, NothingListeningIsAClearErrorNamingTheTarget) {
 }
 
 TEST_F(SshBackendTest, RefusedKeyIsAClearError) {
-  SshBackend backend(target(shared_sshd().refused_key()));
+  backend::SshBackend backend(target(shared_sshd().refused_key()));
   auto start = std::chrono::steady_clock::now();
   Status status = backend.start({});
   ASSERT_FALSE(status.has_value());
@@ -196,7 +196,7 @@ TEST_F(SshBackendTest, RefusedKeyIsAClearError) {
 }
 
 TEST_F(SshBackendTest, DroppedConnectionMidCommandIsAnErrorNotAHang) {
-  SshBackend backend(target());
+  backend::SshBackend backend(target());
   ASSERT_TRUE(backend.start({}).has_value());
   TempDir work;
   std::string marker = work.file("running");
@@ -218,7 +218,7 @@ TEST_F(SshBackendTest, DroppedConnectionMidCommandIsAnErrorNotAHang) {
 }
 
 TEST_F(SshBackendTest, RemoteExit255IsTheCommandsOwn) {
-  SshBackend backend(target());
+  backend::SshBackend backend(target());
   ASSERT_TRUE(backend.start({}).has_value());
   auto r = run(backend, "echo last words; exit 255");
   ASSERT_TRUE(r) << r.error().message;

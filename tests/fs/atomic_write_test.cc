@@ -19,7 +19,7 @@
 #include <filesystem>
 #include <random>
 
-namespace hermes {
+namespace hermes::fs {
 namespace {
 
 using testing::TempDir;
@@ -160,4 +160,4 @@ TEST(PathLocks, SerialisesHoldersOfOnePath) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::fs

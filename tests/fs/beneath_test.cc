@@ -23,23 +23,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class BeneathTest : public ::testing::TestWithParam<WalkMode> {
+class BeneathTest : public ::testing::TestWithParam<hermes::fs::WalkMode> {
  protected:
   void SetUp() override {
-    set_walk_mode(GetParam());
+    hermes::fs::set_walk_mode(GetParam());
     fs::create_directories(root.file("a/b"));
     root.write("a/b/f.txt", "inside");
     outside.write("secret.txt", "CANARY");
     fs::create_directory_symlink(outside.path(), root.file("a/out"));
     fs::create_symlink(root.file("a/b/f.txt"), root.file("a/lf"));
   }
-  void TearDown() override { set_walk_mode(WalkMode::kAuto); }
+  void TearDown() override { hermes::fs::set_walk_mode(hermes::fs::WalkMode::kAuto); }
 
   TempDir root, outside;
 };
 
 TEST_P(BeneathTest, OpensRealPathsAndRefusesEveryLinkOnTheWay) {
-  const FileSystem& fs = native_file_system(root.path());
+  const hermes::fs::FileSystem& fs = hermes::fs::native_file_system(root.path());
   EXPECT_EQ(fs.read_all(root.file("a/b/f.txt")).value_or(""), "inside");
   auto through_dir_link = fs.read_all(root.file("a/out/secret.txt"));
   ASSERT_FALSE(through_dir_link);
@@ -48,13 +48,13 @@ TEST_P(BeneathTest, OpensRealPathsAndRefusesEveryLinkOnTheWay) {
       << through_dir_link.error().message;
   EXPECT_FALSE(fs.read_all(root.file("a/lf")));  // a final link too
   // stat alone follows a link, re-resolved and walked beneath the root again.
-  EXPECT_EQ(fs.stat(root.file("a/lf"))->type, FileType::kRegular);
+  EXPECT_EQ(fs.stat(root.file("a/lf"))->type, hermes::fs::FileType::kRegular);
   EXPECT_EQ(fs.stat(root.file("a/out/secret.txt")).error().code, ErrorCode::kOutsideRoot);
-  EXPECT_EQ(fs.lstat(root.file("a/lf"))->type, FileType::kSymlink);
+  EXPECT_EQ(fs.lstat(root.file("a/lf"))->type, hermes::fs::FileType::kSymlink);
 }
 
 TEST_P(BeneathTest, PathsOutsideTheRootAreRefusedBeforeAnyWalk) {
-  const FileSystem& fs = native_file_system(root.path());
+  const hermes::fs::FileSystem& fs = hermes::fs::native_file_system(root.path());
   auto out = fs.read_all(outside.file("secret.txt"));
   ASSERT_FALSE(out);
   EXPECT_EQ(out.error().code, ErrorCode::kOutsideRoot);
@@ -64,7 +64,7 @@ TEST_P(BeneathTest, PathsOutsideTheRootAreRefusedBeforeAnyWalk) {
 }
 
 TEST_P(BeneathTest, WritesMakeParentsAndNeverFollowALinkedParent) {
-  const FileSystem& fs = native_file_system(root.path());
+  const hermes::fs::FileSystem& fs = hermes::fs::native_file_system(root.path());
   auto made = fs.write_atomic(root.file("n/m/new.txt"), "new", {});
   ASSERT_TRUE(made) << made.error().message;
   EXPECT_EQ(made->created_dirs, (std::vector<std::string>{root.file("n"), root.file("n/m")}));
@@ -85,16 +85,18 @@ TEST_P(BeneathTest, ResolveLinksFollowsDanglingLinksAndKeepsMagicLinks) {
   fs::create_symlink(root.file("loop"), root.file("loop"));
   EXPECT_FALSE(resolve_links(root.file("loop")));
   // And a write to the kept magic link is refused at use.
-  auto via_magic =
-      native_file_system("/").write_atomic(self + "/root" + outside.file("m.txt"), "x", {});
+  auto via_magic = hermes::fs::native_file_system("/").write_atomic(
+      self + "/root" + outside.file("m.txt"), "x", {});
   EXPECT_FALSE(via_magic);
   EXPECT_FALSE(fs::exists(outside.file("m.txt")));
 }
 
 INSTANTIATE_TEST_SUITE_P(Walks, BeneathTest,
-                         ::testing::Values(WalkMode::kAuto, WalkMode::kComponents),
+                         ::testing::Values(hermes::fs::WalkMode::kAuto,
+                                           hermes::fs::WalkMode::kComponents),
                          [](const auto& walk) {
-                           return walk.param == WalkMode::kAuto ? "openat2" : "components";
+                           return walk.param == hermes::fs::WalkMode::kAuto ? "openat2"
+                                                                            : "components";
                          });
 
 int count_temps(const std::string& dir) {
@@ -112,7 +114,9 @@ TEST(NamedTempFallback, AKilledWritersTempIsCleanedByTheNextWrite) {
   for (int round = 0; round < 20 && seen == 0; ++round) {
     pid_t pid = ::fork();
     if (pid == 0) {
-      for (;;) (void)atomic_write_beneath(filesystem_root(), path, big, {}, TempKind::kNamed);
+      for (;;)
+        (void)hermes::fs::atomic_write_beneath(hermes::fs::filesystem_root(), path, big, {},
+                                               hermes::fs::TempKind::kNamed);
     }
     ::usleep(30000);
     ::kill(pid, SIGKILL);
@@ -120,7 +124,8 @@ TEST(NamedTempFallback, AKilledWritersTempIsCleanedByTheNextWrite) {
     seen = count_temps(dir.path());
   }
   ASSERT_GT(seen, 0) << "no kill landed mid-write in 20 rounds";
-  ASSERT_TRUE(atomic_write_beneath(filesystem_root(), path, "after", {}, TempKind::kNamed));
+  ASSERT_TRUE(hermes::fs::atomic_write_beneath(hermes::fs::filesystem_root(), path, "after", {},
+                                               hermes::fs::TempKind::kNamed));
   EXPECT_EQ(count_temps(dir.path()), 0);
   EXPECT_EQ(dir.read("f.txt"), "after");
 }

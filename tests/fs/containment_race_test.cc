@@ -59,7 +59,8 @@ struct SwapWorld {
     session = std::make_unique<ToolSession>(
         [](const std::string& work) { return "security:\n  workspace_root: " + work + "\n"; });
     ::unsetenv("TMPDIR");
-    for (auto reg : {register_read_file, register_write_file, register_patch})
+    for (auto reg :
+         {read_file::register_read_file, write_file::register_write_file, patch::register_patch})
       reg(session->registry());
     root = session->work().path();
     fs::create_directory(root + "/box");
@@ -139,9 +140,9 @@ TEST(SwapRace, FiveThousandCallsAgainstADirectorySwappedWithALinkNeverEscape) {
 }
 
 TEST(SwapRace, TheComponentWalkHoldsToo) {
-  set_walk_mode(WalkMode::kComponents);
+  hermes::fs::set_walk_mode(hermes::fs::WalkMode::kComponents);
   run_swap_race(1500);
-  set_walk_mode(WalkMode::kAuto);
+  hermes::fs::set_walk_mode(hermes::fs::WalkMode::kAuto);
 }
 
 // Eight `hermes-tools call -` processes, each making its own edits to one

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace hermes {
+namespace hermes::fs {
 namespace {
 
 TEST(NativeFileSystem, StatPreadAndInfo) {
@@ -87,4 +87,4 @@ TEST(NativeFileSystem, ReadAllRefusesWhatItCannotHoldWhole) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::fs

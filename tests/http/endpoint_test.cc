@@ -17,11 +17,12 @@ using namespace std::chrono_literals;
 class EndpointTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    registry_.add(ToolSpec{.name = "echo",
-                           .toolset = "file",
-                           .description = "d",
-                           .input_schema = {{"type", "object"}},
-                           .run = [](const Json& args, CallContext&) { return ToolReply{args}; }});
+    registry_.add(registry::ToolSpec{
+        .name = "echo",
+        .toolset = "file",
+        .description = "d",
+        .input_schema = {{"type", "object"}},
+        .run = [](const Json& args, registry::CallContext&) { return registry::ToolReply{args}; }});
     router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
   }
   Endpoint& endpoint(EndpointOptions options = {}) {
@@ -76,8 +77,8 @@ class EndpointTest : public ::testing::Test {
 
   std::unique_ptr<Config> config_ = Config::from_yaml("");
   PathResolver paths_;
-  Services services_{*config_, paths_};
-  Registry registry_;
+  registry::Services services_{*config_, paths_};
+  registry::Registry registry_;
   std::unique_ptr<mcp::Router> router_;
   std::unique_ptr<Endpoint> endpoint_;
 };

@@ -14,15 +14,16 @@ TEST(Protocol, NegotiatesSupportedVersionsElseLatest) {
 }
 
 TEST(Protocol, AnnotationsOmitDefaults) {
-  ToolSpec read{.name = "r",
-                .input_schema = {{"type", "object"}},
-                .annotations = {.read_only = true, .destructive = false, .idempotent = true}};
+  registry::ToolSpec read{
+      .name = "r",
+      .input_schema = {{"type", "object"}},
+      .annotations = {.read_only = true, .destructive = false, .idempotent = true}};
   EXPECT_EQ(tool_to_json(read, "d")["annotations"],
             Json::parse(R"({"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false})"));
-  ToolSpec write{.name = "w", .annotations = {.destructive = false}};
+  registry::ToolSpec write{.name = "w", .annotations = {.destructive = false}};
   EXPECT_EQ(tool_to_json(write, "d")["annotations"],
             Json::parse(R"({"destructiveHint":false,"openWorldHint":false})"));
-  ToolSpec shell{.name = "t", .annotations = {.open_world = true}};
+  registry::ToolSpec shell{.name = "t", .annotations = {.open_world = true}};
   EXPECT_EQ(tool_to_json(shell, "d")["annotations"], Json::parse(R"({"openWorldHint":true})"));
 }
 

@@ -22,12 +22,12 @@ using namespace std::chrono_literals;
 
 // Waits on the stop token for up to `ms` (from the args), reports whether it
 // was stopped.
-ToolReply slow_tool(const Json& args, CallContext& ctx) {
+registry::ToolReply slow_tool(const Json& args, registry::CallContext& ctx) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(args.value("ms", 0));
   while (std::chrono::steady_clock::now() < deadline && !ctx.stop.stop_requested()) {
     std::this_thread::sleep_for(1ms);
   }
-  return ToolReply{{{"stopped", ctx.stop.stop_requested()}}};
+  return registry::ToolReply{{{"stopped", ctx.stop.stop_requested()}}};
 }
 
 // A modern request: the envelope in `_meta`, tasks declared when asked.
@@ -43,23 +43,25 @@ Json modern(const Json& id, const std::string& method, Json params = Json::objec
 class ServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    registry_.add(ToolSpec{.name = "slow",
-                           .toolset = "file",
-                           .description = "d",
-                           .input_schema = {{"type", "object"}},
-                           .run = slow_tool});
+    registry_.add(registry::ToolSpec{.name = "slow",
+                                     .toolset = "file",
+                                     .description = "d",
+                                     .input_schema = {{"type", "object"}},
+                                     .run = slow_tool});
     // Named like the foreground tool whose calls may become tasks.
-    registry_.add(ToolSpec{.name = "terminal",
+    registry_.add(registry::ToolSpec{.name = "terminal",
+                                     .toolset = "file",
+                                     .description = "d",
+                                     .input_schema = {{"type", "object"}},
+                                     .run = slow_tool});
+    registry_.add(
+        registry::ToolSpec{.name = "fail",
                            .toolset = "file",
                            .description = "d",
                            .input_schema = {{"type", "object"}},
-                           .run = slow_tool});
-    registry_.add(ToolSpec{
-        .name = "fail",
-        .toolset = "file",
-        .description = "d",
-        .input_schema = {{"type", "object"}},
-        .run = [](const Json&, CallContext&) -> ToolReply { throw std::runtime_error("boom"); }});
+                           .run = [](const Json&, registry::CallContext&) -> registry::ToolReply {
+                             throw std::runtime_error("boom");
+                           }});
     ASSERT_EQ(::pipe(in_), 0);
     ASSERT_EQ(::pipe(out_), 0);
     ServerOptions options;
@@ -98,8 +100,8 @@ class ServerTest : public ::testing::Test {
 
   std::unique_ptr<Config> config_ = Config::from_yaml("");
   PathResolver paths_;
-  Services services_{*config_, paths_};
-  Registry registry_;
+  registry::Services services_{*config_, paths_};
+  registry::Registry registry_;
   int in_[2], out_[2];
   std::unique_ptr<Server> server_;
   std::thread thread_;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "parity/parity_env.h"
 
+#include "tools/register_all.h"
+
 #include <regex>
 
 namespace hermes::testing {
@@ -9,7 +11,7 @@ ParityEnv::ParityEnv(BackendKind kind, const std::string& extra)
     : ParityEnv([&](const std::string& work) { return backend_yaml(kind, work, extra); }) {}
 
 ParityEnv::ParityEnv(const YamlFor& yaml_for) : tools_(yaml_for) {
-  register_all_tools(tools_.registry());
+  tools::register_all_tools(tools_.registry());
 }
 
 Json ParityEnv::call(const std::string& tool, const Json& args) { return tools_.call(tool, args); }

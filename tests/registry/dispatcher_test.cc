@@ -12,7 +12,7 @@
 
 #include <memory>
 
-namespace hermes {
+namespace hermes::registry {
 namespace {
 
 struct Counter : SessionState {
@@ -130,4 +130,4 @@ TEST(TypedTool, AnEscapedExceptionIsAnInternalFailure) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::registry

@@ -20,9 +20,9 @@ constexpr int kMaxHops = 40;
 
 // An open file: a snapshot of the content at open time, as a real open
 // file keeps its inode.
-class MemoryFileSystem::File final : public ReadableFile {
+class MemoryFileSystem::File final : public fs::ReadableFile {
  public:
-  File(const MemoryFileSystem& fs, std::string data, FileInfo info)
+  File(const MemoryFileSystem& fs, std::string data, fs::FileInfo info)
       : fs_(fs), data_(std::move(data)), info_(info) {}
   Result<size_t> pread(char* buffer, size_t size, uint64_t offset) override {
     HERMES_TRY(fs_.tick(Op::kRead));
@@ -31,16 +31,16 @@ class MemoryFileSystem::File final : public ReadableFile {
     data_.copy(buffer, n, offset);
     return n;
   }
-  Result<FileInfo> info() override { return info_; }
+  Result<fs::FileInfo> info() override { return info_; }
 
  private:
   const MemoryFileSystem& fs_;
   std::string data_;
-  FileInfo info_;
+  fs::FileInfo info_;
 };
 
 MemoryFileSystem::MemoryFileSystem(std::string home) : home_(std::move(home)) {
-  nodes_["/"] = Node{FileType::kDirectory, "", 0755, next_ino_++, clock_ns_};
+  nodes_["/"] = Node{fs::FileType::kDirectory, "", 0755, next_ino_++, clock_ns_};
 }
 
 MemoryFileSystem::Node& MemoryFileSystem::put(const std::string& path, Node node) const {
@@ -54,28 +54,28 @@ void MemoryFileSystem::make_parents(const std::string& path) const {
   std::string parent = parent_of(path);
   if (nodes_.count(parent)) return;
   make_parents(parent);
-  nodes_[parent] = Node{FileType::kDirectory, "", 0755, next_ino_++, clock_ns_};
+  nodes_[parent] = Node{fs::FileType::kDirectory, "", 0755, next_ino_++, clock_ns_};
 }
 
 void MemoryFileSystem::add_file(const std::string& path, std::string content, unsigned mode) {
   std::lock_guard lock(mu_);
-  put(path, Node{FileType::kRegular, std::move(content), mode});
+  put(path, Node{fs::FileType::kRegular, std::move(content), mode});
 }
 
 void MemoryFileSystem::add_dir(const std::string& path) {
   std::lock_guard lock(mu_);
-  put(path, Node{FileType::kDirectory, "", 0755});
+  put(path, Node{fs::FileType::kDirectory, "", 0755});
 }
 
 void MemoryFileSystem::add_symlink(const std::string& path, std::string target) {
   std::lock_guard lock(mu_);
-  put(path, Node{FileType::kSymlink, std::move(target), 0777});
+  put(path, Node{fs::FileType::kSymlink, std::move(target), 0777});
 }
 
 std::optional<std::string> MemoryFileSystem::content(const std::string& path) const {
   std::lock_guard lock(mu_);
   auto it = nodes_.find(resolve(path));
-  if (it == nodes_.end() || it->second.type != FileType::kRegular) return std::nullopt;
+  if (it == nodes_.end() || it->second.type != fs::FileType::kRegular) return std::nullopt;
   return it->second.data;
 }
 
@@ -113,7 +113,7 @@ std::string MemoryFileSystem::resolve(const std::string& path) const {
       prefix = current.substr(0, next);
       auto it = nodes_.find(prefix);
       if (it == nodes_.end()) return current;  // the missing tail stays
-      if (it->second.type == FileType::kSymlink) {
+      if (it->second.type == fs::FileType::kSymlink) {
         const std::string& target = it->second.data;
         std::string base = target.starts_with('/') ? target : parent_of(prefix) + "/" + target;
         current =
@@ -129,8 +129,8 @@ std::string MemoryFileSystem::resolve(const std::string& path) const {
   return current;
 }
 
-FileInfo MemoryFileSystem::info_of(const Node& node) const {
-  FileInfo info;
+fs::FileInfo MemoryFileSystem::info_of(const Node& node) const {
+  fs::FileInfo info;
   info.type = node.type;
   info.size = node.data.size();
   info.dev = 1;
@@ -141,7 +141,7 @@ FileInfo MemoryFileSystem::info_of(const Node& node) const {
   return info;
 }
 
-Result<FileInfo> MemoryFileSystem::stat(const std::string& path) const {
+Result<fs::FileInfo> MemoryFileSystem::stat(const std::string& path) const {
   HERMES_TRY(tick(Op::kStat));
   std::lock_guard lock(mu_);
   auto it = nodes_.find(resolve(path));
@@ -149,7 +149,7 @@ Result<FileInfo> MemoryFileSystem::stat(const std::string& path) const {
   return info_of(it->second);
 }
 
-Result<FileInfo> MemoryFileSystem::lstat(const std::string& path) const {
+Result<fs::FileInfo> MemoryFileSystem::lstat(const std::string& path) const {
   HERMES_TRY(tick(Op::kStat));
   std::lock_guard lock(mu_);
   // The link itself: only the directories above it are resolved.
@@ -160,15 +160,16 @@ Result<FileInfo> MemoryFileSystem::lstat(const std::string& path) const {
   return info_of(it->second);
 }
 
-Result<std::unique_ptr<ReadableFile>> MemoryFileSystem::open_read(const std::string& path) const {
+Result<std::unique_ptr<fs::ReadableFile>> MemoryFileSystem::open_read(
+    const std::string& path) const {
   HERMES_TRY(tick(Op::kOpen));
   std::lock_guard lock(mu_);
   auto it = nodes_.find(resolve(path));
   if (it == nodes_.end()) return Error::FromErrno(ENOENT, "open \"" + path + "\"");
-  if (it->second.type == FileType::kSymlink) {
+  if (it->second.type == fs::FileType::kSymlink) {
     return Error::FromErrno(ELOOP, "open \"" + path + "\"");  // a loop: resolve gave up
   }
-  return std::unique_ptr<ReadableFile>(
+  return std::unique_ptr<fs::ReadableFile>(
       std::make_unique<File>(*this, it->second.data, info_of(it->second)));
 }
 
@@ -178,7 +179,7 @@ Result<std::vector<std::string>> MemoryFileSystem::list_dir(const std::string& p
   std::string dir = resolve(path);
   auto it = nodes_.find(dir);
   if (it == nodes_.end()) return Error::FromErrno(ENOENT, "opendir \"" + path + "\"");
-  if (it->second.type != FileType::kDirectory) {
+  if (it->second.type != fs::FileType::kDirectory) {
     return Error::FromErrno(ENOTDIR, "opendir \"" + path + "\"");
   }
   std::vector<std::string> names;
@@ -195,41 +196,41 @@ Result<std::string> MemoryFileSystem::read_link(const std::string& path) const {
   std::lock_guard lock(mu_);
   auto it = nodes_.find(PathResolver::normalize(path));
   if (it == nodes_.end()) return Error::FromErrno(ENOENT, "readlink \"" + path + "\"");
-  if (it->second.type != FileType::kSymlink) {
+  if (it->second.type != fs::FileType::kSymlink) {
     return Error::FromErrno(EINVAL, "readlink \"" + path + "\"");
   }
   return it->second.data;
 }
 
 Result<std::string> MemoryFileSystem::read_all(const std::string& path) const {
-  HERMES_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> file, open_read(path));
-  HERMES_ASSIGN_OR_RETURN(FileInfo info, file->info());
-  if (info.type != FileType::kRegular) return Error::FromErrno(EISDIR, "read \"" + path + "\"");
+  HERMES_ASSIGN_OR_RETURN(std::unique_ptr<fs::ReadableFile> file, open_read(path));
+  HERMES_ASSIGN_OR_RETURN(fs::FileInfo info, file->info());
+  if (info.type != fs::FileType::kRegular) return Error::FromErrno(EISDIR, "read \"" + path + "\"");
   std::string data(info.size, '\0');
   HERMES_ASSIGN_OR_RETURN(size_t n, file->pread(data.data(), data.size(), 0));
   data.resize(n);
   return data;
 }
 
-Result<AtomicWriteOutcome> MemoryFileSystem::write_atomic(const std::string& path,
-                                                          std::string_view bytes,
-                                                          const AtomicWriteOptions&) const {
+Result<fs::AtomicWriteOutcome> MemoryFileSystem::write_atomic(const std::string& path,
+                                                              std::string_view bytes,
+                                                              const fs::AtomicWriteOptions&) const {
   // A failed write leaves the old content, as the real one does.
   HERMES_TRY(tick(Op::kWrite));
   std::lock_guard lock(mu_);
   std::string target = resolve(path);
-  AtomicWriteOutcome out;
+  fs::AtomicWriteOutcome out;
   out.written_path = target;
   auto it = nodes_.find(target);
   out.created = it == nodes_.end();
   unsigned mode = out.created ? 0644 : it->second.mode;
-  put(target, Node{FileType::kRegular, std::string(bytes), mode});
+  put(target, Node{fs::FileType::kRegular, std::string(bytes), mode});
   return out;
 }
 
 Result<std::string> MemoryFileSystem::sha256(const std::string& path) const {
   HERMES_ASSIGN_OR_RETURN(std::string data, read_all(path));
-  return sha256_hex(data);
+  return fs::sha256_hex(data);
 }
 
 Status MemoryFileSystem::remove(const std::string& path) const {
@@ -237,7 +238,7 @@ Status MemoryFileSystem::remove(const std::string& path) const {
   std::lock_guard lock(mu_);
   auto it = nodes_.find(PathResolver::normalize(path));
   if (it == nodes_.end()) return Error::FromErrno(ENOENT, "unlink \"" + path + "\"");
-  if (it->second.type == FileType::kDirectory) {
+  if (it->second.type == fs::FileType::kDirectory) {
     return Error::FromErrno(EISDIR, "unlink \"" + path + "\"");
   }
   nodes_.erase(it);

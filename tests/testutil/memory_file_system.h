@@ -16,7 +16,7 @@
 
 namespace hermes::testing {
 
-class MemoryFileSystem final : public FileSystem {
+class MemoryFileSystem final : public fs::FileSystem {
  public:
   // The operations a fault can target.
   enum class Op { kStat, kOpen, kRead, kList, kWrite, kRemove };
@@ -36,14 +36,14 @@ class MemoryFileSystem final : public FileSystem {
   // How many calls of `op` were made.
   int calls(Op op) const;
 
-  Result<FileInfo> stat(const std::string& path) const override;
-  Result<FileInfo> lstat(const std::string& path) const override;
-  Result<std::unique_ptr<ReadableFile>> open_read(const std::string& path) const override;
+  Result<fs::FileInfo> stat(const std::string& path) const override;
+  Result<fs::FileInfo> lstat(const std::string& path) const override;
+  Result<std::unique_ptr<fs::ReadableFile>> open_read(const std::string& path) const override;
   Result<std::vector<std::string>> list_dir(const std::string& path) const override;
   Result<std::string> read_link(const std::string& path) const override;
   Result<std::string> read_all(const std::string& path) const override;
-  Result<AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
-                                          const AtomicWriteOptions& options) const override;
+  Result<fs::AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
+                                              const fs::AtomicWriteOptions& options) const override;
   Result<std::string> sha256(const std::string& path) const override;
   Status remove(const std::string& path) const override;
   Status remove_dir(const std::string& path) const override;
@@ -53,7 +53,7 @@ class MemoryFileSystem final : public FileSystem {
 
  private:
   struct Node {
-    FileType type = FileType::kRegular;
+    fs::FileType type = fs::FileType::kRegular;
     std::string data;  // content, or a symlink's target
     unsigned mode = 0644;
     uint64_t ino = 0;
@@ -65,7 +65,7 @@ class MemoryFileSystem final : public FileSystem {
   Status tick(Op op) const;
   // `path` with every symlink resolved (at most 40 hops), missing tail kept.
   std::string resolve(const std::string& path) const;  // mu_ held
-  FileInfo info_of(const Node& node) const;
+  fs::FileInfo info_of(const Node& node) const;
   void make_parents(const std::string& path) const;     // mu_ held
   Node& put(const std::string& path, Node node) const;  // mu_ held
 

@@ -56,7 +56,7 @@ std::optional<ErrorCode> failure_code(const Result<T>& result) {
   if (result) return std::nullopt;
   return result.error().code;
 }
-inline std::optional<ErrorCode> failure_code(const ToolCallResult& result) {
+inline std::optional<ErrorCode> failure_code(const registry::ToolCallResult& result) {
   if (!result.is_error) return std::nullopt;
   return result.code;
 }
@@ -65,14 +65,14 @@ template <class T>
 std::string failure_text(const Result<T>& result) {
   return result ? "" : result.error().message;
 }
-inline std::string failure_text(const ToolCallResult& result) { return result.text; }
+inline std::string failure_text(const registry::ToolCallResult& result) { return result.text; }
 
 MATCHER(IsOk, "succeeded") {
   if (auto code = failure_code(arg)) {
     *result_listener << "failed with " << error_code_name(*code) << ": " << failure_text(arg);
     return false;
   }
-  if constexpr (std::is_same_v<std::decay_t<decltype(arg)>, ToolCallResult>) {
+  if constexpr (std::is_same_v<std::decay_t<decltype(arg)>, registry::ToolCallResult>) {
     if (arg.is_error) {
       *result_listener << "failed without a code: " << arg.text;
       return false;

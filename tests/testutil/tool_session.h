@@ -43,37 +43,38 @@ class ToolSession {
     return call_result(tool, args, stop).value;
   }
   // The whole result: the JSON, its text, isError and the failure's code.
-  ToolCallResult call_result(const std::string& tool, const Json& args, std::stop_token stop = {}) {
-    const ToolSpec* spec = dispatcher_.find(tool);
-    if (!spec) return ToolCallResult{.value = Json{{"harness_error", "no tool " + tool}}};
-    CallContext ctx = context(stop);
+  registry::ToolCallResult call_result(const std::string& tool, const Json& args,
+                                       std::stop_token stop = {}) {
+    const registry::ToolSpec* spec = dispatcher_.find(tool);
+    if (!spec) return registry::ToolCallResult{.value = Json{{"harness_error", "no tool " + tool}}};
+    registry::CallContext ctx = context(stop);
     return dispatcher_.call(*spec, args, ctx);
   }
   // What a handler of this session receives.
-  CallContext context(std::stop_token stop = {}) {
-    return CallContext{session_, services_, *client_, dispatcher_, stop, Json()};
+  registry::CallContext context(std::stop_token stop = {}) {
+    return registry::CallContext{session_, services_, *client_, dispatcher_, stop, Json()};
   }
 
-  Registry& registry() { return registry_; }
-  Session& session() { return session_; }
-  const Services& services() const { return services_; }
+  registry::Registry& registry() { return registry_; }
+  registry::Session& session() { return session_; }
+  const registry::Services& services() const { return services_; }
   const TempDir& work() const { return work_; }
   const TempDir& home() const { return home_; }
-  void set_client(ClientChannel* client) { client_ = client; }
+  void set_client(registry::ClientChannel* client) { client_ = client; }
 
  private:
   TempDir home_;
   TempDir work_;
   std::unique_ptr<Config> config_;
   PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
+  registry::Services services_;
+  registry::Registry registry_;
+  registry::Dispatcher dispatcher_;
   // Destroyed before the directories: it ends the backend (ssh master,
   // container, sandbox /tmp) while they still exist.
-  Session session_{"test"};
-  NullClientChannel null_client_;
-  ClientChannel* client_ = &null_client_;
+  registry::Session session_{"test"};
+  registry::NullClientChannel null_client_;
+  registry::ClientChannel* client_ = &null_client_;
 };
 
 }  // namespace hermes::testing

@@ -28,8 +28,8 @@ Json last_request() { return fixture().log().back(); }
 
 TEST(WebContract, SchemasAreByteForByteTheContract) {
   WebHarness h;
-  const ToolSpec* search = h.registry().find("web_search", h.services());
-  const ToolSpec* extract = h.registry().find("web_extract", h.services());
+  const registry::ToolSpec* search = h.registry().find("web_search", h.services());
+  const registry::ToolSpec* extract = h.registry().find("web_extract", h.services());
   ASSERT_TRUE(search && extract);
   EXPECT_EQ(
       search->description,
@@ -164,10 +164,11 @@ TEST(WebContract, IsErrorFollowsTheEnvelopeNotTheRows) {
   WebHarness h;
   EXPECT_TRUE(h.reply("web_search", {{"query", ""}}).is_error);
   EXPECT_TRUE(h.reply("web_extract", Json{{"urls", Json::array()}}).is_error);
-  ToolReply rows = h.reply("web_extract", Json{{"urls", {"http://10.0.0.1/", fx("/status/404")}}});
+  registry::ToolReply rows =
+      h.reply("web_extract", Json{{"urls", {"http://10.0.0.1/", fx("/status/404")}}});
   EXPECT_FALSE(rows.is_error) << rows.value;
   EXPECT_EQ(rows.value["results"].size(), 2u);
-  ToolReply bad = h.reply("web_extract", Json{{"urls", 7}});
+  registry::ToolReply bad = h.reply("web_extract", Json{{"urls", 7}});
   EXPECT_TRUE(bad.is_error);
   EXPECT_EQ(bad.code, ErrorCode::kInvalidArgument);
   EXPECT_FALSE(h.reply("web_search", {{"query", "python"}}).is_error);

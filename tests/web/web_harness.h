@@ -6,6 +6,7 @@
 
 #include "tools/execute_code/exec_harness.h"
 #include "tools/web/web_service.h"
+#include "tools/web/web_tools.h"
 
 #include <fstream>
 #include <memory>
@@ -13,10 +14,6 @@
 
 #include "fixture_server.h"
 #include "web_test_support.h"
-
-namespace hermes {
-void register_web(Registry& registry);
-}
 
 namespace hermes::web::testing {
 
@@ -35,7 +32,7 @@ class WebHarness : public hermes::testing::ExecHarness {
   // `dotenv`: lines for `$HERMES_HOME/.env` (vendor keys and base URLs).
   explicit WebHarness(const std::string& yaml = "", const std::string& dotenv = "")
       : ExecHarness(yaml) {
-    register_web(registry());
+    web_tools::register_web(registry());
     std::ofstream(home().path() + "/.env")
         << "HERMES_TOOLS_DDG_BASE_URL=" << fixture().url("/ddg") << "\n"
         << dotenv;
@@ -53,9 +50,9 @@ class WebHarness : public hermes::testing::ExecHarness {
   }
 
   // The call as the dispatcher sees it (`isError`, the error code).
-  ToolReply reply(const std::string& tool, const Json& args) {
-    CallContext ctx = context();
-    return invoke_tool(*registry().find(tool, services()), args, ctx);
+  registry::ToolReply reply(const std::string& tool, const Json& args) {
+    registry::CallContext ctx = context();
+    return registry::invoke_tool(*registry().find(tool, services()), args, ctx);
   }
 
   Json extract(Json urls, Json extra = Json::object()) {

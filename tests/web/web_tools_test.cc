@@ -29,8 +29,8 @@ void public_names(WebHarness& h) {
 
 TEST(WebTools, SchemasAreTheContractsAndKeylessSetupHasBoth) {
   WebHarness h;
-  const ToolSpec* search = h.registry().find("web_search", h.services());
-  const ToolSpec* extract = h.registry().find("web_extract", h.services());
+  const registry::ToolSpec* search = h.registry().find("web_search", h.services());
+  const registry::ToolSpec* extract = h.registry().find("web_extract", h.services());
   ASSERT_TRUE(search && extract);
   EXPECT_EQ(
       search->input_schema["properties"]["limit"],

@@ -97,7 +97,8 @@ Json elicitation_params(const std::string& command, const std::string& descripti
         {"required", {"decision"}}}}};
 }
 
-GateResult ask_user(const std::string& command, const std::string& description, CallContext& ctx) {
+GateResult ask_user(const std::string& command, const std::string& description,
+                    registry::CallContext& ctx) {
   int64_t timeout_s = ctx.services.config.get_int("approvals.timeout", 300);
   auto reply = ctx.client.request("elicitation/create", elicitation_params(command, description),
                                   std::chrono::seconds(std::max<int64_t>(1, timeout_s)), ctx.stop);
@@ -122,7 +123,7 @@ GateResult ask_user(const std::string& command, const std::string& description, 
 
 // Approval proper, once the floors have passed.
 GateResult evaluate(const std::string& command, const std::optional<Detection>& found,
-                    CallContext& ctx) {
+                    registry::CallContext& ctx) {
   const Config& config = ctx.services.config;
   if (!found || approvals_off(config)) return {};
   if (allowlisted(config, command, found->description)) return {};
@@ -164,11 +165,12 @@ void ApprovalState::remember(const shell::Environment& after) {
   shell::merge_definitions(remembered_, after);
 }
 
-GateResult check_command(const std::string& command, CallContext& ctx) {
+GateResult check_command(const std::string& command, registry::CallContext& ctx) {
   return check_command(command, ctx, ShellContext{});
 }
 
-GateResult check_command(const std::string& command, CallContext& ctx, const ShellContext& shell) {
+GateResult check_command(const std::string& command, registry::CallContext& ctx,
+                         const ShellContext& shell) {
   const Config& config = ctx.services.config;
   ApprovalState& state = ctx.session.state<ApprovalState>();
   shell::Environment env = state.environment(shell.snapshot);

@@ -12,11 +12,11 @@
 
 #include "shell/analyze.h"
 
-namespace hermes {
-
+namespace hermes::registry {
 struct CallContext;
+}  // namespace hermes::registry
 
-namespace approval {
+namespace hermes::approval {
 
 enum class Verdict {
   kAllow,     // not dangerous, or approvals are off, or already approved
@@ -35,7 +35,7 @@ struct GateResult {
 
 // Keys approved for the rest of the session ("session" / "always"), and
 // the shell definitions earlier commands left behind. Thread-safe.
-class ApprovalState final : public SessionState {
+class ApprovalState final : public registry::SessionState {
  public:
   bool is_approved(const std::string& key) const;
   void approve(const std::string& key);
@@ -67,11 +67,11 @@ struct ShellContext {
 // Decides whether `command` may run in this call. May block while the user
 // answers an elicitation (bounded by `approvals.timeout`, default 300 s, and
 // by ctx.stop). Nothing a client puts in the arguments can skip it.
-GateResult check_command(const std::string& command, CallContext& ctx);
-GateResult check_command(const std::string& command, CallContext& ctx, const ShellContext& shell);
+GateResult check_command(const std::string& command, registry::CallContext& ctx);
+GateResult check_command(const std::string& command, registry::CallContext& ctx,
+                         const ShellContext& shell);
 
 // The `approval` note for a result that ran after approval.
 std::string approval_note(const std::string& description);
 
-}  // namespace approval
-}  // namespace hermes
+}  // namespace hermes::approval

@@ -12,7 +12,7 @@
 namespace hermes::execute_code {
 namespace {
 
-std::string return_note(const ToolSpec& spec) {
+std::string return_note(const registry::ToolSpec& spec) {
   static const std::map<std::string, std::string> kNotes = {
       {"web_search", "Returns {\"data\": {\"web\": [{\"url\", \"title\", \"description\"}, ...]}}"},
       {"web_extract", "Returns {\"results\": [{\"url\", \"title\", \"content\", \"error\"}, ...]}"},
@@ -43,9 +43,9 @@ std::string limits_line(const ExecSettings& s) {
 
 }  // namespace
 
-std::string describe(const Registry& registry, const Services& services) {
+std::string describe(const registry::Registry& registry, const registry::Services& services) {
   ExecSettings settings = read_settings(services.config);
-  std::vector<const ToolSpec*> tools = sandbox_tools(registry, services);
+  std::vector<const registry::ToolSpec*> tools = sandbox_tools(registry, services);
   std::string text =
       "Run a Python script that can call Hermes tools programmatically. Use this when you "
       "need 3+ tool calls with processing logic between them, need to filter/reduce large "

@@ -11,6 +11,6 @@
 
 namespace hermes::execute_code {
 
-std::string describe(const Registry& registry, const Services& services);
+std::string describe(const registry::Registry& registry, const registry::Services& services);
 
 }  // namespace hermes::execute_code

@@ -16,7 +16,7 @@
 namespace hermes::execute_code {
 
 // Thread-safe.
-class ExecSession : public SessionState {
+class ExecSession : public registry::SessionState {
  public:
   // Stops every run still registered; each run then kills its tree.
   ~ExecSession() override;

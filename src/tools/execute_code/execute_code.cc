@@ -28,11 +28,8 @@
 #include <set>
 #include <string>
 
-namespace hermes {
+namespace hermes::execute_code {
 namespace {
-
-using namespace execute_code;  // NOLINT: the folder's own names
-using namespace proc;          // NOLINT: the environment filters
 
 constexpr const char* kInterruptedMarker = "\n[execution interrupted — user sent a new message]";
 
@@ -43,10 +40,11 @@ bool is_directory(const std::string& path) {
 
 // Project mode runs where terminal() would (under a workspace root, never
 // outside it); strict mode (empty) in staging.
-std::string working_dir(ExecMode mode, const Session& session, const Backend& backend) {
+std::string working_dir(ExecMode mode, const registry::Session& session,
+                        const backend::Backend& backend) {
   if (mode == ExecMode::kStrict) return "";
   std::string dir = PathResolver::workspace(session.cwd());
-  const CommandFence* fence = backend.command_fence();
+  const backend::CommandFence* fence = backend.command_fence();
   if (fence && !is_within(PathResolver::real_path(dir), fence->root())) dir = fence->root();
   return is_directory(dir) ? dir : "";
 }
@@ -105,7 +103,8 @@ ScriptRan script_ran(const RunResult& run, const ExecSettings& settings, int cal
 }
 
 std::vector<std::string> scrubbed_env(const ExecSettings& settings) {
-  ScrubbedEnv env = scrub_environment(current_environment(), settings.passthrough);
+  proc::ScrubbedEnv env =
+      proc::scrub_environment(proc::current_environment(), settings.passthrough);
   if (!env.dropped_hermes.empty()) {
     std::string names;
     for (const std::string& name : env.dropped_hermes) names += (names.empty() ? "" : ", ") + name;
@@ -113,7 +112,7 @@ std::vector<std::string> scrubbed_env(const ExecSettings& settings) {
                " non-allowlisted HERMES_* var(s): " + names +
                " (add them to terminal.env_passthrough to keep them)");
   }
-  if (!settings.timezone.empty()) set_env(env.kept, "TZ", settings.timezone);
+  if (!settings.timezone.empty()) proc::set_env(env.kept, "TZ", settings.timezone);
   return env.kept;
 }
 
@@ -145,9 +144,9 @@ struct RunContext {
 // Under a workspace root the script's tree is write-fenced like a terminal
 // command, with the session's private TMPDIR.
 Result<RunResult> run_here(const std::string& code, const std::vector<StubSignature>& sigs,
-                           RunContext run, const std::string& interpreter, CallContext& ctx,
-                           const Backend& backend) {
-  HERMES_ASSIGN_OR_RETURN(int fence_fd, write_fence_fd(backend));
+                           RunContext run, const std::string& interpreter,
+                           registry::CallContext& ctx, const backend::Backend& backend) {
+  HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(backend));
   RunRequest request{
       .code = code,
       .module_source = generate_module(sigs, RpcTransport::kSocket),
@@ -157,17 +156,17 @@ Result<RunResult> run_here(const std::string& code, const std::vector<StubSignat
       .timeout = std::chrono::seconds(run.settings.timeout_s),
       .write_fence_fd = fence_fd,
   };
-  if (const CommandFence* fence = backend.command_fence()) {
-    set_env(request.env, "TMPDIR", fence->temp_dir());
+  if (const backend::CommandFence* fence = backend.command_fence()) {
+    proc::set_env(request.env, "TMPDIR", fence->temp_dir());
   }
   return run_script(request, run.bridge, run.stop);
 }
 
 // The names the environment scrub (docs/tools/execute_code.md) drops from the server's environment.
 std::vector<std::string> dropped_names(const ExecSettings& settings) {
-  std::vector<std::string> parent = current_environment();
+  std::vector<std::string> parent = proc::current_environment();
   std::set<std::string> kept;
-  for (const std::string& entry : scrub_environment(parent, settings.passthrough).kept) {
+  for (const std::string& entry : proc::scrub_environment(parent, settings.passthrough).kept) {
     kept.insert(entry.substr(0, entry.find('=')));
   }
   std::vector<std::string> out;
@@ -183,7 +182,7 @@ std::vector<std::string> dropped_names(const ExecSettings& settings) {
 // loses what the classic path's scrub would drop; elsewhere the target's
 // environment is its own.
 Result<RunResult> run_there(const std::string& code, const std::vector<StubSignature>& sigs,
-                            RunContext run, Backend& backend) {
+                            RunContext run, backend::Backend& backend) {
   RemoteRunRequest request{
       .code = code,
       .module_source = generate_module(sigs, RpcTransport::kFiles),
@@ -197,19 +196,21 @@ Result<RunResult> run_there(const std::string& code, const std::vector<StubSigna
 
 }  // namespace
 
-Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params, CallContext& ctx) {
+Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params,
+                                           registry::CallContext& ctx) {
   auto start = std::chrono::steady_clock::now();
   ExecSession& state = ctx.session.state<ExecSession>();
   ExecSettings settings = read_settings(ctx.services.config);
   if (!settings.mode_valid && state.first_mode_warning()) {
     log::warn("code_execution.mode: unknown value, using 'project'");
   }
-  auto backend = session_backend(ctx);
+  auto backend = file_common::session_backend(ctx);
   if (!backend) return ExecuteCodeOutput(ScriptFailed{backend.error(), 0, seconds_since(start)});
   const bool here = (*backend)->native_files();
   std::string interpreter = here ? interpreter_for(settings.mode, state) : "";
   if (here && interpreter.empty()) return Error::Unavailable(kSandboxUnavailable);
-  std::vector<const ToolSpec*> tools = sandbox_tools(ctx.dispatcher.registry(), ctx.services);
+  std::vector<const registry::ToolSpec*> tools =
+      sandbox_tools(ctx.dispatcher.registry(), ctx.services);
   std::vector<StubSignature> sigs = stub_signatures(tools);
   std::stop_source run_stop;
   auto guard = state.register_run(run_stop);
@@ -223,7 +224,7 @@ Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params, Call
     return ExecuteCodeOutput(ScriptFailed{run.error(), bridge.calls_made(), seconds_since(start)});
   }
   ScriptRan out = script_ran(*run, settings, bridge.calls_made(), seconds_since(start));
-  out.notice = fence_notice(**backend);
+  out.notice = backend::fence_notice(**backend);
   return ExecuteCodeOutput(std::move(out));
 }
 
@@ -233,4 +234,4 @@ const Error* execute_code_failure(const ExecuteCodeOutput& output) {
   return error ? &*error : nullptr;
 }
 
-}  // namespace hermes
+}  // namespace hermes::execute_code

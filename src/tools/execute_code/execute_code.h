@@ -12,9 +12,11 @@
 #include <string>
 #include <variant>
 
-namespace hermes {
-
+namespace hermes::registry {
 class Registry;
+}  // namespace hermes::registry
+
+namespace hermes::execute_code {
 
 struct ExecuteCodeParams {
   std::string code;  // never blank
@@ -57,13 +59,14 @@ using ExecuteCodeOutput = std::variant<ScriptRan, ScriptFailed>;
 // Runs execute_code (not named so: that is the folder's namespace). No
 // interpreter here is an error (kUnavailable); the rest are outputs,
 // `execute_code_failure` names their failure.
-Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params, CallContext& ctx);
+Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params,
+                                           registry::CallContext& ctx);
 const Error* execute_code_failure(const ExecuteCodeOutput& output);
 
 // execute_code_json.cc: the arguments and the contract's JSON for an output.
 Result<ExecuteCodeParams> parse_execute_code_params(const Json& args);
 Json execute_code_json(const ExecuteCodeOutput& output);
 
-void register_execute_code(Registry& registry);
+void register_execute_code(registry::Registry& registry);
 
-}  // namespace hermes
+}  // namespace hermes::execute_code

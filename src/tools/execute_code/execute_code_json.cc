@@ -11,7 +11,7 @@
 
 #include <string>
 
-namespace hermes {
+namespace hermes::execute_code {
 namespace {
 
 const char* status_name(ScriptStatus status) {
@@ -84,29 +84,29 @@ Json execute_code_json(const ExecuteCodeOutput& output) {
   return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
 }
 
-void register_execute_code(Registry& registry) {
-  const Registry* owner = &registry;
-  registry.add(ToolSpec{
+void register_execute_code(registry::Registry& registry) {
+  const registry::Registry* owner = &registry;
+  registry.add(registry::ToolSpec{
       .name = "execute_code",
       .toolset = "code",
       .description = "Run a Python script that can call Hermes tools programmatically.",
       .input_schema = schema(),
       .annotations =
           {.read_only = false, .destructive = true, .idempotent = false, .open_world = true},
-      .run = typed_entry(TypedTool<ExecuteCodeParams, ExecuteCodeOutput>{
+      .run = registry::typed_entry(registry::TypedTool<ExecuteCodeParams, ExecuteCodeOutput>{
           .parse = parse_execute_code_params,
           .handler = run_execute_code,
           .render = execute_code_json,
           .failure = execute_code_failure,
       }),
       .is_available =
-          [](const Services& services) {
+          [](const registry::Services& services) {
             return !execute_code::system_python().empty() ||
                    execute_code::runs_elsewhere(services.config);
           },
-      .describe = [owner](const Services& services,
+      .describe = [owner](const registry::Services& services,
                           const std::string&) { return execute_code::describe(*owner, services); },
   });
 }
 
-}  // namespace hermes
+}  // namespace hermes::execute_code

@@ -30,7 +30,7 @@ bool all_digits(std::string_view text) {
   return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
-Status command_status(const Result<BashOutcome>& outcome, const std::string& what) {
+Status command_status(const Result<backend::BashOutcome>& outcome, const std::string& what) {
   if (!outcome) return outcome.error();
   if (outcome->end != proc::RunEnd::kExited || outcome->exit_code != 0) {
     return Error::Io(what + " failed (exit " + std::to_string(outcome->exit_code) + ")");
@@ -53,8 +53,9 @@ std::vector<PendingRequest> parse_listing(std::string_view output) {
 }
 
 Status FileRpcHost::poll_once(std::stop_token stop) {
-  auto listed = run_bash_captured(
-      backend_, BashRun{.script = listing_script(rpc_dir_), .timeout = kCommandTimeout}, stop);
+  auto listed = backend::run_bash_captured(
+      backend_, backend::BashRun{.script = listing_script(rpc_dir_), .timeout = kCommandTimeout},
+      stop);
   HERMES_TRY(command_status(listed, "listing the RPC requests"));
   for (const PendingRequest& request : parse_listing(listed->output)) {
     if (stop.stop_requested()) break;
@@ -91,9 +92,9 @@ Status FileRpcHost::reply(const PendingRequest& request, const std::string* resp
   std::string script = "cd " + shell_quote(rpc_dir_) + " && ";
   if (response) script += "cat > " + res + ".tmp && mv -f " + res + ".tmp " + res + " && ";
   script += "rm -f " + req;
-  BashRun run{.script = std::move(script), .timeout = kCommandTimeout};
+  backend::BashRun run{.script = std::move(script), .timeout = kCommandTimeout};
   if (response) run.stdin_data = *response;
-  return command_status(run_bash_captured(backend_, run, stop), "answering " + req);
+  return command_status(backend::run_bash_captured(backend_, run, stop), "answering " + req);
 }
 
 }  // namespace hermes::execute_code

@@ -30,7 +30,7 @@ std::vector<PendingRequest> parse_listing(std::string_view output);
 class FileRpcHost {
  public:
   // `backend` and `handler` must outlive the host.
-  FileRpcHost(Backend& backend, std::string rpc_dir, rpc::RpcHandler& handler)
+  FileRpcHost(backend::Backend& backend, std::string rpc_dir, rpc::RpcHandler& handler)
       : backend_(backend), rpc_dir_(std::move(rpc_dir)), handler_(handler) {}
 
   // One round: lists the finished requests (one command) and answers them in
@@ -43,7 +43,7 @@ class FileRpcHost {
   std::string answer(const std::string& body);
   Status reply(const PendingRequest& request, const std::string* response, std::stop_token stop);
 
-  Backend& backend_;
+  backend::Backend& backend_;
   std::string rpc_dir_;
   rpc::RpcHandler& handler_;
 };

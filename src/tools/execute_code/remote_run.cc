@@ -36,14 +36,15 @@ constexpr int kInterruptExit = 130;
 // already removed it.
 class RemoteDir {
  public:
-  RemoteDir(Backend& backend, std::string path) : backend_(backend), path_(std::move(path)) {}
+  RemoteDir(backend::Backend& backend, std::string path)
+      : backend_(backend), path_(std::move(path)) {}
   RemoteDir(const RemoteDir&) = delete;
   RemoteDir& operator=(const RemoteDir&) = delete;
   ~RemoteDir() {
     if (!armed_) return;
     // A fresh stop token: the run's own is usually requested by now.
-    auto removed = run_bash_captured(
-        backend_, BashRun{.script = cleanup_script(path_), .timeout = kCleanupTimeout},
+    auto removed = backend::run_bash_captured(
+        backend_, backend::BashRun{.script = cleanup_script(path_), .timeout = kCleanupTimeout},
         std::stop_token{});
     if (!removed || removed->exit_code != 0) log::warn("execute_code: could not remove " + path_);
   }
@@ -51,7 +52,7 @@ class RemoteDir {
   void removed_by_run() { armed_ = false; }
 
  private:
-  Backend& backend_;
+  backend::Backend& backend_;
   std::string path_;
   bool armed_ = true;
 };
@@ -72,13 +73,14 @@ std::string staging_script(const std::string& dir) {
          "rm -f hermes_tools.b64 script.b64";
 }
 
-Status stage(Backend& backend, const std::string& dir, const RemoteRunRequest& request,
+Status stage(backend::Backend& backend, const std::string& dir, const RemoteRunRequest& request,
              std::stop_token stop) {
-  BashRun run{.script = staging_script(dir),
-              .stdin_data =
-                  base64_encode(request.module_source) + "\n" + base64_encode(request.code) + "\n",
-              .timeout = std::min(kStagingTimeout, request.timeout)};
-  HERMES_ASSIGN_OR_RETURN(BashOutcome staged, run_bash_captured(backend, run, stop));
+  backend::BashRun run{.script = staging_script(dir),
+                       .stdin_data = base64_encode(request.module_source) + "\n" +
+                                     base64_encode(request.code) + "\n",
+                       .timeout = std::min(kStagingTimeout, request.timeout)};
+  HERMES_ASSIGN_OR_RETURN(backend::BashOutcome staged,
+                          backend::run_bash_captured(backend, run, stop));
   if (staged.end == proc::RunEnd::kCancelled) return Error::Cancelled("interrupted");
   if (staged.end == proc::RunEnd::kExited && staged.exit_code == 0) return {};
   if (staged.output.find(kNoPythonMarker) != std::string::npos) {
@@ -86,7 +88,8 @@ Status stage(Backend& backend, const std::string& dir, const RemoteRunRequest& r
                               " terminal environment. Install Python to use execute_code "
                               "with remote backends.");
   }
-  std::string why = staged.end == proc::RunEnd::kTimedOut ? "timed out" : last_line(staged.output);
+  std::string why =
+      staged.end == proc::RunEnd::kTimedOut ? "timed out" : backend::last_line(staged.output);
   if (why.empty()) why = "exit code " + std::to_string(staged.exit_code);
   return Error::Io("Could not stage the script in the " + backend.name() +
                    " terminal environment: " + why);
@@ -135,7 +138,7 @@ void serve(FileRpcHost& host, std::stop_token stop) {
   }
 }
 
-RunEnd run_end(const BashOutcome& outcome) {
+RunEnd run_end(const backend::BashOutcome& outcome) {
   if (outcome.end == proc::RunEnd::kTimedOut) return RunEnd::kTimedOut;
   if (outcome.end == proc::RunEnd::kCancelled) return RunEnd::kInterrupted;
   if (outcome.exit_code == kTimeoutExit) return RunEnd::kTimedOut;
@@ -154,7 +157,7 @@ fi
 rm -rf "$d")SH";
 }
 
-Result<RunResult> run_remote_script(Backend& backend, const RemoteRunRequest& request,
+Result<RunResult> run_remote_script(backend::Backend& backend, const RemoteRunRequest& request,
                                     rpc::RpcHandler& handler, std::stop_source& stop) {
   RemoteDir dir(backend, backend.temp_dir() + "/hermes_exec_" + rpc::random_hex(6));
   RunResult result;
@@ -163,21 +166,22 @@ Result<RunResult> run_remote_script(Backend& backend, const RemoteRunRequest& re
     result.end = RunEnd::kInterrupted;
     return result;
   }
-  std::optional<Result<BashOutcome>> outcome;
+  std::optional<Result<backend::BashOutcome>> outcome;
   std::jthread runner([&] {
-    outcome = run_bash(backend,
-                       BashRun{.script = run_command(dir.path(), request),
-                               .timeout = request.timeout,
-                               .separate_stderr = true},
-                       stop.get_token(),
-                       [&](std::string_view bytes) { result.output.stdout_capture.append(bytes); });
+    outcome = backend::run_bash(backend,
+                                backend::BashRun{.script = run_command(dir.path(), request),
+                                                 .timeout = request.timeout,
+                                                 .separate_stderr = true},
+                                stop.get_token(), [&](std::string_view bytes) {
+                                  result.output.stdout_capture.append(bytes);
+                                });
     stop.request_stop();  // ends serve() and cancels a tool call in flight
   });
   FileRpcHost host(backend, dir.path() + "/rpc", handler);
   serve(host, stop.get_token());
   runner.join();
   if (!*outcome) return outcome->error();
-  const BashOutcome& ran = **outcome;
+  const backend::BashOutcome& ran = **outcome;
   result.output.stderr_capture.append(ran.stderr_text);
   if (ran.end == proc::RunEnd::kExited && ran.exit_code >= 0) dir.removed_by_run();
   result.end = run_end(ran);

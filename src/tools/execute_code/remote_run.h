@@ -34,7 +34,7 @@ struct RemoteRunRequest {
 // ends, which cancels a tool call still in flight. The directory is removed
 // whatever happens. Errors: no python3 on the target (the contract's
 // message), staging failures and transport failures (the backend's message).
-Result<RunResult> run_remote_script(Backend& backend, const RemoteRunRequest& request,
+Result<RunResult> run_remote_script(backend::Backend& backend, const RemoteRunRequest& request,
                                     rpc::RpcHandler& handler, std::stop_source& stop);
 
 // The command that removes a run's directory after the run was cut short.

@@ -76,8 +76,8 @@ std::string write_spill(const std::string& dir, const proc::OutputCapture& captu
   std::filesystem::create_directories(dir, ec);
   std::filesystem::permissions(dir, std::filesystem::perms::owner_all,
                                std::filesystem::perm_options::replace, ec);
-  std::string path = dir + "/stdout-" + sha256_hex(text).substr(0, 12) + ".txt";
-  return atomic_write(path, text) ? path : "";
+  std::string path = dir + "/stdout-" + fs::sha256_hex(text).substr(0, 12) + ".txt";
+  return fs::atomic_write(path, text) ? path : "";
 }
 
 std::string assemble_stderr(const proc::OutputCapture& capture) {

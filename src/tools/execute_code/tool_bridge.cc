@@ -38,24 +38,26 @@ const std::set<std::string>& terminal_stripped_args() {
   return kStripped;
 }
 
-std::vector<const ToolSpec*> sandbox_tools(const Registry& registry, const Services& services) {
-  std::vector<const ToolSpec*> out;
-  for (const ToolSpec* spec : registry.list(services)) {
+std::vector<const registry::ToolSpec*> sandbox_tools(const registry::Registry& registry,
+                                                     const registry::Services& services) {
+  std::vector<const registry::ToolSpec*> out;
+  for (const registry::ToolSpec* spec : registry.list(services)) {
     if (is_sandbox_tool(spec->name)) out.push_back(spec);
   }
   if (out.empty()) {
-    for (const ToolSpec& spec : registry.all()) {
+    for (const registry::ToolSpec& spec : registry.all()) {
       if (is_sandbox_tool(spec.name) && spec.is_available(services)) out.push_back(&spec);
     }
   }
-  std::sort(out.begin(), out.end(),
-            [](const ToolSpec* a, const ToolSpec* b) { return a->name < b->name; });
+  std::sort(out.begin(), out.end(), [](const registry::ToolSpec* a, const registry::ToolSpec* b) {
+    return a->name < b->name;
+  });
   return out;
 }
 
-std::vector<StubSignature> stub_signatures(const std::vector<const ToolSpec*>& tools) {
+std::vector<StubSignature> stub_signatures(const std::vector<const registry::ToolSpec*>& tools) {
   std::vector<StubSignature> out;
-  for (const ToolSpec* spec : tools) {
+  for (const registry::ToolSpec* spec : tools) {
     const std::set<std::string> none;
     out.push_back(
         signature_from_schema(spec->name, spec->input_schema,
@@ -64,12 +66,12 @@ std::vector<StubSignature> stub_signatures(const std::vector<const ToolSpec*>& t
   return out;
 }
 
-ToolBridge::ToolBridge(std::vector<const ToolSpec*> allowed, int max_calls, CallContext& parent,
-                       std::stop_token stop)
+ToolBridge::ToolBridge(std::vector<const registry::ToolSpec*> allowed, int max_calls,
+                       registry::CallContext& parent, std::stop_token stop)
     : allowed_(std::move(allowed)), max_calls_(max_calls), parent_(parent), stop_(stop) {}
 
-const ToolSpec* ToolBridge::find(const std::string& tool) const {
-  for (const ToolSpec* spec : allowed_) {
+const registry::ToolSpec* ToolBridge::find(const std::string& tool) const {
+  for (const registry::ToolSpec* spec : allowed_) {
     if (spec->name == tool) return spec;
   }
   return nullptr;
@@ -77,22 +79,22 @@ const ToolSpec* ToolBridge::find(const std::string& tool) const {
 
 std::string ToolBridge::available_list() const {
   std::string out;
-  for (const ToolSpec* spec : allowed_) out += (out.empty() ? "" : ", ") + spec->name;
+  for (const registry::ToolSpec* spec : allowed_) out += (out.empty() ? "" : ", ") + spec->name;
   return out;
 }
 
 Json ToolBridge::handle(const std::string& tool, const Json& args) {
-  const ToolSpec* spec = find(tool);
+  const registry::ToolSpec* spec = find(tool);
   if (!spec) {
-    return error_json("Tool '" + tool +
-                      "' is not available in execute_code. Available: " + available_list());
+    return registry::error_json(
+        "Tool '" + tool + "' is not available in execute_code. Available: " + available_list());
   }
   if (calls_.load() >= max_calls_) {
-    return error_json("Tool call limit reached (" + std::to_string(max_calls_) +
-                      "). No more tool calls allowed in this execution.");
+    return registry::error_json("Tool call limit reached (" + std::to_string(max_calls_) +
+                                "). No more tool calls allowed in this execution.");
   }
   ++calls_;
-  CallContext child{
+  registry::CallContext child{
       .session = parent_.session,
       .services = parent_.services,
       .client = parent_.client,

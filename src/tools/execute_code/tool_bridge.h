@@ -24,11 +24,12 @@ const std::set<std::string>& terminal_stripped_args();
 // web_extract, read_file, write_file, search_files, patch, terminal) that
 // the registry lists for `services`; when none of them is enabled, every
 // registered and available one of the seven (the upstream rule).
-std::vector<const ToolSpec*> sandbox_tools(const Registry& registry, const Services& services);
+std::vector<const registry::ToolSpec*> sandbox_tools(const registry::Registry& registry,
+                                                     const registry::Services& services);
 
 // The stubs of `tools` in the generated module, from their input schemas
 // (terminal's without the arguments scripts lose).
-std::vector<StubSignature> stub_signatures(const std::vector<const ToolSpec*>& tools);
+std::vector<StubSignature> stub_signatures(const std::vector<const registry::ToolSpec*>& tools);
 
 // Thread-safety: handle() runs on the RPC thread; calls_made() may be read
 // from any thread.
@@ -36,8 +37,8 @@ class ToolBridge : public rpc::RpcHandler {
  public:
   // `parent` must outlive the bridge; dispatched calls share its session,
   // services, client and dispatcher, with `stop` as their stop token.
-  ToolBridge(std::vector<const ToolSpec*> allowed, int max_calls, CallContext& parent,
-             std::stop_token stop);
+  ToolBridge(std::vector<const registry::ToolSpec*> allowed, int max_calls,
+             registry::CallContext& parent, std::stop_token stop);
 
   // The tool's result JSON, or the contract's error for a tool that is not
   // allowed (free) or a call over the budget (free, and the script lives on).
@@ -46,12 +47,12 @@ class ToolBridge : public rpc::RpcHandler {
   int calls_made() const { return calls_.load(); }
 
  private:
-  const ToolSpec* find(const std::string& tool) const;
+  const registry::ToolSpec* find(const std::string& tool) const;
   std::string available_list() const;
 
-  std::vector<const ToolSpec*> allowed_;
+  std::vector<const registry::ToolSpec*> allowed_;
   int max_calls_;
-  CallContext& parent_;
+  registry::CallContext& parent_;
   std::stop_token stop_;
   std::atomic<int> calls_{0};
 };

@@ -5,23 +5,23 @@
 #include "registry/session.h"
 #include "tools/file_common/session_backend.h"
 
-namespace hermes {
+namespace hermes::file_common {
 
-FileAccess::FileAccess(CallContext& ctx, std::shared_ptr<Backend> backend)
+FileAccess::FileAccess(registry::CallContext& ctx, std::shared_ptr<backend::Backend> backend)
     : ctx_(&ctx), backend_(std::move(backend)) {
   if (!backend_->native_files()) shell_ = std::make_shared<ShellFileSystem>(backend_, ctx.stop);
 }
 
-Result<FileAccess> FileAccess::for_call(CallContext& ctx) {
-  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend, session_backend(ctx));
+Result<FileAccess> FileAccess::for_call(registry::CallContext& ctx) {
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend, session_backend(ctx));
   return FileAccess(ctx, std::move(backend));
 }
 
-const FileSystem& FileAccess::fs() const {
+const fs::FileSystem& FileAccess::fs() const {
   if (shell_) return *shell_;
   // A test's file system when it gave one; else this host's, under --root.
-  if (&ctx_->services.files != &native_file_system()) return ctx_->services.files;
-  return native_file_system(ctx_->services.paths.root());
+  if (&ctx_->services.files != &fs::native_file_system()) return ctx_->services.files;
+  return fs::native_file_system(ctx_->services.paths.root());
 }
 
 bool FileAccess::files_on_host() const { return !shell_ || backend_->name() == "local"; }
@@ -41,4 +41,4 @@ Result<ResolvedPath> FileAccess::resolve(std::string_view given) const {
       [this](const std::string& absolute) { return shell_->real_path(absolute); });
 }
 
-}  // namespace hermes
+}  // namespace hermes::file_common

@@ -16,15 +16,15 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::file_common {
 
 class FileAccess {
  public:
   // For one call: the session's backend, started. Its error (bad
   // configuration, ssh host unreachable) is the user-facing message.
-  static Result<FileAccess> for_call(CallContext& ctx);
+  static Result<FileAccess> for_call(registry::CallContext& ctx);
 
-  const FileSystem& fs() const;
+  const fs::FileSystem& fs() const;
   bool native() const { return shell_ == nullptr; }
   // True when the target's files are this host's files (the local backend,
   // native or portable), so host programs may open them by path.
@@ -40,11 +40,11 @@ class FileAccess {
   std::stop_token stop() const;
 
  private:
-  FileAccess(CallContext& ctx, std::shared_ptr<Backend> backend);
+  FileAccess(registry::CallContext& ctx, std::shared_ptr<backend::Backend> backend);
 
-  CallContext* ctx_;
-  std::shared_ptr<Backend> backend_;
+  registry::CallContext* ctx_;
+  std::shared_ptr<backend::Backend> backend_;
   std::shared_ptr<const ShellFileSystem> shell_;  // null on the native path
 };
 
-}  // namespace hermes
+}  // namespace hermes::file_common

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace hermes {
+namespace hermes::file_common {
 namespace {
 
 constexpr std::string_view kNotBoundary =
@@ -130,4 +130,4 @@ Status check_readable(const std::string& real_path, const std::string& hermes_ho
                                  *reason);
 }
 
-}  // namespace hermes
+}  // namespace hermes::file_common

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::file_common {
 
 // kPermissionDenied with the `Access denied: …` message when `real_path`
 // (fully resolved) may not be read, else OK. `hermes_home` is the active
@@ -29,4 +29,4 @@ std::vector<std::string> denied_read_paths(const std::string& hermes_home);
 // (case-insensitive; `.env.example` is not one of them).
 bool is_blocked_env_basename(const std::string& basename);
 
-}  // namespace hermes
+}  // namespace hermes::file_common

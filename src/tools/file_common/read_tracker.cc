@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-namespace hermes {
+namespace hermes::file_common {
 
-bool stat_version(const FileSystem& fs, const std::string& real_path, FileVersion& out) {
+bool stat_version(const fs::FileSystem& fs, const std::string& real_path, FileVersion& out) {
   auto info = fs.stat(real_path);
   if (!info) return false;
   out = FileVersion{info->dev, info->ino, info->size, info->mtime_ns, info->ctime_ns};
@@ -56,4 +56,4 @@ void ReadTracker::add_write_listener(std::function<void(const std::string&)> lis
   listeners_.push_back(std::move(listener));
 }
 
-}  // namespace hermes
+}  // namespace hermes::file_common

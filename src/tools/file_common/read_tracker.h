@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::file_common {
 
 // Identity of one version of a file (stat fields).
 struct FileVersion {
@@ -29,7 +29,7 @@ struct FileVersion {
 
 // The current version of `real_path` on `fs`, or false when it cannot be
 // stat'ed.
-bool stat_version(const FileSystem& fs, const std::string& real_path, FileVersion& out);
+bool stat_version(const fs::FileSystem& fs, const std::string& real_path, FileVersion& out);
 
 // Whether a write gives the session a whole-file baseline of the result:
 // write_file's own content does; patch's does not (docs/tools/write_file.md:
@@ -49,7 +49,7 @@ struct ReadSpan {
   static ReadSpan inexact() { return {}; }
 };
 
-class ReadTracker : public SessionState {
+class ReadTracker : public registry::SessionState {
  public:
   // read_file served `span` of `real_path` at `version`. The session has
   // seen the whole file once exact spans of one version cover every line
@@ -81,4 +81,4 @@ class ReadTracker : public SessionState {
   std::vector<std::function<void(const std::string&)>> listeners_;  // mu_
 };
 
-}  // namespace hermes
+}  // namespace hermes::file_common

@@ -5,12 +5,12 @@
 
 #include <mutex>
 
-namespace hermes {
+namespace hermes::file_common {
 namespace {
 
-class BackendState final : public SessionState {
+class BackendState final : public registry::SessionState {
  public:
-  Result<std::shared_ptr<Backend>> get(const Services& services) {
+  Result<std::shared_ptr<backend::Backend>> get(const registry::Services& services) {
     std::lock_guard lock(mu_);
     if (!backend_) {
       HERMES_ASSIGN_OR_RETURN(backend_, services.backends(services.config));
@@ -20,16 +20,16 @@ class BackendState final : public SessionState {
 
  private:
   std::mutex mu_;
-  std::shared_ptr<Backend> backend_;  // mu_
+  std::shared_ptr<backend::Backend> backend_;  // mu_
 };
 
 }  // namespace
 
-Result<std::shared_ptr<Backend>> session_backend(CallContext& ctx) {
-  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend,
+Result<std::shared_ptr<backend::Backend>> session_backend(registry::CallContext& ctx) {
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
                           ctx.session.state<BackendState>().get(ctx.services));
   HERMES_TRY(backend->start(ctx.stop));
   return backend;
 }
 
-}  // namespace hermes
+}  // namespace hermes::file_common

@@ -10,10 +10,10 @@
 
 #include <memory>
 
-namespace hermes {
+namespace hermes::file_common {
 
 // The session's backend, started. The error (bad configuration, ssh host
 // unreachable) is the user-facing message.
-Result<std::shared_ptr<Backend>> session_backend(CallContext& ctx);
+Result<std::shared_ptr<backend::Backend>> session_backend(registry::CallContext& ctx);
 
-}  // namespace hermes
+}  // namespace hermes::file_common

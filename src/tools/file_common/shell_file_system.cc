@@ -14,7 +14,7 @@
 #include <charconv>
 #include <cstring>
 
-namespace hermes {
+namespace hermes::file_common {
 namespace {
 
 // Long enough for a slow link, short enough that a wedged target frees the
@@ -26,24 +26,24 @@ constexpr size_t kWindow = 4 << 20;
 
 std::string q(const std::string& path) { return shell_quote(path); }
 
-FileType type_of(unsigned mode) {
+fs::FileType type_of(unsigned mode) {
   switch (mode & S_IFMT) {
     case S_IFREG:
-      return FileType::kRegular;
+      return fs::FileType::kRegular;
     case S_IFDIR:
-      return FileType::kDirectory;
+      return fs::FileType::kDirectory;
     case S_IFIFO:
-      return FileType::kFifo;
+      return fs::FileType::kFifo;
     case S_IFSOCK:
-      return FileType::kSocket;
+      return fs::FileType::kSocket;
     case S_IFCHR:
-      return FileType::kCharDevice;
+      return fs::FileType::kCharDevice;
     case S_IFBLK:
-      return FileType::kBlockDevice;
+      return fs::FileType::kBlockDevice;
     case S_IFLNK:
-      return FileType::kSymlink;
+      return fs::FileType::kSymlink;
     default:
-      return FileType::kOther;
+      return fs::FileType::kOther;
   }
 }
 
@@ -71,9 +71,9 @@ int errno_for(std::string_view cause) {
 }
 
 // Reads through the open_read prefetch, then in windows fetched on demand.
-class ShellFile final : public ReadableFile {
+class ShellFile final : public fs::ReadableFile {
  public:
-  ShellFile(const ShellFileSystem& fs, std::string path, FileInfo info, std::string head)
+  ShellFile(const ShellFileSystem& fs, std::string path, fs::FileInfo info, std::string head)
       : fs_(fs), path_(std::move(path)), info_(info), window_(std::move(head)) {
     if (window_.size() < kFirstWindow) eof_ = window_.size();
   }
@@ -89,7 +89,7 @@ class ShellFile final : public ReadableFile {
 
   // The metadata taken with the first bytes; fetched anew once the read
   // went past them, so a file that changed meanwhile is noticed.
-  Result<FileInfo> info() override {
+  Result<fs::FileInfo> info() override {
     if (refetched_) return fs_.fetch_stat(path_, true);
     return info_;
   }
@@ -108,7 +108,7 @@ class ShellFile final : public ReadableFile {
 
   const ShellFileSystem& fs_;
   std::string path_;
-  FileInfo info_;
+  fs::FileInfo info_;
   std::string window_;
   uint64_t window_at_ = 0;
   std::optional<uint64_t> eof_;
@@ -128,10 +128,10 @@ std::vector<std::string> nul_fields(const std::string& text) {
   return fields;
 }
 
-Result<FileInfo> parse_stat_line(std::string_view line) {
+Result<fs::FileInfo> parse_stat_line(std::string_view line) {
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
   std::vector<std::string> f = split(line, ' ');
-  FileInfo info;
+  fs::FileInfo info;
   unsigned mode = 0;
   if (f.size() != 6 || !parse_number(f[0], mode, 16) || !parse_number(f[1], info.size) ||
       !parse_number(f[2], info.dev) || !parse_number(f[3], info.ino) ||
@@ -156,17 +156,18 @@ Error command_error(const std::string& context, std::string_view stderr_text) {
   return Error::Io(context.empty() ? last : context + ": " + last);
 }
 
-ShellFileSystem::ShellFileSystem(std::shared_ptr<Backend> backend, std::stop_token stop)
+ShellFileSystem::ShellFileSystem(std::shared_ptr<backend::Backend> backend, std::stop_token stop)
     : backend_(std::move(backend)), stop_(std::move(stop)) {}
 
-Result<BashOutcome> ShellFileSystem::exec(const std::string& script,
-                                          std::optional<std::string> stdin_data) const {
-  BashRun run{.script = script,
-              .login = false,
-              .stdin_data = std::move(stdin_data),
-              .timeout = kCommandTimeout,
-              .separate_stderr = true};
-  HERMES_ASSIGN_OR_RETURN(BashOutcome out, run_bash_captured(*backend_, run, stop_));
+Result<backend::BashOutcome> ShellFileSystem::exec(const std::string& script,
+                                                   std::optional<std::string> stdin_data) const {
+  backend::BashRun run{.script = script,
+                       .login = false,
+                       .stdin_data = std::move(stdin_data),
+                       .timeout = kCommandTimeout,
+                       .separate_stderr = true};
+  HERMES_ASSIGN_OR_RETURN(backend::BashOutcome out,
+                          backend::run_bash_captured(*backend_, run, stop_));
   if (out.end != proc::RunEnd::kExited) {
     return Error::Timeout("the " + backend_->name() + " file command did not finish");
   }
@@ -175,13 +176,13 @@ Result<BashOutcome> ShellFileSystem::exec(const std::string& script,
 
 Result<std::string> ShellFileSystem::run(const std::string& script, const std::string& context,
                                          std::optional<std::string> stdin_data) const {
-  HERMES_ASSIGN_OR_RETURN(BashOutcome out, exec(script, std::move(stdin_data)));
+  HERMES_ASSIGN_OR_RETURN(backend::BashOutcome out, exec(script, std::move(stdin_data)));
   if (out.exit_code != 0) return command_error(context, out.stderr_text);
   return std::move(out.output);
 }
 
-Result<FileInfo> ShellFileSystem::fetch_stat(const std::string& path, bool follow,
-                                             const char* op) const {
+Result<fs::FileInfo> ShellFileSystem::fetch_stat(const std::string& path, bool follow,
+                                                 const char* op) const {
   if (op == nullptr) op = follow ? "stat" : "lstat";
   HERMES_ASSIGN_OR_RETURN(std::string line, run(std::string(follow ? "stat -L -c " : "stat -c ") +
                                                     kShellStatFormat + " -- " + q(path),
@@ -189,18 +190,18 @@ Result<FileInfo> ShellFileSystem::fetch_stat(const std::string& path, bool follo
   return parse_stat_line(line);
 }
 
-Result<FileInfo> ShellFileSystem::memo_stat(const std::string& path, bool follow) const {
+Result<fs::FileInfo> ShellFileSystem::memo_stat(const std::string& path, bool follow) const {
   MemoKey key{follow, path};
   {
     std::lock_guard lock(memo_mu_);
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
   }
-  Result<FileInfo> info = fetch_stat(path, follow);
+  Result<fs::FileInfo> info = fetch_stat(path, follow);
   remember(key, info);
   return info;
 }
 
-void ShellFileSystem::remember(const MemoKey& key, const Result<FileInfo>& info) const {
+void ShellFileSystem::remember(const MemoKey& key, const Result<fs::FileInfo>& info) const {
   if (!info && info.error().code != ErrorCode::kNotFound) return;
   std::lock_guard lock(memo_mu_);
   memo_.insert_or_assign(key, info);
@@ -212,15 +213,16 @@ void ShellFileSystem::forget() const {
   sha_memo_.clear();
 }
 
-Result<FileInfo> ShellFileSystem::stat(const std::string& path) const {
+Result<fs::FileInfo> ShellFileSystem::stat(const std::string& path) const {
   return memo_stat(path, true);
 }
 
-Result<FileInfo> ShellFileSystem::lstat(const std::string& path) const {
+Result<fs::FileInfo> ShellFileSystem::lstat(const std::string& path) const {
   return memo_stat(path, false);
 }
 
-Result<std::unique_ptr<ReadableFile>> ShellFileSystem::open_read(const std::string& path) const {
+Result<std::unique_ptr<fs::ReadableFile>> ShellFileSystem::open_read(
+    const std::string& path) const {
   // Metadata and the first window in one round trip; a non-regular file is
   // never read (a FIFO would block).
   std::string script = "p=" + q(path) + "; stat -L -c " + kShellStatFormat +
@@ -228,9 +230,9 @@ Result<std::unique_ptr<ReadableFile>> ShellFileSystem::open_read(const std::stri
                        std::to_string(kFirstWindow) + " -- \"$p\"";
   HERMES_ASSIGN_OR_RETURN(std::string out, run(script, "open \"" + path + "\""));
   size_t nl = out.find('\n');
-  HERMES_ASSIGN_OR_RETURN(FileInfo info, parse_stat_line(out.substr(0, nl)));
+  HERMES_ASSIGN_OR_RETURN(fs::FileInfo info, parse_stat_line(out.substr(0, nl)));
   std::string head = nl == std::string::npos ? "" : out.substr(nl + 1);
-  return std::unique_ptr<ReadableFile>(
+  return std::unique_ptr<fs::ReadableFile>(
       std::make_unique<ShellFile>(*this, path, info, std::move(head)));
 }
 
@@ -256,12 +258,13 @@ Result<std::string> ShellFileSystem::read_link(const std::string& path) const {
 // any command reads it; `head -c` still bounds a file that grows meanwhile.
 Result<std::string> ShellFileSystem::read_all(const std::string& path) const {
   // A missing file reads as the native open reports it.
-  HERMES_ASSIGN_OR_RETURN(FileInfo info, fetch_stat(path, true, "open"));
-  HERMES_TRY(check_whole_file(info, path));
+  HERMES_ASSIGN_OR_RETURN(fs::FileInfo info, fetch_stat(path, true, "open"));
+  HERMES_TRY(fs::check_whole_file(info, path));
   HERMES_ASSIGN_OR_RETURN(
-      std::string bytes, run("head -c " + std::to_string(kMaxWholeFileBytes + 1) + " -- " + q(path),
-                             "open \"" + path + "\""));
-  if (bytes.size() > kMaxWholeFileBytes) {
+      std::string bytes,
+      run("head -c " + std::to_string(fs::kMaxWholeFileBytes + 1) + " -- " + q(path),
+          "open \"" + path + "\""));
+  if (bytes.size() > fs::kMaxWholeFileBytes) {
     return Error::TooLarge("'" + path + "' grew past the 64 MiB limit while being read");
   }
   return bytes;
@@ -321,7 +324,7 @@ Result<std::string> ShellFileSystem::real_path(const std::string& absolute_path)
     return Error::InvalidArgument("too many levels of symbolic links: " + absolute_path);
   std::string real = f[1].empty() ? f[0] : PathResolver::normalize(f[0] + "/" + f[1]);
   if (f.size() == 4) {
-    auto seen = [](const std::string& text, const std::string& context) -> Result<FileInfo> {
+    auto seen = [](const std::string& text, const std::string& context) -> Result<fs::FileInfo> {
       auto info = parse_stat_line(text);
       if (info) return info;
       return command_error(context, text);
@@ -332,4 +335,4 @@ Result<std::string> ShellFileSystem::real_path(const std::string& absolute_path)
   return real;
 }
 
-}  // namespace hermes
+}  // namespace hermes::file_common

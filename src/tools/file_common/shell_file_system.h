@@ -17,23 +17,23 @@
 #include <stop_token>
 #include <string>
 
-namespace hermes {
+namespace hermes::file_common {
 
-class ShellFileSystem final : public FileSystem {
+class ShellFileSystem final : public fs::FileSystem {
  public:
   // `stop` cancels the commands this instance runs (one tool call's token).
   // An instance serves one call: metadata it has seen (stat, lstat, and the
   // stats real_path fetches along) is reused until it changes a file itself.
-  ShellFileSystem(std::shared_ptr<Backend> backend, std::stop_token stop);
+  ShellFileSystem(std::shared_ptr<backend::Backend> backend, std::stop_token stop);
 
-  Result<FileInfo> stat(const std::string& path) const override;
-  Result<FileInfo> lstat(const std::string& path) const override;
-  Result<std::unique_ptr<ReadableFile>> open_read(const std::string& path) const override;
+  Result<fs::FileInfo> stat(const std::string& path) const override;
+  Result<fs::FileInfo> lstat(const std::string& path) const override;
+  Result<std::unique_ptr<fs::ReadableFile>> open_read(const std::string& path) const override;
   Result<std::vector<std::string>> list_dir(const std::string& path) const override;
   Result<std::string> read_link(const std::string& path) const override;
   Result<std::string> read_all(const std::string& path) const override;
-  Result<AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
-                                          const AtomicWriteOptions& options) const override;
+  Result<fs::AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
+                                              const fs::AtomicWriteOptions& options) const override;
   Result<std::string> sha256(const std::string& path) const override;
   Status remove(const std::string& path) const override;
   Status remove_dir(const std::string& path) const override;
@@ -49,25 +49,26 @@ class ShellFileSystem final : public FileSystem {
                           std::optional<std::string> stdin_data = std::nullopt) const;
   // stat (`follow`) or lstat on the target now, past the memo. A failure
   // reads `<op> "<path>": <cause>`; `op` defaults to the call's own name.
-  Result<FileInfo> fetch_stat(const std::string& path, bool follow, const char* op = nullptr) const;
+  Result<fs::FileInfo> fetch_stat(const std::string& path, bool follow,
+                                  const char* op = nullptr) const;
 
  private:
   // One run with stderr kept apart; a run cut by the deadline or the stop
   // token is an error, any exit code is returned.
-  Result<BashOutcome> exec(const std::string& script,
-                           std::optional<std::string> stdin_data = std::nullopt) const;
+  Result<backend::BashOutcome> exec(const std::string& script,
+                                    std::optional<std::string> stdin_data = std::nullopt) const;
 
   using MemoKey = std::pair<bool, std::string>;  // (follow links, path)
-  Result<FileInfo> memo_stat(const std::string& path, bool follow) const;
+  Result<fs::FileInfo> memo_stat(const std::string& path, bool follow) const;
   // Keeps a success or a not-found; anything else may pass.
-  void remember(const MemoKey& key, const Result<FileInfo>& info) const;
+  void remember(const MemoKey& key, const Result<fs::FileInfo>& info) const;
   void forget() const;
 
-  std::shared_ptr<Backend> backend_;
+  std::shared_ptr<backend::Backend> backend_;
   std::stop_token stop_;
   mutable std::mutex memo_mu_;
-  mutable std::map<MemoKey, Result<FileInfo>> memo_;     // memo_mu_
-  mutable std::map<std::string, std::string> sha_memo_;  // memo_mu_, by path
+  mutable std::map<MemoKey, Result<fs::FileInfo>> memo_;  // memo_mu_
+  mutable std::map<std::string, std::string> sha_memo_;   // memo_mu_, by path
 };
 
 // The `stat -c` format parse_stat_line reads: mode (hex, with the type
@@ -79,11 +80,11 @@ inline constexpr const char* kShellStatFormat = "'%f %s %d %i %.9Y %.9Z'";
 std::vector<std::string> nul_fields(const std::string& text);
 
 // The FileInfo of one `stat -c` line in ShellFileSystem's format.
-Result<FileInfo> parse_stat_line(std::string_view line);
+Result<fs::FileInfo> parse_stat_line(std::string_view line);
 
 // The error for a failed command: `context: <cause>` where the cause is the
 // strerror text found at the end of a stderr line (its errno sets the code),
 // else the last stderr line as is.
 Error command_error(const std::string& context, std::string_view stderr_text);
 
-}  // namespace hermes
+}  // namespace hermes::file_common

@@ -7,7 +7,7 @@
 #include "core/strings.h"
 #include "tools/file_common/shell_file_system.h"
 
-namespace hermes {
+namespace hermes::file_common {
 namespace {
 
 // On failure the script prints the failed step (as the native error names
@@ -49,17 +49,17 @@ for q do printf '%s\0' "$q"; done
 
 }  // namespace
 
-Result<AtomicWriteOutcome> ShellFileSystem::write_atomic(const std::string& path,
-                                                         std::string_view bytes,
-                                                         const AtomicWriteOptions&) const {
+Result<fs::AtomicWriteOutcome> ShellFileSystem::write_atomic(const std::string& path,
+                                                             std::string_view bytes,
+                                                             const fs::AtomicWriteOptions&) const {
   forget();
   std::string script = "p=" + shell_quote(path) + "\nF=" + kShellStatFormat + "\n" + kWriteScript;
-  HERMES_ASSIGN_OR_RETURN(BashOutcome out, exec(script, base64_encode(bytes)));
+  HERMES_ASSIGN_OR_RETURN(backend::BashOutcome out, exec(script, base64_encode(bytes)));
   std::vector<std::string> fields = nul_fields(out.output);
   if (out.exit_code != 0 || fields.size() < 5 || fields[0] != "OK") {
     return command_error(fields.empty() ? "write" : fields[0], out.stderr_text);
   }
-  AtomicWriteOutcome outcome;
+  fs::AtomicWriteOutcome outcome;
   outcome.written_path = fields[1];
   outcome.created = fields[2] == "0";
   outcome.created_dirs.assign(fields.begin() + 5, fields.end());
@@ -72,4 +72,4 @@ Result<AtomicWriteOutcome> ShellFileSystem::write_atomic(const std::string& path
   return outcome;
 }
 
-}  // namespace hermes
+}  // namespace hermes::file_common

@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::file_common {
 namespace {
 
 constexpr std::string_view kSensitivePrefixes[] = {
@@ -162,7 +162,7 @@ Status check_not_sensitive(const ResolvedPath& path, const std::string& hermes_h
   return {};
 }
 
-Status check_not_binary_document(const ResolvedPath& path, const FileSystem& fs) {
+Status check_not_binary_document(const ResolvedPath& path, const fs::FileSystem& fs) {
   const std::string ext = file_extension(path.real);
   if (contains(kDocumentExts, ext) || ext == ".epub") {
     return Error::InvalidArgument(
@@ -217,7 +217,7 @@ bool is_ssh_config(const ResolvedPath& path, const std::string& home) {
   return path.absolute == target || path.real == PathResolver::real_path(target);
 }
 
-Status require_write_approval(CallContext& ctx, const std::string& what,
+Status require_write_approval(registry::CallContext& ctx, const std::string& what,
                               const std::vector<std::string>& targets) {
   std::string names;
   for (const auto& t : targets) names += (names.empty() ? "" : ", ") + t;
@@ -238,7 +238,7 @@ Status require_write_approval(CallContext& ctx, const std::string& what,
 }
 
 Status check_write_paths(const std::vector<ResolvedPath>& paths, bool cross_profile,
-                         CallContext& ctx, const FileSystem& fs) {
+                         registry::CallContext& ctx, const fs::FileSystem& fs) {
   const Config& config = ctx.services.config;
   std::vector<std::string> protected_names;
   std::vector<std::string> ssh_configs;
@@ -269,7 +269,7 @@ std::optional<std::string> outside_workspace_warning(const ResolvedPath& path,
 }
 
 Status check_write_allowed(const std::string& real_path, const std::string& hermes_home,
-                           const FileSystem& fs) {
+                           const fs::FileSystem& fs) {
   if (is_denylisted(real_path, hermes_home, fs.home())) {
     return Error::PermissionDenied("Write denied: '" + real_path +
                                    "' is a protected system/credential file.");
@@ -277,4 +277,4 @@ Status check_write_allowed(const std::string& real_path, const std::string& herm
   return check_safe_root(real_path);
 }
 
-}  // namespace hermes
+}  // namespace hermes::file_common

@@ -17,8 +17,10 @@
 #include <vector>
 
 namespace hermes {
-
 class Config;
+}  // namespace hermes
+
+namespace hermes::file_common {
 
 // Lowercased extension of the basename from its last dot, with the dot
 // ("" when none or when the name starts with its only dot).
@@ -28,7 +30,7 @@ std::string file_extension(const std::string& path);
 Status check_not_sensitive(const ResolvedPath& path, const std::string& hermes_home);
 // Office/ebook containers, SQLite sidecars, an existing PDF or an existing
 // file with a binary extension (existence checked on `fs`).
-Status check_not_binary_document(const ResolvedPath& path, const FileSystem& fs);
+Status check_not_binary_document(const ResolvedPath& path, const fs::FileSystem& fs);
 // Another profile's sandbox mirror (skipped with cross_profile).
 Status check_not_sandbox_mirror(const ResolvedPath& path);
 // The display name when `path` is a protected agent-instruction
@@ -41,7 +43,7 @@ bool is_ssh_config(const ResolvedPath& path, const std::string& home);
 // Asks the user, through MCP elicitation when the client offers it, to
 // approve writing `targets` (what: "protected agent-instruction file(s)" or
 // similar). Fails closed (kPermissionDenied) unless the user accepted.
-Status require_write_approval(CallContext& ctx, const std::string& what,
+Status require_write_approval(registry::CallContext& ctx, const std::string& what,
                               const std::vector<std::string>& targets);
 
 // The path guards over every path a call writes: sensitive path, binary
@@ -49,7 +51,7 @@ Status require_write_approval(CallContext& ctx, const std::string& what,
 // approval for all protected instruction files and one for ~/.ssh/config
 // (existence checked on `fs`). The first refusal.
 Status check_write_paths(const std::vector<ResolvedPath>& paths, bool cross_profile,
-                         CallContext& ctx, const FileSystem& fs);
+                         registry::CallContext& ctx, const fs::FileSystem& fs);
 
 // A relative path that resolved outside the session workspace earns
 // this warning (it never blocks); nullopt otherwise.
@@ -60,6 +62,6 @@ std::optional<std::string> outside_workspace_warning(const ResolvedPath& path,
 // denylist (its `~` entries under the home of `fs`'s machine), then
 // HERMES_WRITE_SAFE_ROOT when set (kPermissionDenied).
 Status check_write_allowed(const std::string& real_path, const std::string& hermes_home,
-                           const FileSystem& fs);
+                           const fs::FileSystem& fs);
 
-}  // namespace hermes
+}  // namespace hermes::file_common

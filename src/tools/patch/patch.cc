@@ -16,7 +16,7 @@
 
 #include <string>
 
-namespace hermes {
+namespace hermes::patch {
 namespace {
 
 constexpr const char* kNotFoundHint =
@@ -27,17 +27,19 @@ constexpr const char* kNotFoundHint =
 std::string workspace_warning(const std::vector<ResolvedPath>& paths, const std::string& cwd) {
   std::string joined;
   for (const auto& p : paths) {
-    if (auto w = outside_workspace_warning(p, cwd)) joined += (joined.empty() ? "" : " | ") + *w;
+    if (auto w = file_common::outside_workspace_warning(p, cwd))
+      joined += (joined.empty() ? "" : " | ") + *w;
   }
   return joined;
 }
 
-void record_writes(CallContext& ctx, const FileSystem& fs, const std::vector<ResolvedPath>& paths) {
-  auto& tracker = ctx.session.state<ReadTracker>();
+void record_writes(registry::CallContext& ctx, const fs::FileSystem& fs,
+                   const std::vector<ResolvedPath>& paths) {
+  auto& tracker = ctx.session.state<file_common::ReadTracker>();
   for (const auto& p : paths) {
-    FileVersion version;
-    if (stat_version(fs, p.real, version)) {
-      tracker.record_write(p.real, version, Baseline::kNotEarned);
+    file_common::FileVersion version;
+    if (file_common::stat_version(fs, p.real, version)) {
+      tracker.record_write(p.real, version, file_common::Baseline::kNotEarned);
     }
   }
 }
@@ -55,7 +57,7 @@ bool has_dotdot(const std::string& path) {
 
 // Resolves every V4A header path in place (absolute, real) and collects them.
 Result<std::vector<ResolvedPath>> resolve_headers(std::vector<v4a::FileOp>& ops,
-                                                  const FileAccess& access) {
+                                                  const file_common::FileAccess& access) {
   std::vector<ResolvedPath> out;
   auto resolve = [&](std::string& path) -> Status {
     if (path.empty()) return {};
@@ -75,15 +77,16 @@ Result<std::vector<ResolvedPath>> resolve_headers(std::vector<v4a::FileOp>& ops,
   return out;
 }
 
-Result<PatchSuccess> run_patch_mode(const PatchParams& params, CallContext& ctx,
-                                    const FileAccess& access, std::vector<ResolvedPath>& paths) {
+Result<PatchSuccess> run_patch_mode(const PatchParams& params, registry::CallContext& ctx,
+                                    const file_common::FileAccess& access,
+                                    std::vector<ResolvedPath>& paths) {
   auto ops = v4a::parse_patch(params.patch);
   if (!ops) return Error::InvalidArgument("Failed to parse patch: " + ops.error().message);
   HERMES_ASSIGN_OR_RETURN(paths, resolve_headers(*ops, access));
-  HERMES_TRY(check_write_paths(paths, params.cross_profile, ctx, access.fs()));
+  HERMES_TRY(file_common::check_write_paths(paths, params.cross_profile, ctx, access.fs()));
   std::vector<std::string> reals;
   for (const auto& p : paths) reals.push_back(p.real);
-  PathLocks lock(reals);
+  fs::PathLocks lock(reals);
   return v4a::apply_patch({std::move(ops).value(),
                            ctx.services.config.home(),
                            {},
@@ -92,12 +95,13 @@ Result<PatchSuccess> run_patch_mode(const PatchParams& params, CallContext& ctx,
                            ctx.stop});
 }
 
-Result<PatchSuccess> run_replace_mode(const PatchParams& params, CallContext& ctx,
-                                      const FileAccess& access, std::vector<ResolvedPath>& paths) {
+Result<PatchSuccess> run_replace_mode(const PatchParams& params, registry::CallContext& ctx,
+                                      const file_common::FileAccess& access,
+                                      std::vector<ResolvedPath>& paths) {
   HERMES_ASSIGN_OR_RETURN(ResolvedPath path, access.resolve(params.path));
   paths = {path};
-  HERMES_TRY(check_write_paths(paths, params.cross_profile, ctx, access.fs()));
-  PathLocks lock({path.real});
+  HERMES_TRY(file_common::check_write_paths(paths, params.cross_profile, ctx, access.fs()));
+  fs::PathLocks lock({path.real});
   return run_replace(path, params.replace, ctx.services.config.home(), access);
 }
 
@@ -116,8 +120,9 @@ std::string miss_hint(const Error& error, const PatchParams& params, PatchState&
   return "";
 }
 
-Result<PatchApplied> apply(const PatchParams& params, CallContext& ctx, PatchState& state) {
-  HERMES_ASSIGN_OR_RETURN(FileAccess access, FileAccess::for_call(ctx));
+Result<PatchApplied> apply(const PatchParams& params, registry::CallContext& ctx,
+                           PatchState& state) {
+  HERMES_ASSIGN_OR_RETURN(file_common::FileAccess access, file_common::FileAccess::for_call(ctx));
   PatchApplied out;
   HERMES_ASSIGN_OR_RETURN(out.edit, params.mode == PatchMode::kPatch
                                         ? run_patch_mode(params, ctx, access, out.paths)
@@ -130,7 +135,7 @@ Result<PatchApplied> apply(const PatchParams& params, CallContext& ctx, PatchSta
 
 }  // namespace
 
-Result<PatchOutput> patch(const PatchParams& params, CallContext& ctx) {
+Result<PatchOutput> patch(const PatchParams& params, registry::CallContext& ctx) {
   auto& state = ctx.session.state<PatchState>();
   state.record_well_formed();
   Result<PatchApplied> applied = apply(params, ctx, state);
@@ -138,7 +143,7 @@ Result<PatchOutput> patch(const PatchParams& params, CallContext& ctx) {
   return PatchOutput{PatchFailed{applied.error(), miss_hint(applied.error(), params, state)}};
 }
 
-Result<PatchOutput> patch_rejected(const Error& error, CallContext& ctx) {
+Result<PatchOutput> patch_rejected(const Error& error, registry::CallContext& ctx) {
   int n = ctx.session.state<PatchState>().record_malformed();
   if (n < 3) return PatchOutput{PatchFailed{error, ""}};
   return PatchOutput{PatchFailed{
@@ -152,4 +157,4 @@ const Error* patch_failure(const PatchOutput& output) {
   return failed ? &failed->error : nullptr;
 }
 
-}  // namespace hermes
+}  // namespace hermes::patch

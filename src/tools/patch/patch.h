@@ -14,9 +14,11 @@
 #include <variant>
 #include <vector>
 
-namespace hermes {
-
+namespace hermes::registry {
 class Registry;
+}  // namespace hermes::registry
+
+namespace hermes::patch {
 
 enum class PatchMode { kReplace, kPatch };
 
@@ -45,9 +47,9 @@ using PatchOutput = std::variant<PatchApplied, PatchFailed>;
 
 // Runs patch. Every failure is a `PatchFailed` (its JSON has `success:
 // false`), so the handler itself does not fail.
-Result<PatchOutput> patch(const PatchParams& params, CallContext& ctx);
+Result<PatchOutput> patch(const PatchParams& params, registry::CallContext& ctx);
 // Arguments `parse_patch_params` refused: counts the malformed call.
-Result<PatchOutput> patch_rejected(const Error& error, CallContext& ctx);
+Result<PatchOutput> patch_rejected(const Error& error, registry::CallContext& ctx);
 // The failure an output stands for, or nullptr for an applied edit.
 const Error* patch_failure(const PatchOutput& output);
 
@@ -55,6 +57,6 @@ const Error* patch_failure(const PatchOutput& output);
 Result<PatchParams> parse_patch_params(const Json& args);
 Json patch_json(const PatchOutput& output);
 
-void register_patch(Registry& registry);
+void register_patch(registry::Registry& registry);
 
-}  // namespace hermes
+}  // namespace hermes::patch

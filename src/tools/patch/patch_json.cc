@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace hermes {
+namespace hermes::patch {
 namespace {
 
 constexpr const char* kDescription =
@@ -23,7 +23,7 @@ constexpr const char* kDescription =
     "PARAMETERS: mode, patch.";
 
 Result<std::optional<std::string>> string_field(const Json& args, const char* key) {
-  return optional_string_arg(args, "patch", key);
+  return registry::optional_string_arg(args, "patch", key);
 }
 
 Result<PatchParams> parse_replace_params(const Json& args, PatchParams out) {
@@ -33,16 +33,18 @@ Result<PatchParams> parse_replace_params(const Json& args, PatchParams out) {
   HERMES_ASSIGN_OR_RETURN(auto old_text, string_field(args, "old_string"));
   HERMES_ASSIGN_OR_RETURN(auto new_text, string_field(args, "new_string"));
   if (!old_text || !new_text) return Error::InvalidArgument("old_string and new_string required");
-  HERMES_ASSIGN_OR_RETURN(auto replace_all, optional_bool_arg(args, "patch", "replace_all"));
+  HERMES_ASSIGN_OR_RETURN(auto replace_all,
+                          registry::optional_bool_arg(args, "patch", "replace_all"));
   out.replace = {*old_text, *new_text, replace_all.value_or(false)};
   return out;
 }
 
 Json lint_of(const PatchApplied& applied) {
   const auto& lint = applied.edit.lint;
-  if (lint.size() == 1 && applied.paths.size() == 1) return lint_json(lint[0].second);
+  if (lint.size() == 1 && applied.paths.size() == 1)
+    return write_pipeline::lint_json(lint[0].second);
   Json out = Json::object();
-  for (const auto& [path, report] : lint) out[path] = lint_json(report);
+  for (const auto& [path, report] : lint) out[path] = write_pipeline::lint_json(report);
   return out;
 }
 
@@ -92,7 +94,8 @@ Json input_schema() {
 Result<PatchParams> parse_patch_params(const Json& args) {
   PatchParams out;
   HERMES_ASSIGN_OR_RETURN(auto mode, string_field(args, "mode"));
-  HERMES_ASSIGN_OR_RETURN(auto cross_profile, optional_bool_arg(args, "patch", "cross_profile"));
+  HERMES_ASSIGN_OR_RETURN(auto cross_profile,
+                          registry::optional_bool_arg(args, "patch", "cross_profile"));
   out.cross_profile = cross_profile.value_or(false);
   const std::string name = mode.value_or("replace");
   if (name == "replace") return parse_replace_params(args, std::move(out));
@@ -108,14 +111,14 @@ Json patch_json(const PatchOutput& output) {
   return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
 }
 
-void register_patch(Registry& registry) {
-  registry.add(ToolSpec{
+void register_patch(registry::Registry& registry) {
+  registry.add(registry::ToolSpec{
       .name = "patch",
       .toolset = "file",
       .description = kDescription,
       .input_schema = input_schema(),
       .annotations = {.read_only = false, .destructive = true, .idempotent = false},
-      .run = typed_entry(TypedTool<PatchParams, PatchOutput>{
+      .run = registry::typed_entry(registry::TypedTool<PatchParams, PatchOutput>{
           .parse = parse_patch_params,
           .handler = patch,
           .render = patch_json,
@@ -125,4 +128,4 @@ void register_patch(Registry& registry) {
   });
 }
 
-}  // namespace hermes
+}  // namespace hermes::patch

@@ -11,17 +11,17 @@
 #include <utility>
 #include <vector>
 
-namespace hermes {
+namespace hermes::patch {
 
 struct PatchSuccess {
   std::string diff;
   std::vector<std::string> files_modified;  // absolute paths, in result order
   std::vector<std::string> files_created;
   std::vector<std::string> files_deleted;
-  std::vector<std::pair<std::string, LintReport>> lint;  // per written file
-  std::optional<match::Strategy> strategy;               // replace mode only
+  std::vector<std::pair<std::string, write_pipeline::LintReport>> lint;  // per written file
+  std::optional<match::Strategy> strategy;                               // replace mode only
   bool no_change = false;
   std::string note;
 };
 
-}  // namespace hermes
+}  // namespace hermes::patch

@@ -9,9 +9,9 @@
 #include <mutex>
 #include <string>
 
-namespace hermes {
+namespace hermes::patch {
 
-class PatchState : public SessionState {
+class PatchState : public registry::SessionState {
  public:
   // Counts one more consecutive "Could not find" miss on `path`; returns the count.
   int record_miss(const std::string& path) {
@@ -39,4 +39,4 @@ class PatchState : public SessionState {
   int malformed_ = 0;                  // mu_
 };
 
-}  // namespace hermes
+}  // namespace hermes::patch

@@ -9,7 +9,7 @@
 #include "tools/write_pipeline/content_gate.h"
 #include "tools/write_pipeline/file_writer.h"
 
-namespace hermes {
+namespace hermes::patch {
 namespace {
 
 std::string already_applied_note(const std::string& path) {
@@ -39,15 +39,17 @@ Error write_failed(const Error& cause) {
 }  // namespace
 
 Result<PatchSuccess> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
-                                 const std::string& hermes_home, const FileAccess& access) {
-  HERMES_TRY(check_write_allowed(path.real, hermes_home, access.fs()));
+                                 const std::string& hermes_home,
+                                 const file_common::FileAccess& access) {
+  HERMES_TRY(file_common::check_write_allowed(path.real, hermes_home, access.fs()));
   auto raw = access.fs().read_all(path.real);
   if (!raw) {
     return Error{raw.error().code,
                  "Failed to read file: " + path.absolute + " (" + raw.error().message + ")"};
   }
-  const bool bom = std::string_view(*raw).starts_with(kUtf8Bom);
-  std::string_view content = std::string_view(*raw).substr(bom ? kUtf8Bom.size() : 0);
+  const bool bom = std::string_view(*raw).starts_with(write_pipeline::kUtf8Bom);
+  std::string_view content =
+      std::string_view(*raw).substr(bom ? write_pipeline::kUtf8Bom.size() : 0);
   if (auto bad = match::check_replace_input(args.old_text, args.new_text)) {
     if (args.old_text == args.new_text &&
         match::is_already_applied(content, args.old_text, args.new_text)) {
@@ -63,17 +65,19 @@ Result<PatchSuccess> run_replace(const ResolvedPath& path, const ReplaceArgs& ar
     return replace_error(*error);
   }
   auto& done = std::get<match::ReplaceOutcome>(replaced);
-  std::string bytes = bom ? std::string(kUtf8Bom) + done.content : done.content;
-  auto prepared = prepare_write(path.real, bytes, hermes_home,
-                                WriteShims{.crlf = false, .bom = true}, *raw, access.fs());
+  std::string bytes = bom ? std::string(write_pipeline::kUtf8Bom) + done.content : done.content;
+  auto prepared = write_pipeline::prepare_write(
+      path.real, bytes, hermes_home, write_pipeline::WriteShims{.crlf = false, .bom = true}, *raw,
+      access.fs());
   if (!prepared) return write_failed(prepared.error());
-  auto committed = commit_write(*prepared);
+  auto committed = write_pipeline::commit_write(*prepared);
   if (!committed) return write_failed(committed.error());
   PatchSuccess out;
   out.diff = unified_diff(content, done.content, "a/" + path.given, "b/" + path.given);
   out.files_modified = {path.absolute};
-  out.lint.emplace_back(path.absolute, lint_delta(path.real, prepared->bytes, *raw,
-                                                  access.files_on_host(), access.stop()));
+  out.lint.emplace_back(path.absolute,
+                        write_pipeline::lint_delta(path.real, prepared->bytes, *raw,
+                                                   access.files_on_host(), access.stop()));
   if (done.strategy != match::Strategy::kExact) out.strategy = done.strategy;
   // Which tier fired, so each tier's worth shows in the logs.
   log::debug("patch " + path.absolute + ": " + std::string(match::strategy_name(done.strategy)) +
@@ -81,4 +85,4 @@ Result<PatchSuccess> run_replace(const ResolvedPath& path, const ReplaceArgs& ar
   return out;
 }
 
-}  // namespace hermes
+}  // namespace hermes::patch

@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace hermes {
+namespace hermes::patch {
 
 struct ReplaceArgs {
   std::string old_text;
@@ -21,6 +21,7 @@ struct ReplaceArgs {
 // Runs under the caller's path lock, on the call's file system. `hermes_home`
 // locates the denylist.
 Result<PatchSuccess> run_replace(const ResolvedPath& path, const ReplaceArgs& args,
-                                 const std::string& hermes_home, const FileAccess& access);
+                                 const std::string& hermes_home,
+                                 const file_common::FileAccess& access);
 
-}  // namespace hermes
+}  // namespace hermes::patch

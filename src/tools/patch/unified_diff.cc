@@ -12,7 +12,7 @@
 #include <cstring>
 #include <vector>
 
-namespace hermes {
+namespace hermes::patch {
 namespace {
 
 constexpr size_t kContext = 3;
@@ -211,4 +211,4 @@ std::string unified_diff(std::string_view from, std::string_view to, const std::
   return out;
 }
 
-}  // namespace hermes
+}  // namespace hermes::patch

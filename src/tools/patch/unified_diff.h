@@ -6,10 +6,10 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::patch {
 
 // Headers `--- <from_label>` / `+++ <to_label>`; empty when the texts are equal.
 std::string unified_diff(std::string_view from, std::string_view to, const std::string& from_label,
                          const std::string& to_label);
 
-}  // namespace hermes
+}  // namespace hermes::patch

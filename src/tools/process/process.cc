@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <string>
 
-namespace hermes {
+namespace hermes::process {
 namespace {
 
 using proc::ProcessSnapshot;
@@ -24,14 +24,14 @@ int64_t uptime(const ProcessSnapshot& s) {
 }
 
 // `s` with its command (cut to `command_cap` bytes first) and output cleaned.
-ProcessSnapshot cleaned(ProcessSnapshot s, CallContext& ctx,
+ProcessSnapshot cleaned(ProcessSnapshot s, registry::CallContext& ctx,
                         size_t command_cap = std::string::npos) {
-  s.command = clean_process_output(s.command.substr(0, command_cap), ctx);
-  s.output = clean_process_output(s.output, ctx);
+  s.command = terminal::clean_process_output(s.command.substr(0, command_cap), ctx);
+  s.output = terminal::clean_process_output(s.output, ctx);
   return s;
 }
 
-ProcessView view_of(const ProcessSnapshot& s, CallContext& ctx,
+ProcessView view_of(const ProcessSnapshot& s, registry::CallContext& ctx,
                     size_t command_cap = std::string::npos) {
   return ProcessView{cleaned(s, ctx, command_cap), uptime(s)};
 }
@@ -59,8 +59,8 @@ ProcessOutput not_found(const std::string& id) {
   return ProcessRefused{Error::NotFound("No process with ID " + id)};
 }
 
-ProcessOutput wait(const std::string& id, const ProcessParams& params, CallContext& ctx) {
-  proc::ProcessRegistry& reg = ctx.session.state<TerminalState>().processes();
+ProcessOutput wait(const std::string& id, const ProcessParams& params, registry::CallContext& ctx) {
+  proc::ProcessRegistry& reg = ctx.session.state<terminal::TerminalState>().processes();
   int64_t limit = ctx.services.config.get_int("terminal.timeout", 180, "TERMINAL_TIMEOUT");
   ProcessWait out{.waited_seconds = params.timeout.value_or(limit)};
   if (out.waited_seconds <= 0) {
@@ -98,13 +98,13 @@ Error incomplete_kill(const proc::KillReport& report) {
   return Error::Io("Kill incomplete: " + why);
 }
 
-ProcessOutput kill(const std::string& id, CallContext& ctx) {
-  proc::ProcessRegistry& reg = ctx.session.state<TerminalState>().processes();
+ProcessOutput kill(const std::string& id, registry::CallContext& ctx) {
+  proc::ProcessRegistry& reg = ctx.session.state<terminal::TerminalState>().processes();
   auto grace = std::chrono::milliseconds(static_cast<int64_t>(
       1000 * ctx.services.config.get_double("terminal.daemon_term_grace_seconds", 2.0)));
   ProcessKill out{.id = id, .report = reg.kill(id, grace)};
   out.snapshot = reg.snapshot(id);
-  if (out.snapshot) out.output = clean_process_output(out.snapshot->output, ctx);
+  if (out.snapshot) out.output = terminal::clean_process_output(out.snapshot->output, ctx);
   if (!out.report.complete()) out.error = incomplete_kill(out.report);
   return out;
 }
@@ -119,8 +119,8 @@ ProcessOutput stdin_done(const Status& status, ProcessStdinDone done) {
       Error::Unavailable("Process stdin not available (non-local backend or stdin closed)")};
 }
 
-ProcessOutput act(const std::string& id, const ProcessParams& params, CallContext& ctx) {
-  proc::ProcessRegistry& reg = ctx.session.state<TerminalState>().processes();
+ProcessOutput act(const std::string& id, const ProcessParams& params, registry::CallContext& ctx) {
+  proc::ProcessRegistry& reg = ctx.session.state<terminal::TerminalState>().processes();
   switch (params.action) {
     case ProcessAction::kWait:
       return wait(id, params, ctx);
@@ -147,8 +147,8 @@ ProcessOutput act(const std::string& id, const ProcessParams& params, CallContex
 
 }  // namespace
 
-Result<ProcessOutput> process(const ProcessParams& params, CallContext& ctx) {
-  proc::ProcessRegistry& reg = ctx.session.state<TerminalState>().processes();
+Result<ProcessOutput> process(const ProcessParams& params, registry::CallContext& ctx) {
+  proc::ProcessRegistry& reg = ctx.session.state<terminal::TerminalState>().processes();
   if (params.action == ProcessAction::kList) {
     ProcessListing listing;
     for (const ProcessSnapshot& s : reg.list()) listing.processes.push_back(view_of(s, ctx, 200));
@@ -168,4 +168,4 @@ const Error* process_failure(const ProcessOutput& output) {
   return killed && killed->error ? &*killed->error : nullptr;
 }
 
-}  // namespace hermes
+}  // namespace hermes::process

@@ -16,9 +16,11 @@
 #include <variant>
 #include <vector>
 
-namespace hermes {
-
+namespace hermes::registry {
 class Registry;
+}  // namespace hermes::registry
+
+namespace hermes::process {
 
 enum class ProcessAction { kList, kPoll, kLog, kWait, kKill, kWrite, kSubmit, kClose };
 
@@ -91,13 +93,13 @@ using ProcessOutput = std::variant<ProcessListing, ProcessPoll, ProcessLog, Proc
 
 // Runs process. Its failures are outputs (`process_failure` names them);
 // argument errors come from the parser.
-Result<ProcessOutput> process(const ProcessParams& params, CallContext& ctx);
+Result<ProcessOutput> process(const ProcessParams& params, registry::CallContext& ctx);
 const Error* process_failure(const ProcessOutput& output);
 
 // process_json.cc.
 Result<ProcessParams> parse_process_params(const Json& args);
 Json process_json(const ProcessOutput& output);
 
-void register_process(Registry& registry);
+void register_process(registry::Registry& registry);
 
-}  // namespace hermes
+}  // namespace hermes::process

@@ -12,7 +12,7 @@
 #include <map>
 #include <string>
 
-namespace hermes {
+namespace hermes::process {
 namespace {
 
 using proc::ProcessSnapshot;
@@ -223,14 +223,14 @@ Json process_json(const ProcessOutput& output) {
   return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
 }
 
-void register_process(Registry& registry) {
-  registry.add(ToolSpec{
+void register_process(registry::Registry& registry) {
+  registry.add(registry::ToolSpec{
       .name = "process",
       .toolset = "terminal",
       .description = kDescription,
       .input_schema = schema(),
       .annotations = {.read_only = false, .destructive = true},
-      .run = typed_entry(TypedTool<ProcessParams, ProcessOutput>{
+      .run = registry::typed_entry(registry::TypedTool<ProcessParams, ProcessOutput>{
           .parse = parse_process_params,
           .handler = process,
           .render = process_json,
@@ -239,4 +239,4 @@ void register_process(Registry& registry) {
   });
 }
 
-}  // namespace hermes
+}  // namespace hermes::process

@@ -8,7 +8,7 @@
 #include <array>
 #include <cstdio>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 // Length of the valid UTF-8 sequence at `i`, 0 when invalid, -1 when it is
@@ -200,4 +200,4 @@ bool is_image_extension(std::string_view ext) {
   return false;
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

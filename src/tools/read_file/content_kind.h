@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::read_file {
 
 enum class Utf16 { kLittleEndian, kBigEndian };
 
@@ -31,4 +31,4 @@ std::string extension_of(std::string_view path);
 bool is_binary_extension(std::string_view ext);
 bool is_image_extension(std::string_view ext);
 
-}  // namespace hermes
+}  // namespace hermes::read_file

@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 constexpr uint64_t kMaxCopy = 64ull << 20;
@@ -45,7 +45,7 @@ class HostCopy {
 
 }  // namespace
 
-Result<std::string> extract_document_copy(const FileSystem& fs, const std::string& path,
+Result<std::string> extract_document_copy(const fs::FileSystem& fs, const std::string& path,
                                           uint64_t size, DocumentKind kind, std::stop_token stop) {
   if (size > kMaxCopy) return Error::TooLarge("file exceeds 64 MiB");
   HERMES_ASSIGN_OR_RETURN(std::string bytes, fs.read_all(path));
@@ -54,4 +54,4 @@ Result<std::string> extract_document_copy(const FileSystem& fs, const std::strin
   return extract_document(copy.path(), kind, stop);
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

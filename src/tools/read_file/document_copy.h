@@ -12,11 +12,11 @@
 #include <stop_token>
 #include <string>
 
-namespace hermes {
+namespace hermes::read_file {
 
 // extract_document for `path` on `fs` (`size` from its stat); files above
 // 64 MiB are not copied (kTooLarge).
-Result<std::string> extract_document_copy(const FileSystem& fs, const std::string& path,
+Result<std::string> extract_document_copy(const fs::FileSystem& fs, const std::string& path,
                                           uint64_t size, DocumentKind kind, std::stop_token stop);
 
-}  // namespace hermes
+}  // namespace hermes::read_file

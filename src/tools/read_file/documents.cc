@@ -14,7 +14,7 @@
 #include <map>
 #include <vector>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 constexpr size_t kMaxRows = 5000;
@@ -296,4 +296,4 @@ Result<std::string> extract_document(const std::string& path, DocumentKind kind,
   return docx_text(path);
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

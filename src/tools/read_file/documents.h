@@ -10,7 +10,7 @@
 #include <stop_token>
 #include <string>
 
-namespace hermes {
+namespace hermes::read_file {
 
 enum class DocumentKind { kNotebook, kDocx, kXlsx, kPdf };
 
@@ -31,4 +31,4 @@ Result<std::string> xlsx_text(const std::string& path);
 // appended when many pages are empty.
 std::string pdf_pages_text(const std::string& raw);
 
-}  // namespace hermes
+}  // namespace hermes::read_file

@@ -12,7 +12,7 @@
 #include <memory>
 #include <set>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
@@ -91,7 +91,7 @@ std::string canonical_name(const std::string& name) {
   return replace_all(out, "\u2018", "'");
 }
 
-std::optional<std::string> unicode_variant(const FileSystem& fs, const std::string& dir,
+std::optional<std::string> unicode_variant(const fs::FileSystem& fs, const std::string& dir,
                                            const std::string& name) {
   auto entries = fs.list_dir(dir);
   if (!entries) return std::nullopt;
@@ -105,7 +105,7 @@ std::optional<std::string> unicode_variant(const FileSystem& fs, const std::stri
   return found;
 }
 
-std::vector<std::string> similar_files(const FileSystem& fs, const std::string& dir,
+std::vector<std::string> similar_files(const fs::FileSystem& fs, const std::string& dir,
                                        const std::string& name) {
   auto entries = fs.list_dir(dir);
   if (!entries) return {};
@@ -125,4 +125,4 @@ std::vector<std::string> similar_files(const FileSystem& fs, const std::string& 
   return out;
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

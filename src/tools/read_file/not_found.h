@@ -9,19 +9,19 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::read_file {
 
 // NFC, U+202F/U+00A0 → space, U+2018/U+2019 → `'`.
 std::string canonical_name(const std::string& name);
 // The one entry of `dir` (other than `name` itself) equal to `name` after
 // canonicalisation; nullopt for zero or several.
-std::optional<std::string> unicode_variant(const FileSystem& fs, const std::string& dir,
+std::optional<std::string> unicode_variant(const fs::FileSystem& fs, const std::string& dir,
                                            const std::string& name);
 // Up to 5 absolute paths from the first 50 names of `dir` (alphabetical),
 // best score first.
-std::vector<std::string> similar_files(const FileSystem& fs, const std::string& dir,
+std::vector<std::string> similar_files(const fs::FileSystem& fs, const std::string& dir,
                                        const std::string& name);
 // difflib.SequenceMatcher(None, a, b).ratio() for short strings.
 double similarity_ratio(const std::string& a, const std::string& b);
 
-}  // namespace hermes
+}  // namespace hermes::read_file

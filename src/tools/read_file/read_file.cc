@@ -21,14 +21,14 @@
 #include <algorithm>
 #include <string>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 int64_t positive_or(int64_t value, int64_t fallback) { return value > 0 ? value : fallback; }
 
 // The page request from the arguments and the configuration (read per
 // call: a session's configuration is fixed, but tests build many).
-ReadSettings settings_from(const Services& services, const ReadFileParams& params) {
+ReadSettings settings_from(const registry::Services& services, const ReadFileParams& params) {
   const Config& config = services.config;
   ReadSettings s;
   s.page.offset = params.offset;
@@ -48,9 +48,10 @@ ReadFileSpecial special_file(const std::string& given, const std::string& kind) 
       "need to inspect it.")};
 }
 
-Result<ReadFileOutput> extract(const ResolvedPath& path, const FileInfo& info, DocumentKind kind,
-                               const ReadSettings& s, CallContext& ctx, const FileAccess& access) {
-  ReadTracker& tracker = ctx.session.state<ReadTracker>();
+Result<ReadFileOutput> extract(const ResolvedPath& path, const fs::FileInfo& info,
+                               DocumentKind kind, const ReadSettings& s, registry::CallContext& ctx,
+                               const file_common::FileAccess& access) {
+  file_common::ReadTracker& tracker = ctx.session.state<file_common::ReadTracker>();
   auto text = access.files_on_host()
                   ? extract_document(path.real, kind, ctx.stop)
                   : extract_document_copy(access.fs(), path.real, info.size, kind, ctx.stop);
@@ -65,16 +66,17 @@ Result<ReadFileOutput> extract(const ResolvedPath& path, const FileInfo& info, D
 
 // Steps 6–7: documents, then binary extensions (even for a missing file).
 std::optional<Result<ReadFileOutput>> document_or_extension(const ResolvedPath& path,
-                                                            const std::optional<FileInfo>& info,
-                                                            const ReadSettings& s, CallContext& ctx,
-                                                            const FileAccess& access) {
+                                                            const std::optional<fs::FileInfo>& info,
+                                                            const ReadSettings& s,
+                                                            registry::CallContext& ctx,
+                                                            const file_common::FileAccess& access) {
   const std::string ext = extension_of(path.real);
   std::optional<DocumentKind> kind = document_kind(ext);
-  if (kind && info && info->type == FileType::kRegular) {
+  if (kind && info && info->type == fs::FileType::kRegular) {
     if (*kind != DocumentKind::kNotebook) return extract(path, *info, *kind, s, ctx, access);
     if (auto text = read_notebook(access.fs(), path.real)) {
       return Result<ReadFileOutput>(
-          serve_document(*text, *info, path, s, ctx.session.state<ReadTracker>()));
+          serve_document(*text, *info, path, s, ctx.session.state<file_common::ReadTracker>()));
     }
   }
   if (is_binary_extension(ext)) {
@@ -86,8 +88,9 @@ std::optional<Result<ReadFileOutput>> document_or_extension(const ResolvedPath& 
 }
 
 // Steps 2–5: the path guards between resolution and content.
-std::optional<Result<ReadFileOutput>> path_guards(const FileSystem& fs, const ResolvedPath& path,
-                                                  const std::optional<FileInfo>& info,
+std::optional<Result<ReadFileOutput>> path_guards(const fs::FileSystem& fs,
+                                                  const ResolvedPath& path,
+                                                  const std::optional<fs::FileInfo>& info,
                                                   const Config& config) {
   if (hits_device_blocklist(fs, path.absolute, path.real)) {
     return Error::PermissionDenied(
@@ -99,7 +102,7 @@ std::optional<Result<ReadFileOutput>> path_guards(const FileSystem& fs, const Re
       return Result<ReadFileOutput>(special_file(path.given, *kind));
     }
   }
-  if (Status readable = check_readable(path.real, config.home()); !readable) {
+  if (Status readable = file_common::check_readable(path.real, config.home()); !readable) {
     return Result<ReadFileOutput>(readable.error());
   }
   return std::nullopt;
@@ -107,18 +110,18 @@ std::optional<Result<ReadFileOutput>> path_guards(const FileSystem& fs, const Re
 
 }  // namespace
 
-Result<ReadFileOutput> read_file(const ReadFileParams& params, CallContext& ctx) {
+Result<ReadFileOutput> read_file(const ReadFileParams& params, registry::CallContext& ctx) {
   if (is_nt_namespace(params.path)) {
     return Error::InvalidArgument(
         "Cannot read '" + params.path +
         "': NT device-namespace paths (\\\\?\\, \\??\\, \\\\.\\) are not supported.");
   }
-  HERMES_ASSIGN_OR_RETURN(FileAccess access, FileAccess::for_call(ctx));
+  HERMES_ASSIGN_OR_RETURN(file_common::FileAccess access, file_common::FileAccess::for_call(ctx));
   HERMES_ASSIGN_OR_RETURN(ResolvedPath resolved, access.resolve(params.path));
   resolved.given = params.path;
-  const FileSystem& fs = access.fs();
+  const fs::FileSystem& fs = access.fs();
   auto stat = fs.stat(resolved.real);
-  std::optional<FileInfo> info = stat ? std::optional<FileInfo>(*stat) : std::nullopt;
+  std::optional<fs::FileInfo> info = stat ? std::optional<fs::FileInfo>(*stat) : std::nullopt;
   const Config& config = ctx.services.config;
   if (auto refused = path_guards(fs, resolved, info, config)) return std::move(*refused);
   const ReadSettings settings = settings_from(ctx.services, params);
@@ -126,7 +129,7 @@ Result<ReadFileOutput> read_file(const ReadFileParams& params, CallContext& ctx)
     return std::move(*early);
   }
   ReadState& state = ctx.session.state<ReadState>();
-  ReadTracker& tracker = ctx.session.state<ReadTracker>();
+  file_common::ReadTracker& tracker = ctx.session.state<file_common::ReadTracker>();
   state.attach(tracker);
   return read_text_file(fs, resolved, info, settings, state, tracker);
 }
@@ -144,4 +147,4 @@ const Error* read_file_failure(const ReadFileOutput& output) {
       output);
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

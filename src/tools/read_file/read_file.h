@@ -14,9 +14,11 @@
 #include <variant>
 #include <vector>
 
-namespace hermes {
-
+namespace hermes::registry {
 class Registry;
+}  // namespace hermes::registry
+
+namespace hermes::read_file {
 
 struct ReadFileParams {
   std::string path;      // as the model wrote it; never empty
@@ -70,7 +72,7 @@ using ReadFileOutput = std::variant<ReadFilePage, ReadFileBinary, ReadFileNotFou
 // Runs read_file. Plain failures (path missing or refused, extraction failed,
 // binary extension, open errors) are errors; the outcomes above that carry
 // more than a message are outputs, `read_file_failure` names their failure.
-Result<ReadFileOutput> read_file(const ReadFileParams& params, CallContext& ctx);
+Result<ReadFileOutput> read_file(const ReadFileParams& params, registry::CallContext& ctx);
 // The failure an output stands for, or nullptr for a page or the stub.
 const Error* read_file_failure(const ReadFileOutput& output);
 
@@ -79,6 +81,6 @@ const Error* read_file_failure(const ReadFileOutput& output);
 Result<ReadFileParams> parse_read_file_params(const Json& args);
 Json read_file_json(const ReadFileOutput& output);
 
-void register_read_file(Registry& registry);
+void register_read_file(registry::Registry& registry);
 
-}  // namespace hermes
+}  // namespace hermes::read_file

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <string>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 constexpr const char* kDescription =
@@ -190,7 +190,7 @@ Json schema() {
 
 Result<ReadFileParams> parse_read_file_params(const Json& args) {
   HERMES_ASSIGN_OR_RETURN(std::optional<std::string> path,
-                          optional_string_arg(args, "read_file", "path"));
+                          registry::optional_string_arg(args, "read_file", "path"));
   if (!path || path->empty()) return Error::InvalidArgument("path is required");
   ReadFileParams out;
   out.path = std::move(*path);
@@ -204,14 +204,14 @@ Json read_file_json(const ReadFileOutput& output) {
   return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
 }
 
-void register_read_file(Registry& registry) {
-  registry.add(ToolSpec{
+void register_read_file(registry::Registry& registry) {
+  registry.add(registry::ToolSpec{
       .name = "read_file",
       .toolset = "file",
       .description = kDescription,
       .input_schema = schema(),
       .annotations = {.read_only = true, .destructive = false, .idempotent = true},
-      .run = typed_entry(TypedTool<ReadFileParams, ReadFileOutput>{
+      .run = registry::typed_entry(registry::TypedTool<ReadFileParams, ReadFileOutput>{
           .parse = parse_read_file_params,
           .handler = read_file,
           .render = read_file_json,
@@ -221,4 +221,4 @@ void register_read_file(Registry& registry) {
   });
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

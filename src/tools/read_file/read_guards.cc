@@ -8,7 +8,7 @@
 
 #include <array>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 constexpr std::array<std::string_view, 12> kBlockedDevices = {
@@ -42,13 +42,13 @@ bool is_blocked_device(std::string_view path) {
   return false;
 }
 
-bool hits_device_blocklist(const FileSystem& fs, const std::string& absolute,
+bool hits_device_blocklist(const fs::FileSystem& fs, const std::string& absolute,
                            const std::string& real) {
   std::string hop = absolute;
   for (int i = 0; i < kMaxHops; ++i) {
     if (is_blocked_device(hop)) return true;
     auto info = fs.lstat(hop);
-    if (!info || info->type != FileType::kSymlink) break;
+    if (!info || info->type != fs::FileType::kSymlink) break;
     auto target = fs.read_link(hop);
     if (!target) break;
     hop = PathResolver::normalize(starts_with(*target, "/") ? *target
@@ -57,16 +57,16 @@ bool hits_device_blocklist(const FileSystem& fs, const std::string& absolute,
   return is_blocked_device(real);
 }
 
-std::optional<std::string> special_file_kind(FileType type) {
+std::optional<std::string> special_file_kind(fs::FileType type) {
   switch (type) {
-    case FileType::kFifo:
-    case FileType::kSocket:
-    case FileType::kCharDevice:
-    case FileType::kBlockDevice:
-      return std::string(file_type_name(type));
+    case fs::FileType::kFifo:
+    case fs::FileType::kSocket:
+    case fs::FileType::kCharDevice:
+    case fs::FileType::kBlockDevice:
+      return std::string(fs::file_type_name(type));
     default:
       return std::nullopt;
   }
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::read_file {
 
 // True for Windows NT/device-namespace forms (`\\?\`, `\??\`, `\\.\`).
 bool is_nt_namespace(std::string_view raw);
@@ -18,10 +18,10 @@ bool is_nt_namespace(std::string_view raw);
 // `/proc/<pid>/environ`, …); `/dev/null` and `/proc/cpuinfo` are fine.
 bool is_blocked_device(std::string_view path);
 // Whether `absolute`, any symlink hop from it, or `real` is a blocked device.
-bool hits_device_blocklist(const FileSystem& fs, const std::string& absolute,
+bool hits_device_blocklist(const fs::FileSystem& fs, const std::string& absolute,
                            const std::string& real);
 // `a FIFO (named pipe)`, `a socket`, `a character device`, `a block device`
 // for a special file, else nullopt.
-std::optional<std::string> special_file_kind(FileType type);
+std::optional<std::string> special_file_kind(fs::FileType type);
 
-}  // namespace hermes
+}  // namespace hermes::read_file

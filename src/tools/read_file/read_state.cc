@@ -5,12 +5,12 @@
 
 #include "tools/file_common/read_tracker.h"
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 constexpr auto kNegativeTtl = std::chrono::seconds(60);
 }  // namespace
 
-void ReadState::attach(ReadTracker& tracker) {
+void ReadState::attach(file_common::ReadTracker& tracker) {
   {
     std::lock_guard lock(mu_);
     if (attached_) return;
@@ -42,7 +42,7 @@ void ReadState::forget_not_found(const std::string& real_path) {
   misses_.erase(real_path);
 }
 
-DedupVerdict ReadState::check(const ReadKey& key, const FileInfo& current) {
+DedupVerdict ReadState::check(const ReadKey& key, const fs::FileInfo& current) {
   std::lock_guard lock(mu_);
   const int next = last_key_ == key ? consecutive_ + 1 : 1;
   auto commit = [&](DedupVerdict::Kind kind, int count) {
@@ -59,7 +59,7 @@ DedupVerdict ReadState::check(const ReadKey& key, const FileInfo& current) {
   return {DedupVerdict::kRead, next};
 }
 
-void ReadState::record_served(const ReadKey& key, const FileInfo& served) {
+void ReadState::record_served(const ReadKey& key, const fs::FileInfo& served) {
   std::lock_guard lock(mu_);
   entries_[key] = Entry{served, 0};
   consecutive_ = last_key_ == key ? consecutive_ + 1 : 1;
@@ -86,4 +86,4 @@ void ReadState::drop_path(const std::string& real_path) {
   misses_.erase(real_path);
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

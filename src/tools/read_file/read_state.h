@@ -16,9 +16,11 @@
 #include <string>
 #include <tuple>
 
-namespace hermes {
-
+namespace hermes::file_common {
 class ReadTracker;
+}  // namespace hermes::file_common
+
+namespace hermes::read_file {
 
 struct ReadKey {
   std::string real_path;
@@ -38,10 +40,10 @@ struct DedupVerdict {
   int count = 0;  // reads of this region in a row, this one included
 };
 
-class ReadState : public SessionState {
+class ReadState : public registry::SessionState {
  public:
   // Subscribes to `tracker` so a write/patch of a path drops its entries.
-  void attach(ReadTracker& tracker);
+  void attach(file_common::ReadTracker& tracker);
 
   // The cached not-found result for `real_path`, if younger than 60 s.
   std::optional<ReadFileNotFound> cached_not_found(const std::string& real_path,
@@ -52,15 +54,15 @@ class ReadState : public SessionState {
   // Before a read of `key` at `current` (the file's metadata now). A stub
   // or a block counts as a read of the region; a kRead counts only once
   // served (binary and not-found results are not tracked).
-  DedupVerdict check(const ReadKey& key, const FileInfo& current);
+  DedupVerdict check(const ReadKey& key, const fs::FileInfo& current);
   // After a served read of `key` at version `served`.
-  void record_served(const ReadKey& key, const FileInfo& served);
+  void record_served(const ReadKey& key, const fs::FileInfo& served);
 
   void on_other_tool_call() override;
 
  private:
   struct Entry {
-    FileInfo version;
+    fs::FileInfo version;
     int stub_hits = 0;
   };
   void drop_path(const std::string& real_path);
@@ -73,4 +75,4 @@ class ReadState : public SessionState {
   std::map<std::string, std::pair<ReadFileNotFound, Clock::TimePoint>> misses_;  // mu_
 };
 
-}  // namespace hermes
+}  // namespace hermes::read_file

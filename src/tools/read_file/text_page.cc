@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
@@ -161,4 +161,4 @@ bool page_truncated(const Page& page, int64_t limit) {
   return page.budget_hit || page.total_lines > page.first_line + limit - 1;
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::read_file {
 
 struct PageRequest {
   int64_t offset = 1;              // first line, 1-based
@@ -39,4 +39,4 @@ Page render_page(std::string_view text, const PageRequest& request);
 // True when the page stops before the file's last line.
 bool page_truncated(const Page& page, int64_t limit);
 
-}  // namespace hermes
+}  // namespace hermes::read_file

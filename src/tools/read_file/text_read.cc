@@ -15,7 +15,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 constexpr size_t kChunk = 256 * 1024;
@@ -39,7 +39,7 @@ std::string basename_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-Result<std::string> read_all(ReadableFile& file, uint64_t cap) {
+Result<std::string> read_all(fs::ReadableFile& file, uint64_t cap) {
   std::string data;
   std::string buf(kChunk, '\0');
   for (;;) {
@@ -59,16 +59,16 @@ bool redact_page(Page& page, const ResolvedPath& path, const ReadSettings& s) {
   return true;
 }
 
-FileVersion version_of(const FileInfo& info) {
-  return FileVersion{info.dev, info.ino, info.size, info.mtime_ns, info.ctime_ns};
+file_common::FileVersion version_of(const fs::FileInfo& info) {
+  return file_common::FileVersion{info.dev, info.ino, info.size, info.mtime_ns, info.ctime_ns};
 }
 
 struct Served {
   ReadFileOutput result;
-  ReadSpan span;
+  file_common::ReadSpan span;
 };
 
-ReadFilePage page_of(Page page, const FileInfo& info, const ReadSettings& s,
+ReadFilePage page_of(Page page, const fs::FileInfo& info, const ReadSettings& s,
                      const std::string& hint_prefix) {
   ReadFilePage out;
   out.page = std::move(page);
@@ -79,11 +79,11 @@ ReadFilePage page_of(Page page, const FileInfo& info, const ReadSettings& s,
   return out;
 }
 
-Served serve_page(Page page, const FileInfo& info, const ResolvedPath& path, const ReadSettings& s,
-                  const std::string& hint_prefix) {
+Served serve_page(Page page, const fs::FileInfo& info, const ResolvedPath& path,
+                  const ReadSettings& s, const std::string& hint_prefix) {
   bool redacted = redact_page(page, path, s);
-  ReadSpan span{page.first_line, page.first_line + page.lines_shown - 1, page.total_lines,
-                !redacted && !page.lines_altered && !page.line_cut};
+  file_common::ReadSpan span{page.first_line, page.first_line + page.lines_shown - 1,
+                             page.total_lines, !redacted && !page.lines_altered && !page.line_cut};
   return Served{page_of(std::move(page), info, s, hint_prefix), span};
 }
 
@@ -99,7 +99,8 @@ ReadFileBinary binary(uint64_t size, const std::string& kind) {
 }
 
 // The page streamed from the file, chunk by chunk.
-Result<Page> stream_page(ReadableFile& file, const FileInfo& info, const PageRequest& request) {
+Result<Page> stream_page(fs::ReadableFile& file, const fs::FileInfo& info,
+                         const PageRequest& request) {
   uint64_t at = 0;
   Status failed;
   std::string buf = chunk_buffer(info.size);
@@ -121,7 +122,7 @@ Result<Page> stream_page(ReadableFile& file, const FileInfo& info, const PageReq
 }
 
 // One consistent page: re-read when the file changed while we read it.
-Result<Served> read_page(ReadableFile& file, FileInfo& info, const ResolvedPath& path,
+Result<Served> read_page(fs::ReadableFile& file, fs::FileInfo& info, const ResolvedPath& path,
                          const ReadSettings& s, const std::string& hint_prefix) {
   for (int attempt = 1;; ++attempt) {
     std::string head(1024, '\0');
@@ -138,7 +139,7 @@ Result<Served> read_page(ReadableFile& file, FileInfo& info, const ResolvedPath&
     } else {
       HERMES_ASSIGN_OR_RETURN(page, stream_page(file, info, s.page));
     }
-    HERMES_ASSIGN_OR_RETURN(FileInfo after, file.info());
+    HERMES_ASSIGN_OR_RETURN(fs::FileInfo after, file.info());
     if (after == info || attempt == kStableAttempts) {
       info = after;
       return serve_page(std::move(page), info, path, s, hint);
@@ -160,7 +161,7 @@ Error open_error(const ResolvedPath& path, const Error& error) {
   return Error{error.code, "Cannot read '" + path.absolute + "': " + cause};
 }
 
-ReadFileNotFound not_found(const FileSystem& fs, const ResolvedPath& path, ReadState& state,
+ReadFileNotFound not_found(const fs::FileSystem& fs, const ResolvedPath& path, ReadState& state,
                            Clock::TimePoint now) {
   std::string dir = parent_of(path.real);
   ReadFileNotFound result{Error::NotFound("File not found: " + path.absolute),
@@ -193,7 +194,7 @@ constexpr const char* kRepeatWarning =
 
 }  // namespace
 
-std::optional<std::string> read_notebook(const FileSystem& fs, const std::string& real_path) {
+std::optional<std::string> read_notebook(const fs::FileSystem& fs, const std::string& real_path) {
   auto file = fs.open_read(real_path);
   if (!file) return std::nullopt;
   auto bytes = read_all(**file, 64ull << 20);
@@ -202,9 +203,10 @@ std::optional<std::string> read_notebook(const FileSystem& fs, const std::string
   return text ? std::optional<std::string>(*text) : std::nullopt;
 }
 
-ReadFilePage serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
-                            const ReadSettings& settings, ReadTracker& tracker) {
-  tracker.record_read(path.real, version_of(info), ReadSpan::inexact());
+ReadFilePage serve_document(const std::string& text, const fs::FileInfo& info,
+                            const ResolvedPath& path, const ReadSettings& settings,
+                            file_common::ReadTracker& tracker) {
+  tracker.record_read(path.real, version_of(info), file_common::ReadSpan::inexact());
   Served served = serve_page(render_page(text, settings.page), info, path, settings, "");
   auto& page = std::get<ReadFilePage>(served.result);
   page.extracted_document = true;
@@ -213,10 +215,10 @@ ReadFilePage serve_document(const std::string& text, const FileInfo& info, const
 
 // Opens `path.real`, or the unicode-equivalent sibling it probably meant
 // (`target` and `hint` then name it); nullopt when neither exists.
-std::optional<Result<std::unique_ptr<ReadableFile>>> open_target(const FileSystem& fs,
-                                                                 const ResolvedPath& path,
-                                                                 ResolvedPath& target,
-                                                                 std::string& hint) {
+std::optional<Result<std::unique_ptr<fs::ReadableFile>>> open_target(const fs::FileSystem& fs,
+                                                                     const ResolvedPath& path,
+                                                                     ResolvedPath& target,
+                                                                     std::string& hint) {
   auto file = fs.open_read(path.real);
   if (file || file.error().code != ErrorCode::kNotFound) return file;
   std::string dir = parent_of(path.real);
@@ -229,9 +231,10 @@ std::optional<Result<std::unique_ptr<ReadableFile>>> open_target(const FileSyste
   return fs.open_read(target.real);
 }
 
-Result<ReadFileOutput> read_text_file(const FileSystem& fs, const ResolvedPath& path,
-                                      const std::optional<FileInfo>& info, const ReadSettings& s,
-                                      ReadState& state, ReadTracker& tracker) {
+Result<ReadFileOutput> read_text_file(const fs::FileSystem& fs, const ResolvedPath& path,
+                                      const std::optional<fs::FileInfo>& info,
+                                      const ReadSettings& s, ReadState& state,
+                                      file_common::ReadTracker& tracker) {
   if (!info) {
     auto cached = state.cached_not_found(path.real, s.now);
     if (cached) return ReadFileOutput{std::move(*cached)};
@@ -240,7 +243,7 @@ Result<ReadFileOutput> read_text_file(const FileSystem& fs, const ResolvedPath& 
   }
   const ReadKey key{path.real, s.page.offset, s.page.limit};
   int consecutive = 0;
-  if (info && info->type == FileType::kRegular) {
+  if (info && info->type == fs::FileType::kRegular) {
     DedupVerdict verdict = state.check(key, *info);
     if (verdict.kind != DedupVerdict::kRead) return dedup_result(verdict, path);
     consecutive = verdict.count;
@@ -252,8 +255,8 @@ Result<ReadFileOutput> read_text_file(const FileSystem& fs, const ResolvedPath& 
   if (!*file) return open_error(path, file->error());
   auto opened = (**file)->info();
   if (!opened) return open_error(path, opened.error());
-  FileInfo current = *opened;
-  if (current.type != FileType::kRegular) {
+  fs::FileInfo current = *opened;
+  if (current.type != fs::FileType::kRegular) {
     return Error::InvalidArgument("Cannot read '" + path.absolute +
                                   "': not a regular file (directory, FIFO, socket, or device). "
                                   "Reading it could block indefinitely.");
@@ -268,4 +271,4 @@ Result<ReadFileOutput> read_text_file(const FileSystem& fs, const ResolvedPath& 
   return std::move(served->result);
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

@@ -13,10 +13,13 @@
 #include <optional>
 #include <string>
 
-namespace hermes {
+namespace hermes::file_common {
+class ReadTracker;
+}  // namespace hermes::file_common
+
+namespace hermes::read_file {
 
 class ReadState;
-class ReadTracker;
 
 struct ReadSettings {
   PageRequest page;
@@ -25,15 +28,16 @@ struct ReadSettings {
 };
 
 // Steps 8–10 for `path` (`info` is its stat, nullopt when missing).
-Result<ReadFileOutput> read_text_file(const FileSystem& fs, const ResolvedPath& path,
-                                      const std::optional<FileInfo>& info,
+Result<ReadFileOutput> read_text_file(const fs::FileSystem& fs, const ResolvedPath& path,
+                                      const std::optional<fs::FileInfo>& info,
                                       const ReadSettings& settings, ReadState& state,
-                                      ReadTracker& tracker);
+                                      file_common::ReadTracker& tracker);
 // A notebook's extracted text, or nullopt when it is not a valid notebook.
-std::optional<std::string> read_notebook(const FileSystem& fs, const std::string& real_path);
+std::optional<std::string> read_notebook(const fs::FileSystem& fs, const std::string& real_path);
 // The page of extracted document text; recorded as a partial read (the
 // model saw a rendering, not the file's bytes).
-ReadFilePage serve_document(const std::string& text, const FileInfo& info, const ResolvedPath& path,
-                            const ReadSettings& settings, ReadTracker& tracker);
+ReadFilePage serve_document(const std::string& text, const fs::FileInfo& info,
+                            const ResolvedPath& path, const ReadSettings& settings,
+                            file_common::ReadTracker& tracker);
 
-}  // namespace hermes
+}  // namespace hermes::read_file

@@ -6,7 +6,7 @@
 
 #include <sys/stat.h>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 constexpr uint64_t kMaxFile = 50ull << 20;
 constexpr uint64_t kMaxMember = 32ull << 20;
@@ -63,4 +63,4 @@ Result<std::string> ZipArchive::read(const std::string& name) {
   return data;
 }
 
-}  // namespace hermes
+}  // namespace hermes::read_file

@@ -10,7 +10,7 @@
 
 struct zip;
 
-namespace hermes {
+namespace hermes::read_file {
 
 class ZipArchive {
  public:
@@ -30,4 +30,4 @@ class ZipArchive {
   uint64_t total_read_ = 0;
 };
 
-}  // namespace hermes
+}  // namespace hermes::read_file

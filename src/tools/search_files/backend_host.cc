@@ -63,7 +63,8 @@ int64_t parse_mtime(std::string_view text) {
 
 class BackendHost final : public SearchHost {
  public:
-  BackendHost(std::shared_ptr<Backend> backend, std::stop_token stop, SearchSessionState* state)
+  BackendHost(std::shared_ptr<backend::Backend> backend, std::stop_token stop,
+              SearchSessionState* state)
       : backend_(std::move(backend)), stop_(std::move(stop)), state_(state) {}
 
   Engines engines() override {
@@ -154,12 +155,12 @@ class BackendHost final : public SearchHost {
  private:
   // The output of `script`; empty after a failure, which failure() keeps.
   std::string query(const std::string& script, std::optional<std::string> input = std::nullopt) {
-    BashRun run{.script = script,
-                .stdin_data = std::move(input),
-                .timeout = kQueryTimeout,
-                .separate_stderr = true,
-                .new_session = false};
-    auto done = run_bash_captured(*backend_, run, stop_);
+    backend::BashRun run{.script = script,
+                         .stdin_data = std::move(input),
+                         .timeout = kQueryTimeout,
+                         .separate_stderr = true,
+                         .new_session = false};
+    auto done = backend::run_bash_captured(*backend_, run, stop_);
     if (done && done->end == proc::RunEnd::kExited) return std::move(done->output);
     std::lock_guard lock(mu_);
     if (!failure_) {
@@ -186,7 +187,7 @@ class BackendHost final : public SearchHost {
     return engines;
   }
 
-  std::shared_ptr<Backend> backend_;
+  std::shared_ptr<backend::Backend> backend_;
   std::stop_token stop_;
   SearchSessionState* state_;
   std::mutex mu_;
@@ -195,8 +196,8 @@ class BackendHost final : public SearchHost {
 
 }  // namespace
 
-std::unique_ptr<SearchHost> backend_host(std::shared_ptr<Backend> backend, std::stop_token stop,
-                                         SearchSessionState* state) {
+std::unique_ptr<SearchHost> backend_host(std::shared_ptr<backend::Backend> backend,
+                                         std::stop_token stop, SearchSessionState* state) {
   return std::make_unique<BackendHost>(std::move(backend), std::move(stop), state);
 }
 

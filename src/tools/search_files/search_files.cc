@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-namespace hermes {
+namespace hermes::search {
 namespace {
 
 using search::FileOrder;
@@ -55,11 +55,12 @@ SearchFilesBlocked blocked(const SearchRequest& req, int repeats) {
 
 }  // namespace
 
-Result<SearchFilesOutput> search_files(const SearchFilesParams& req, CallContext& ctx) {
+Result<SearchFilesOutput> search_files(const SearchFilesParams& req, registry::CallContext& ctx) {
   auto& state = ctx.session.state<search::SearchSessionState>();
   int repeats = state.record_search(loop_key(req));
   if (repeats >= 4) return SearchFilesOutput(blocked(req, repeats));
-  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend, session_backend(ctx));
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
+                          file_common::session_backend(ctx));
   // System calls on the plain local backend, shell commands
   // through the backend everywhere else.
   std::unique_ptr<search::SearchHost> portable;
@@ -83,4 +84,4 @@ const Error* search_files_failure(const SearchFilesOutput& output) {
   return error ? &*error : nullptr;
 }
 
-}  // namespace hermes
+}  // namespace hermes::search

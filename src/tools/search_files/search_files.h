@@ -12,9 +12,11 @@
 #include <string>
 #include <variant>
 
-namespace hermes {
-
+namespace hermes::registry {
 class Registry;
+}  // namespace hermes::registry
+
+namespace hermes::search {
 
 // The arguments once parsed: pattern never empty, paging clamped.
 using SearchFilesParams = search::SearchRequest;
@@ -40,7 +42,7 @@ using SearchFilesOutput = std::variant<SearchFilesResults, SearchFilesBlocked>;
 // Runs search_files. Refusals of the root (NT namespace, read denylist,
 // outside the workspace root) and backend faults are errors; the rest are
 // outputs, `search_files_failure` names their failure.
-Result<SearchFilesOutput> search_files(const SearchFilesParams& params, CallContext& ctx);
+Result<SearchFilesOutput> search_files(const SearchFilesParams& params, registry::CallContext& ctx);
 const Error* search_files_failure(const SearchFilesOutput& output);
 
 // search_files_json.cc: the arguments (numbers coerced, paging clamped) and
@@ -48,6 +50,6 @@ const Error* search_files_failure(const SearchFilesOutput& output);
 Result<SearchFilesParams> parse_search_files_params(const Json& args);
 Json search_files_json(const SearchFilesOutput& output);
 
-void register_search_files(Registry& registry);
+void register_search_files(registry::Registry& registry);
 
-}  // namespace hermes
+}  // namespace hermes::search

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <string>
 
-namespace hermes {
+namespace hermes::search {
 namespace {
 
 using search::FileOrder;
@@ -43,7 +43,7 @@ int64_t coerce_int(const Json& args, const char* key, int64_t fallback) {
 
 Result<std::string> string_arg(const Json& args, const char* key) {
   HERMES_ASSIGN_OR_RETURN(std::optional<std::string> value,
-                          optional_string_arg(args, "search_files", key));
+                          registry::optional_string_arg(args, "search_files", key));
   return value.value_or("");
 }
 
@@ -131,7 +131,7 @@ Json results_json(const SearchFilesResults& results) {
 }
 
 Json blocked_json(const SearchFilesBlocked& blocked) {
-  Json out = error_json(blocked.error.message);
+  Json out = registry::error_json(blocked.error.message);
   out["pattern"] = blocked.pattern;
   out["already_searched"] = blocked.repeats;
   return out;
@@ -183,14 +183,14 @@ Json search_files_json(const SearchFilesOutput& output) {
   return results_json(std::get<SearchFilesResults>(output));
 }
 
-void register_search_files(Registry& registry) {
-  registry.add(ToolSpec{
+void register_search_files(registry::Registry& registry) {
+  registry.add(registry::ToolSpec{
       .name = "search_files",
       .toolset = "file",
       .description = kDescription,
       .input_schema = schema(),
       .annotations = {.read_only = true, .destructive = false, .idempotent = true},
-      .run = typed_entry(TypedTool<SearchFilesParams, SearchFilesOutput>{
+      .run = registry::typed_entry(registry::TypedTool<SearchFilesParams, SearchFilesOutput>{
           .parse = parse_search_files_params,
           .handler = search_files,
           .render = search_files_json,
@@ -198,11 +198,11 @@ void register_search_files(Registry& registry) {
       }),
       .keeps_loop_counters = true,
       .is_available =
-          [](const Services&) {
+          [](const registry::Services&) {
             auto engines = search::native_host().engines();
             return !engines.rg.empty() || !engines.grep.empty() || !engines.find.empty();
           },
   });
 }
 
-}  // namespace hermes
+}  // namespace hermes::search

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::backend {
 class Backend;
-}
+}  // namespace hermes::backend
 
 namespace hermes::search {
 
@@ -91,7 +91,7 @@ SearchHost& native_host();
 // `backend`'s target through shell commands run by the backend; queries stop
 // with `stop`. The engine lookup (`command -v` on the target) is kept in
 // `state` (when given) until another tool runs.
-std::unique_ptr<SearchHost> backend_host(std::shared_ptr<Backend> backend, std::stop_token stop,
-                                         SearchSessionState* state);
+std::unique_ptr<SearchHost> backend_host(std::shared_ptr<backend::Backend> backend,
+                                         std::stop_token stop, SearchSessionState* state);
 
 }  // namespace hermes::search

@@ -112,7 +112,7 @@ proc::ReadOnlyPaths engine_paths(const SpawnSpec& spec) {
 // link (before or after) is bound as the link itself, so reading through it
 // reaches a file the engine may not read.
 Result<std::vector<proc::OpenedPath>> open_fence_files(const SpawnSpec& spec) {
-  HERMES_ASSIGN_OR_RETURN(Beneath root, Beneath::open_root(spec.fence_root));
+  HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(spec.fence_root));
   std::vector<proc::OpenedPath> files;
   for (const std::string& file : spec.fence_files) {
     HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, root.open(file, O_PATH));
@@ -216,7 +216,8 @@ std::string remote_script(const SpawnSpec& spec) {
   return script;
 }
 
-Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec, const RecordSink& sink) {
+Result<RunOutcome> run_records_on(backend::Backend& backend, const SpawnSpec& spec,
+                                  const RecordSink& sink) {
   // The local backend under a root (the one with a command fence) runs the
   // engine here, read-fenced as run_records does, with the environment its
   // shells get: through its shell the engine would be write-fenced only.
@@ -228,12 +229,12 @@ Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec, const
   return drive(
       spec, sink,
       [&](std::stop_token stop, const proc::OutputCallback& on_output) -> Result<Launched> {
-        BashRun run{.script = remote_script(spec),
-                    .timeout = budget(spec),
-                    .separate_stderr = true,
-                    .new_session = false};
-        HERMES_ASSIGN_OR_RETURN(BashOutcome done,
-                                run_bash(backend, run, std::move(stop), on_output));
+        backend::BashRun run{.script = remote_script(spec),
+                             .timeout = budget(spec),
+                             .separate_stderr = true,
+                             .new_session = false};
+        HERMES_ASSIGN_OR_RETURN(backend::BashOutcome done,
+                                backend::run_bash(backend, run, std::move(stop), on_output));
         return Launched{done.end, done.exit_code, std::move(done.stderr_text)};
       });
 }

@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-namespace hermes {
+namespace hermes::backend {
 class Backend;
-}
+}  // namespace hermes::backend
 
 namespace hermes::search {
 
@@ -71,7 +71,8 @@ Result<RunOutcome> run_records(const SpawnSpec& spec, const RecordSink& sink);
 // with every word quoted, run by the backend's local launcher (killing it
 // ends the search). Fails when the launcher cannot start or the backend
 // reports a transport error (its message).
-Result<RunOutcome> run_records_on(Backend& backend, const SpawnSpec& spec, const RecordSink& sink);
+Result<RunOutcome> run_records_on(backend::Backend& backend, const SpawnSpec& spec,
+                                  const RecordSink& sink);
 
 // The bash script run_records_on runs (exposed for tests).
 std::string remote_script(const SpawnSpec& spec);

@@ -89,7 +89,7 @@ class ResultDenylist {
   bool blocked(const std::string& engine_path) const {
     std::string real = real_of(engine_path);
     if (!may_be_blocked(real)) return false;
-    return !check_readable(real, home_);
+    return !file_common::check_readable(real, home_);
   }
 
  private:
@@ -109,7 +109,7 @@ class ResultDenylist {
   }
 
   bool may_be_blocked(const std::string& real) const {
-    if (is_blocked_env_basename(basename_of(real))) return true;
+    if (file_common::is_blocked_env_basename(basename_of(real))) return true;
     for (const std::string& dir : candidate_dirs_) {
       if (is_within(real, dir)) return true;
     }
@@ -168,7 +168,8 @@ std::optional<Result<SearchOutcome>> try_multi_path(const SearchRequest& req, Se
       continue;
     }
     const ResolvedPath& resolved = located->path;
-    if (Status readable = check_readable(resolved.real, deps.hermes_home, resolved.absolute);
+    if (Status readable =
+            file_common::check_readable(resolved.real, deps.hermes_home, resolved.absolute);
         !readable) {
       return Result<SearchOutcome>(readable.error());
     }
@@ -194,10 +195,11 @@ Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps) {
   // The string filter below judges the paths the engine prints; the fence
   // keeps it from reading the denylist's stores by any other path (a folder
   // swapped for a link while it runs).
-  if (!deps.env.fence_root.empty()) deps.env.fence_excluded = denied_read_paths(deps.hermes_home);
+  if (!deps.env.fence_root.empty())
+    deps.env.fence_excluded = file_common::denied_read_paths(deps.hermes_home);
   HERMES_ASSIGN_OR_RETURN(FoundRoot located, locate_root(host, deps, req.path));
   const ResolvedPath& root = located.path;
-  HERMES_TRY(check_readable(root.real, deps.hermes_home, root.absolute));
+  HERMES_TRY(file_common::check_readable(root.real, deps.hermes_home, root.absolute));
   PathKind kind = located.kind;
   if (auto failure = host.failure()) return Error::Unavailable(*failure);
   const auto now = SearchSessionState::Clock::now();

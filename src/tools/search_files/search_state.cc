@@ -33,7 +33,7 @@ void SearchSessionState::forget_not_found(const std::string& real_path) {
   misses_.erase(real_path);
 }
 
-Engines SearchSessionState::engines_for(const std::shared_ptr<Backend>& backend,
+Engines SearchSessionState::engines_for(const std::shared_ptr<backend::Backend>& backend,
                                         const std::function<Engines()>& look_up) {
   {
     std::lock_guard lock(mu_);

@@ -18,7 +18,7 @@
 
 namespace hermes::search {
 
-class SearchSessionState : public SessionState {
+class SearchSessionState : public registry::SessionState {
  public:
   using Clock = std::chrono::steady_clock;
   static constexpr std::chrono::seconds kNotFoundTtl{60};
@@ -35,7 +35,7 @@ class SearchSessionState : public SessionState {
 
   // The engines on `backend`'s target: `look_up()`'s answer, kept until
   // another tool runs (the terminal may install or remove one).
-  Engines engines_for(const std::shared_ptr<Backend>& backend,
+  Engines engines_for(const std::shared_ptr<backend::Backend>& backend,
                       const std::function<Engines()>& look_up);
 
   void on_other_tool_call() override;
@@ -46,11 +46,11 @@ class SearchSessionState : public SessionState {
     Clock::time_point at;
   };
   std::mutex mu_;
-  std::string last_key_;                      // mu_
-  int consecutive_ = 0;                       // mu_
-  std::map<std::string, Miss> misses_;        // mu_
-  std::shared_ptr<Backend> engines_backend_;  // mu_; whose engines_ these are
-  Engines engines_;                           // mu_
+  std::string last_key_;                               // mu_
+  int consecutive_ = 0;                                // mu_
+  std::map<std::string, Miss> misses_;                 // mu_
+  std::shared_ptr<backend::Backend> engines_backend_;  // mu_; whose engines_ these are
+  Engines engines_;                                    // mu_
 };
 
 }  // namespace hermes::search

@@ -167,7 +167,7 @@ Result<bool> mark_exhausted(const std::string& path, const std::string& provider
     mark_entry(*creds, mark);
   }
   std::string text = doc->dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
-  auto written = atomic_write(path, text);
+  auto written = fs::atomic_write(path, text);
   if (!written) return written.error();
   return true;
 }

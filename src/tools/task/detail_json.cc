@@ -55,18 +55,20 @@ Result<DetailArgs> parse_args(const Json& args) {
 
 }  // namespace
 
-ToolSpec hermes_task_detail_spec(std::shared_ptr<TaskService> service) {
-  ToolSpec spec;
+registry::ToolSpec hermes_task_detail_spec(std::shared_ptr<TaskService> service) {
+  registry::ToolSpec spec;
   spec.name = "hermes_task_detail";
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
   spec.annotations = {
       .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
-  spec.run = typed_entry(TypedTool<DetailArgs, DetailOutcome>{
+  spec.run = registry::typed_entry(registry::TypedTool<DetailArgs, DetailOutcome>{
       .parse = parse_args,
-      .handler = [service](const DetailArgs& params,
-                           CallContext& ctx) { return hermes_task_detail(*service, params, ctx); },
+      .handler =
+          [service](const DetailArgs& params, registry::CallContext& ctx) {
+            return hermes_task_detail(*service, params, ctx);
+          },
       .render = outcome_json<DetailSuccess, detail_json>,
       .failure = task_failure<DetailSuccess>,
       .render_error = invalid_args_json,

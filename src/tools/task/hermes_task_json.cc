@@ -85,18 +85,19 @@ Json success_json(const TaskSuccess& ok) {
 
 }  // namespace
 
-ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service) {
-  ToolSpec spec;
+registry::ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service) {
+  registry::ToolSpec spec;
   spec.name = "hermes_task";
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
   spec.annotations = {
       .read_only = false, .destructive = true, .idempotent = false, .open_world = true};
-  spec.run = typed_entry(TypedTool<TaskArgs, TaskOutcome>{
+  spec.run = registry::typed_entry(registry::TypedTool<TaskArgs, TaskOutcome>{
       .parse = parse_args,
-      .handler = [service](const TaskArgs& params,
-                           CallContext& ctx) { return hermes_task(*service, params, ctx); },
+      .handler = [service](
+                     const TaskArgs& params,
+                     registry::CallContext& ctx) { return hermes_task(*service, params, ctx); },
       .render = outcome_json<TaskSuccess, success_json>,
       .failure = task_failure<TaskSuccess>,
       .render_error = invalid_args_json,

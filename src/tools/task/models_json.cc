@@ -74,15 +74,15 @@ Result<ModelsParams> parse_args(const Json& args) {
 
 }  // namespace
 
-ToolSpec hermes_models_spec() {
-  ToolSpec spec;
+registry::ToolSpec hermes_models_spec() {
+  registry::ToolSpec spec;
   spec.name = "hermes_models";
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
   spec.annotations = {
       .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
-  spec.run = typed_entry(TypedTool<ModelsParams, ModelsOutput>{
+  spec.run = registry::typed_entry(registry::TypedTool<ModelsParams, ModelsOutput>{
       .parse = parse_args,
       .handler = hermes_models,
       .render = outcome_json<ModelsListing, listing_json>,

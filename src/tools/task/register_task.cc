@@ -6,8 +6,8 @@
 
 namespace hermes::task {
 
-std::vector<ToolSpec> task_tool_specs(std::shared_ptr<TaskService> service) {
-  std::vector<ToolSpec> specs;
+std::vector<registry::ToolSpec> task_tool_specs(std::shared_ptr<TaskService> service) {
+  std::vector<registry::ToolSpec> specs;
   specs.push_back(hermes_task_spec(service));
   specs.push_back(hermes_task_detail_spec(service));
   specs.push_back(hermes_models_spec());
@@ -15,14 +15,10 @@ std::vector<ToolSpec> task_tool_specs(std::shared_ptr<TaskService> service) {
   return specs;
 }
 
-}  // namespace hermes::task
-
-namespace hermes {
-
-void register_task(Registry& registry) {
-  auto service = std::make_shared<task::TaskService>(
-      task::TaskDeps{.runner = task::make_process_runner(), .now_ms = task::now_epoch_ms});
-  for (ToolSpec& spec : task::task_tool_specs(service)) registry.add(std::move(spec));
+void register_task(registry::Registry& registry) {
+  auto service = std::make_shared<TaskService>(
+      TaskDeps{.runner = make_process_runner(), .now_ms = now_epoch_ms});
+  for (registry::ToolSpec& spec : task_tool_specs(service)) registry.add(std::move(spec));
 }
 
-}  // namespace hermes
+}  // namespace hermes::task

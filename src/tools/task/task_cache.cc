@@ -113,7 +113,7 @@ Status TaskCache::write(const TaskRecord& record) const {
   if (!is_valid_id(record.task_id))
     return Error::InvalidArgument("invalid task_id \"" + record.task_id + "\"");
   std::string text = record_to_json(record).dump(2, ' ', false, Json::error_handler_t::replace);
-  auto written = atomic_write(dir_ + "/" + record.task_id + ".json", text);
+  auto written = fs::atomic_write(dir_ + "/" + record.task_id + ".json", text);
   if (!written) return written.error();
   return {};
 }

@@ -11,7 +11,7 @@
 
 namespace hermes {
 class Config;
-}
+}  // namespace hermes
 
 namespace hermes::task {
 

@@ -23,7 +23,7 @@ Status check_string_types(const Json& args, std::initializer_list<const char*> k
     auto it = args.find(key);
     if (it == args.end() || it->is_null() || it->is_string()) continue;
     return Error::InvalidArgument("'" + std::string(key) + "' must be a string, got " +
-                                  python_type_name(*it));
+                                  registry::python_type_name(*it));
   }
   return {};
 }

@@ -69,16 +69,17 @@ Catalog load_catalog(const ModelsParams& params, const TaskConfig& config, Model
 
 }  // namespace
 
-Result<TaskOutcome> hermes_task(TaskService& service, const TaskArgs& params, CallContext& ctx) {
+Result<TaskOutcome> hermes_task(TaskService& service, const TaskArgs& params,
+                                registry::CallContext& ctx) {
   TaskConfig config = load_task_config(ctx.services.config);
-  ProgressTicker ticker(ctx.client, ctx.progress_token,
-                        std::chrono::milliseconds(config.progress_interval_ms),
-                        params.timeout_seconds);
+  registry::ProgressTicker ticker(ctx.client, ctx.progress_token,
+                                  std::chrono::milliseconds(config.progress_interval_ms),
+                                  params.timeout_seconds);
   return service.run_task(params, config, ctx.stop);
 }
 
 Result<DetailOutcome> hermes_task_detail(TaskService& service, const DetailArgs& params,
-                                         CallContext& ctx) {
+                                         registry::CallContext& ctx) {
   DetailOutcome outcome = service.detail(params, load_task_config(ctx.services.config), ctx.stop);
   auto* found = std::get_if<DetailSuccess>(&outcome);
   if (found && found->record.result && params.max_bytes > 0) {
@@ -88,7 +89,7 @@ Result<DetailOutcome> hermes_task_detail(TaskService& service, const DetailArgs&
   return outcome;
 }
 
-Result<ModelsOutput> hermes_models(const ModelsParams& params, CallContext& ctx) {
+Result<ModelsOutput> hermes_models(const ModelsParams& params, registry::CallContext& ctx) {
   TaskConfig config = load_task_config(ctx.services.config);
   ModelsListing out;
   ModelsCache cache;
@@ -110,7 +111,8 @@ Result<ModelsOutput> hermes_models(const ModelsParams& params, CallContext& ctx)
   return ModelsOutput{std::move(out)};
 }
 
-Result<TelemetryReport> hermes_telemetry(const TelemetryWindow& params, CallContext& ctx) {
+Result<TelemetryReport> hermes_telemetry(const TelemetryWindow& params,
+                                         registry::CallContext& ctx) {
   TaskConfig config = load_task_config(ctx.services.config);
   return aggregate_runs(TaskCache(config.cache_dir).load_all(), params);
 }

@@ -20,12 +20,13 @@
 namespace hermes::task {
 
 // hermes_task: runs the agent on one prompt (TaskArgs are its parameters).
-Result<TaskOutcome> hermes_task(TaskService& service, const TaskArgs& params, CallContext& ctx);
+Result<TaskOutcome> hermes_task(TaskService& service, const TaskArgs& params,
+                                registry::CallContext& ctx);
 
 // hermes_task_detail: a prior run from the cache or a live session export;
 // `result` already capped at `max_bytes`.
 Result<DetailOutcome> hermes_task_detail(TaskService& service, const DetailArgs& params,
-                                         CallContext& ctx);
+                                         registry::CallContext& ctx);
 
 struct ModelsParams {
   std::string provider;           // trimmed; empty: every provider
@@ -44,10 +45,10 @@ using ModelsOutput = std::variant<ModelsListing, TaskError>;
 
 // hermes_models: the catalog from the models cache, auth.json and the
 // capability map, filtered.
-Result<ModelsOutput> hermes_models(const ModelsParams& params, CallContext& ctx);
+Result<ModelsOutput> hermes_models(const ModelsParams& params, registry::CallContext& ctx);
 
 // hermes_telemetry: aggregates the task cache over a window (no failures).
-Result<TelemetryReport> hermes_telemetry(const TelemetryWindow& params, CallContext& ctx);
+Result<TelemetryReport> hermes_telemetry(const TelemetryWindow& params, registry::CallContext& ctx);
 
 // The failure an output stands for, or nullptr for a success.
 template <class Success>
@@ -56,18 +57,16 @@ const Error* task_failure(const std::variant<Success, TaskError>& output) {
   return error ? &error->failure : nullptr;
 }
 
-ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service);
-ToolSpec hermes_task_detail_spec(std::shared_ptr<TaskService> service);
-ToolSpec hermes_models_spec();
-ToolSpec hermes_telemetry_spec();
+registry::ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service);
+registry::ToolSpec hermes_task_detail_spec(std::shared_ptr<TaskService> service);
+registry::ToolSpec hermes_models_spec();
+registry::ToolSpec hermes_telemetry_spec();
 
 // The four tools in the reference's order, sharing `service` (tests pass one
 // with a fake runner and clock).
-std::vector<ToolSpec> task_tool_specs(std::shared_ptr<TaskService> service);
+std::vector<registry::ToolSpec> task_tool_specs(std::shared_ptr<TaskService> service);
+
+// Registers the toolset with the real process runner and wall clock.
+void register_task(registry::Registry& registry);
 
 }  // namespace hermes::task
-
-namespace hermes {
-// Registers the toolset with the real process runner and wall clock.
-void register_task(Registry& registry);
-}  // namespace hermes

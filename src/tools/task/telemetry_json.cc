@@ -71,15 +71,15 @@ Result<TelemetryWindow> parse_args(const Json& args) {
 
 }  // namespace
 
-ToolSpec hermes_telemetry_spec() {
-  ToolSpec spec;
+registry::ToolSpec hermes_telemetry_spec() {
+  registry::ToolSpec spec;
   spec.name = "hermes_telemetry";
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
   spec.annotations = {
       .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
-  spec.run = typed_entry(TypedTool<TelemetryWindow, TelemetryReport>{
+  spec.run = registry::typed_entry(registry::TypedTool<TelemetryWindow, TelemetryReport>{
       .parse = parse_args,
       .handler = hermes_telemetry,
       .render = report_json,

@@ -14,7 +14,7 @@
 #include "tools/terminal/output_pipeline.h"
 #include "tools/terminal/terminal_state.h"
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 std::string kind_name(proc::ProcessEvent::Kind kind) {
@@ -50,19 +50,21 @@ Json event_json(const proc::ProcessEvent& e, const OutputOptions& options) {
 
 }  // namespace
 
-std::string clean_process_output(std::string_view raw, CallContext& ctx) {
+std::string clean_process_output(std::string_view raw, registry::CallContext& ctx) {
   OutputOptions options = output_options(ctx.services.config, "");
   return redact_output(strip_ansi(sanitize_utf8(raw)), options);
 }
 
-Result<BackgroundStarted> start_background(const BackgroundRequest& request, CallContext& ctx) {
-  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend, session_backend(ctx));
+Result<BackgroundStarted> start_background(const BackgroundRequest& request,
+                                           registry::CallContext& ctx) {
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
+                          file_common::session_backend(ctx));
   TerminalState& state = ctx.session.state<TerminalState>();
   OutputOptions options = output_options(ctx.services.config, request.command);
-  ClientChannel* client = &ctx.client;
+  registry::ClientChannel* client = &ctx.client;
   // Killing the local ssh/docker client leaves the command running there.
   std::string tag = backend->outlives_its_launcher() ? random_hex(8) : "";
-  HERMES_ASSIGN_OR_RETURN(int fence_fd, write_fence_fd(*backend));
+  HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(*backend));
   proc::StartRequest start{
       .spawn = {.argv = state.shell().background_argv(request.command, request.cwd, backend, tag),
                 .env = backend->launch_env(),
@@ -84,9 +86,9 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request, Cal
   };
   if (!tag.empty()) {
     start.on_cut_short = [backend, tag] {
-      (void)run_bash(*backend,
-                     {.script = kill_tagged_script(tag), .timeout = std::chrono::seconds(5)}, {},
-                     [](std::string_view) {});
+      (void)backend::run_bash(
+          *backend, {.script = kill_tagged_script(tag), .timeout = std::chrono::seconds(5)}, {},
+          [](std::string_view) {});
     };
   }
   auto id = state.processes().start(std::move(start));
@@ -101,4 +103,4 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request, Cal
   return BackgroundStarted{*id, snap ? snap->pid : -1};
 }
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
-
+namespace hermes::registry {
 struct CallContext;
+}  // namespace hermes::registry
+
+namespace hermes::terminal {
 
 struct BackgroundRequest {
   std::string command;
@@ -28,9 +30,10 @@ struct BackgroundStarted {
 
 // Spawns the job. Notices go out as MCP `notifications/message` (logger
 // "process", level "info") with redacted text; they stay visible via poll.
-Result<BackgroundStarted> start_background(const BackgroundRequest& request, CallContext& ctx);
+Result<BackgroundStarted> start_background(const BackgroundRequest& request,
+                                           registry::CallContext& ctx);
 
 // ANSI-stripped, UTF-8-sanitised, redacted view of raw process output.
-std::string clean_process_output(std::string_view raw, CallContext& ctx);
+std::string clean_process_output(std::string_view raw, registry::CallContext& ctx);
 
-}  // namespace hermes
+}  // namespace hermes::terminal

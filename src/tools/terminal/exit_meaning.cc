@@ -8,7 +8,7 @@
 #include <cstring>
 #include <set>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 std::string_view last_segment(std::string_view command) {
@@ -101,4 +101,4 @@ std::optional<std::string> exit_code_meaning(std::string_view command, int exit_
   return shell_meaning(exit_code);
 }
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::terminal {
 
 // The base command of the last segment of `command` (split on `|| && | ;`):
 // its first word that is not `VAR=val`, reduced to its basename.
@@ -16,4 +16,4 @@ std::string last_base_command(std::string_view command);
 // or nullopt when the code has no well-known meaning.
 std::optional<std::string> exit_code_meaning(std::string_view command, int exit_code);
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -12,7 +12,7 @@
 
 #include <cstdio>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 bool is_allowed_workdir_char(char c) {
@@ -21,16 +21,17 @@ bool is_allowed_workdir_char(char c) {
   return kExtra.find(c) != std::string_view::npos;
 }
 
-bool is_local(const Backend& backend) { return backend.name() == "local"; }
+bool is_local(const backend::Backend& backend) { return backend.name() == "local"; }
 
-std::string session_start_cwd(CallContext& ctx, const Backend& backend) {
+std::string session_start_cwd(registry::CallContext& ctx, const backend::Backend& backend) {
   std::string cwd = ctx.session.cwd();
   return cwd.empty() ? backend.default_cwd() : cwd;
 }
 
 // A workdir on a remote target: `~` is its home, relative paths join the
 // session cwd; folded lexically (symlinks are the target's business).
-std::string remote_workdir(const std::string& workdir, CallContext& ctx, const Backend& backend) {
+std::string remote_workdir(const std::string& workdir, registry::CallContext& ctx,
+                           const backend::Backend& backend) {
   std::string path = workdir;
   if (path == "~" || path.starts_with("~/")) path = backend.home() + path.substr(1);
   if (!path.starts_with("/")) path = session_start_cwd(ctx, backend) + "/" + path;
@@ -85,8 +86,8 @@ std::string py_repr_char(char c) {
   return std::string("'") + c + "'";
 }
 
-Result<std::string> start_directory(const ForegroundRequest& request, CallContext& ctx,
-                                    const Backend& backend) {
+Result<std::string> start_directory(const ForegroundRequest& request, registry::CallContext& ctx,
+                                    const backend::Backend& backend) {
   if (!request.workdir) return session_start_cwd(ctx, backend);
   if (!is_local(backend)) return remote_workdir(*request.workdir, ctx, backend);
   HERMES_ASSIGN_OR_RETURN(ResolvedPath path,
@@ -95,8 +96,8 @@ Result<std::string> start_directory(const ForegroundRequest& request, CallContex
   return path.absolute;
 }
 
-std::optional<std::string> cwd_outside_root(const std::string& dir, CallContext& ctx,
-                                            const Backend& backend) {
+std::optional<std::string> cwd_outside_root(const std::string& dir, registry::CallContext& ctx,
+                                            const backend::Backend& backend) {
   const std::string& root = ctx.services.paths.root();
   if (root.empty() || !is_local(backend)) return std::nullopt;
   std::string real =
@@ -106,8 +107,10 @@ std::optional<std::string> cwd_outside_root(const std::string& dir, CallContext&
          "': the session cwd was reset to the root.";
 }
 
-Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallContext& ctx) {
-  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend, session_backend(ctx));
+Result<ForegroundResult> run_foreground(const ForegroundRequest& request,
+                                        registry::CallContext& ctx) {
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
+                          file_common::session_backend(ctx));
   HERMES_ASSIGN_OR_RETURN(std::string start, start_directory(request, ctx, *backend));
   ForegroundResult out;
   // The session cwd itself may have become a link out of the root since.
@@ -148,8 +151,8 @@ Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallCo
     std::string before = is_local(*backend) ? PathResolver::real_path(start) : start;
     if (final_cwd != before || out.cwd_note) out.cwd = final_cwd;
   }
-  out.notice = fence_notice(*backend);
+  out.notice = backend::fence_notice(*backend);
   return out;
 }
 
-}  // namespace hermes
+}  // namespace hermes::terminal

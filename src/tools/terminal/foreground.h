@@ -11,10 +11,15 @@
 #include <stop_token>
 #include <string>
 
-namespace hermes {
-
+namespace hermes::registry {
 struct CallContext;
+}  // namespace hermes::registry
+
+namespace hermes::backend {
 class Backend;
+}  // namespace hermes::backend
+
+namespace hermes::terminal {
 
 struct ForegroundRequest {
   std::string command;
@@ -44,17 +49,18 @@ std::string py_repr_char(char c);
 // resolved (`~` is the target's home; containment enforced on the local
 // backend when a workspace root is set), else the session cwd, else the
 // backend's default cwd. kOutsideRoot for a workdir outside the root.
-Result<std::string> start_directory(const ForegroundRequest& request, CallContext& ctx,
-                                    const Backend& backend);
+Result<std::string> start_directory(const ForegroundRequest& request, registry::CallContext& ctx,
+                                    const backend::Backend& backend);
 
 // Under a workspace root, on the local backend: the note saying why `dir`
 // (whose real path, links resolved, is outside the root) gives way to the
 // root; nullopt when it is inside, relative paths and no root included.
-std::optional<std::string> cwd_outside_root(const std::string& dir, CallContext& ctx,
-                                            const Backend& backend);
+std::optional<std::string> cwd_outside_root(const std::string& dir, registry::CallContext& ctx,
+                                            const backend::Backend& backend);
 
 // Runs the command and formats its output. kUnavailable when bash cannot be
 // spawned.
-Result<ForegroundResult> run_foreground(const ForegroundRequest& request, CallContext& ctx);
+Result<ForegroundResult> run_foreground(const ForegroundRequest& request,
+                                        registry::CallContext& ctx);
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -7,7 +7,7 @@
 
 #include <re2/re2.h>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 constexpr const char* kWrapperError =
@@ -69,4 +69,4 @@ std::optional<std::string> foreground_guardrail(std::string_view command) {
   return std::nullopt;
 }
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -7,10 +7,10 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::terminal {
 
 // The refusal text for a foreground `command`, or nullopt when it may run.
 // Quoted spans are ignored; `--help`/`--version`/trailing `-h`/`-v` exempt.
 std::optional<std::string> foreground_guardrail(std::string_view command);
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -18,7 +18,7 @@
 #include <random>
 #include <set>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 constexpr int64_t kSpillMaxAgeSeconds = 7 * 24 * 3600;
@@ -175,4 +175,4 @@ OutputOptions output_options(const Config& config, std::string_view command) {
   return o;
 }
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -10,8 +10,10 @@
 #include <string_view>
 
 namespace hermes {
-
 class Config;
+}  // namespace hermes
+
+namespace hermes::terminal {
 
 struct OutputOptions {
   // `tool_output.max_bytes`, counted in code points.
@@ -50,4 +52,4 @@ bool command_reveals_secrets(std::string_view command);
 // Redacts `text` for terminal/process output (kOutput mode) when enabled.
 std::string redact_output(std::string_view text, const OutputOptions& options);
 
-}  // namespace hermes
+}  // namespace hermes::terminal

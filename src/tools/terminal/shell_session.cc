@@ -12,7 +12,7 @@
 
 #include <cstdio>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 constexpr std::chrono::seconds kBootstrapTimeout{30};
@@ -77,7 +77,7 @@ std::optional<std::string> take_cwd_marker(proc::OutputCapture& output, const st
 ShellSession::ShellSession() : sid_(random_hex(6)), marker_("__HERMES_CWD_" + sid_ + "__") {}
 
 ShellSession::~ShellSession() {
-  std::shared_ptr<Backend> backend;
+  std::shared_ptr<backend::Backend> backend;
   std::string snapshot;
   {
     std::lock_guard lock(mu_);
@@ -87,13 +87,13 @@ ShellSession::~ShellSession() {
   if (!backend) return;
   // Also removes staging files a killed command left behind.
   std::string script = "rm -f -- " + shell_quote(snapshot) + " " + shell_quote(snapshot) + ".*";
-  auto removed = run_bash(*backend, {.script = script, .timeout = kCleanupTimeout}, {},
-                          [](std::string_view) {});
+  auto removed = backend::run_bash(*backend, {.script = script, .timeout = kCleanupTimeout}, {},
+                                   [](std::string_view) {});
   if (!removed)
     log::warn("terminal: could not remove the shell snapshot: " + removed.error().message);
 }
 
-void ShellSession::bind(const std::shared_ptr<Backend>& backend) {
+void ShellSession::bind(const std::shared_ptr<backend::Backend>& backend) {
   std::lock_guard lock(mu_);
   if (backend_) return;
   backend_ = backend;
@@ -126,7 +126,7 @@ std::string ShellSession::snapshot_path() const {
   return snapshot_;
 }
 
-void ShellSession::ensure_snapshot(Backend& backend, std::stop_token stop) {
+void ShellSession::ensure_snapshot(backend::Backend& backend, std::stop_token stop) {
   std::lock_guard bootstrap(bootstrap_mu_);
   std::string snapshot;
   {
@@ -141,8 +141,9 @@ void ShellSession::ensure_snapshot(Backend& backend, std::stop_token stop) {
       dump_script(snapshot + ".boot", snapshot,
                   "for __f in $(compgen -A function); do case $__f in _|_[!_]*) ;; "
                   "*) declare -f \"$__f\";; esac; done");
-  auto run = run_bash(backend, {.script = script, .login = true, .timeout = kBootstrapTimeout},
-                      stop, [](std::string_view) {});
+  auto run =
+      backend::run_bash(backend, {.script = script, .login = true, .timeout = kBootstrapTimeout},
+                        stop, [](std::string_view) {});
   if (run && run->end == proc::RunEnd::kExited && run->exit_code == 0) {
     std::lock_guard lock(mu_);
     have_snapshot_ = true;
@@ -174,7 +175,7 @@ std::string ShellSession::wrapper(const ShellCommand& cmd, const std::string& ne
 }
 
 Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
-                                      const std::shared_ptr<Backend>& backend,
+                                      const std::shared_ptr<backend::Backend>& backend,
                                       std::stop_token stop) {
   bind(backend);
   ensure_snapshot(*backend, stop);
@@ -187,13 +188,14 @@ Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
   bool on_host = backend->name() == "local";
   ShellResult result;
   HERMES_ASSIGN_OR_RETURN(
-      BashOutcome outcome,
-      run_bash(*backend,
-               {.script = wrapper(cmd, next, on_host),
-                .login = login,
-                .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(cmd.timeout),
-                .whole_tree = backend->runs_on_this_host()},
-               stop, [&result](std::string_view bytes) { result.output.append(bytes); }));
+      backend::BashOutcome outcome,
+      backend::run_bash(
+          *backend,
+          {.script = wrapper(cmd, next, on_host),
+           .login = login,
+           .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(cmd.timeout),
+           .whole_tree = backend->runs_on_this_host()},
+          stop, [&result](std::string_view bytes) { result.output.append(bytes); }));
   result.end = outcome.end;
   result.exit_code = outcome.exit_code;
   result.escaped = outcome.escaped;
@@ -214,10 +216,9 @@ Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
   return result;
 }
 
-std::vector<std::string> ShellSession::background_argv(const std::string& command,
-                                                       const std::string& cwd,
-                                                       const std::shared_ptr<Backend>& backend,
-                                                       const std::string& tag) {
+std::vector<std::string> ShellSession::background_argv(
+    const std::string& command, const std::string& cwd,
+    const std::shared_ptr<backend::Backend>& backend, const std::string& tag) {
   bind(backend);
   ensure_snapshot(*backend, {});
   std::string script =
@@ -229,4 +230,4 @@ std::vector<std::string> ShellSession::background_argv(const std::string& comman
   return backend->bash_argv(script, false);
 }
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace hermes {
+namespace hermes::terminal {
 
 struct ShellCommand {
   std::string command;
@@ -62,7 +62,7 @@ class ShellSession {
 
   // Runs `cmd` on `backend` to completion (or timeout / `stop`). Errors
   // when bash cannot be launched or the backend's transport failed.
-  Result<ShellResult> run(const ShellCommand& cmd, const std::shared_ptr<Backend>& backend,
+  Result<ShellResult> run(const ShellCommand& cmd, const std::shared_ptr<backend::Backend>& backend,
                           std::stop_token stop);
 
   // Local argv for a background or PTY command: restores the snapshot and
@@ -70,7 +70,7 @@ class ShellSession {
   // A non-empty `tag` is exported to the command and its descendants, so
   // kill_tagged_script can find them on the target.
   std::vector<std::string> background_argv(const std::string& command, const std::string& cwd,
-                                           const std::shared_ptr<Backend>& backend,
+                                           const std::shared_ptr<backend::Backend>& backend,
                                            const std::string& tag = "");
 
   // The snapshot script when it is a file of this host (what the approval
@@ -84,9 +84,9 @@ class ShellSession {
 
  private:
   // Remembers the backend and places the snapshot in its temp dir.
-  void bind(const std::shared_ptr<Backend>& backend);
+  void bind(const std::shared_ptr<backend::Backend>& backend);
   // Bootstraps the snapshot once from a login shell (30 s limit).
-  void ensure_snapshot(Backend& backend, std::stop_token stop);
+  void ensure_snapshot(backend::Backend& backend, std::stop_token stop);
   // `on_host`: the snapshot is a file of this host, renamed by run() itself.
   std::string wrapper(const ShellCommand& cmd, const std::string& next_snapshot,
                       bool on_host) const;
@@ -94,11 +94,11 @@ class ShellSession {
   const std::string sid_;
   const std::string marker_;
   mutable std::mutex mu_;
-  std::shared_ptr<Backend> backend_;  // mu_
-  std::string snapshot_;              // mu_ (written once, by bind)
-  bool bootstrapped_ = false;         // mu_
-  bool have_snapshot_ = false;        // mu_
-  std::mutex bootstrap_mu_;           // serializes the bootstrap itself
+  std::shared_ptr<backend::Backend> backend_;  // mu_
+  std::string snapshot_;                       // mu_ (written once, by bind)
+  bool bootstrapped_ = false;                  // mu_
+  bool have_snapshot_ = false;                 // mu_
+  std::mutex bootstrap_mu_;                    // serializes the bootstrap itself
   std::atomic<uint64_t> counter_{0};
 };
 
@@ -110,4 +110,4 @@ std::string kill_tagged_script(const std::string& tag);
 // newline before it) and returns the path; nullopt when absent.
 std::optional<std::string> take_cwd_marker(proc::OutputCapture& output, const std::string& marker);
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -16,7 +16,7 @@
 
 #include <string>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 using approval::GateResult;
@@ -26,9 +26,10 @@ std::string approval_of(const GateResult& gate) {
   return gate.verdict == Verdict::kApproved ? approval::approval_note(gate.description) : "";
 }
 
-Result<TerminalOutput> background(const TerminalParams& params, CallContext& ctx,
+Result<TerminalOutput> background(const TerminalParams& params, registry::CallContext& ctx,
                                   const GateResult& gate) {
-  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<Backend> backend, session_backend(ctx));
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
+                          file_common::session_backend(ctx));
   auto cwd = start_directory({.command = params.command, .workdir = params.workdir}, ctx, *backend);
   if (!cwd) {
     return TerminalOutput(
@@ -54,7 +55,7 @@ Result<TerminalOutput> background(const TerminalParams& params, CallContext& ctx
   }
   out.job = std::move(*started);
   out.approval = approval_of(gate);
-  out.notice = fence_notice(*backend);
+  out.notice = backend::fence_notice(*backend);
   return TerminalOutput(std::move(out));
 }
 
@@ -70,8 +71,8 @@ Result<TerminalOutput> foreground_failure(const Error& error) {
   return Error{error.code, "Failed to execute command: " + error.message};
 }
 
-Result<TerminalOutput> foreground(const TerminalParams& params, int64_t timeout, CallContext& ctx,
-                                  const GateResult& gate) {
+Result<TerminalOutput> foreground(const TerminalParams& params, int64_t timeout,
+                                  registry::CallContext& ctx, const GateResult& gate) {
   auto result = run_foreground(
       {.command = params.command, .timeout_seconds = timeout, .workdir = params.workdir}, ctx);
   if (!result) return foreground_failure(result.error());
@@ -96,7 +97,7 @@ Result<int64_t> effective_timeout(const TerminalParams& params, const Config& co
 
 }  // namespace
 
-Result<TerminalOutput> terminal(const TerminalParams& params, CallContext& ctx) {
+Result<TerminalOutput> terminal(const TerminalParams& params, registry::CallContext& ctx) {
   const Config& config = ctx.services.config;
   HERMES_ASSIGN_OR_RETURN(int64_t timeout, effective_timeout(params, config));
   int64_t max_fg =
@@ -149,4 +150,4 @@ const Error* terminal_failure(const TerminalOutput& output) {
       output);
 }
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -16,9 +16,11 @@
 #include <variant>
 #include <vector>
 
-namespace hermes {
-
+namespace hermes::registry {
 class Registry;
+}  // namespace hermes::registry
+
+namespace hermes::terminal {
 
 struct TerminalParams {
   std::string command;
@@ -76,7 +78,7 @@ using TerminalOutput = std::variant<TerminalRan, TerminalStarted, TerminalBlocke
 // foreground guardrail, a backend or spawn failure) are errors and render
 // with `status: "error"`; the refusals above are outputs, `terminal_failure`
 // names their failure.
-Result<TerminalOutput> terminal(const TerminalParams& params, CallContext& ctx);
+Result<TerminalOutput> terminal(const TerminalParams& params, registry::CallContext& ctx);
 const Error* terminal_failure(const TerminalOutput& output);
 
 // terminal_json.cc: the arguments (the reference's lenient reading) and the
@@ -85,6 +87,6 @@ Result<TerminalParams> parse_terminal_params(const Json& args);
 Json terminal_json(const TerminalOutput& output);
 Json terminal_error_json(const Error& error);
 
-void register_terminal(Registry& registry);
+void register_terminal(registry::Registry& registry);
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 constexpr const char* kDescription =
@@ -130,7 +130,9 @@ Json to_json(const TerminalPending& pending) {
               {"allow_permanent", true}};
 }
 
-Json to_json(const TerminalTimeoutRefused& refused) { return error_json(refused.error.message); }
+Json to_json(const TerminalTimeoutRefused& refused) {
+  return registry::error_json(refused.error.message);
+}
 
 Json schema() {
   return Json::parse(R"json({
@@ -158,8 +160,9 @@ Result<TerminalParams> parse_terminal_params(const Json& args) {
         "code, use the execute_code tool instead.");
   }
   if (command == args.end() || !command->is_string()) {
-    return Error::InvalidArgument("Invalid command: expected string, got " +
-                                  python_type_name(command == args.end() ? Json() : *command));
+    return Error::InvalidArgument(
+        "Invalid command: expected string, got " +
+        registry::python_type_name(command == args.end() ? Json() : *command));
   }
   TerminalParams out;
   out.command = command->get<std::string>();
@@ -186,14 +189,14 @@ Json terminal_json(const TerminalOutput& output) {
 
 Json terminal_error_json(const Error& error) { return status_json(error.message, "error"); }
 
-void register_terminal(Registry& registry) {
-  registry.add(ToolSpec{
+void register_terminal(registry::Registry& registry) {
+  registry.add(registry::ToolSpec{
       .name = "terminal",
       .toolset = "terminal",
       .description = kDescription,
       .input_schema = schema(),
       .annotations = {.read_only = false, .destructive = true, .open_world = true},
-      .run = typed_entry(TypedTool<TerminalParams, TerminalOutput>{
+      .run = registry::typed_entry(registry::TypedTool<TerminalParams, TerminalOutput>{
           .parse = parse_terminal_params,
           .handler = terminal,
           .render = terminal_json,
@@ -203,4 +206,4 @@ void register_terminal(Registry& registry) {
   });
 }
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -8,10 +8,10 @@
 #include "registry/session.h"
 #include "tools/terminal/shell_session.h"
 
-namespace hermes {
+namespace hermes::terminal {
 
 // Thread-safe (ShellSession and ProcessRegistry are).
-class TerminalState final : public SessionState {
+class TerminalState final : public registry::SessionState {
  public:
   ShellSession& shell() { return shell_; }
   proc::ProcessRegistry& processes() { return processes_; }
@@ -22,4 +22,4 @@ class TerminalState final : public SessionState {
   proc::ProcessRegistry processes_;
 };
 
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -101,7 +101,7 @@ std::string fit_page(const std::string& content, size_t char_limit, const PageSt
 }
 
 std::string stored_page_path(const std::string& dir, const std::string& url) {
-  return dir + "/" + slug_of(url) + "-" + sha256_hex(url).substr(0, 10) + ".md";
+  return dir + "/" + slug_of(url) + "-" + fs::sha256_hex(url).substr(0, 10) + ".md";
 }
 
 bool store_page(const std::string& path, const std::string& text) {

@@ -180,7 +180,7 @@ Status ask_backend(std::vector<Slot>& slots, WebService& service, const std::str
 
 }  // namespace
 
-Result<ExtractOutput> web_extract(const ExtractParams& params, CallContext& ctx) {
+Result<ExtractOutput> web_extract(const ExtractParams& params, registry::CallContext& ctx) {
   auto run = [&](WebService& service) { return run_extract(params, service, ctx.stop); };
   return with_web_service<ExtractOutput>(ctx, "Error extracting content: ", run);
 }

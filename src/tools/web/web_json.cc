@@ -14,10 +14,8 @@
 
 #include <algorithm>
 
-namespace hermes {
+namespace hermes::web_tools {
 namespace {
-
-using web_tools::ExtractOutput;
 
 constexpr const char* kSearchSchema = R"JSON({"type": "object",
   "properties": {
@@ -67,8 +65,8 @@ Json failure(const Error& e) {
   return Json{{"success", false}, {"error", e.message}};
 }
 
-Result<web_tools::SearchParams> search_params(const Json& args) {
-  web_tools::SearchParams p;
+Result<SearchParams> search_params(const Json& args) {
+  SearchParams p;
   if (auto q = args.find("query"); q != args.end() && q->is_string())
     p.query = q->get<std::string>();
   auto limit = args.contains("limit") ? as_integer(args["limit"]) : std::nullopt;
@@ -76,7 +74,7 @@ Result<web_tools::SearchParams> search_params(const Json& args) {
   return p;
 }
 
-Json search_json(const web_tools::SearchOutput& out) {
+Json search_json(const SearchOutput& out) {
   Json rows = Json::array();
   for (size_t i = 0; i < out.hits.size(); ++i) {
     const auto& h = out.hits[i];
@@ -86,7 +84,7 @@ Json search_json(const web_tools::SearchOutput& out) {
   return {{"success", true}, {"data", {{"web", rows}}}};
 }
 
-web_tools::ExtractItem item_of(const Json& item, size_t index) {
+ExtractItem item_of(const Json& item, size_t index) {
   const Json* url = &item;
   if (item.is_object()) {
     auto it = item.find("url");
@@ -97,11 +95,11 @@ web_tools::ExtractItem item_of(const Json& item, size_t index) {
   return {"", "Invalid URL item at index " + std::to_string(index) + ": " + kBadItem};
 }
 
-Result<web_tools::ExtractParams> extract_params(const Json& args) {
+Result<ExtractParams> extract_params(const Json& args) {
   auto urls = args.find("urls");
   if (urls == args.end() || !(urls->is_array() || urls->is_string()))
     return Error::InvalidArgument("urls must be a list of URL strings");
-  web_tools::ExtractParams p;
+  ExtractParams p;
   Json list = urls->is_string() ? Json::array({*urls}) : *urls;
   p.given = list.size();
   for (size_t i = 0; i < list.size() && i < 5; ++i) p.items.push_back(item_of(list[i], i));
@@ -130,20 +128,18 @@ Json extract_json(const ExtractOutput& out) {
   return result;
 }
 
-bool offered(const Services& services, web::Capability capability) {
+bool offered(const registry::Services& services, web::Capability capability) {
   auto env = web::environment_with_dotenv(services.config.home());
   return !web::select_backend(services.config, env, capability).off;
 }
 
 }  // namespace
 
-namespace web_tools {
 size_t extract_json_size(const ExtractOutput& output) {
   return dump_json(extract_json(output)).size();
 }
-}  // namespace web_tools
 
-void register_web(Registry& registry) {
+void register_web(registry::Registry& registry) {
   auto fixtures = web::TestAllowlist::from_environment();
   if (!fixtures) {
     log::error(fixtures.error().message);
@@ -151,32 +147,36 @@ void register_web(Registry& registry) {
   }
   if (!fixtures->empty())
     log::warn("WARNING: test loopback allowlist active: " + fixtures->describe());
-  ToolAnnotations annotations{
+  registry::ToolAnnotations annotations{
       .read_only = true, .destructive = false, .idempotent = false, .open_world = true};
-  registry.add(ToolSpec{
+  registry.add(registry::ToolSpec{
       .name = "web_search",
       .toolset = "web",
       .description = kSearchDescription,
       .input_schema = Json::parse(kSearchSchema),
       .annotations = annotations,
-      .run = typed_entry(TypedTool<web_tools::SearchParams, web_tools::SearchOutput>{
-          .parse = search_params,
-          .handler = web_tools::web_search,
-          .render = search_json,
-          .render_error = failure}),
-      .is_available = [](const Services& s) { return offered(s, web::Capability::kSearch); }});
-  registry.add(ToolSpec{
+      .run = registry::typed_entry(
+          registry::TypedTool<SearchParams, SearchOutput>{.parse = search_params,
+                                                          .handler = web_search,
+                                                          .render = search_json,
+                                                          .render_error = failure}),
+      .is_available = [](const registry::Services& s) {
+        return offered(s, web::Capability::kSearch);
+      }});
+  registry.add(registry::ToolSpec{
       .name = "web_extract",
       .toolset = "web",
       .description = kExtractDescription,
       .input_schema = Json::parse(kExtractSchema),
       .annotations = annotations,
-      .run = typed_entry(TypedTool<web_tools::ExtractParams, web_tools::ExtractOutput>{
-          .parse = extract_params,
-          .handler = web_tools::web_extract,
-          .render = extract_json,
-          .render_error = failure}),
-      .is_available = [](const Services& s) { return offered(s, web::Capability::kExtract); }});
+      .run = registry::typed_entry(
+          registry::TypedTool<ExtractParams, ExtractOutput>{.parse = extract_params,
+                                                            .handler = web_extract,
+                                                            .render = extract_json,
+                                                            .render_error = failure}),
+      .is_available = [](const registry::Services& s) {
+        return offered(s, web::Capability::kExtract);
+      }});
 }
 
-}  // namespace hermes
+}  // namespace hermes::web_tools

@@ -5,7 +5,7 @@
 
 namespace hermes::web_tools {
 
-Result<SearchOutput> web_search(const SearchParams& params, CallContext& ctx) {
+Result<SearchOutput> web_search(const SearchParams& params, registry::CallContext& ctx) {
   auto run = [&](WebService& service) { return run_search(params, service, ctx.stop); };
   return with_web_service<SearchOutput>(ctx, "Error searching web: ", run);
 }

@@ -77,7 +77,7 @@ bool WebService::cacheable(const std::string& url, const web::VettedTarget& targ
   });
 }
 
-WebService& web_service(Session& session, const Config& config) {
+WebService& web_service(registry::Session& session, const Config& config) {
   WebState& state = session.state<WebState>();
   std::call_once(state.once, [&] {
     if (state.service) return;  // installed by a test

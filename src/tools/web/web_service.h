@@ -17,7 +17,7 @@
 
 namespace hermes {
 class Config;
-}
+}  // namespace hermes
 
 namespace hermes::web_tools {
 
@@ -59,10 +59,10 @@ class WebService {
 };
 
 // The session's WebService, built on first use.
-struct WebState : SessionState {
+struct WebState : registry::SessionState {
   std::once_flag once;
   std::unique_ptr<WebService> service;
 };
-WebService& web_service(Session& session, const Config& config);
+WebService& web_service(registry::Session& session, const Config& config);
 
 }  // namespace hermes::web_tools

@@ -17,6 +17,10 @@
 #include <string>
 #include <vector>
 
+namespace hermes::registry {
+class Registry;
+}  // namespace hermes::registry
+
 namespace hermes::web_tools {
 
 struct SearchParams {
@@ -29,7 +33,7 @@ struct SearchOutput {
 };
 
 // The tool's handler (`Error searching web: <what>` for an exception).
-Result<SearchOutput> web_search(const SearchParams& params, CallContext& ctx);
+Result<SearchOutput> web_search(const SearchParams& params, registry::CallContext& ctx);
 Result<SearchOutput> run_search(const SearchParams& params, WebService& service,
                                 std::stop_token stop);
 
@@ -60,14 +64,14 @@ struct ExtractOutput {
 };
 
 // The tool's handler, as web_search's (`Error extracting content: <what>`).
-Result<ExtractOutput> web_extract(const ExtractParams& params, CallContext& ctx);
+Result<ExtractOutput> web_extract(const ExtractParams& params, registry::CallContext& ctx);
 Result<ExtractOutput> run_extract(const ExtractParams& params, WebService& service,
                                   std::stop_token stop);
 
 // Runs `body` on the session's WebService; an unexpected exception becomes
 // `<prefix><what>` in the `{"error"}` envelope, as upstream's tool wrapper.
 template <class Output, class Body>
-Result<Output> with_web_service(CallContext& ctx, const char* prefix, Body body) {
+Result<Output> with_web_service(registry::CallContext& ctx, const char* prefix, Body body) {
   WebService& service = web_service(ctx.session, ctx.services.config);
   try {
     return body(service);
@@ -79,9 +83,10 @@ Result<Output> with_web_service(CallContext& ctx, const char* prefix, Body body)
 // The result cap of either tool, in characters of JSON.
 inline constexpr size_t kResultCap = 100'000;
 
-}  // namespace hermes::web_tools
-
-namespace hermes::web_tools {
 // The length of `output` as the tool's JSON text (web_json.cc).
 size_t extract_json_size(const ExtractOutput& output);
+
+// Registers web_search and web_extract (web_json.cc).
+void register_web(registry::Registry& registry);
+
 }  // namespace hermes::web_tools

@@ -16,7 +16,7 @@
 #include <string>
 #include <unordered_set>
 
-namespace hermes {
+namespace hermes::write_file {
 namespace {
 
 // Overwriting a large file that mostly stayed the same earns a nudge
@@ -54,24 +54,27 @@ WriteFileStale stale(const ResolvedPath& path, const Error& reason) {
 }
 
 Result<WriteFileOutput> write_locked(const WriteFileParams& params, const ResolvedPath& path,
-                                     CallContext& ctx, const FileAccess& access) {
-  const FileSystem& fs = access.fs();
-  auto& tracker = ctx.session.state<ReadTracker>();
+                                     registry::CallContext& ctx,
+                                     const file_common::FileAccess& access) {
+  const fs::FileSystem& fs = access.fs();
+  auto& tracker = ctx.session.state<file_common::ReadTracker>();
   if (Status fresh = check_not_stale(tracker, path.real, fs); !fresh) {
     return WriteFileOutput{stale(path, fresh.error())};
   }
-  HERMES_ASSIGN_OR_RETURN(PreparedWrite prepared,
-                          prepare_write(path.real, params.content, ctx.services.config.home(),
-                                        WriteShims{}, std::nullopt, fs));
-  HERMES_ASSIGN_OR_RETURN(CommittedWrite committed, commit_write(prepared));
-  FileVersion version;
-  if (stat_version(fs, path.real, version)) tracker.record_write(path.real, version);
+  HERMES_ASSIGN_OR_RETURN(
+      write_pipeline::PreparedWrite prepared,
+      write_pipeline::prepare_write(path.real, params.content, ctx.services.config.home(),
+                                    write_pipeline::WriteShims{}, std::nullopt, fs));
+  HERMES_ASSIGN_OR_RETURN(write_pipeline::CommittedWrite committed,
+                          write_pipeline::commit_write(prepared));
+  file_common::FileVersion version;
+  if (file_common::stat_version(fs, path.real, version)) tracker.record_write(path.real, version);
   WriteFileWritten out;
   out.bytes_written = committed.bytes_written;
   out.dirs_created = path.given.find('/') != std::string::npos;
   out.verified = committed.verified;
-  out.lint =
-      lint_delta(path.real, prepared.bytes, prepared.old_content, access.files_on_host(), ctx.stop);
+  out.lint = write_pipeline::lint_delta(path.real, prepared.bytes, prepared.old_content,
+                                        access.files_on_host(), ctx.stop);
   out.resolved_path = path.real;  // through a symlink: its final target
   out.absolute_path = path.absolute;
   out.hint = rewrite_hint(prepared.old_content, prepared.bytes);
@@ -80,16 +83,17 @@ Result<WriteFileOutput> write_locked(const WriteFileParams& params, const Resolv
 
 }  // namespace
 
-Result<WriteFileOutput> write_file(const WriteFileParams& params, CallContext& ctx) {
-  HERMES_ASSIGN_OR_RETURN(FileAccess access, FileAccess::for_call(ctx));
+Result<WriteFileOutput> write_file(const WriteFileParams& params, registry::CallContext& ctx) {
+  HERMES_ASSIGN_OR_RETURN(file_common::FileAccess access, file_common::FileAccess::for_call(ctx));
   HERMES_ASSIGN_OR_RETURN(ResolvedPath path, access.resolve(params.path));
-  HERMES_TRY(check_write_paths({path}, params.cross_profile, ctx, access.fs()));
+  HERMES_TRY(file_common::check_write_paths({path}, params.cross_profile, ctx, access.fs()));
   HERMES_TRY(check_file_target(params.path, path.real, access.fs()));
   HERMES_TRY(check_not_display_text(params.content));
-  PathLocks lock({path.real});
+  fs::PathLocks lock({path.real});
   HERMES_ASSIGN_OR_RETURN(WriteFileOutput out, write_locked(params, path, ctx, access));
   if (auto* written = std::get_if<WriteFileWritten>(&out)) {
-    written->warning = outside_workspace_warning(path, access.workspace()).value_or("");
+    written->warning =
+        file_common::outside_workspace_warning(path, access.workspace()).value_or("");
   }
   return out;
 }
@@ -99,4 +103,4 @@ const Error* write_file_failure(const WriteFileOutput& output) {
   return stale_write ? &stale_write->error : nullptr;
 }
 
-}  // namespace hermes
+}  // namespace hermes::write_file

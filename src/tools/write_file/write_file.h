@@ -12,9 +12,11 @@
 #include <string>
 #include <variant>
 
-namespace hermes {
-
+namespace hermes::registry {
 class Registry;
+}  // namespace hermes::registry
+
+namespace hermes::write_file {
 
 struct WriteFileParams {
   std::string path;     // never empty
@@ -27,7 +29,7 @@ struct WriteFileWritten {
   size_t bytes_written = 0;
   bool dirs_created = false;  // the path named a directory (mkdir -p ran)
   bool verified = false;
-  LintReport lint;
+  write_pipeline::LintReport lint;
   std::string resolved_path;  // the real path written (a symlink's target)
   std::string absolute_path;  // the path as resolved, links kept (`files_modified`)
   std::string hint;           // the rewrite nudge, or empty
@@ -46,7 +48,7 @@ using WriteFileOutput = std::variant<WriteFileWritten, WriteFileStale>;
 
 // Runs write_file: argument-level guards, the path guards shared with patch,
 // the stale-overwrite blocker, then prepare + commit under the path lock.
-Result<WriteFileOutput> write_file(const WriteFileParams& params, CallContext& ctx);
+Result<WriteFileOutput> write_file(const WriteFileParams& params, registry::CallContext& ctx);
 // The stale refusal's error, or nullptr for a write.
 const Error* write_file_failure(const WriteFileOutput& output);
 
@@ -54,6 +56,6 @@ const Error* write_file_failure(const WriteFileOutput& output);
 Result<WriteFileParams> parse_write_file_params(const Json& args);
 Json write_file_json(const WriteFileOutput& output);
 
-void register_write_file(Registry& registry);
+void register_write_file(registry::Registry& registry);
 
-}  // namespace hermes
+}  // namespace hermes::write_file

@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace hermes {
+namespace hermes::write_file {
 namespace {
 
 constexpr const char* kDescription =
@@ -24,7 +24,7 @@ constexpr const char* kDescription =
 Json to_json(const WriteFileWritten& written) {
   Json out = {{"bytes_written", written.bytes_written}, {"dirs_created", written.dirs_created}};
   if (written.verified) out["verified"] = true;
-  out["lint"] = lint_json(written.lint);
+  out["lint"] = write_pipeline::lint_json(written.lint);
   out["resolved_path"] = written.resolved_path;
   out["files_modified"] = Json::array({written.absolute_path});
   if (!written.hint.empty()) out["hint"] = written.hint;
@@ -58,7 +58,7 @@ Result<WriteFileParams> parse_write_file_params(const Json& args) {
     bool wrong_type = path != args.end() && !path->is_null() && !path->is_string();
     return Error::InvalidArgument(
         "write_file: missing required field 'path'. " +
-        (wrong_type ? "'path' must be a string, got " + python_type_name(*path) + "."
+        (wrong_type ? "'path' must be a string, got " + registry::python_type_name(*path) + "."
                     : std::string("Provide the file path to write.")));
   }
   auto content = args.find("content");
@@ -68,10 +68,10 @@ Result<WriteFileParams> parse_write_file_params(const Json& args) {
         "(\"\" for an empty file).");
   }
   if (!content->is_string()) {
-    return wrong_argument_type("write_file", "content", "a string", *content);
+    return registry::wrong_argument_type("write_file", "content", "a string", *content);
   }
   HERMES_ASSIGN_OR_RETURN(std::optional<bool> cross_profile,
-                          optional_bool_arg(args, "write_file", "cross_profile"));
+                          registry::optional_bool_arg(args, "write_file", "cross_profile"));
   return WriteFileParams{path->get<std::string>(), content->get<std::string>(),
                          cross_profile.value_or(false)};
 }
@@ -80,14 +80,14 @@ Json write_file_json(const WriteFileOutput& output) {
   return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
 }
 
-void register_write_file(Registry& registry) {
-  registry.add(ToolSpec{
+void register_write_file(registry::Registry& registry) {
+  registry.add(registry::ToolSpec{
       .name = "write_file",
       .toolset = "file",
       .description = kDescription,
       .input_schema = input_schema(),
       .annotations = {.read_only = false, .destructive = true, .idempotent = true},
-      .run = typed_entry(TypedTool<WriteFileParams, WriteFileOutput>{
+      .run = registry::typed_entry(registry::TypedTool<WriteFileParams, WriteFileOutput>{
           .parse = parse_write_file_params,
           .handler = write_file,
           .render = write_file_json,
@@ -96,4 +96,4 @@ void register_write_file(Registry& registry) {
   });
 }
 
-}  // namespace hermes
+}  // namespace hermes::write_file

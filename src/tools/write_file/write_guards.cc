@@ -6,7 +6,7 @@
 
 #include <cctype>
 
-namespace hermes {
+namespace hermes::write_file {
 namespace {
 
 // read_file's dedup notice (docs/tools/read_file.md), word for word.
@@ -56,7 +56,7 @@ Status check_not_display_text(std::string_view content) {
 }
 
 Status check_file_target(const std::string& given, const std::string& real_path,
-                         const FileSystem& fs) {
+                         const fs::FileSystem& fs) {
   if (given.ends_with('/')) {
     return Error::InvalidArgument("Refusing to write '" + given +
                                   "': the path ends with '/', so it names a directory. Give the "
@@ -64,20 +64,20 @@ Status check_file_target(const std::string& given, const std::string& real_path,
                                   given + "notes.txt').");
   }
   auto info = fs.stat(real_path);
-  if (!info || info->type == FileType::kRegular) return {};
-  if (info->type == FileType::kDirectory) {
+  if (!info || info->type == fs::FileType::kRegular) return {};
+  if (info->type == fs::FileType::kDirectory) {
     return Error::InvalidArgument("Refusing to write '" + given +
                                   "': it is a directory. Give the path of a file inside it.");
   }
   return Error::InvalidArgument("Refusing to write '" + given + "': it is " +
-                                std::string(file_type_name(info->type)) +
+                                std::string(fs::file_type_name(info->type)) +
                                 ", not a regular file. The file was NOT modified.");
 }
 
-Status check_not_stale(const ReadTracker& tracker, const std::string& real_path,
-                       const FileSystem& fs) {
-  FileVersion current;
-  if (!stat_version(fs, real_path, current)) return {};  // a new file
+Status check_not_stale(const file_common::ReadTracker& tracker, const std::string& real_path,
+                       const fs::FileSystem& fs) {
+  file_common::FileVersion current;
+  if (!file_common::stat_version(fs, real_path, current)) return {};  // a new file
   if (tracker.has_seen_whole(real_path, current)) return {};
   if (tracker.has_read(real_path)) {
     return Error{ErrorCode::kConflict,
@@ -89,4 +89,4 @@ Status check_not_stale(const ReadTracker& tracker, const std::string& real_path,
                "read in full)."};
 }
 
-}  // namespace hermes
+}  // namespace hermes::write_file

@@ -10,9 +10,11 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
-
+namespace hermes::file_common {
 class ReadTracker;
+}  // namespace hermes::file_common
+
+namespace hermes::write_file {
 
 // kInvalidArgument when `content` is read_file output rather than file text:
 // the dedup notice, or mostly `N|` lines numbered consecutively.
@@ -23,13 +25,13 @@ Status check_not_display_text(std::string_view content);
 // existing target is a FIFO, socket or device: write_file writes regular
 // files only, never a file named after the directory or over a special file.
 Status check_file_target(const std::string& given, const std::string& real_path,
-                         const FileSystem& fs);
+                         const fs::FileSystem& fs);
 
 // kConflict, with the reason as message, when an overwrite of the existing
 // file `real_path` is stale for this session (no whole-file read of its
 // current version); OK when the file is new or was seen whole. The file is
 // looked at on `fs`.
-Status check_not_stale(const ReadTracker& tracker, const std::string& real_path,
-                       const FileSystem& fs);
+Status check_not_stale(const file_common::ReadTracker& tracker, const std::string& real_path,
+                       const fs::FileSystem& fs);
 
-}  // namespace hermes
+}  // namespace hermes::write_file

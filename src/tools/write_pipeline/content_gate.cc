@@ -9,7 +9,7 @@
 
 #include <cstdio>
 
-namespace hermes {
+namespace hermes::write_pipeline {
 namespace {
 
 // The code point of the WTF-8 surrogate at `i` (ED A0..BF xx), or 0.
@@ -126,4 +126,4 @@ std::string to_crlf(std::string_view text) {
   return out;
 }
 
-}  // namespace hermes
+}  // namespace hermes::write_pipeline

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::write_pipeline {
 
 // The MCP layer decodes a lone `\udXXX` escape into its 3-byte WTF-8 form
 // (ED A0..BF xx). Returns the first one outside U+DC80–U+DCFF as `\udxxx`.
@@ -30,4 +30,4 @@ std::string to_crlf(std::string_view text);
 
 inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
-}  // namespace hermes
+}  // namespace hermes::write_pipeline

@@ -5,10 +5,11 @@
 #include "tools/file_common/write_safety.h"
 #include "tools/write_pipeline/content_gate.h"
 
-namespace hermes {
+namespace hermes::write_pipeline {
 namespace {
 
-Result<std::optional<std::string>> current_content(const FileSystem& fs, const std::string& path) {
+Result<std::optional<std::string>> current_content(const fs::FileSystem& fs,
+                                                   const std::string& path) {
   auto data = fs.read_all(path);
   if (data) return std::optional<std::string>(std::move(data).value());
   if (data.error().code == ErrorCode::kNotFound) return std::optional<std::string>();
@@ -29,8 +30,9 @@ std::string apply_shims(std::string bytes, const std::optional<std::string>& old
 
 Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_view content,
                                     const std::string& hermes_home, WriteShims shims,
-                                    std::optional<std::string> old_content, const FileSystem& fs) {
-  HERMES_TRY(check_write_allowed(real_path, hermes_home, fs));
+                                    std::optional<std::string> old_content,
+                                    const fs::FileSystem& fs) {
+  HERMES_TRY(file_common::check_write_allowed(real_path, hermes_home, fs));
   if (auto cp = find_lone_surrogate(content)) {
     return Error::InvalidArgument("Refusing to write '" + real_path +
                                   "': content contains a lone surrogate character ('" + *cp +
@@ -38,7 +40,7 @@ Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_vi
                                   "or modified.");
   }
   std::string bytes = decode_surrogate_escapes(content);
-  const std::string ext = file_extension(real_path);
+  const std::string ext = file_common::file_extension(real_path);
   if (auto bad = syntax_error(ext, bytes)) {
     return Error::InvalidArgument(
         "Refusing to write '" + real_path + "': candidate content fails " + ext +
@@ -53,13 +55,14 @@ Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_vi
   return out;
 }
 
-Result<CommittedWrite> commit_write(const PreparedWrite& write, const AtomicWriteOptions& options) {
+Result<CommittedWrite> commit_write(const PreparedWrite& write,
+                                    const fs::AtomicWriteOptions& options) {
   auto outcome = write.fs->write_atomic(write.path, write.bytes, options);
   if (!outcome) return Error::Io("Failed to write file: " + outcome.error().message);
   CommittedWrite out{write.bytes.size(), false, std::move(outcome).value()};
   auto on_disk = write.fs->sha256(out.outcome.written_path);
   if (!on_disk) return out;  // no hash could be taken: `verified` stays unset
-  if (*on_disk != sha256_hex(write.bytes)) {
+  if (*on_disk != fs::sha256_hex(write.bytes)) {
     return Error::Io("Post-write verification failed for " + write.path +
                      ": on-disk content hash differs from the intended write. The write did "
                      "not persist correctly — re-read the file and retry.");
@@ -68,4 +71,4 @@ Result<CommittedWrite> commit_write(const PreparedWrite& write, const AtomicWrit
   return out;
 }
 
-}  // namespace hermes
+}  // namespace hermes::write_pipeline

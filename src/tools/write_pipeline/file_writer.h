@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::write_pipeline {
 
 struct WriteShims {
   // Rewrite every line ending to CRLF when the old file's head has one.
@@ -23,7 +23,7 @@ struct WriteShims {
 };
 
 struct PreparedWrite {
-  const FileSystem* fs = nullptr;          // where to write (not owned)
+  const fs::FileSystem* fs = nullptr;      // where to write (not owned)
   std::string path;                        // the real path to write
   std::string bytes;                       // exactly what lands on disk
   std::optional<std::string> old_content;  // set when the file existed
@@ -35,18 +35,18 @@ struct PreparedWrite {
 Result<PreparedWrite> prepare_write(const std::string& real_path, std::string_view content,
                                     const std::string& hermes_home, WriteShims shims,
                                     std::optional<std::string> old_content = std::nullopt,
-                                    const FileSystem& fs = native_file_system());
+                                    const fs::FileSystem& fs = fs::native_file_system());
 
 struct CommittedWrite {
   size_t bytes_written = 0;
   bool verified = false;  // false only when the hash could not be taken
-  AtomicWriteOutcome outcome;
+  fs::AtomicWriteOutcome outcome;
 };
 
 // Steps 5–6 on the prepared file system: `Failed to write file:
 // <cause>` (old file intact, no temp left) or `Post-write verification
 // failed for <path>: …`.
 Result<CommittedWrite> commit_write(const PreparedWrite& write,
-                                    const AtomicWriteOptions& options = {});
+                                    const fs::AtomicWriteOptions& options = {});
 
-}  // namespace hermes
+}  // namespace hermes::write_pipeline

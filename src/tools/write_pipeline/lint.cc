@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-namespace hermes {
+namespace hermes::write_pipeline {
 namespace {
 
 constexpr std::chrono::seconds kLintTimeout{20};
@@ -57,7 +57,7 @@ LintReport skipped(std::string message) { return {"skipped", "", std::move(messa
 
 LintReport lint_content(const std::string& path, std::string_view content, bool on_host,
                         std::stop_token stop) {
-  const std::string ext = file_extension(path);
+  const std::string ext = file_common::file_extension(path);
   if (ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".toml") {
     auto error = syntax_error(ext, content);
     return error ? LintReport{"error", *error, ""} : LintReport{"ok", "", ""};
@@ -71,7 +71,7 @@ LintReport lint_content(const std::string& path, std::string_view content, bool 
   for (auto& arg : argv) {
     if (arg == "{path}") arg = path;
   }
-  auto run = run_local_command(
+  auto run = backend::run_local_command(
       argv, kLintTimeout, stop, /*separate_stderr=*/false,
       linter->content_on_stdin ? std::optional<std::string>(std::string(content)) : std::nullopt);
   if (!run) {
@@ -102,7 +102,7 @@ LintReport lint_delta(const std::string& path, std::string_view new_content,
                       std::stop_token stop) {
   LintReport now = lint_content(path, new_content, on_host, stop);
   // A linter that reads the file on disk cannot see the old content.
-  auto linter = linter_for(file_extension(path));
+  auto linter = linter_for(file_common::file_extension(path));
   if (now.status != "error" || !old_content || (linter && !linter->content_on_stdin)) return now;
   LintReport before = lint_content(path, *old_content, on_host, stop);
   if (before.status != "error") return now;
@@ -116,4 +116,4 @@ LintReport lint_delta(const std::string& path, std::string_view new_content,
   return now;
 }
 
-}  // namespace hermes
+}  // namespace hermes::write_pipeline

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace hermes {
+namespace hermes::write_pipeline {
 
 struct LintReport {
   std::string status;   // "ok", "error" or "skipped"
@@ -26,4 +26,4 @@ LintReport lint_delta(const std::string& path, std::string_view new_content,
                       const std::optional<std::string>& old_content, bool on_host,
                       std::stop_token stop = {});
 
-}  // namespace hermes
+}  // namespace hermes::write_pipeline

@@ -5,7 +5,7 @@
 #include "core/json.h"
 #include "tools/write_pipeline/lint.h"
 
-namespace hermes {
+namespace hermes::write_pipeline {
 
 inline Json lint_json(const LintReport& lint) {
   Json out = {{"status", lint.status}};
@@ -14,4 +14,4 @@ inline Json lint_json(const LintReport& lint) {
   return out;
 }
 
-}  // namespace hermes
+}  // namespace hermes::write_pipeline

@@ -17,7 +17,7 @@ namespace hermes::approval {
 namespace {
 
 // Answers elicitations with a scripted reply and counts the questions.
-class ScriptedClient final : public ClientChannel {
+class ScriptedClient final : public registry::ClientChannel {
  public:
   explicit ScriptedClient(std::optional<Json> reply) : reply_(std::move(reply)) {}
   void notify(const std::string&, const Json&) override {}
@@ -38,25 +38,25 @@ class ScriptedClient final : public ClientChannel {
 };
 
 struct Fixture {
-  explicit Fixture(const std::string& yaml = "", ClientChannel* c = nullptr)
+  explicit Fixture(const std::string& yaml = "", registry::ClientChannel* c = nullptr)
       : Fixture(Config::from_yaml(yaml), c) {}
-  Fixture(std::unique_ptr<Config> loaded, ClientChannel* c)
+  Fixture(std::unique_ptr<Config> loaded, registry::ClientChannel* c)
       : config(std::move(loaded)),
         services{*config, paths},
         dispatcher(registry, services),
         client(c ? c : &null_client) {}
   GateResult check(const std::string& command) {
-    CallContext ctx{session, services, *client, dispatcher, {}, Json()};
+    registry::CallContext ctx{session, services, *client, dispatcher, {}, Json()};
     return check_command(command, ctx);
   }
   std::unique_ptr<Config> config;
   PathResolver paths;
-  Services services;
-  Registry registry;
-  Dispatcher dispatcher;
-  Session session{"s"};
-  NullClientChannel null_client;
-  ClientChannel* client;
+  registry::Services services;
+  registry::Registry registry;
+  registry::Dispatcher dispatcher;
+  registry::Session session{"s"};
+  registry::NullClientChannel null_client;
+  registry::ClientChannel* client;
 };
 
 TEST(ApprovalGate, SafeCommandRuns) {
@@ -105,7 +105,7 @@ TEST(ApprovalGate, NamesDefinedInOneCallAreReadInTheNext) {
 // Definitions from the session snapshot, read with the command.
 TEST(ApprovalGate, SnapshotDefinitionsApply) {
   Fixture f;
-  CallContext ctx{f.session, f.services, *f.client, f.dispatcher, {}, Json()};
+  registry::CallContext ctx{f.session, f.services, *f.client, f.dispatcher, {}, Json()};
   ShellContext shell{"wipe () \n{ \n    rm -rf \"$1\"\n}\nalias ll='ls -l'\n", "/work"};
   EXPECT_EQ(check_command("wipe /", ctx, shell).verdict, Verdict::kBlocked);
   EXPECT_EQ(check_command("ll", ctx, shell).verdict, Verdict::kAllow);

@@ -24,7 +24,7 @@ struct FakeTool {
   std::string name;
   std::string toolset = "file";
   Json schema;
-  std::function<Json(const Json& args, CallContext& ctx)> handler;
+  std::function<Json(const Json& args, registry::CallContext& ctx)> handler;
 };
 
 class ExecHarness : public ToolSession {
@@ -36,19 +36,20 @@ class ExecHarness : public ToolSession {
       return std::any_of(fakes.begin(), fakes.end(),
                          [&](const FakeTool& fake) { return fake.name == name; });
     };
-    if (!faked("read_file")) register_read_file(registry());
-    if (!faked("terminal")) register_terminal(registry());
-    if (!faked("write_file")) register_write_file(registry());
+    if (!faked("read_file")) read_file::register_read_file(registry());
+    if (!faked("terminal")) terminal::register_terminal(registry());
+    if (!faked("write_file")) write_file::register_write_file(registry());
     for (const FakeTool& fake : fakes) {
-      registry().add(ToolSpec{.name = fake.name,
-                              .toolset = fake.toolset,
-                              .description = "Fake " + fake.name + ". For tests.",
-                              .input_schema = fake.schema,
-                              .run = [handler = fake.handler](const Json& args, CallContext& ctx) {
-                                return ToolReply{handler(args, ctx)};
-                              }});
+      registry().add(registry::ToolSpec{
+          .name = fake.name,
+          .toolset = fake.toolset,
+          .description = "Fake " + fake.name + ". For tests.",
+          .input_schema = fake.schema,
+          .run = [handler = fake.handler](const Json& args, registry::CallContext& ctx) {
+            return registry::ToolReply{handler(args, ctx)};
+          }});
     }
-    register_execute_code(registry());
+    execute_code::register_execute_code(registry());
     // The server ignores SIGPIPE (cli/main.cc), and so must the test process:
     // a backend command that exits before reading its stdin (the file RPC's
     // python3 preflight) would otherwise kill it.
@@ -60,7 +61,7 @@ class ExecHarness : public ToolSession {
     return run_result(code, stop).value;
   }
   // The whole result, with isError and the failure's code.
-  ToolCallResult run_result(const std::string& code, std::stop_token stop = {}) {
+  registry::ToolCallResult run_result(const std::string& code, std::stop_token stop = {}) {
     return call_result("execute_code", Json{{"code", code}}, stop);
   }
 };

@@ -24,7 +24,7 @@ struct Rendezvous {
   std::promise<void> reached;
   std::shared_future<void> release;
   FakeTool tool() {
-    return {"web_search", "web", query_schema(), [this](const Json&, CallContext&) {
+    return {"web_search", "web", query_schema(), [this](const Json&, registry::CallContext&) {
               reached.set_value();
               if (release.valid()) release.wait();
               return Json{{"ok", true}};
@@ -46,7 +46,7 @@ TEST(ExecuteCodeProcess, StopTokenInterruptsTheScript) {
   });
   meet.reached.get_future().wait();
   stop.request_stop();
-  ToolCallResult reply = future.get();
+  registry::ToolCallResult reply = future.get();
   EXPECT_THAT(reply, IsError(ErrorCode::kCancelled));
   const Json& result = reply.value;
   EXPECT_EQ(result["status"], "interrupted");
@@ -149,11 +149,11 @@ TEST(ExecuteCodeProcess, HiddenWhenPython3IsMissing) {
 
 TEST(ExecuteCodeProcess, DescriptionListsTheToolsScriptsCanCall) {
   FakeTool search{"web_search", "web", query_schema(),
-                  [](const Json&, CallContext&) { return Json::object(); }};
+                  [](const Json&, registry::CallContext&) { return Json::object(); }};
   FakeTool delegate{"delegate_task", "task", query_schema(),
-                    [](const Json&, CallContext&) { return Json::object(); }};
+                    [](const Json&, registry::CallContext&) { return Json::object(); }};
   ExecHarness h("", {search, delegate});
-  const ToolSpec* spec = h.registry().find("execute_code", h.services());
+  const registry::ToolSpec* spec = h.registry().find("execute_code", h.services());
   ASSERT_NE(spec, nullptr);
   std::string text = spec->describe(h.services(), spec->description);
   EXPECT_NE(text.find("  read_file(path: str, offset: int = 1, limit: int = 2000) -> dict"),

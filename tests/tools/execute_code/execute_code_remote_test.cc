@@ -94,7 +94,7 @@ TEST_F(RemoteExec, ReadsWritesAndRunsTerminalThroughTheFiles) {
 
 // A fake `web_search` echoing its arguments.
 FakeTool echo_search(std::atomic<int>& calls) {
-  return {"web_search", "web", query_schema(), [&calls](const Json& args, CallContext&) {
+  return {"web_search", "web", query_schema(), [&calls](const Json& args, registry::CallContext&) {
             ++calls;
             return Json{{"echo", args}};
           }};
@@ -288,7 +288,7 @@ TEST_F(RemoteExec, OnThisHostTheScrubStillApplies) {
 
 TEST_F(RemoteExec, DescriptionSaysWhereScriptsRun) {
   ExecHarness h(kPortable);
-  const ToolSpec* spec = h.registry().find("execute_code", h.services());
+  const registry::ToolSpec* spec = h.registry().find("execute_code", h.services());
   ASSERT_NE(spec, nullptr);
   std::string text = spec->describe(h.services(), "");
   EXPECT_NE(text.find("Scripts run with the terminal backend's python3, in a private "

@@ -18,9 +18,10 @@ namespace {
 // A fake `web_search` that echoes its arguments and records the session.
 struct EchoSearch {
   std::atomic<int> calls{0};
-  std::atomic<Session*> session{nullptr};
+  std::atomic<registry::Session*> session{nullptr};
   FakeTool tool() {
-    return {"web_search", "web", query_schema(), [this](const Json& args, CallContext& ctx) {
+    return {"web_search", "web", query_schema(),
+            [this](const Json& args, registry::CallContext& ctx) {
               ++calls;
               session = &ctx.session;
               return Json{{"echo", args}};
@@ -126,8 +127,9 @@ TEST(ExecuteCodeRpc, GarbageAndWrongTokensAreRefusedAndFree) {
 
 TEST(ExecuteCodeRpc, UnknownToolIsRefusedWithTheAvailableList) {
   EchoSearch search;
-  ExecHarness h("", {search.tool(), FakeTool{"delegate_task", "task", query_schema(),
-                                             [](const Json&, CallContext&) { return Json{}; }}});
+  ExecHarness h(
+      "", {search.tool(), FakeTool{"delegate_task", "task", query_schema(),
+                                   [](const Json&, registry::CallContext&) { return Json{}; }}});
   Json result = h.run(std::string(kRawClient) +
                       "t = os.environ['HERMES_RPC_TOKEN']\n"
                       "print(raw(json.dumps({'tool': 'delegate_task', 'args': {}, 'token': "
@@ -145,7 +147,7 @@ TEST(ExecuteCodeRpc, TerminalLosesBackgroundArguments) {
                         "timeout":{"type":"integer"},"pty":{"type":"boolean"},
                         "notify_on_complete":{"type":"boolean"},"workdir":{"type":"string"}},
                         "required":["command"]})"),
-                    [&seen](const Json& args, CallContext&) {
+                    [&seen](const Json& args, registry::CallContext&) {
                       seen = args;
                       return Json{{"output", ""}, {"exit_code", 0}};
                     }};

@@ -10,7 +10,7 @@
 
 #include <filesystem>
 
-namespace hermes {
+namespace hermes::file_common {
 namespace {
 
 using testing::TempDir;
@@ -20,10 +20,10 @@ class Call : public testing::ToolSession {
   Call(const std::string& yaml, const std::string& cwd) : ToolSession(yaml), ctx_(context()) {
     session().set_cwd(cwd);
   }
-  CallContext& ctx() { return ctx_; }
+  registry::CallContext& ctx() { return ctx_; }
 
  private:
-  CallContext ctx_;
+  registry::CallContext ctx_;
 };
 
 TEST(FileAccess, NativeOnlyOnThePlainLocalBackend) {
@@ -33,7 +33,7 @@ TEST(FileAccess, NativeOnlyOnThePlainLocalBackend) {
   ASSERT_TRUE(a);
   EXPECT_TRUE(a->native());
   EXPECT_TRUE(a->files_on_host());
-  EXPECT_EQ(&a->fs(), &native_file_system());
+  EXPECT_EQ(&a->fs(), &fs::native_file_system());
   Call portable("terminal:\n  portable_files: true\n", dir.path());
   auto b = FileAccess::for_call(portable.ctx());
   ASSERT_TRUE(b);
@@ -62,4 +62,4 @@ TEST(FileAccess, PortablePathsResolveLikeNativeOnes) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::file_common

@@ -22,7 +22,7 @@
 #include <cstring>
 #include <filesystem>
 
-namespace hermes {
+namespace hermes::file_common {
 namespace {
 
 using testing::IsError;
@@ -39,7 +39,7 @@ const std::vector<std::string> kAwkward = {"sp ace",   "quo'te\"s", "new\nline",
 
 ShellFileSystem portable() {
   EXPECT_TRUE(kSigpipeIgnored);
-  return ShellFileSystem(std::make_shared<LocalBackend>(/*portable_files=*/true), {});
+  return ShellFileSystem(std::make_shared<backend::LocalBackend>(/*portable_files=*/true), {});
 }
 
 std::string all_bytes() {
@@ -48,7 +48,7 @@ std::string all_bytes() {
   return s;
 }
 
-std::string read_via(const FileSystem& fs, const std::string& path) {
+std::string read_via(const fs::FileSystem& fs, const std::string& path) {
   auto file = fs.open_read(path);
   EXPECT_TRUE(file) << file.error().message;
   if (!file) return "";
@@ -72,12 +72,12 @@ TEST(ShellFileSystem, MetadataMatchesNative) {
   ::chmod(file.c_str(), 0640);
   std::filesystem::create_symlink(file, dir.file("link"));
   ShellFileSystem fs = portable();
-  const FileSystem& native = native_file_system();
+  const fs::FileSystem& native = fs::native_file_system();
   for (const std::string& p : {file, dir.path(), dir.file("link")}) {
     EXPECT_EQ(*fs.stat(p), *native.stat(p)) << p;
     EXPECT_EQ(*fs.lstat(p), *native.lstat(p)) << p;
   }
-  EXPECT_EQ(fs.lstat(dir.file("link"))->type, FileType::kSymlink);
+  EXPECT_EQ(fs.lstat(dir.file("link"))->type, fs::FileType::kSymlink);
   EXPECT_EQ(fs.stat(file)->mode, 0640u);
 }
 
@@ -85,7 +85,7 @@ TEST(ShellFileSystem, ErrorsMatchNative) {
   TempDir dir;
   std::string file = dir.write("f", "x");
   ShellFileSystem fs = portable();
-  const FileSystem& native = native_file_system();
+  const fs::FileSystem& native = fs::native_file_system();
   auto missing = dir.file("nope");
   for (const std::string& p : {missing, file + "/below"}) {
     auto a = fs.stat(p), b = native.stat(p);
@@ -120,15 +120,15 @@ TEST(ShellFileSystem, ReadsEveryByteAcrossWindows) {
   ASSERT_EQ(*file->pread(&c, 1, big_text.size() - 1), 1u);  // a jump past the first window
   EXPECT_EQ(c, big_text.back());
   EXPECT_EQ(*file->pread(&c, 1, big_text.size()), 0u);
-  EXPECT_EQ(*file->info(), *native_file_system().stat(big));
-  EXPECT_EQ(*fs.sha256(big), sha256_hex(big_text));
+  EXPECT_EQ(*file->info(), *fs::native_file_system().stat(big));
+  EXPECT_EQ(*fs.sha256(big), fs::sha256_hex(big_text));
 }
 
 TEST(ShellFileSystem, DirectoryIsOpenedButNotRead) {
   TempDir dir;
   auto file = portable().open_read(dir.path());
   ASSERT_TRUE(file);
-  EXPECT_EQ((*file)->info()->type, FileType::kDirectory);
+  EXPECT_EQ((*file)->info()->type, fs::FileType::kDirectory);
 }
 
 TEST(ShellFileSystem, AwkwardNamesRoundTrip) {
@@ -141,15 +141,16 @@ TEST(ShellFileSystem, AwkwardNamesRoundTrip) {
     EXPECT_EQ(out->written_path, path);
     EXPECT_TRUE(out->created);
     EXPECT_EQ(out->created_dirs, std::vector<std::string>{dir.file(name)});
-    EXPECT_EQ(*read_whole_file(path), name + all_bytes());
+    EXPECT_EQ(*fs::read_whole_file(path), name + all_bytes());
     EXPECT_EQ(read_via(fs, path), name + all_bytes());
-    EXPECT_EQ(*fs.stat(path), *native_file_system().stat(path));
+    EXPECT_EQ(*fs.stat(path), *fs::native_file_system().stat(path));
     std::string link = dir.file(name + " link");
     std::filesystem::create_symlink(path, link);
     EXPECT_EQ(*fs.read_link(link), path);
     EXPECT_EQ(*fs.real_path(link), path);
   }
-  EXPECT_EQ(sorted(*fs.list_dir(dir.path())), sorted(*native_file_system().list_dir(dir.path())));
+  EXPECT_EQ(sorted(*fs.list_dir(dir.path())),
+            sorted(*fs::native_file_system().list_dir(dir.path())));
   EXPECT_EQ(fs.list_dir(dir.path())->size(), 2 * kAwkward.size());
 }
 
@@ -191,12 +192,12 @@ TEST(ShellFileSystem, WriteFailuresMatchNative) {
   std::string file = dir.write("plain", "x");
   ShellFileSystem fs = portable();
   auto a = fs.write_atomic(file + "/child", "x", {});
-  auto b = atomic_write(file + "/child", "x");
+  auto b = fs::atomic_write(file + "/child", "x");
   ASSERT_FALSE(a);
   EXPECT_EQ(a.error().message, b.error().message);
   std::filesystem::create_directory(dir.file("d"));
   a = fs.write_atomic(dir.file("d"), "x", {});
-  b = atomic_write(dir.file("d"), "x");
+  b = fs::atomic_write(dir.file("d"), "x");
   ASSERT_FALSE(a);
   EXPECT_EQ(a.error().message, b.error().message);
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 2);
@@ -209,7 +210,7 @@ TEST(ShellFileSystem, RemoveAndMode) {
   ASSERT_TRUE(fs.set_mode(file, 0604));
   EXPECT_EQ(fs.stat(file)->mode, 0604u);
   EXPECT_EQ(fs.remove(dir.file("sub")).error().message,
-            native_file_system().remove(dir.file("sub")).error().message);
+            fs::native_file_system().remove(dir.file("sub")).error().message);
   EXPECT_FALSE(fs.remove_dir(dir.file("sub")));  // not empty
   ASSERT_TRUE(fs.remove(file));
   EXPECT_EQ(fs.remove(file).error().code, ErrorCode::kNotFound);
@@ -219,7 +220,7 @@ TEST(ShellFileSystem, RemoveAndMode) {
 
 // A target reached through `prefix` (e.g. setpriv to another user), with
 // its own home.
-class CustomBackend final : public Backend {
+class CustomBackend final : public backend::Backend {
  public:
   CustomBackend(std::vector<std::string> prefix, std::string home)
       : prefix_(std::move(prefix)), home_(std::move(home)) {}
@@ -280,12 +281,12 @@ TEST(ShellFileSystem, FullDiskLeavesOldFileAndNoTemp) {
   auto out = fs.write_atomic(path, std::string(256 * 1024, 'x'), {});
   ASSERT_FALSE(out);
   EXPECT_EQ(out.error().message, "write: No space left on device");
-  EXPECT_EQ(*read_whole_file(path), "original");
+  EXPECT_EQ(*fs::read_whole_file(path), "original");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(mnt), {}), 1);
 }
 
 // Counts the commands run on the local host.
-class CountingBackend final : public Backend {
+class CountingBackend final : public backend::Backend {
  public:
   std::string name() const override { return "local"; }
   bool native_files() const override { return false; }
@@ -308,7 +309,7 @@ TEST(ShellFileSystem, RealPathPrimesMetadataUntilAChange) {
   std::filesystem::create_symlink(file, dir.file("l"));
   auto backend = std::make_shared<CountingBackend>();
   ShellFileSystem fs(backend, {});
-  const FileSystem& native = native_file_system();
+  const fs::FileSystem& native = fs::native_file_system();
   ASSERT_EQ(*fs.real_path(dir.file("l")), file);
   EXPECT_EQ(*fs.stat(file), *native.stat(file));
   EXPECT_EQ(*fs.lstat(dir.file("l")), *native.lstat(dir.file("l")));
@@ -318,7 +319,7 @@ TEST(ShellFileSystem, RealPathPrimesMetadataUntilAChange) {
   EXPECT_EQ(backend->runs, 2);
   ASSERT_TRUE(fs.write_atomic(file, "longer", {}));  // reads the result back
   EXPECT_EQ(*fs.stat(file), *native.stat(file));
-  EXPECT_EQ(*fs.sha256(file), sha256_hex("longer"));
+  EXPECT_EQ(*fs.sha256(file), fs::sha256_hex("longer"));
   EXPECT_EQ(backend->runs, 3);
   ASSERT_TRUE(fs.set_mode(file, 0600));
   EXPECT_EQ(fs.stat(file)->mode, 0600u);
@@ -335,15 +336,16 @@ TEST(ShellFileSystem, TargetHomeDrivesTheWriteDenylist) {
   std::string keys = remote_home.file(".ssh/authorized_keys");
   EXPECT_THAT(check_write_allowed(keys, "/nonexistent-hermes-home", fs),
               IsError(ErrorCode::kPermissionDenied));
-  EXPECT_THAT(check_write_allowed(keys, "/nonexistent-hermes-home", native_file_system()), IsOk());
+  EXPECT_THAT(check_write_allowed(keys, "/nonexistent-hermes-home", fs::native_file_system()),
+              IsOk());
   const std::string ssh_config = remote_home.file(".ssh/config");
   ResolvedPath config{"~/.ssh/config", ssh_config, ssh_config};
   EXPECT_TRUE(is_ssh_config(config, fs.home()));
-  EXPECT_FALSE(is_ssh_config(config, native_file_system().home()));
+  EXPECT_FALSE(is_ssh_config(config, fs::native_file_system().home()));
 }
 
 // A launcher that cannot start: a Result, never a crash or a hang.
-class BrokenBackend final : public Backend {
+class BrokenBackend final : public backend::Backend {
  public:
   std::string name() const override { return "broken"; }
   bool native_files() const override { return false; }
@@ -364,4 +366,4 @@ TEST(ShellFileSystem, UnstartableLauncherIsAnError) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::file_common

@@ -21,7 +21,7 @@ class PatchToolTest : public ::testing::Test {
                       {{"path", path}, {"old_string", old_text}, {"new_string", new_text}});
   }
   TempDir dir;
-  ToolHarness tools{{register_write_file, register_patch}};
+  ToolHarness tools{{write_file::register_write_file, patch::register_patch}};
 };
 
 TEST_F(PatchToolTest, ArgumentErrors) {

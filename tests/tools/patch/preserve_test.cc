@@ -71,7 +71,7 @@ TEST_P(PreserveTest, UntouchedBytesStayIdentical) {
   // An escaped "\n" in old_string is a real LF; a CRLF file does not hold it.
   if (shape == Shape::kCrlf && std::string(c.strategy) == "escape_normalized") GTEST_SKIP();
   TempDir dir;
-  ToolHarness tools({register_patch});
+  ToolHarness tools({patch::register_patch});
   std::string path = dir.write("f.txt", shaped(c.file, shape));
   Json out =
       tools.call("patch", {{"path", path}, {"old_string", c.old_text}, {"new_string", c.new_text}});

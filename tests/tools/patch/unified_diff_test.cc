@@ -14,7 +14,7 @@
 #include <sstream>
 #include <vector>
 
-namespace hermes {
+namespace hermes::patch {
 namespace {
 
 std::string join(const std::vector<std::string>& lines) {
@@ -92,4 +92,4 @@ TEST(UnifiedDiff, EditsInsideARepeatedRunAndAtTheEnds) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::patch

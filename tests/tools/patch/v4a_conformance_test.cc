@@ -61,7 +61,7 @@ TEST_P(V4aScenario, MatchesExpectedTree) {
   const fs::path dir = kFixtures / name;
   TempDir work;
   if (fs::exists(dir / "input")) fs::copy(dir / "input", work.path(), fs::copy_options::recursive);
-  ToolHarness tools({register_patch});
+  ToolHarness tools({patch::register_patch});
   tools.session().set_cwd(work.path());
   Json out = tools.call("patch", {{"mode", "patch"}, {"patch", slurp(dir / "patch.txt")}});
   const bool diverges =
@@ -94,7 +94,7 @@ INSTANTIATE_TEST_SUITE_P(Codex, V4aScenario, ::testing::ValuesIn(scenarios()),
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(V4aScenario);
 
 TEST(V4aDivergences, MessagesSayWhy) {
-  ToolHarness tools({register_patch});
+  ToolHarness tools({patch::register_patch});
   auto run = [&](const std::string& name) {
     TempDir work;
     fs::copy(kFixtures / name / "input", work.path(), fs::copy_options::recursive);

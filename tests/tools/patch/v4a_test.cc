@@ -29,7 +29,7 @@ class V4aTest : public ::testing::Test {
     return tools.call("patch", {{"mode", "patch"}, {"patch", text}});
   }
   TempDir dir;
-  ToolHarness tools{{register_patch}};
+  ToolHarness tools{{patch::register_patch}};
 };
 
 TEST_F(V4aTest, HermesMoveDialectAndOutOfOrderHunks) {
@@ -220,7 +220,8 @@ TEST(V4aTransaction, ShellWriteFailureRollsBackEverything) {
                               "\n*** Update File: " + dir.file("mnt/b.txt") + "\n@@\n-b1\n+" +
                               std::string(200000, 'b') + "\n*** End Patch\n");
   ASSERT_TRUE(ops);
-  ShellFileSystem fs(std::make_shared<LocalBackend>(/*portable_files=*/true), {});
+  file_common::ShellFileSystem fs(std::make_shared<backend::LocalBackend>(/*portable_files=*/true),
+                                  {});
   v4a::ApplyRequest request{*ops, dir.file("home"), {}, &fs, true};
   auto result = v4a::apply_patch(request);
   ASSERT_THAT(result, IsError(ErrorCode::kIo));

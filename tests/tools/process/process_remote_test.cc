@@ -12,7 +12,7 @@
 #include <memory>
 #include <thread>
 
-namespace hermes {
+namespace hermes::process {
 namespace {
 
 using testing::shared_sshd;
@@ -63,4 +63,4 @@ TEST(ProcessOnSsh, SessionEndEndsTheRemoteCommand) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::process

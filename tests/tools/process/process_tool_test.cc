@@ -12,7 +12,7 @@
 #include <mutex>
 #include <thread>
 
-namespace hermes {
+namespace hermes::process {
 namespace {
 
 using testing::TerminalHarness;
@@ -36,7 +36,7 @@ class ProcessHarness : public TerminalHarness {
   }
 };
 
-class RecordingClient final : public ClientChannel {
+class RecordingClient final : public registry::ClientChannel {
  public:
   void notify(const std::string& method, const Json& params) override {
     std::lock_guard lock(mu);
@@ -311,4 +311,4 @@ TEST(BackgroundTree, KilledSupervisorStillEndsTheWholeTree) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::process

@@ -154,7 +154,7 @@ std::string two_page_pdf() {
 }
 
 TEST(Documents, PdfThroughPdftotext) {
-  if (!document_kind(".pdf")) GTEST_SKIP() << "pdftotext not installed";
+  if (!read_file::document_kind(".pdf")) GTEST_SKIP() << "pdftotext not installed";
   ReadFileHarness h;
   h.dir().write("scan.pdf", two_page_pdf());
   Json r = h.read("scan.pdf");
@@ -172,41 +172,46 @@ TEST(Documents, PdfThroughPdftotext) {
 // the same text, the same failures.
 TEST(Documents, CopiedFromABackendExtractsTheSame) {
   TempDir dir;
-  ShellFileSystem fs(std::make_shared<LocalBackend>(/*portable_files=*/true), {});
+  file_common::ShellFileSystem fs(std::make_shared<backend::LocalBackend>(/*portable_files=*/true),
+                                  {});
   std::string doc = std::string("<w:document ") + kW +
                     "><w:body><w:p><w:r><w:t>Hi there</w:t></w:r></w:p></w:body></w:document>";
   write_zip(dir.file("d.docx"), {{"word/document.xml", doc}});
-  std::vector<std::pair<std::string, DocumentKind>> files = {
-      {dir.file("d.docx"), DocumentKind::kDocx},
-      {dir.write("bad.xlsx", "PK junk"), DocumentKind::kXlsx}};
-  if (document_kind(".pdf"))
-    files.emplace_back(dir.write("p.pdf", two_page_pdf()), DocumentKind::kPdf);
+  std::vector<std::pair<std::string, read_file::DocumentKind>> files = {
+      {dir.file("d.docx"), read_file::DocumentKind::kDocx},
+      {dir.write("bad.xlsx", "PK junk"), read_file::DocumentKind::kXlsx}};
+  if (read_file::document_kind(".pdf"))
+    files.emplace_back(dir.write("p.pdf", two_page_pdf()), read_file::DocumentKind::kPdf);
   for (const auto& [path, kind] : files) {
-    auto local = extract_document(path, kind, {});
-    auto copied = extract_document_copy(fs, path, 100, kind, {});
+    auto local = read_file::extract_document(path, kind, {});
+    auto copied = read_file::extract_document_copy(fs, path, 100, kind, {});
     ASSERT_EQ(bool(local), bool(copied)) << path;
     if (local)
       EXPECT_EQ(*local, *copied) << path;
     else
       EXPECT_EQ(local.error().message, copied.error().message) << path;
   }
-  EXPECT_EQ(*extract_document_copy(fs, dir.file("d.docx"), 100, DocumentKind::kDocx, {}),
+  EXPECT_EQ(*read_file::extract_document_copy(fs, dir.file("d.docx"), 100,
+                                              read_file::DocumentKind::kDocx, {}),
             "Hi there\n");
-  auto huge = extract_document_copy(fs, dir.file("d.docx"), 65ull << 20, DocumentKind::kDocx, {});
+  auto huge = read_file::extract_document_copy(fs, dir.file("d.docx"), 65ull << 20,
+                                               read_file::DocumentKind::kDocx, {});
   EXPECT_EQ(huge.error().code, ErrorCode::kTooLarge);
-  EXPECT_EQ(
-      extract_document_copy(fs, dir.file("gone.docx"), 1, DocumentKind::kDocx, {}).error().code,
-      ErrorCode::kNotFound);
+  EXPECT_EQ(read_file::extract_document_copy(fs, dir.file("gone.docx"), 1,
+                                             read_file::DocumentKind::kDocx, {})
+                .error()
+                .code,
+            ErrorCode::kNotFound);
 }
 
 TEST(Documents, PdfCoverageWarning) {
-  std::string text = pdf_pages_text("page one\n\f\f   \fpage four\n\f");
+  std::string text = read_file::pdf_pages_text("page one\n\f\f   \fpage four\n\f");
   EXPECT_THAT(text, StartsWith("page one\npage four\n"));
   EXPECT_THAT(
       text,
       HasSubstr("EXTRACTION COVERAGE WARNING: 2 of 4 page(s) returned no text (pages 2, 3)."));
   EXPECT_THAT(text, HasSubstr("pdftoppm"));
-  EXPECT_EQ(pdf_pages_text("a\fb\fc\fd\fe\f"), "a\nb\nc\nd\ne\n");
+  EXPECT_EQ(read_file::pdf_pages_text("a\fb\fc\fd\fe\f"), "a\nb\nc\nd\ne\n");
 }
 
 }  // namespace

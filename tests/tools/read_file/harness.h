@@ -25,24 +25,24 @@ class ReadFileHarness {
  public:
   // `files`: the file system of the native path (a fake, say).
   explicit ReadFileHarness(const std::string& yaml = "",
-                           const FileSystem& files = native_file_system())
+                           const fs::FileSystem& files = fs::native_file_system())
       : config_(Config::from_yaml(yaml, dir_.file("home"))),
         services_{*config_, paths_, files},
         dispatcher_(registry_, services_),
         session_("test"),
         ctx_{session_, services_, client_, dispatcher_, {}, Json()} {
     apply_portable_mode(*config_);
-    register_read_file(registry_);
+    read_file::register_read_file(registry_);
     registry_.enable_toolsets({"file"});
     session_.set_cwd(dir_.path());
   }
 
   const TempDir& dir() const { return dir_; }
-  Session& session() { return session_; }
+  registry::Session& session() { return session_; }
 
   Json call(const Json& args) { return outcome(args).value; }
   // The whole result: JSON, `isError` and the failure's code.
-  ToolCallResult outcome(const Json& args) {
+  registry::ToolCallResult outcome(const Json& args) {
     return dispatcher_.call(*dispatcher_.find("read_file"), args, ctx_);
   }
   Json read(const std::string& path) { return call(Json{{"path", path}}); }
@@ -51,12 +51,12 @@ class ReadFileHarness {
   TempDir dir_;
   std::unique_ptr<Config> config_;
   PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  Session session_;
-  NullClientChannel client_;
-  CallContext ctx_;
+  registry::Services services_;
+  registry::Registry registry_;
+  registry::Dispatcher dispatcher_;
+  registry::Session session_;
+  registry::NullClientChannel client_;
+  registry::CallContext ctx_;
 };
 
 }  // namespace testing

@@ -267,9 +267,9 @@ TEST(ReadFileDedup, WriteListenerAndChangeServeContent) {
   ReadFileHarness h;
   std::string path = h.dir().write("a.txt", "a\n");
   h.read("a.txt");
-  FileVersion v;
-  ASSERT_TRUE(stat_version(native_file_system(), path, v));
-  h.session().state<ReadTracker>().record_write(path, v);
+  file_common::FileVersion v;
+  ASSERT_TRUE(file_common::stat_version(fs::native_file_system(), path, v));
+  h.session().state<file_common::ReadTracker>().record_write(path, v);
   EXPECT_EQ(h.read("a.txt")["content"], "1|a");
 }
 
@@ -327,13 +327,13 @@ TEST(ReadFileRedaction, SecretsMaskedAndNotSeenWhole) {
       h.dir().write("app.py", "TOKEN = 'ghp_0123456789abcdefABCDEF'\nMAX_TOKENS=100\n");
   Json r = h.read("app.py");
   EXPECT_EQ(r["content"], "1|TOKEN = '«redacted:ghp_…»'\n2|MAX_TOKENS=100");
-  FileVersion v;
-  ASSERT_TRUE(stat_version(native_file_system(), path, v));
-  EXPECT_FALSE(h.session().state<ReadTracker>().has_seen_whole(path, v));
+  file_common::FileVersion v;
+  ASSERT_TRUE(file_common::stat_version(fs::native_file_system(), path, v));
+  EXPECT_FALSE(h.session().state<file_common::ReadTracker>().has_seen_whole(path, v));
   std::string clean = h.dir().write("clean.py", "x = 1\n");
   h.read("clean.py");
-  ASSERT_TRUE(stat_version(native_file_system(), clean, v));
-  EXPECT_TRUE(h.session().state<ReadTracker>().has_seen_whole(clean, v));
+  ASSERT_TRUE(file_common::stat_version(fs::native_file_system(), clean, v));
+  EXPECT_TRUE(h.session().state<file_common::ReadTracker>().has_seen_whole(clean, v));
   h.dir().write(".bashrc", "export API_TOKEN=Zx8fQ2mN7pLk4Rt9\n");
   EXPECT_EQ(h.read(".bashrc")["content"], "1|export API_TOKEN=«redacted-secret»");
 }
@@ -398,7 +398,7 @@ TEST(ReadFileFakeFs, ReadsThroughServicesAndReportsInjectedFaults) {
   ReadFileHarness h("", fs);
   EXPECT_EQ(h.read("/mem/a.txt")["content"], "1|one\n2|two");
   fs.fail(MemoryFileSystem::Op::kRead, 1, EIO);
-  ToolCallResult failed = h.outcome(Json{{"path", "/mem/b.txt"}});
+  registry::ToolCallResult failed = h.outcome(Json{{"path", "/mem/b.txt"}});
   EXPECT_THAT(failed, IsError(ErrorCode::kIo));
   EXPECT_EQ(failed.value["error"], "Cannot read '/mem/b.txt': Input/output error");
   EXPECT_EQ(h.read("/mem/b.txt")["content"], "1|x");  // the fault was one read only
@@ -419,9 +419,9 @@ TEST(ReadFileBackend, UnreachableSshHostIsTheToolsError) {
 }
 
 bool seen_whole(ReadFileHarness& h, const std::string& path) {
-  FileVersion v;
-  EXPECT_TRUE(stat_version(native_file_system(), path, v));
-  return h.session().state<ReadTracker>().has_seen_whole(path, v);
+  file_common::FileVersion v;
+  EXPECT_TRUE(file_common::stat_version(fs::native_file_system(), path, v));
+  return h.session().state<file_common::ReadTracker>().has_seen_whole(path, v);
 }
 
 std::string numbered_body(int lines) {

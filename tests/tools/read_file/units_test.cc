@@ -16,7 +16,7 @@
 
 #include <cstring>
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 TEST(ContentKind, BinaryAndSizes) {
@@ -67,8 +67,8 @@ TEST(ReadGuards, DeviceList) {
 }
 
 TEST(FileSafety, Denylist) {
-  EXPECT_THAT(check_readable("/p/main.py", "/h/.hermes"), testing::IsOk());
-  Status env = check_readable("/p/.env.production", "/h/.hermes");
+  EXPECT_THAT(file_common::check_readable("/p/main.py", "/h/.hermes"), testing::IsOk());
+  Status env = file_common::check_readable("/p/.env.production", "/h/.hermes");
   EXPECT_THAT(env, testing::IsError(ErrorCode::kPermissionDenied));
   EXPECT_EQ(env.error().message,
             "Access denied: /p/.env.production is a secret-bearing environment file and cannot be "
@@ -76,13 +76,14 @@ TEST(FileSafety, Denylist) {
             "prevent credential leakage. If you need to check the file structure, read "
             ".env.example instead. "
             "(Defense-in-depth — not a security boundary; the terminal tool can still bypass.)");
-  EXPECT_THAT(check_readable("/r/.hermes/auth/google_oauth.json", "/r/.hermes/profiles/work")
-                  .error()
-                  .message,
-              ::testing::HasSubstr("Hermes credential store"));  // the root, from a profile home
-  EXPECT_THAT(check_readable("/r/.hermes/mcp-tokens", "/r/.hermes").error().message,
+  EXPECT_THAT(
+      file_common::check_readable("/r/.hermes/auth/google_oauth.json", "/r/.hermes/profiles/work")
+          .error()
+          .message,
+      ::testing::HasSubstr("Hermes credential store"));  // the root, from a profile home
+  EXPECT_THAT(file_common::check_readable("/r/.hermes/mcp-tokens", "/r/.hermes").error().message,
               ::testing::HasSubstr("is the Hermes MCP token directory"));
-  EXPECT_THAT(check_readable("/r/.hermes/config.yaml", "/r/.hermes"), testing::IsOk());
+  EXPECT_THAT(file_common::check_readable("/r/.hermes/config.yaml", "/r/.hermes"), testing::IsOk());
 }
 
 TEST(ReadState, NegativeCacheExpires) {
@@ -97,13 +98,13 @@ TEST(ReadState, NegativeCacheExpires) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::read_file
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 // A file whose metadata changes on every look: the read retries, then serves.
-class ChangingFile final : public ReadableFile {
+class ChangingFile final : public fs::ReadableFile {
  public:
   explicit ChangingFile(int& looks) : looks_(looks) {}
   Result<size_t> pread(char* buffer, size_t size, uint64_t offset) override {
@@ -112,9 +113,9 @@ class ChangingFile final : public ReadableFile {
     std::memcpy(buffer, kText.data() + offset, n);
     return n;
   }
-  Result<FileInfo> info() override {
-    FileInfo info;
-    info.type = FileType::kRegular;
+  Result<fs::FileInfo> info() override {
+    fs::FileInfo info;
+    info.type = fs::FileType::kRegular;
     info.size = kText.size();
     info.mtime_ns = ++looks_;
     return info;
@@ -125,12 +126,14 @@ class ChangingFile final : public ReadableFile {
   int& looks_;
 };
 
-class ChangingFs final : public FileSystem {
+class ChangingFs final : public fs::FileSystem {
  public:
-  Result<FileInfo> stat(const std::string&) const override { return ChangingFile(looks).info(); }
-  Result<FileInfo> lstat(const std::string& p) const override { return stat(p); }
-  Result<std::unique_ptr<ReadableFile>> open_read(const std::string&) const override {
-    return std::unique_ptr<ReadableFile>(std::make_unique<ChangingFile>(looks));
+  Result<fs::FileInfo> stat(const std::string&) const override {
+    return ChangingFile(looks).info();
+  }
+  Result<fs::FileInfo> lstat(const std::string& p) const override { return stat(p); }
+  Result<std::unique_ptr<fs::ReadableFile>> open_read(const std::string&) const override {
+    return std::unique_ptr<fs::ReadableFile>(std::make_unique<ChangingFile>(looks));
   }
   Result<std::vector<std::string>> list_dir(const std::string&) const override {
     return std::vector<std::string>{};
@@ -138,8 +141,8 @@ class ChangingFs final : public FileSystem {
   Result<std::string> read_link(const std::string&) const override { return no(); }
   // The write side is not used by a read.
   Result<std::string> read_all(const std::string&) const override { return no(); }
-  Result<AtomicWriteOutcome> write_atomic(const std::string&, std::string_view,
-                                          const AtomicWriteOptions&) const override {
+  Result<fs::AtomicWriteOutcome> write_atomic(const std::string&, std::string_view,
+                                              const fs::AtomicWriteOptions&) const override {
     return Error::InvalidArgument("no");
   }
   Result<std::string> sha256(const std::string&) const override { return no(); }
@@ -155,7 +158,7 @@ class ChangingFs final : public FileSystem {
 TEST(TextRead, FileChangingDuringTheReadIsRetriedThenServed) {
   ChangingFs fs;
   ReadState state;
-  ReadTracker tracker;
+  file_common::ReadTracker tracker;
   ReadSettings settings;
   ResolvedPath path{"f.txt", "/x/f.txt", "/x/f.txt"};
   auto info = fs.stat(path.real);
@@ -166,9 +169,9 @@ TEST(TextRead, FileChangingDuringTheReadIsRetriedThenServed) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::read_file
 
-namespace hermes {
+namespace hermes::read_file {
 namespace {
 
 TEST(NotFound, SimilarFilesScoringTable) {
@@ -176,16 +179,16 @@ TEST(NotFound, SimilarFilesScoringTable) {
   for (const char* name :
        {"REPORT.TXT", "report.md", "report.txt.bak", "old-report.txt", "port", "repo_x.txt", "zzz"})
     dir.write(name, "");
-  std::vector<std::string> got = similar_files(native_file_system(), dir.path(), "report.txt");
+  std::vector<std::string> got = similar_files(fs::native_file_system(), dir.path(), "report.txt");
   std::vector<std::string> want;
   for (const char* name : {"REPORT.TXT", "report.md", "report.txt.bak", "old-report.txt", "port"})
     want.push_back(dir.file(name));
   EXPECT_EQ(got, want);  // 100, 90, 70, 60, 40; the 30 falls off the top five
   testing::TempDir other;
   other.write("reporr", "");
-  EXPECT_EQ(similar_files(native_file_system(), other.path(), "report"),
+  EXPECT_EQ(similar_files(fs::native_file_system(), other.path(), "report"),
             std::vector<std::string>{other.file("reporr")});  // difflib ratio 0.83 → 50
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::read_file

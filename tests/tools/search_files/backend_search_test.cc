@@ -29,7 +29,7 @@ using ::testing::StartsWith;
 using ::testing::UnorderedElementsAreArray;
 
 // A stand-in remote: `bash -c` with PATH set to one folder, started or not.
-class PathBackend final : public Backend {
+class PathBackend final : public backend::Backend {
  public:
   PathBackend(std::string path, std::string cwd, std::string start_error = "")
       : path_(std::move(path)), cwd_(std::move(cwd)), start_error_(std::move(start_error)) {}

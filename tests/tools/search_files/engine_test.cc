@@ -77,7 +77,7 @@ TEST(SearchProcess, LongRecordsAreCutAndMissingProgramsFail) {
 }
 
 TEST(SearchProcess, BackendRunsQuoteEveryWordAndStopEarly) {
-  LocalBackend backend(/*portable_files=*/true);
+  backend::LocalBackend backend(/*portable_files=*/true);
   TempDir dir;
   std::string cwd = dir.path() + "/a 'b' $(x)";
   ASSERT_EQ(::mkdir(cwd.c_str(), 0755), 0);

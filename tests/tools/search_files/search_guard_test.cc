@@ -72,7 +72,7 @@ TEST_F(SearchGuards, MissingRootSuggestsSimilarPaths) {
 TEST_F(SearchGuards, FailuresCarryTheirErrorCode) {
   tree().write("a.txt", "an error\n");
   auto code_of = [&](Json args) -> std::optional<ErrorCode> {
-    ToolReply reply = h.reply(std::move(args));
+    registry::ToolReply reply = h.reply(std::move(args));
     if (!reply.is_error) return std::nullopt;
     return reply.code.value_or(ErrorCode::kInternal);
   };

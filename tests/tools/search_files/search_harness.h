@@ -50,32 +50,34 @@ class SearchHarness {
     if (kPortable) config_->set_override("terminal.portable_files", "true");
     // As --root sets it: the local backend then fences its commands.
     if (contained) config_->set_override("security.workspace_root", tree_.path());
-    register_search_files(registry_);
+    search::register_search_files(registry_);
     session_.set_cwd(tree_.path());
   }
 
   Json call(Json args) { return reply(std::move(args)).value; }
   // The whole reply: the JSON, isError and the failure's code.
-  ToolReply reply(Json args) { return invoke_tool(registry_.all().front(), args, ctx_); }
-  const ToolSpec& spec() const { return registry_.all().front(); }
+  registry::ToolReply reply(Json args) {
+    return registry::invoke_tool(registry_.all().front(), args, ctx_);
+  }
+  const registry::ToolSpec& spec() const { return registry_.all().front(); }
   const TempDir& tree() const { return tree_; }
   const TempDir& home() const { return home_; }
-  Session& session() { return session_; }
+  registry::Session& session() { return session_; }
   // Overrides set before the first call choose the session's backend.
   Config& config() { return *config_; }
-  const Services& services() const { return services_; }
+  const registry::Services& services() const { return services_; }
 
  private:
   TempDir tree_;
   TempDir home_;
   std::unique_ptr<Config> config_;
   PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  Session session_{"search-test"};
-  NullClientChannel client_;
-  CallContext ctx_;
+  registry::Services services_;
+  registry::Registry registry_;
+  registry::Dispatcher dispatcher_;
+  registry::Session session_{"search-test"};
+  registry::NullClientChannel client_;
+  registry::CallContext ctx_;
 };
 
 // PATH for the scope of one test, in the server and in its shells.

@@ -22,7 +22,7 @@ class TaskDetail : public ::testing::Test {
     return home_.call(specs_, "hermes_task", {{"prompt", "hi"}});
   }
   TaskHome home_;
-  std::vector<ToolSpec> specs_ = task_tool_specs(testing::real_service());
+  std::vector<registry::ToolSpec> specs_ = task_tool_specs(testing::real_service());
 };
 
 TEST_F(TaskDetail, ByTaskIdFromTheCache) {

@@ -32,7 +32,7 @@ class HermesTask : public ::testing::Test {
     return Json::parse(home_.dir().read("home/hermes-task-cache/" + task_id + ".json"));
   }
   TaskHome home_;
-  std::vector<ToolSpec> specs_ = task_tool_specs(testing::real_service());
+  std::vector<registry::ToolSpec> specs_ = task_tool_specs(testing::real_service());
 };
 
 TEST_F(HermesTask, DigestSuccessWithExport) {

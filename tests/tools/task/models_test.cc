@@ -35,7 +35,7 @@ class Models : public ::testing::Test {
     return nullptr;
   }
   TaskHome home_;
-  std::vector<ToolSpec> specs_ = task_tool_specs(testing::real_service());
+  std::vector<registry::ToolSpec> specs_ = task_tool_specs(testing::real_service());
 };
 
 TEST_F(Models, MergesCacheAuthAndCapabilityMap) {

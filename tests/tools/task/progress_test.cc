@@ -19,7 +19,7 @@ using testing::FakeRunner;
 using testing::TaskHome;
 
 // Records notifications; the second one fulfils `second()`.
-class RecordingChannel final : public ClientChannel {
+class RecordingChannel final : public registry::ClientChannel {
  public:
   bool supports_elicitation() const override { return false; }
   std::optional<Json> request(const std::string&, const Json&, std::chrono::milliseconds,

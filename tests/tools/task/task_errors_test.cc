@@ -22,7 +22,7 @@ class TaskErrors : public ::testing::Test {
  protected:
   Json call(const Json& args) { return home_.call(specs_, "hermes_task", args); }
   TaskHome home_;
-  std::vector<ToolSpec> specs_ = task_tool_specs(testing::real_service());
+  std::vector<registry::ToolSpec> specs_ = task_tool_specs(testing::real_service());
 };
 
 TEST_F(TaskErrors, EmptyOrMissingPromptIsInvalidArgs) {
@@ -39,7 +39,7 @@ TEST_F(TaskErrors, EmptyOrMissingPromptIsInvalidArgs) {
 // isError and the ErrorCode come from the typed result, not from the keys.
 TEST_F(TaskErrors, FailuresCarryTheirErrorCode) {
   auto reply = [&](const char* tool, const Json& args) { return home_.reply(specs_, tool, args); };
-  ToolReply missing = reply("hermes_task", Json::object());
+  registry::ToolReply missing = reply("hermes_task", Json::object());
   EXPECT_TRUE(missing.is_error);
   EXPECT_EQ(missing.code, ErrorCode::kInvalidArgument);
   EXPECT_EQ(reply("hermes_task", {{"prompt", 42}}).code, ErrorCode::kInvalidArgument);
@@ -49,7 +49,7 @@ TEST_F(TaskErrors, FailuresCarryTheirErrorCode) {
             ErrorCode::kPermissionDenied);
   EXPECT_EQ(reply("hermes_task_detail", Json::object()).code, ErrorCode::kInvalidArgument);
   EXPECT_EQ(reply("hermes_models", {{"provider", "no-such-provider"}}).code, ErrorCode::kNotFound);
-  ToolReply telemetry = reply("hermes_telemetry", Json::object());
+  registry::ToolReply telemetry = reply("hermes_telemetry", Json::object());
   EXPECT_FALSE(telemetry.is_error);
   EXPECT_EQ(telemetry.code, std::nullopt);
 }

@@ -114,28 +114,30 @@ void TaskHome::write_auth(const std::string& json) const { dir_.write("home/auth
 
 std::string TaskHome::read_auth() const { return dir_.read("home/auth.json"); }
 
-Json TaskHome::call(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args) {
+Json TaskHome::call(const std::vector<registry::ToolSpec>& specs, const std::string& name,
+                    const Json& args) {
   return call(specs, name, args, client_, Json());
 }
 
-ToolReply TaskHome::reply(const std::vector<ToolSpec>& specs, const std::string& name,
-                          const Json& args) {
-  for (const ToolSpec& spec : specs) {
+registry::ToolReply TaskHome::reply(const std::vector<registry::ToolSpec>& specs,
+                                    const std::string& name, const Json& args) {
+  for (const registry::ToolSpec& spec : specs) {
     if (spec.name != name) continue;
     std::stop_source stop;
-    CallContext ctx{session_, services_, client_, dispatcher_, stop.get_token(), Json()};
-    return invoke_tool(spec, args, ctx);
+    registry::CallContext ctx{session_, services_, client_, dispatcher_, stop.get_token(), Json()};
+    return registry::invoke_tool(spec, args, ctx);
   }
-  return ToolReply{};
+  return registry::ToolReply{};
 }
 
-Json TaskHome::call(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args,
-                    ClientChannel& client, const Json& progress_token) {
-  for (const ToolSpec& spec : specs) {
+Json TaskHome::call(const std::vector<registry::ToolSpec>& specs, const std::string& name,
+                    const Json& args, registry::ClientChannel& client, const Json& progress_token) {
+  for (const registry::ToolSpec& spec : specs) {
     if (spec.name != name) continue;
     std::stop_source stop;
-    CallContext ctx{session_, services_, client, dispatcher_, stop.get_token(), progress_token};
-    return invoke_tool(spec, args, ctx).value;
+    registry::CallContext ctx{session_,    services_,        client,
+                              dispatcher_, stop.get_token(), progress_token};
+    return registry::invoke_tool(spec, args, ctx).value;
   }
   return Json();
 }

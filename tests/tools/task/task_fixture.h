@@ -65,12 +65,14 @@ class TaskHome {
   ScopedEnv& env() { return env_; }
 
   // Calls a tool of `specs` by name through a fresh CallContext.
-  Json call(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args);
+  Json call(const std::vector<registry::ToolSpec>& specs, const std::string& name,
+            const Json& args);
   // Same: the whole reply (`isError` and the failure's code too).
-  ToolReply reply(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args);
+  registry::ToolReply reply(const std::vector<registry::ToolSpec>& specs, const std::string& name,
+                            const Json& args);
   // Same, with the caller's channel and `_meta.progressToken`.
-  Json call(const std::vector<ToolSpec>& specs, const std::string& name, const Json& args,
-            ClientChannel& client, const Json& progress_token);
+  Json call(const std::vector<registry::ToolSpec>& specs, const std::string& name, const Json& args,
+            registry::ClientChannel& client, const Json& progress_token);
 
  private:
   hermes::testing::TempDir dir_;
@@ -78,11 +80,11 @@ class TaskHome {
   std::unique_ptr<Config> config_;
   ScopedEnv env_;
   PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  NullClientChannel client_;
-  Session session_{"task-test"};
+  registry::Services services_;
+  registry::Registry registry_;
+  registry::Dispatcher dispatcher_;
+  registry::NullClientChannel client_;
+  registry::Session session_{"task-test"};
 };
 
 // auth.json text with one pool entry per (provider, credential JSON) pair.

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 TEST(ExitMeaning, LastSegmentBaseCommand) {
@@ -26,4 +26,4 @@ TEST(ExitMeaning, KnownCodes) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 bool refused(const char* c) { return foreground_guardrail(c).has_value(); }
@@ -42,4 +42,4 @@ TEST(Guardrails, Servers) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 TEST(ShellQuote, SingleQuotesSurvive) {
@@ -41,4 +41,4 @@ TEST(TakeCwdMarker, WorksWhenTheHeadOverflowed) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::terminal

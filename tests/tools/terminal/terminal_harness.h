@@ -13,7 +13,7 @@ namespace hermes::testing {
 class TerminalHarness : public ToolSession {
  public:
   explicit TerminalHarness(const std::string& yaml = "") : ToolSession(yaml) {
-    register_terminal(registry());
+    terminal::register_terminal(registry());
   }
   Json run(const std::string& command) { return call("terminal", {{"command", command}}); }
 };

@@ -12,7 +12,7 @@
 #include <chrono>
 #include <thread>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -231,9 +231,9 @@ TEST(Terminal, EnvDumpIsRedactedWithAssignments) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::terminal
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 TEST(TerminalApproval, DangerousCommandIsPendingAndDoesNotRun) {
@@ -282,4 +282,4 @@ TEST(TerminalApproval, YoloRuns) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::terminal

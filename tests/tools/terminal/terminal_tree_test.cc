@@ -10,7 +10,7 @@
 #include <chrono>
 #include <thread>
 
-namespace hermes {
+namespace hermes::terminal {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -80,4 +80,4 @@ TEST(TerminalTree, FinishedCallLeavesNoSurvivorAndDoesNotWaitForIt) {
 }
 
 }  // namespace
-}  // namespace hermes
+}  // namespace hermes::terminal

@@ -25,7 +25,7 @@ namespace hermes {
 namespace testing {
 
 // A client that answers every elicitation with `action`.
-class ApprovingClient final : public ClientChannel {
+class ApprovingClient final : public registry::ClientChannel {
  public:
   explicit ApprovingClient(std::string action) : action_(std::move(action)) {}
   void notify(const std::string&, const Json&) override {}
@@ -43,10 +43,11 @@ class ApprovingClient final : public ClientChannel {
 
 class ToolHarness {
  public:
-  using Registration = void (*)(Registry&);
+  using Registration = void (*)(registry::Registry&);
   // `files`: the file system of the native path (a fake, say).
-  explicit ToolHarness(std::initializer_list<Registration> tools, ClientChannel* client = nullptr,
-                       const FileSystem& files = native_file_system())
+  explicit ToolHarness(std::initializer_list<Registration> tools,
+                       registry::ClientChannel* client = nullptr,
+                       const fs::FileSystem& files = fs::native_file_system())
       : config_(Config::from_yaml("", home_.path())),
         services_{*config_, paths_, files},
         dispatcher_(registry_, services_),
@@ -57,21 +58,22 @@ class ToolHarness {
 
   Json call(const std::string& tool, const Json& args) { return reply(tool, args).value; }
   // The whole reply: JSON, `isError` and the failure's code.
-  ToolReply reply(const std::string& tool, const Json& args) {
+  registry::ToolReply reply(const std::string& tool, const Json& args) {
     for (const auto& spec : registry_.all()) {
-      if (spec.name == tool) return invoke_tool(spec, args, ctx_);
+      if (spec.name == tool) return registry::invoke_tool(spec, args, ctx_);
     }
-    return ToolReply{Json{{"error", "no tool " + tool}}, true, std::nullopt};
+    return registry::ToolReply{Json{{"error", "no tool " + tool}}, true, std::nullopt};
   }
   // Records a whole-file read of `path` at its current version.
   void mark_read(const std::string& path) {
     std::string real = PathResolver::real_path(path);
-    FileVersion version;
-    if (stat_version(services_.files, real, version)) {
-      session_.state<ReadTracker>().record_read(real, version, ReadSpan::whole());
+    file_common::FileVersion version;
+    if (file_common::stat_version(services_.files, real, version)) {
+      session_.state<file_common::ReadTracker>().record_read(real, version,
+                                                             file_common::ReadSpan::whole());
     }
   }
-  Session& session() { return session_; }
+  registry::Session& session() { return session_; }
   // For overrides set before the first call (the backend is made then).
   Config& config() { return *config_; }
 
@@ -79,12 +81,12 @@ class ToolHarness {
   TempDir home_;
   std::unique_ptr<Config> config_;
   PathResolver paths_;
-  Services services_;
-  Registry registry_;
-  Dispatcher dispatcher_;
-  Session session_{"test"};
-  NullClientChannel null_client_;
-  CallContext ctx_;
+  registry::Services services_;
+  registry::Registry registry_;
+  registry::Dispatcher dispatcher_;
+  registry::Session session_{"test"};
+  registry::NullClientChannel null_client_;
+  registry::CallContext ctx_;
 };
 
 }  // namespace testing

@@ -25,7 +25,7 @@ class WriteFileTest : public ::testing::Test {
   std::string error_of(const Json& out) { return out.value("error", ""); }
 
   TempDir dir;
-  ToolHarness tools{{register_write_file}};
+  ToolHarness tools{{write_file::register_write_file}};
 };
 
 TEST_F(WriteFileTest, LargeNearIdenticalRewriteEarnsAHint) {
@@ -154,7 +154,8 @@ TEST_F(WriteFileTest, ProtectedInstructionFilesFailClosedWithoutApproval) {
 
 TEST_F(WriteFileTest, ProtectedInstructionFilesAskThroughElicitation) {
   ApprovingClient yes("accept"), no("decline");
-  ToolHarness approving({register_write_file}, &yes), declining({register_write_file}, &no);
+  ToolHarness approving({write_file::register_write_file}, &yes),
+      declining({write_file::register_write_file}, &no);
   Json args = {{"path", dir.file("CLAUDE.md")}, {"content", "x\n"}};
   EXPECT_TRUE(declining.call("write_file", args).value("error", "").starts_with("BLOCKED:"));
   EXPECT_FALSE(approving.call("write_file", args).contains("error"));
@@ -268,7 +269,7 @@ TEST_F(WriteFileTest, CredentialFilesAreDenied) {
   const char* old_home = std::getenv("HOME");
   std::string saved = old_home ? old_home : "";
   ::setenv("HOME", home.path().c_str(), 1);
-  ToolHarness fresh({register_write_file});
+  ToolHarness fresh({write_file::register_write_file});
   Json out = fresh.call("write_file", {{"path", home.file(".aws/credentials")}, {"content", "k"}});
   ::setenv("HOME", saved.c_str(), 1);
   EXPECT_EQ(error_of(out), "Write denied: '" +
@@ -299,21 +300,21 @@ TEST(WriteFileFakeFs, AFailedWriteLeavesTheOldContent) {
   if (portable_files_run()) GTEST_SKIP() << "the portable path writes through shell commands";
   MemoryFileSystem fs;
   fs.add_file("/mem/notes.txt", "old\n");
-  ToolHarness tools({register_write_file}, nullptr, fs);
+  ToolHarness tools({write_file::register_write_file}, nullptr, fs);
   auto write = [&](const std::string& path, const std::string& content) {
     return tools.reply("write_file", {{"path", path}, {"content", content}});
   };
-  ToolReply created = write("/mem/dir/new.txt", "hello\n");
+  registry::ToolReply created = write("/mem/dir/new.txt", "hello\n");
   ASSERT_FALSE(created.is_error) << created.value.dump();
   EXPECT_EQ(created.value["verified"], true);
   EXPECT_EQ(fs.content("/mem/dir/new.txt"), "hello\n");
-  ToolReply stale = write("/mem/notes.txt", "new\n");  // never read: refused
+  registry::ToolReply stale = write("/mem/notes.txt", "new\n");  // never read: refused
   EXPECT_TRUE(stale.is_error);
   EXPECT_EQ(stale.code, ErrorCode::kConflict);
   EXPECT_EQ(stale.value["stale_write_blocked"], true);
   tools.mark_read("/mem/notes.txt");
   fs.fail(MemoryFileSystem::Op::kWrite, 1, ENOSPC);
-  ToolReply full = write("/mem/notes.txt", "new\n");
+  registry::ToolReply full = write("/mem/notes.txt", "new\n");
   EXPECT_EQ(full.code, ErrorCode::kIo);
   EXPECT_EQ(full.value["error"], "Failed to write file: injected fault: No space left on device");
   EXPECT_EQ(fs.content("/mem/notes.txt"), "old\n");
@@ -324,7 +325,7 @@ TEST(WriteFileFakeFs, AFailedWriteLeavesTheOldContent) {
 TEST_F(WriteFileTest, HermesConfigIsRefused) {
   auto config = Config::from_yaml("", dir.path());
   ResolvedPath p{dir.file("config.yaml"), dir.file("config.yaml"), dir.file("config.yaml")};
-  Status refused = check_not_sensitive(p, config->home());
+  Status refused = file_common::check_not_sensitive(p, config->home());
   ASSERT_THAT(refused, IsError(ErrorCode::kPermissionDenied));
   EXPECT_TRUE(refused.error().message.starts_with("Refusing to write to Hermes config file: " +
                                                   dir.file("config.yaml")));

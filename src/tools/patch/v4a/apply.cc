@@ -25,12 +25,12 @@ std::string add_diff(const std::string& path, const std::string& content) {
 
 std::string delete_diff(const std::string& path, const std::string& content) {
   if (content.empty()) return "# Deleted: " + path;
-  return unified_diff(content, "", "a/" + path, "/dev/null");
+  return patch::unified_diff(content, "", "a/" + path, "/dev/null");
 }
 
 class DryRun {
  public:
-  explicit DryRun(const FileSystem& fs) : overlay(fs) {}
+  explicit DryRun(const fs::FileSystem& fs) : overlay(fs) {}
   Overlay overlay;
   std::vector<std::string> problems, diffs, modified, moved, created, deleted;
 
@@ -101,15 +101,15 @@ class DryRun {
     if (!s.unreadable.empty()) return problems.push_back(op.path + ": " + s.unreadable);
     if (!s.regular) return problems.push_back(op.path + ": not a regular file");
     std::string_view raw = s.content;
-    bool bom = raw.starts_with(kUtf8Bom);
-    std::string body(raw.substr(bom ? kUtf8Bom.size() : 0));
+    bool bom = raw.starts_with(write_pipeline::kUtf8Bom);
+    std::string body(raw.substr(bom ? write_pipeline::kUtf8Bom.size() : 0));
     auto result = apply_hunks(body, op.hunks);
     if (auto* error = std::get_if<std::string>(&result))
       return problems.push_back(op.path + ": " + *error);
     const HunkOutcome& done = std::get<HunkOutcome>(result);
     if (done.changed) {
-      diffs.push_back(unified_diff(body, done.content, "a/" + op.path, "b/" + op.path));
-      overlay.put(op.path, (bom ? std::string(kUtf8Bom) : "") + done.content);
+      diffs.push_back(patch::unified_diff(body, done.content, "a/" + op.path, "b/" + op.path));
+      overlay.put(op.path, (bom ? std::string(write_pipeline::kUtf8Bom) : "") + done.content);
     }
     if (!op.move_to.empty()) move(op.path, op.move_to);
   }
@@ -138,15 +138,16 @@ class Committer {
     for (const auto& path : overlay_.changed()) {
       const FileState& now = overlay_.get(path);
       if (!now.exists) {
-        if (Status allowed = check_write_allowed(path, request_.hermes_home, *request_.fs);
+        if (Status allowed =
+                file_common::check_write_allowed(path, request_.hermes_home, *request_.fs);
             !allowed) {
           problems.push_back(path + ": " + allowed.error().message);
         }
         continue;
       }
       const FileState& before = overlay_.original(path);
-      auto prepared = prepare_write(
-          path, now.content, request_.hermes_home, WriteShims{false, false},
+      auto prepared = write_pipeline::prepare_write(
+          path, now.content, request_.hermes_home, write_pipeline::WriteShims{false, false},
           before.exists ? std::optional<std::string>(before.content) : std::nullopt, *request_.fs);
       if (!prepared)
         problems.push_back(path + ": " + prepared.error().message);
@@ -157,7 +158,8 @@ class Committer {
   }
 
   // Writes everything; on a failure restores what was done and says so.
-  std::optional<std::string> commit(std::vector<std::pair<std::string, LintReport>>& lint) {
+  std::optional<std::string> commit(
+      std::vector<std::pair<std::string, write_pipeline::LintReport>>& lint) {
     for (const auto& path : overlay_.changed()) {
       JournalEntry entry{path, overlay_.original(path), {}};
       auto failure = step(entry);
@@ -166,10 +168,11 @@ class Committer {
     }
     for (const auto& [path, prepared] : prepared_) {
       const FileState& before = overlay_.original(path);
-      lint.emplace_back(path, lint_delta(path, prepared.bytes,
-                                         before.exists ? std::optional<std::string>(before.content)
-                                                       : std::nullopt,
-                                         request_.on_host, request_.stop));
+      lint.emplace_back(
+          path, write_pipeline::lint_delta(
+                    path, prepared.bytes,
+                    before.exists ? std::optional<std::string>(before.content) : std::nullopt,
+                    request_.on_host, request_.stop));
     }
     return std::nullopt;
   }
@@ -182,7 +185,7 @@ class Committer {
       if (!removed) return "Failed to delete " + entry.path + ": " + cause_of(removed.error());
       return std::nullopt;
     }
-    auto done = commit_write(it->second, request_.write_options);
+    auto done = write_pipeline::commit_write(it->second, request_.write_options);
     if (!done)
       return "Failed to " + std::string(entry.before.exists ? "update " : "add ") + entry.path +
              ": " + done.error().message;
@@ -194,7 +197,7 @@ class Committer {
 
   std::string rollback(const std::string& failure) {
     std::vector<std::string> undo_errors;
-    const FileSystem& fs = *request_.fs;
+    const fs::FileSystem& fs = *request_.fs;
     for (auto it = journal_.rbegin(); it != journal_.rend(); ++it) {
       if (it->before.exists) {
         auto restored = fs.write_atomic(it->path, it->before.content, {});
@@ -223,7 +226,7 @@ class Committer {
 
   Overlay& overlay_;
   const ApplyRequest& request_;
-  std::map<std::string, PreparedWrite> prepared_;
+  std::map<std::string, write_pipeline::PreparedWrite> prepared_;
   std::vector<JournalEntry> journal_;
 };
 
@@ -235,7 +238,7 @@ std::string bullets(const std::string& head, const std::vector<std::string>& ite
 
 }  // namespace
 
-Result<PatchSuccess> apply_patch(const ApplyRequest& request) {
+Result<patch::PatchSuccess> apply_patch(const ApplyRequest& request) {
   DryRun dry(*request.fs);
   for (const auto& op : request.ops) dry.run(op);
   if (dry.problems.empty() && dry.overlay.changed().empty()) {
@@ -247,7 +250,7 @@ Result<PatchSuccess> apply_patch(const ApplyRequest& request) {
     return Error::InvalidArgument(
         bullets("Patch validation failed (no files were modified):", dry.problems));
   }
-  PatchSuccess out;
+  patch::PatchSuccess out;
   if (auto failure = committer.commit(out.lint)) return Error::Io(*failure);
   for (size_t i = 0; i < dry.diffs.size(); ++i) out.diff += (i ? "\n" : "") + dry.diffs[i];
   out.files_modified = dry.modified;

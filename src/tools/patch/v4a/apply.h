@@ -21,12 +21,12 @@ namespace hermes::v4a {
 struct ApplyRequest {
   std::vector<FileOp> ops;
   std::string hermes_home;
-  AtomicWriteOptions write_options;              // tests inject write failures here
-  const FileSystem* fs = &native_file_system();  // where the files are (not owned)
+  fs::AtomicWriteOptions write_options;                  // tests inject write failures here
+  const fs::FileSystem* fs = &fs::native_file_system();  // where the files are (not owned)
   bool on_host = true;   // the files are this host's (lint_delta's `on_host`)
   std::stop_token stop;  // the call's cancellation, for the linters
 };
 
-Result<PatchSuccess> apply_patch(const ApplyRequest& request);
+Result<patch::PatchSuccess> apply_patch(const ApplyRequest& request);
 
 }  // namespace hermes::v4a

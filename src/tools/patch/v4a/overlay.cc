@@ -10,7 +10,7 @@ void Overlay::load(const std::string& path) {
   FileState state;
   if (auto info = fs_.stat(path)) {
     state.exists = true;
-    state.regular = info->type == FileType::kRegular;
+    state.regular = info->type == fs::FileType::kRegular;
     state.mode = info->mode;
     if (state.regular) {
       auto data = fs_.read_all(path);

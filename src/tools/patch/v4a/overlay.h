@@ -24,7 +24,7 @@ struct FileState {
 class Overlay {
  public:
   // Files are read from `fs` (which must outlive the overlay).
-  explicit Overlay(const FileSystem& fs) : fs_(fs) {}
+  explicit Overlay(const fs::FileSystem& fs) : fs_(fs) {}
 
   // The current (possibly dry-run-changed) state of `path`.
   const FileState& get(const std::string& path);
@@ -39,7 +39,7 @@ class Overlay {
 
  private:
   void load(const std::string& path);
-  const FileSystem& fs_;
+  const fs::FileSystem& fs_;
   std::map<std::string, FileState> disk_;
   std::map<std::string, FileState> now_;
   std::vector<std::string> order_;
