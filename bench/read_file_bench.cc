@@ -4,8 +4,8 @@
 // the same run: a 4 KB file, and a 2000-line page of a 1 MB file. Per-call
 // latencies are reported as p50/p99 counters (microseconds).
 #include "core/config.h"
-#include "core/json.h"
 #include "core/paths.h"
+#include "json/json.h"
 #include "proc/run.h"
 #include "registry/client_channel.h"
 #include "registry/dispatcher.h"

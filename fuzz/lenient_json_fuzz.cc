@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The MCP parser on arbitrary bytes: never a crash, and what it accepts
 // survives a dump and a strict re-parse (depth and numbers stay in bounds).
-#include "core/json_parse.h"
+#include "json/json_parse.h"
 #include "mcp/lenient_json.h"
 
 #include <cstdint>

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/capped_read.h"
 
-#include "core/json_parse.h"
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -58,13 +56,6 @@ Result<std::string> read_capped_file(const std::string& path, size_t max_bytes,
   }
   if (static_cast<uint64_t>(st.st_size) > max_bytes) return too_large(path, max_bytes);
   return read_all_of(fd, path, static_cast<size_t>(st.st_size), max_bytes, stop);
-}
-
-Result<Json> read_capped_json(const std::string& path, size_t max_bytes, std::stop_token stop) {
-  HERMES_ASSIGN_OR_RETURN(std::string text, read_capped_file(path, max_bytes, stop));
-  auto doc = parse_json(text, JsonLimits{.max_bytes = max_bytes});
-  if (!doc) return Error::InvalidArgument(path + ": not valid JSON (" + doc.error().message + ")");
-  return doc;
 }
 
 }  // namespace hermes

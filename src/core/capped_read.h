@@ -6,7 +6,6 @@
 // chunks.
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
 
 #include <cstddef>
@@ -19,9 +18,5 @@ namespace hermes {
 // regular file; kTooLarge past `max_bytes`; kCancelled when `stop` fires.
 Result<std::string> read_capped_file(const std::string& path, size_t max_bytes,
                                      std::stop_token stop = {});
-
-// read_capped_file, then parse_json (core/json_parse.h) with the same byte
-// cap: kInvalidArgument "<path>: not valid JSON (<reason>)" when it is not.
-Result<Json> read_capped_json(const std::string& path, size_t max_bytes, std::stop_token stop = {});
 
 }  // namespace hermes

@@ -7,7 +7,7 @@
 // Dispatcher as on stdio.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 #include "mcp/router.h"
 
 #include <atomic>

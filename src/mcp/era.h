@@ -6,7 +6,7 @@
 // ladder lives here so stdio and HTTP refuse the same requests the same way.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 #include "mcp/protocol.h"
 
 #include <optional>

@@ -5,16 +5,16 @@
 // refuses it with its own message).
 #pragma once
 
-#include "core/json.h"
-#include "core/json_parse.h"
 #include "core/result.h"
+#include "json/json.h"
+#include "json/json_parse.h"
 
 #include <string>
 #include <string_view>
 
 namespace hermes::mcp {
 
-// Parses one JSON text within `limits` (see core/json_parse.h); kTooLarge or
+// Parses one JSON text within `limits` (see json/json_parse.h); kTooLarge or
 // kInvalidArgument with the reason on error.
 Result<Json> parse_lenient(std::string_view text, const JsonLimits& limits = {});
 

@@ -3,7 +3,7 @@
 // mutex makes each message a single uninterrupted line.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 
 #include <mutex>
 

@@ -3,7 +3,7 @@
 // message builders, and the toJSON of the server's own structures.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 #include "registry/tool.h"
 
 #include <string>

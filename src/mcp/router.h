@@ -6,7 +6,7 @@
 // Thread-safe.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 #include "mcp/era.h"
 #include "mcp/protocol.h"
 #include "mcp/task_store.h"

@@ -7,7 +7,7 @@
 // unknown. In memory for the process's lifetime. Thread-safe.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 
 #include <chrono>
 #include <condition_variable>

@@ -4,7 +4,7 @@
 // implements it; tests and the `call` subcommand use NullClientChannel.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 
 #include <chrono>
 #include <optional>

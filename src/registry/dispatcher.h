@@ -4,7 +4,7 @@
 // contract's error JSON. Thread-safe: calls may run concurrently.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 #include "registry/registry.h"
 
 #include <optional>

@@ -6,7 +6,7 @@
 // request timeout).
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 
 #include <chrono>
 #include <condition_variable>

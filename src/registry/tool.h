@@ -7,9 +7,9 @@
 
 #include "backend/backend_config.h"
 #include "core/clock.h"
-#include "core/json.h"
 #include "core/result.h"
 #include "fs/file_system.h"
+#include "json/json.h"
 
 #include <functional>
 #include <memory>

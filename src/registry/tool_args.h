@@ -6,8 +6,8 @@
 // absent or thrown from deep inside the tool.
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
+#include "json/json.h"
 
 #include <optional>
 #include <string>

@@ -10,8 +10,8 @@
 // handler. docs/ARCHITECTURE.md ("How to write a tool") walks through it.
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
+#include "json/json.h"
 #include "registry/tool.h"
 
 #include <functional>

@@ -4,7 +4,7 @@
 // links the tools.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 
 #include <string>
 

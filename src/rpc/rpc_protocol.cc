@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rpc/rpc_protocol.h"
 
-#include "core/json_parse.h"
+#include "json/json_parse.h"
 
 #include <sys/random.h>
 

@@ -3,9 +3,9 @@
 // per line, `{"tool":…,"args":{…},"token":…}`, answered by one JSON line.
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
 #include "core/strings.h"
+#include "json/json.h"
 
 #include <string>
 #include <string_view>

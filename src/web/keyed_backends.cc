@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "web/keyed_backends.h"
 
-#include "core/json.h"
 #include "core/strings.h"
+#include "json/json.h"
 #include "web/vendor_http.h"
 
 #include <algorithm>

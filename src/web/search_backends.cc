@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "web/search_backends.h"
 
-#include "core/json.h"
 #include "core/strings.h"
+#include "json/json.h"
 #include "web/html_tree.h"
 #include "web/url.h"
 #include "web/vendor_http.h"

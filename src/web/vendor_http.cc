@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "web/vendor_http.h"
 
-#include "core/json_parse.h"
 #include "core/strings.h"
+#include "json/json_parse.h"
 
 namespace hermes::web {
 namespace {

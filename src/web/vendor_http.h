@@ -4,8 +4,8 @@
 // scrubbed from anything we repeat.
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
+#include "json/json.h"
 #include "web/http.h"
 
 #include <chrono>

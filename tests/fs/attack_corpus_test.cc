@@ -6,8 +6,8 @@
 // kernel's openat2 walk and once with the per-component fallback. An attack
 // is refused when the call reports an error, nothing outside the workspace
 // changed (every file, link and directory compared) and no canary leaked.
-#include "core/json.h"
 #include "fs/cli_child.h"
+#include "json/json.h"
 #include "testutil/jsonl.h"
 #include "testutil/temp_dir.h"
 

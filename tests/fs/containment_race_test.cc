@@ -4,9 +4,9 @@
 // Add run (zero escapes, zero temp files left); eight server processes
 // patching one file (zero lost edits); kill -9 during write_file (target
 // never torn, no temp file left once the next write has run).
-#include "core/json.h"
 #include "fs/beneath.h"
 #include "fs/cli_child.h"
+#include "json/json.h"
 #include "testutil/temp_dir.h"
 #include "testutil/tool_session.h"
 #include "tools/patch/patch.h"

@@ -3,7 +3,7 @@
 // with its own working directory and config home, for the parity suite.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 #include "testutil/backend_targets.h"
 #include "testutil/tool_session.h"
 

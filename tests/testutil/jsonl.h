@@ -3,7 +3,7 @@
 // the attack-corpus tests keep theirs.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 
 #include <fstream>
 #include <string>

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "core/config.h"
-#include "core/json.h"
 #include "core/paths.h"
+#include "json/json.h"
 #include "registry/client_channel.h"
 #include "registry/dispatcher.h"
 #include "registry/registry.h"

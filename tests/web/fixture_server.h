@@ -4,7 +4,7 @@
 // readable. It is the only network the web tests touch.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 #include "web/http.h"
 
 #include <signal.h>

@@ -4,10 +4,10 @@
 #include "tools/approval/approval_gate.h"
 
 #include "core/config.h"
-#include "core/json.h"
 #include "core/log.h"
 #include "core/strings.h"
 #include "registry/client_channel.h"
+#include "registry/elicitation.h"
 #include "registry/tool.h"
 #include "tools/approval/allowlist_store.h"
 #include "tools/approval/command_normalize.h"
@@ -82,33 +82,26 @@ bool allowlisted(const Config& config, const std::string& command, const std::st
   return false;
 }
 
-Json elicitation_params(const std::string& command, const std::string& description) {
-  return Json{
-      {"message", "The agent wants to run a command that needs approval (" + description +
-                      "):\n\n" + command + "\n\nAllow it?"},
-      {"requestedSchema",
-       {{"type", "object"},
-        {"properties",
-         {{"decision",
-           {{"type", "string"},
-            {"title", "Decision"},
-            {"enum", {"once", "session", "always", "deny"}},
-            {"enumNames", {"Allow once", "Allow for this session", "Always allow", "Deny"}}}}}},
-        {"required", {"decision"}}}}};
+registry::Elicitation approval_question(const std::string& command,
+                                        const std::string& description) {
+  return registry::Elicitation{.message = "The agent wants to run a command that needs approval (" +
+                                          description + "):\n\n" + command + "\n\nAllow it?",
+                               .options = {{"once", "Allow once"},
+                                           {"session", "Allow for this session"},
+                                           {"always", "Always allow"},
+                                           {"deny", "Deny"}},
+                               .field = "decision",
+                               .title = "Decision"};
 }
 
 GateResult ask_user(const std::string& command, const std::string& description,
                     registry::CallContext& ctx) {
   int64_t timeout_s = ctx.services.config.get_int("approvals.timeout", 300);
-  auto reply = ctx.client.request("elicitation/create", elicitation_params(command, description),
-                                  std::chrono::seconds(std::max<int64_t>(1, timeout_s)), ctx.stop);
-  if (!reply || !reply->is_object()) return blocked(description, kSilence);
-  std::string action = reply->value("action", "");
-  std::string decision;
-  if (auto c = reply->find("content"); c != reply->end() && c->is_object()) {
-    decision = c->value("decision", "");
-  }
-  if (action != "accept" || decision.empty() || decision == "deny") {
+  auto answer = registry::elicit(ctx.client, approval_question(command, description),
+                                 std::chrono::seconds(std::max<int64_t>(1, timeout_s)), ctx.stop);
+  if (!answer) return blocked(description, kSilence);
+  const std::string& decision = answer->choice;
+  if (answer->action != "accept" || decision.empty() || decision == "deny") {
     return blocked(description, kDenied);
   }
   if (decision == "session" || decision == "always") {

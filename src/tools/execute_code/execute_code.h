@@ -63,10 +63,6 @@ Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params,
                                            registry::CallContext& ctx);
 const Error* execute_code_failure(const ExecuteCodeOutput& output);
 
-// execute_code_json.cc: the arguments and the contract's JSON for an output.
-Result<ExecuteCodeParams> parse_execute_code_params(const Json& args);
-Json execute_code_json(const ExecuteCodeOutput& output);
-
 void register_execute_code(registry::Registry& registry);
 
 }  // namespace hermes::execute_code

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // execute_code at the JSON edge: the arguments in, the result JSON out in
 // the contract's key order, the schema and the registration.
-#include "core/json.h"
+#include "tools/execute_code/execute_code_json.h"
+
+#include "json/json.h"
 #include "registry/registry.h"
 #include "registry/typed_tool.h"
 #include "tools/execute_code/exec_description.h"

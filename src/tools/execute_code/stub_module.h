@@ -4,7 +4,7 @@
 // later appears without touching this file (docs/tools/execute_code.md).
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 
 #include <set>
 #include <string>

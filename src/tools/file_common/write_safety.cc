@@ -5,6 +5,7 @@
 #include "core/config.h"
 #include "core/strings.h"
 #include "registry/client_channel.h"
+#include "registry/elicitation.h"
 
 #include <fnmatch.h>
 
@@ -230,10 +231,10 @@ Status require_write_approval(registry::CallContext& ctx, const std::string& wha
         head + "requires approval but no interactive user or gateway is present to approve it." +
         tail);
   }
-  Json params = {{"message", "Allow the agent to write to " + what + ": " + names + "?"},
-                 {"requestedSchema", {{"type", "object"}, {"properties", Json::object()}}}};
-  auto reply = ctx.client.request("elicitation/create", params, std::chrono::minutes(5), ctx.stop);
-  if (reply && reply->value("action", "") == "accept") return {};
+  auto answer = registry::elicit(
+      ctx.client, {.message = "Allow the agent to write to " + what + ": " + names + "?"},
+      std::chrono::minutes(5), ctx.stop);
+  if (answer && answer->action == "accept") return {};
   return Error::PermissionDenied(head + "was not approved by the user." + tail);
 }
 

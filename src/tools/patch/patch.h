@@ -53,10 +53,6 @@ Result<PatchOutput> patch_rejected(const Error& error, registry::CallContext& ct
 // The failure an output stands for, or nullptr for an applied edit.
 const Error* patch_failure(const PatchOutput& output);
 
-// patch_json.cc.
-Result<PatchParams> parse_patch_params(const Json& args);
-Json patch_json(const PatchOutput& output);
-
 void register_patch(registry::Registry& registry);
 
 }  // namespace hermes::patch

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // patch at the JSON edge: the arguments in, the result and the failure (with
 // its hint) out, and the registration.
-#include "core/json.h"
+#include "tools/patch/patch_json.h"
+
+#include "json/json.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"

@@ -96,10 +96,6 @@ using ProcessOutput = std::variant<ProcessListing, ProcessPoll, ProcessLog, Proc
 Result<ProcessOutput> process(const ProcessParams& params, registry::CallContext& ctx);
 const Error* process_failure(const ProcessOutput& output);
 
-// process_json.cc.
-Result<ProcessParams> parse_process_params(const Json& args);
-Json process_json(const ProcessOutput& output);
-
 void register_process(registry::Registry& registry);
 
 }  // namespace hermes::process

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // process at the JSON edge: the arguments in (the reference's lenient
 // reading), each action's JSON out, and the registration.
-#include "core/json.h"
+#include "tools/process/process_json.h"
+
 #include "core/strings.h"
+#include "json/json.h"
 #include "registry/registry.h"
 #include "registry/typed_tool.h"
 #include "tools/process/process.h"

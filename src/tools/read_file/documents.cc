@@ -3,8 +3,8 @@
 // and pdftotext run as a bounded child (argv, no shell).
 #include "tools/read_file/documents.h"
 
-#include "core/json.h"
 #include "core/strings.h"
+#include "json/json.h"
 #include "proc/run.h"
 #include "tools/read_file/zip_archive.h"
 

@@ -76,11 +76,6 @@ Result<ReadFileOutput> read_file(const ReadFileParams& params, registry::CallCon
 // The failure an output stands for, or nullptr for a page or the stub.
 const Error* read_file_failure(const ReadFileOutput& output);
 
-// read_file_json.cc: the arguments (int() coercion of offset/limit) and the
-// contract's JSON for an output.
-Result<ReadFileParams> parse_read_file_params(const Json& args);
-Json read_file_json(const ReadFileOutput& output);
-
 void register_read_file(registry::Registry& registry);
 
 }  // namespace hermes::read_file

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // read_file at the JSON edge: the arguments in, each outcome's JSON shape out
 // (hints in the contract's exact words), and the registration.
-#include "core/json.h"
+#include "tools/read_file/read_file_json.h"
+
 #include "core/strings.h"
+#include "json/json.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"

@@ -45,11 +45,6 @@ using SearchFilesOutput = std::variant<SearchFilesResults, SearchFilesBlocked>;
 Result<SearchFilesOutput> search_files(const SearchFilesParams& params, registry::CallContext& ctx);
 const Error* search_files_failure(const SearchFilesOutput& output);
 
-// search_files_json.cc: the arguments (numbers coerced, paging clamped) and
-// the contract's JSON for an output.
-Result<SearchFilesParams> parse_search_files_params(const Json& args);
-Json search_files_json(const SearchFilesOutput& output);
-
 void register_search_files(registry::Registry& registry);
 
 }  // namespace hermes::search

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // search_files at the JSON edge: the arguments in, the result JSON out in
 // the contract's key order, the schema and the registration.
-#include "core/json.h"
+#include "tools/search_files/search_files_json.h"
+
 #include "core/strings.h"
+#include "json/json.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"

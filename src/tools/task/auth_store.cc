@@ -3,9 +3,9 @@
 // reference used) and the locked, atomic exhaustion write-back.
 #include "tools/task/auth_store.h"
 
-#include "core/capped_read.h"
 #include "core/strings.h"
 #include "fs/atomic_write.h"
+#include "json/capped_json.h"
 #include "tools/task/iso_time.h"
 
 #include <fcntl.h>

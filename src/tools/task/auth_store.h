@@ -4,8 +4,8 @@
 // rewrite that keeps every other byte of meaning (unknown keys, order, mode).
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
+#include "json/json.h"
 
 #include <cstdint>
 #include <optional>

@@ -3,7 +3,7 @@
 // auth.json liveness and the capability map (for providers with no cache).
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 #include "tools/task/auth_store.h"
 #include "tools/task/task_config.h"
 

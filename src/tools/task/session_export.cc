@@ -3,8 +3,8 @@
 // `role: tool` rows whose `tool_call_id` matches).
 #include "tools/task/session_export.h"
 
-#include "core/json_parse.h"
 #include "core/strings.h"
+#include "json/json_parse.h"
 #include "tools/task/classify.h"
 
 #include <algorithm>

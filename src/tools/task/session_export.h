@@ -3,8 +3,8 @@
 // into the digest counters and the capped tool-call list.
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
+#include "json/json.h"
 #include "tools/task/agent_runner.h"
 #include "tools/task/task_config.h"
 

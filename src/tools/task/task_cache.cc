@@ -3,9 +3,9 @@
 // directory scan.
 #include "tools/task/task_cache.h"
 
-#include "core/capped_read.h"
 #include "core/strings.h"
 #include "fs/atomic_write.h"
+#include "json/capped_json.h"
 
 #include <dirent.h>
 

@@ -4,8 +4,8 @@
 // Compatible with the reference server's files in both directions.
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
+#include "json/json.h"
 
 #include <cstdint>
 #include <optional>

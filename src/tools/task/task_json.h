@@ -3,7 +3,7 @@
 // the reference's coercions, and the `{ok:false, error, error_detail}` shape.
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 #include "tools/task/task_service.h"
 
 #include <initializer_list>

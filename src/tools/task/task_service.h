@@ -4,8 +4,8 @@
 // auth.json write-back, export extraction and the run cache.
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
+#include "json/json.h"
 #include "tools/task/agent_runner.h"
 #include "tools/task/task_cache.h"
 #include "tools/task/task_config.h"

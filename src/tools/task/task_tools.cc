@@ -2,9 +2,9 @@
 // The four task tools' handlers, on typed values.
 #include "tools/task/task_tools.h"
 
-#include "core/capped_read.h"
 #include "core/paths.h"
 #include "core/strings.h"
+#include "json/capped_json.h"
 #include "registry/progress_ticker.h"
 #include "tools/task/auth_store.h"
 #include "tools/task/iso_time.h"

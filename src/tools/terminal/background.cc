@@ -7,7 +7,6 @@
 #include "core/ansi.h"
 #include "core/config.h"
 #include "core/strings.h"
-#include "registry/client_channel.h"
 #include "registry/session.h"
 #include "registry/tool.h"
 #include "tools/file_common/session_backend.h"
@@ -17,35 +16,18 @@
 namespace hermes::terminal {
 namespace {
 
-std::string kind_name(proc::ProcessEvent::Kind kind) {
-  switch (kind) {
-    case proc::ProcessEvent::Kind::kCompletion:
-      return "completion";
-    case proc::ProcessEvent::Kind::kWatchMatch:
-      return "watch_match";
-    case proc::ProcessEvent::Kind::kWatchDisabled:
-      return "watch_disabled";
-  }
-  return "event";
-}
-
-Json event_json(const proc::ProcessEvent& e, const OutputOptions& options) {
-  Json data{{"type", kind_name(e.kind)},
-            {"session_id", e.id},
-            {"command", redact_output(e.command, options)}};
+// The event's texts as the notice carries them: ANSI stripped, UTF-8
+// sanitised, redacted; a completion's output cut to its last 2000 bytes.
+ProcessNotice clean_event(const proc::ProcessEvent& e, const OutputOptions& options) {
+  ProcessNotice notice{.event = e};
+  notice.event.command = redact_output(e.command, options);
   std::string text = redact_output(trim(strip_ansi(sanitize_utf8(e.output))), options);
-  if (e.kind == proc::ProcessEvent::Kind::kCompletion) {
-    data["exit_code"] = e.exit_code;
-    data["completion_reason"] = e.completion_reason;
-    bool cut = utf8_length(text) > 2000;
-    data["output"] = cut ? std::string(text.substr(text.size() - 2000)) : text;
-    if (cut) data["output_cut"] = true;
-  } else if (e.kind == proc::ProcessEvent::Kind::kWatchMatch) {
-    data["pattern"] = e.pattern;
-    data["output"] = text;
-    data["suppressed"] = e.suppressed;
+  if (e.kind == proc::ProcessEvent::Kind::kCompletion && utf8_length(text) > 2000) {
+    text = text.substr(text.size() - 2000);
+    notice.output_cut = true;
   }
-  return data;
+  notice.event.output = std::move(text);
+  return notice;
 }
 
 }  // namespace
@@ -79,9 +61,7 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request,
       .watch_patterns = request.watch_patterns,
       .on_event =
           [client, options](const proc::ProcessEvent& e) {
-            client->notify(
-                "notifications/message",
-                Json{{"level", "info"}, {"logger", "process"}, {"data", event_json(e, options)}});
+            send_process_notice(*client, clean_event(e, options));
           },
   };
   if (!tag.empty()) {

@@ -3,14 +3,15 @@
 // registry, with completion and watch-pattern notices sent to the client.
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
+#include "proc/process_registry.h"
 
 #include <string>
 #include <vector>
 
 namespace hermes::registry {
 struct CallContext;
+class ClientChannel;
 }  // namespace hermes::registry
 
 namespace hermes::terminal {
@@ -32,6 +33,17 @@ struct BackgroundStarted {
 // "process", level "info") with redacted text; they stay visible via poll.
 Result<BackgroundStarted> start_background(const BackgroundRequest& request,
                                            registry::CallContext& ctx);
+
+// A job's event as its notice reports it: the command redacted, the output
+// cleaned and redacted (a completion's cut to its tail, `output_cut`).
+struct ProcessNotice {
+  proc::ProcessEvent event;
+  bool output_cut = false;
+};
+
+// Sends `notice` as MCP `notifications/message` (logger "process", level
+// "info"); background_json.cc.
+void send_process_notice(registry::ClientChannel& client, const ProcessNotice& notice);
 
 // ANSI-stripped, UTF-8-sanitised, redacted view of raw process output.
 std::string clean_process_output(std::string_view raw, registry::CallContext& ctx);

@@ -81,12 +81,6 @@ using TerminalOutput = std::variant<TerminalRan, TerminalStarted, TerminalBlocke
 Result<TerminalOutput> terminal(const TerminalParams& params, registry::CallContext& ctx);
 const Error* terminal_failure(const TerminalOutput& output);
 
-// terminal_json.cc: the arguments (the reference's lenient reading) and the
-// contract's JSON for an output or an error.
-Result<TerminalParams> parse_terminal_params(const Json& args);
-Json terminal_json(const TerminalOutput& output);
-Json terminal_error_json(const Error& error);
-
 void register_terminal(registry::Registry& registry);
 
 }  // namespace hermes::terminal

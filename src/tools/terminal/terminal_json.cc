@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // terminal at the JSON edge: the arguments in, each outcome's JSON out in
 // the contract's key order, the schema and the registration.
-#include "core/json.h"
+#include "tools/terminal/terminal_json.h"
+
 #include "core/strings.h"
+#include "json/json.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"

@@ -3,9 +3,9 @@
 // (upstream's lenient clamping, strict where it was silent), results and
 // the three failure envelopes.
 #include "core/config.h"
-#include "core/json.h"
 #include "core/log.h"
 #include "core/strings.h"
+#include "json/json.h"
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "registry/typed_tool.h"

@@ -52,10 +52,6 @@ Result<WriteFileOutput> write_file(const WriteFileParams& params, registry::Call
 // The stale refusal's error, or nullptr for a write.
 const Error* write_file_failure(const WriteFileOutput& output);
 
-// write_file_json.cc.
-Result<WriteFileParams> parse_write_file_params(const Json& args);
-Json write_file_json(const WriteFileOutput& output);
-
 void register_write_file(registry::Registry& registry);
 
 }  // namespace hermes::write_file

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // write_file at the JSON edge: the arguments in, the result and the stale
 // refusal out, and the registration.
-#include "core/json.h"
+#include "tools/write_file/write_file_json.h"
+
+#include "json/json.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"

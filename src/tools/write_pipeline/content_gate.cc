@@ -2,7 +2,7 @@
 // Content checks for writes; parsers: nlohmann-json, yaml-cpp, toml++.
 #include "tools/write_pipeline/content_gate.h"
 
-#include "core/json.h"
+#include "json/json.h"
 
 #include <toml++/toml.h>
 #include <yaml-cpp/yaml.h>

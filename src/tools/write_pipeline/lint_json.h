@@ -2,7 +2,7 @@
 // The lint object as it appears in write_file and patch results (docs/tools/write_file.md).
 #pragma once
 
-#include "core/json.h"
+#include "json/json.h"
 #include "tools/write_pipeline/lint.h"
 
 namespace hermes::write_pipeline {

@@ -6,9 +6,9 @@
 // An attack fails when anything outside the root changed (the outside
 // directory, $HOME, a path under /tmp or /dev/shm) or the session cwd, as a
 // result reports it or as a final `pwd` sees it, is outside the root.
-#include "core/json.h"
 #include "core/strings.h"
 #include "fs/cli_child.h"
+#include "json/json.h"
 #include "proc/proc_test_util.h"
 #include "proc/write_fence.h"
 #include "testutil/jsonl.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The project's JSON type. Insertion-ordered so results read in the contract's
-// key order. Only edge code (mcp/, registry/, each tool's *_json.cc) uses it.
+// key order. Only edge code uses it (scripts/check-layering's JSON_EDGES).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -6,8 +6,8 @@
 // walks on the stack.
 #pragma once
 
-#include "core/json.h"
 #include "core/result.h"
+#include "json/json.h"
 
 #include <cstddef>
 #include <string_view>

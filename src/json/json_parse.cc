@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/json_parse.h"
+#include "json/json_parse.h"
 
 #include <string>
 

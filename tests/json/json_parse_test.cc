@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The bounded parser as an attacker feeds it: numbers that overflow,
 // integers past 64 bits, nesting far past the limit, oversized text.
-#include "core/json_parse.h"
+#include "json/json_parse.h"
 
 #include <gtest/gtest.h>
 

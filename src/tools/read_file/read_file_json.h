@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// read_file's JSON edge (read_file_json.cc): the arguments (int() coercion of offset/limit) and the
+// contract's JSON for an output. The typed boundary is read_file.h, which has no JSON in it.
+#pragma once
+
+#include "core/result.h"
+#include "json/json.h"
+#include "tools/read_file/read_file.h"
+
+namespace hermes::read_file {
+
+Result<ReadFileParams> parse_read_file_params(const Json& args);
+Json read_file_json(const ReadFileOutput& output);
+
+}  // namespace hermes::read_file
