@@ -145,7 +145,10 @@ Result<std::optional<proc::WriteFence>> engine_fence(const SpawnSpec& spec) {
 Result<Launched> launch_local(const SpawnSpec& spec, std::stop_token stop,
                               const proc::OutputCallback& on_output,
                               std::optional<std::vector<std::string>> env = std::nullopt) {
-  HERMES_ASSIGN_OR_RETURN(std::optional<proc::WriteFence> fence, engine_fence(spec));
+  // Held in its Result rather than moved out: g++ -O3 misreads the moved-from
+  // optional's fd as uninitialised.
+  auto fence = engine_fence(spec);
+  if (!fence) return fence.error();
   proc::StderrCapture stderr_capture(spec.max_stderr_bytes);
   if (!stderr_capture.ok()) return Error::FromErrno(errno, "pipe2");
   // Its own process group, not session: see SpawnOptions::new_session.
@@ -155,7 +158,7 @@ Result<Launched> launch_local(const SpawnSpec& spec, std::stop_token stop,
                              .cwd = spec.cwd,
                              .stderr_fd = stderr_capture.write_fd(),
                              .new_session = false,
-                             .engine_fence_fd = fence ? fence->fd() : -1};
+                             .engine_fence_fd = *fence ? (*fence)->fd() : -1};
   options.argv[0] = basename_of(spec.argv[0]);
   auto child = proc::spawn(options);
   stderr_capture.start();
