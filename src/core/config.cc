@@ -13,6 +13,11 @@ namespace hermes {
 
 struct Config::Tree {
   YAML::Node root;
+  // Every scalar reachable through maps, by dotted key, taken once at load:
+  // the lookups on each call then neither walk nor clone the tree. A key
+  // that itself holds a dot can't be named by a dotted path and is left out.
+  std::map<std::string, std::string, std::less<>> scalars;
+
   // Walks a dotted key; an undefined node when any hop is missing.
   YAML::Node find(std::string_view key) const {
     YAML::Node node = YAML::Clone(root);
@@ -21,6 +26,18 @@ struct Config::Tree {
       node = node[part];
     }
     return node;
+  }
+
+  void index(const YAML::Node& node, const std::string& prefix) {
+    if (node.IsScalar()) {
+      scalars.emplace(prefix, node.Scalar());  // the first of duplicate keys, as find() sees
+      return;
+    }
+    if (!node.IsMap()) return;
+    for (const auto& item : node) {
+      if (!item.first.IsScalar() || item.first.Scalar().find('.') != std::string::npos) continue;
+      index(item.second, prefix.empty() ? item.first.Scalar() : prefix + "." + item.first.Scalar());
+    }
   }
 };
 
@@ -52,6 +69,7 @@ std::unique_ptr<Config> Config::from_yaml(std::string_view text, const std::stri
   config->home_ = home;
   try {
     config->tree_->root = YAML::Load(std::string(text));
+    if (config->tree_->root.IsMap()) config->tree_->index(config->tree_->root, "");
   } catch (const YAML::Exception& e) {
     log::warn("config.yaml does not parse (" + std::string(e.what()) + "); using defaults");
   }
@@ -63,20 +81,17 @@ void Config::set_override(const std::string& key, const std::string& value) {
 }
 
 std::optional<std::string> Config::raw_scalar(std::string_view key, std::string_view env) const {
-  if (auto it = overrides_.find(std::string(key)); it != overrides_.end()) {
-    return it->second;
-  }
+  if (auto it = overrides_.find(key); it != overrides_.end()) return it->second;
   if (!env.empty()) {
     const char* value = std::getenv(std::string(env).c_str());
     if (value && *value) return std::string(value);
   }
-  YAML::Node node = tree_->find(key);
-  if (!node || !node.IsScalar()) return std::nullopt;
-  return node.Scalar();
+  if (auto it = tree_->scalars.find(key); it != tree_->scalars.end()) return it->second;
+  return std::nullopt;
 }
 
 bool Config::has(std::string_view key) const {
-  if (overrides_.count(std::string(key))) return true;
+  if (overrides_.count(key)) return true;
   YAML::Node node = tree_->find(key);
   return node && !node.IsNull();
 }
@@ -123,7 +138,7 @@ std::string Config::get_string(std::string_view key, const std::string& fallback
 }
 
 std::vector<std::string> Config::get_string_list(std::string_view key) const {
-  if (auto it = overrides_.find(std::string(key)); it != overrides_.end()) {
+  if (auto it = overrides_.find(key); it != overrides_.end()) {
     return split(it->second, ',');
   }
   YAML::Node node = tree_->find(key);

@@ -62,7 +62,7 @@ class Config {
 
   std::string home_;
   std::unique_ptr<Tree> tree_;
-  std::map<std::string, std::string> overrides_;
+  std::map<std::string, std::string, std::less<>> overrides_;
   mutable std::mutex warned_mu_;
   mutable std::set<std::string> warned_;  // guarded by warned_mu_
 };

@@ -12,9 +12,8 @@ namespace hermes {
 using Json = nlohmann::ordered_json;
 
 // Serialises compactly with non-ASCII kept as UTF-8; invalid UTF-8 becomes
-// U+FFFD instead of throwing.
-inline std::string dump_json(const Json& value) {
-  return value.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+// U+FFFD instead of throwing. The same text as nlohmann's dump, faster
+// (json/json_dump.cc).
+std::string dump_json(const Json& value);
 
 }  // namespace hermes

@@ -44,5 +44,23 @@ TEST(Config, EnvBeatsFileAndOverrideBeatsEnv) {
   ::unsetenv("HERMES_TEST_REDACT");
 }
 
+// Lookups read a table taken at load; it must answer as the tree does.
+TEST(Config, LookupsAnswerAsTheTreeDoes) {
+  auto config = Config::from_yaml(
+      "a:\n  b: 3\n  c:\n    d: x\n  empty:\n  list: [1, 2]\n'e.f': 5\n7: seven\n");
+  EXPECT_EQ(config->get_int("a.b", 0), 3);
+  EXPECT_EQ(config->get_string("a.c.d", ""), "x");
+  EXPECT_EQ(config->get_int("e.f", 9), 9);  // a dotted key can't be named
+  EXPECT_EQ(config->get_string("7", ""), "seven");
+  EXPECT_EQ(config->get_string("a.c", "map"), "map");  // not a scalar
+  EXPECT_EQ(config->get_string("a.empty", "none"), "none");
+  EXPECT_EQ(config->get_string_list("a.list"), (std::vector<std::string>{"1", "2"}));
+  EXPECT_TRUE(config->has("a.c"));
+  EXPECT_FALSE(config->has("a.empty"));
+  EXPECT_FALSE(config->has("a.b.c"));
+  config->set_override("a.b", "4");
+  EXPECT_EQ(config->get_int("a.b", 0), 4);
+}
+
 }  // namespace
 }  // namespace hermes
