@@ -25,7 +25,8 @@ bool is_magic_link(const std::string& link, const std::string& target) {
 // realpath(3) that also follows a dangling link to its target (as
 // `realpath -m`): one component at a time, the missing tail kept as text.
 struct LinkWalk {
-  explicit LinkWalk(const std::string& path) { push(path); }
+  // `base`: a real directory the walk starts from ("" is `/`).
+  LinkWalk(std::string base, std::string_view path) : done(std::move(base)) { push(path); }
 
   void push(std::string_view path) {
     auto parts = path_components(path);
@@ -77,6 +78,16 @@ struct LinkWalk {
   int hops = 0;
 };
 
+Result<std::string> walk_from(std::string base, std::string_view path) {
+  LinkWalk walk(std::move(base), path);
+  while (walk.step()) {
+    if (walk.hops > kMaxLinkHops) {
+      return Error::InvalidArgument("too many levels of symbolic links: " + std::string(path));
+    }
+  }
+  return walk.done.empty() ? "/" : walk.done;
+}
+
 }  // namespace
 
 std::vector<std::string> path_components(std::string_view path) {
@@ -91,13 +102,11 @@ std::vector<std::string> path_components(std::string_view path) {
 }
 
 Result<std::string> resolve_links(const std::string& absolute_path) {
-  LinkWalk walk(absolute_path);
-  while (walk.step()) {
-    if (walk.hops > kMaxLinkHops) {
-      return Error::InvalidArgument("too many levels of symbolic links: " + absolute_path);
-    }
-  }
-  return walk.done.empty() ? "/" : walk.done;
+  return walk_from("", absolute_path);
+}
+
+Result<std::string> resolve_links_beneath(const std::string& real_dir, std::string_view relative) {
+  return walk_from(real_dir == "/" ? "" : real_dir, relative);
 }
 
 }  // namespace hermes

@@ -18,6 +18,11 @@ namespace hermes {
 // loop (more than 40 links).
 Result<std::string> resolve_links(const std::string& absolute_path);
 
+// resolve_links of `real_dir`/`relative` when `real_dir` is already real:
+// only the components of `relative` are looked at (a link among them may
+// still lead anywhere).
+Result<std::string> resolve_links_beneath(const std::string& real_dir, std::string_view relative);
+
 // The non-empty components of a path, byte for byte (names may hold spaces
 // and newlines).
 std::vector<std::string> path_components(std::string_view path);

@@ -3,8 +3,11 @@
 // token/cache directories under the home and its root, compared as real paths.
 #include "tools/file_common/file_safety.h"
 
+#include "core/link_walk.h"
 #include "core/paths.h"
 #include "core/strings.h"
+
+#include <sys/stat.h>
 
 #include <array>
 #include <string_view>
@@ -43,19 +46,27 @@ constexpr std::array<DeniedDir, 2> kDeniedDirs = {{
      "read directly."},
 }};
 
+// A real directory the stores live in; `exists` false when it is missing,
+// so nothing beneath it can be a link.
+struct HermesDir {
+  std::string real;
+  bool exists;
+};
+
 // The Hermes home and, for a profile home `<root>/profiles/<name>`, the root;
 // each fully resolved.
-std::vector<std::string> hermes_dirs(const std::string& home) {
-  std::vector<std::string> dirs;
+std::vector<HermesDir> hermes_dirs(const std::string& home) {
+  std::vector<HermesDir> dirs;
   if (home.empty()) return dirs;
   std::string real = PathResolver::real_path(PathResolver::normalize(home));
-  dirs.push_back(real);
+  struct stat st;
+  dirs.push_back({real, ::lstat(real.c_str(), &st) == 0});
   size_t slash = real.find_last_of('/');
   if (slash != std::string::npos && slash > 0) {
     std::string parent = real.substr(0, slash);
     size_t p = parent.find_last_of('/');
     if (p != std::string::npos && parent.substr(p + 1) == "profiles") {
-      dirs.push_back(p == 0 ? "/" : parent.substr(0, p));
+      dirs.push_back({p == 0 ? "/" : parent.substr(0, p), true});
     }
   }
   return dirs;
@@ -65,17 +76,25 @@ std::string join(const std::string& dir, std::string_view rel) {
   return dir == "/" ? "/" + std::string(rel) : dir + "/" + std::string(rel);
 }
 
+// The real path of a store: only its own components are looked at (one
+// system call each for the common case of a plain file or a missing one).
+std::string store_path(const HermesDir& dir, std::string_view rel) {
+  if (!dir.exists) return join(dir.real, rel);
+  auto real = resolve_links_beneath(dir.real, rel);
+  return real ? *real : join(dir.real, rel);
+}
+
 std::optional<std::string> reason_for(const std::string& real, const std::string& home) {
-  const std::vector<std::string> dirs = hermes_dirs(home);
-  for (const std::string& d : dirs) {
-    if (is_within(real, join(d, "skills/.hub"))) {
+  const std::vector<HermesDir> dirs = hermes_dirs(home);
+  for (const HermesDir& d : dirs) {
+    if (is_within(real, join(d.real, "skills/.hub"))) {
       return "is an internal Hermes cache file and cannot be read directly to prevent prompt "
              "injection. Use the skills_list or skill_view tools instead.";
     }
   }
-  for (const std::string& d : dirs) {
+  for (const HermesDir& d : dirs) {
     for (std::string_view name : kCredentialFiles) {
-      if (real == PathResolver::real_path(join(d, name))) {
+      if (real == store_path(d, name)) {
         return "is a Hermes credential store and cannot be read directly. Provider tools "
                "consume these credentials through internal channels." +
                std::string(kNotBoundary);
@@ -83,8 +102,8 @@ std::optional<std::string> reason_for(const std::string& real, const std::string
     }
   }
   for (const DeniedDir& denied : kDeniedDirs) {
-    for (const std::string& d : dirs) {
-      std::string dir = PathResolver::real_path(join(d, denied.name));
+    for (const HermesDir& d : dirs) {
+      std::string dir = store_path(d, denied.name);
       if (is_within(real, dir)) {
         return std::string(real == dir ? denied.dir_reason : denied.file_reason) +
                std::string(kNotBoundary);
@@ -104,12 +123,10 @@ std::optional<std::string> reason_for(const std::string& real, const std::string
 
 std::vector<std::string> denied_read_paths(const std::string& hermes_home) {
   std::vector<std::string> paths;
-  for (const std::string& d : hermes_dirs(hermes_home)) {
-    paths.push_back(PathResolver::real_path(join(d, "skills/.hub")));
-    for (std::string_view name : kCredentialFiles)
-      paths.push_back(PathResolver::real_path(join(d, name)));
-    for (const DeniedDir& denied : kDeniedDirs)
-      paths.push_back(PathResolver::real_path(join(d, denied.name)));
+  for (const HermesDir& d : hermes_dirs(hermes_home)) {
+    paths.push_back(store_path(d, "skills/.hub"));
+    for (std::string_view name : kCredentialFiles) paths.push_back(store_path(d, name));
+    for (const DeniedDir& denied : kDeniedDirs) paths.push_back(store_path(d, denied.name));
   }
   return paths;
 }

@@ -14,10 +14,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstring>
 
 namespace hermes::read_file {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST(ContentKind, BinaryAndSizes) {
   EXPECT_FALSE(looks_binary("plain text\n"));
@@ -84,6 +88,33 @@ TEST(FileSafety, Denylist) {
   EXPECT_THAT(file_common::check_readable("/r/.hermes/mcp-tokens", "/r/.hermes").error().message,
               ::testing::HasSubstr("is the Hermes MCP token directory"));
   EXPECT_THAT(file_common::check_readable("/r/.hermes/config.yaml", "/r/.hermes"), testing::IsOk());
+}
+
+// Stores that are links, as a hostile setup makes them: each store's real
+// target is what is refused, wherever it lives, and the links themselves.
+TEST(FileSafety, StoresReachedThroughLinksAreJudgedByTheirTargets) {
+  testing::TempDir dir;
+  const std::string home = dir.file("home");
+  dir.write("home/config.yaml", "");
+  const std::string secret = dir.write("elsewhere/secret.json", "{}");
+  dir.write("elsewhere/tokens/t.json", "{}");
+  dir.write("elsewhere/oauth/google_oauth.json", "{}");
+  ASSERT_EQ(::symlink(secret.c_str(), (home + "/auth.json").c_str()), 0);
+  ASSERT_EQ(::symlink(dir.file("elsewhere/tokens").c_str(), (home + "/mcp-tokens").c_str()), 0);
+  ASSERT_EQ(::symlink(dir.file("elsewhere/oauth").c_str(), (home + "/auth").c_str()), 0);
+  EXPECT_THAT(check_readable(secret, home).error().message, HasSubstr("credential store"));
+  EXPECT_THAT(check_readable(dir.file("elsewhere/tokens/t.json"), home).error().message,
+              HasSubstr("MCP token file"));
+  EXPECT_THAT(check_readable(dir.file("elsewhere/oauth/google_oauth.json"), home).error().message,
+              HasSubstr("credential store"));
+  EXPECT_THAT(check_readable(home + "/config.yaml", home), testing::IsOk());
+  // A home that is itself a link: judged by where it leads.
+  const std::string link_home = dir.file("link-home");
+  ASSERT_EQ(::symlink(home.c_str(), link_home.c_str()), 0);
+  EXPECT_THAT(check_readable(secret, link_home).error().message, HasSubstr("credential store"));
+  // A missing home: its stores are judged by name.
+  EXPECT_THAT(check_readable(dir.file("gone/auth.json"), dir.file("gone")).error().message,
+              HasSubstr("credential store"));
 }
 
 TEST(ReadState, NegativeCacheExpires) {
