@@ -6,6 +6,7 @@
 // growth with the file shows, and a whole patch call (read, match, write with
 // fsync of file and directory, diff) on a 157 KB file: its CPU time is the
 // edit's own cost, the gap to its wall time the durability share.
+#include "core/allocator.h"
 #include "fs/atomic_write.h"
 #include "registry/registry.h"
 #include "testutil/tool_session.h"
@@ -196,4 +197,11 @@ BENCHMARK(BM_AtomicWrite157KB)->Unit(benchmark::kMicrosecond);
 }  // namespace
 }  // namespace hermes
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  hermes::tune_allocator();  // as the server does
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -4,6 +4,7 @@
 #include "cli/exit_codes.h"
 #include "cli/runtime.h"
 #include "cli/serve.h"
+#include "core/allocator.h"
 #include "proc/spawn.h"
 
 #include <CLI/CLI.hpp>
@@ -15,6 +16,7 @@
 int main(int argc, char** argv) {
   // A vanished client must not kill us mid-write: EPIPE is handled instead.
   std::signal(SIGPIPE, SIG_IGN);
+  hermes::tune_allocator();
   using namespace hermes::cli;
   CLI::App app{"hermes-tools: the Hermes Agent tool runtime, served over MCP"};
   app.set_version_flag("--version", std::string(HERMES_VERSION));

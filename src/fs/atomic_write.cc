@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -227,24 +228,39 @@ std::string sha256_hex(std::string_view bytes) {
   return hex;
 }
 
+// Reads straight into the string (sized from fstat, grown if the file grew).
 Result<std::string> read_whole_fd(int fd, const std::string& path, uint64_t max_bytes) {
-  std::string data;
   struct stat st;
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-    data.reserve(static_cast<size_t>(std::min<uint64_t>(st.st_size, max_bytes)));
-  }
-  char buf[65536];
-  for (off_t at = 0;;) {
-    ssize_t n = ::pread(fd, buf, sizeof buf, at);
-    if (n == 0) return data;
+  uint64_t expect = ::fstat(fd, &st) == 0 && st.st_size > 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  std::string data(static_cast<size_t>(std::min(expect, max_bytes)) + 1, '\0');
+  size_t have = 0;
+  for (;;) {
+    if (have == data.size()) data.resize(data.size() + 65536);
+    ssize_t n = ::pread(fd, data.data() + have, data.size() - have, static_cast<off_t>(have));
+    if (n == 0) break;
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Error::FromErrno(errno, "read \"" + path + "\"");
-    if (data.size() + static_cast<uint64_t>(n) > max_bytes) {
+    if (have + static_cast<uint64_t>(n) > max_bytes) {
       return Error::TooLarge("'" + path + "' grew past the " + std::to_string(max_bytes) +
                              "-byte limit while being read");
     }
-    data.append(buf, static_cast<size_t>(n));
-    at += n;
+    have += static_cast<size_t>(n);
+  }
+  data.resize(have);
+  return data;
+}
+
+Result<bool> fd_holds(int fd, const std::string& path, std::string_view bytes) {
+  char buf[65536];
+  size_t at = 0;
+  for (;;) {
+    ssize_t n = ::pread(fd, buf, sizeof buf, static_cast<off_t>(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error::FromErrno(errno, "read \"" + path + "\"");
+    if (n == 0) return at == bytes.size();
+    auto got = static_cast<size_t>(n);
+    if (at + got > bytes.size() || std::memcmp(buf, bytes.data() + at, got) != 0) return false;
+    at += got;
   }
 }
 
@@ -254,11 +270,6 @@ Result<std::string> read_whole_file(const std::string& path) {
   auto data = read_whole_fd(fd, path);
   ::close(fd);
   return data;
-}
-
-Result<bool> verify_file_hash(const std::string& path, std::string_view bytes) {
-  HERMES_ASSIGN_OR_RETURN(std::string on_disk, read_whole_file(path));
-  return sha256_hex(on_disk) == sha256_hex(bytes);
 }
 
 }  // namespace hermes::fs

@@ -41,10 +41,6 @@ Result<AtomicWriteOutcome> atomic_write(const std::string& path, std::string_vie
 // Lowercase hex SHA-256 of `bytes`.
 std::string sha256_hex(std::string_view bytes);
 
-// True when the file at `path` holds exactly `bytes` (compared by SHA-256,
-// read back from disk); an error when it cannot be read.
-Result<bool> verify_file_hash(const std::string& path, std::string_view bytes);
-
 // The whole content of a regular file (kNotFound when missing).
 Result<std::string> read_whole_file(const std::string& path);
 

@@ -30,6 +30,8 @@ Result<AtomicWriteOutcome> atomic_write_beneath(const Beneath& root, const std::
 // The whole content of an open file, from offset 0; kTooLarge once it
 // passes `max_bytes` (a file that grew after its size was checked).
 Result<std::string> read_whole_fd(int fd, const std::string& path, uint64_t max_bytes = UINT64_MAX);
+// Whether the file behind `fd` holds exactly `bytes`, read from offset 0.
+Result<bool> fd_holds(int fd, const std::string& path, std::string_view bytes);
 
 // The `/` walk, shared by every caller without a workspace root.
 const Beneath& filesystem_root();

@@ -84,8 +84,8 @@ class FileSystem {
   // the native one honours `options.write_fn` (a test hook).
   virtual Result<AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
                                                   const AtomicWriteOptions& options) const = 0;
-  // Lowercase hex SHA-256 of the file's bytes.
-  virtual Result<std::string> sha256(const std::string& path) const = 0;
+  // Whether the file holds exactly `bytes` (the post-write check).
+  virtual Result<bool> holds(const std::string& path, std::string_view bytes) const = 0;
   // unlink(2), rmdir(2) and chmod(2) (`mode` in 07777).
   virtual Status remove(const std::string& path) const = 0;
   virtual Status remove_dir(const std::string& path) const = 0;

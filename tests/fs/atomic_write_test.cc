@@ -3,11 +3,13 @@
 // killed mid-write never leaving a torn file.
 #include "fs/atomic_write.h"
 
+#include "fs/contained_write.h"
 #include "fs/path_lock.h"
 #include "testutil/temp_dir.h"
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -129,11 +131,24 @@ TEST(AtomicWrite, FullOrReadOnlyDiskKeepsOldFileAndLeavesNoTemp) {
   EXPECT_EQ(WEXITSTATUS(status), 0) << "child check " << WEXITSTATUS(status) << " failed";
 }
 
-TEST(AtomicWrite, VerifyComparesHashes) {
+// The post-write check: equal only when every byte and the length agree,
+// across the 64 KiB chunks it reads in.
+TEST(AtomicWrite, FdHoldsComparesEveryByteAndTheLength) {
   TempDir dir;
-  std::string path = dir.write("f.txt", "abc");
-  EXPECT_TRUE(*verify_file_hash(path, "abc"));
-  EXPECT_FALSE(*verify_file_hash(path, "abd"));
+  std::string big(200000, 'x');
+  big[150000] = 'y';
+  std::string path = dir.write("f.txt", big);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  EXPECT_TRUE(*fd_holds(fd, path, big));
+  std::string other = big;
+  other[150000] = 'x';
+  EXPECT_FALSE(*fd_holds(fd, path, other));
+  EXPECT_FALSE(*fd_holds(fd, path, big.substr(0, big.size() - 1)));
+  EXPECT_FALSE(*fd_holds(fd, path, big + "z"));
+  EXPECT_FALSE(*fd_holds(fd, path, ""));
+  ::close(fd);
+  EXPECT_EQ(*read_whole_file(path), big);
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 

@@ -228,9 +228,9 @@ Result<fs::AtomicWriteOutcome> MemoryFileSystem::write_atomic(const std::string&
   return out;
 }
 
-Result<std::string> MemoryFileSystem::sha256(const std::string& path) const {
+Result<bool> MemoryFileSystem::holds(const std::string& path, std::string_view bytes) const {
   HERMES_ASSIGN_OR_RETURN(std::string data, read_all(path));
-  return fs::sha256_hex(data);
+  return data == bytes;
 }
 
 Status MemoryFileSystem::remove(const std::string& path) const {

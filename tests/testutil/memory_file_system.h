@@ -44,7 +44,7 @@ class MemoryFileSystem final : public fs::FileSystem {
   Result<std::string> read_all(const std::string& path) const override;
   Result<fs::AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
                                               const fs::AtomicWriteOptions& options) const override;
-  Result<std::string> sha256(const std::string& path) const override;
+  Result<bool> holds(const std::string& path, std::string_view bytes) const override;
   Status remove(const std::string& path) const override;
   Status remove_dir(const std::string& path) const override;
   Status set_mode(const std::string& path, unsigned mode) const override;

@@ -270,6 +270,12 @@ Result<std::string> ShellFileSystem::read_all(const std::string& path) const {
   return bytes;
 }
 
+// The target hashes its own copy, so the file is not sent back to compare.
+Result<bool> ShellFileSystem::holds(const std::string& path, std::string_view bytes) const {
+  HERMES_ASSIGN_OR_RETURN(std::string on_disk, sha256(path));
+  return on_disk == fs::sha256_hex(bytes);
+}
+
 Result<std::string> ShellFileSystem::sha256(const std::string& path) const {
   {
     std::lock_guard lock(memo_mu_);

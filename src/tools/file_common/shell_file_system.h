@@ -34,7 +34,7 @@ class ShellFileSystem final : public fs::FileSystem {
   Result<std::string> read_all(const std::string& path) const override;
   Result<fs::AtomicWriteOutcome> write_atomic(const std::string& path, std::string_view bytes,
                                               const fs::AtomicWriteOptions& options) const override;
-  Result<std::string> sha256(const std::string& path) const override;
+  Result<bool> holds(const std::string& path, std::string_view bytes) const override;
   Status remove(const std::string& path) const override;
   Status remove_dir(const std::string& path) const override;
   Status set_mode(const std::string& path, unsigned mode) const override;
@@ -53,6 +53,8 @@ class ShellFileSystem final : public fs::FileSystem {
                                   const char* op = nullptr) const;
 
  private:
+  // sha256sum of the file on the target (memoised for what this object wrote).
+  Result<std::string> sha256(const std::string& path) const;
   // One run with stderr kept apart; a run cut by the deadline or the stop
   // token is an error, any exit code is returned.
   Result<backend::BashOutcome> exec(const std::string& script,

@@ -60,9 +60,9 @@ Result<CommittedWrite> commit_write(const PreparedWrite& write,
   auto outcome = write.fs->write_atomic(write.path, write.bytes, options);
   if (!outcome) return Error::Io("Failed to write file: " + outcome.error().message);
   CommittedWrite out{write.bytes.size(), false, std::move(outcome).value()};
-  auto on_disk = write.fs->sha256(out.outcome.written_path);
-  if (!on_disk) return out;  // no hash could be taken: `verified` stays unset
-  if (*on_disk != fs::sha256_hex(write.bytes)) {
+  auto holds = write.fs->holds(out.outcome.written_path, write.bytes);
+  if (!holds) return out;  // it could not be checked: `verified` stays unset
+  if (!*holds) {
     return Error::Io("Post-write verification failed for " + write.path +
                      ": on-disk content hash differs from the intended write. The write did "
                      "not persist correctly — re-read the file and retry.");

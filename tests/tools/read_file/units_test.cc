@@ -176,7 +176,7 @@ class ChangingFs final : public fs::FileSystem {
                                               const fs::AtomicWriteOptions&) const override {
     return Error::InvalidArgument("no");
   }
-  Result<std::string> sha256(const std::string&) const override { return no(); }
+  Result<bool> holds(const std::string&, std::string_view) const override { return no().error(); }
   Status remove(const std::string&) const override { return no().error(); }
   Status remove_dir(const std::string&) const override { return no().error(); }
   Status set_mode(const std::string&, unsigned) const override { return no().error(); }
