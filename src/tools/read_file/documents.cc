@@ -5,6 +5,7 @@
 
 #include "core/strings.h"
 #include "json/json.h"
+#include "json/json_parse.h"
 #include "proc/run.h"
 #include "tools/read_file/zip_archive.h"
 
@@ -187,14 +188,17 @@ std::optional<DocumentKind> document_kind(const std::string& ext) {
   if (ext == ".ipynb") return DocumentKind::kNotebook;
   if (ext == ".docx") return DocumentKind::kDocx;
   if (ext == ".xlsx") return DocumentKind::kXlsx;
-  static const bool has_pdftotext = tool_on_path("pdftotext");
-  if (ext == ".pdf" && has_pdftotext) return DocumentKind::kPdf;
+  // Looked up per call, on the PATH of the moment (a stat per PATH entry).
+  if (ext == ".pdf" && tool_on_path("pdftotext")) return DocumentKind::kPdf;
   return std::nullopt;
 }
 
 Result<std::string> notebook_text(const std::string& json_text) {
-  Json nb = Json::parse(json_text, nullptr, false);
-  if (nb.is_discarded() || !nb.is_object()) return Error::InvalidArgument("not a JSON notebook");
+  // Bounded like every JSON the server reads: a hostile notebook nested a
+  // million deep is refused, not walked.
+  auto parsed = parse_json(json_text);
+  if (!parsed || !parsed->is_object()) return Error::InvalidArgument("not a JSON notebook");
+  const Json& nb = *parsed;
   std::vector<const Json*> cells;
   if (auto it = nb.find("cells"); it != nb.end() && it->is_array()) {
     for (const Json& c : *it) cells.push_back(&c);

@@ -58,6 +58,14 @@ TEST(Documents, Notebook) {
   h.dir().write("old.ipynb",
                 R"({"worksheets": [{"cells": [{"cell_type": "code", "input": "a"}]}]})");
   EXPECT_EQ(h.read("old.ipynb")["content"], "1|# ── Code cell 1 ──\n2|a");
+  // Nested past the parser's depth bound: refused as a notebook and shown as
+  // text, without the server walking it.
+  std::string deep =
+      "{\"cells\": [{\"cell_type\": \"code\", \"source\": " + std::string(200000, '[') +
+      std::string(200000, ']') + "}]}";
+  h.dir().write("deep.ipynb", deep);
+  Json deep_read = h.read("deep.ipynb");
+  EXPECT_TRUE(deep_read.value("content", "").starts_with("1|{\"cells\": [{")) << deep_read;
 }
 
 TEST(Documents, Docx) {

@@ -102,19 +102,25 @@ TEST(FileSafety, StoresReachedThroughLinksAreJudgedByTheirTargets) {
   ASSERT_EQ(::symlink(secret.c_str(), (home + "/auth.json").c_str()), 0);
   ASSERT_EQ(::symlink(dir.file("elsewhere/tokens").c_str(), (home + "/mcp-tokens").c_str()), 0);
   ASSERT_EQ(::symlink(dir.file("elsewhere/oauth").c_str(), (home + "/auth").c_str()), 0);
-  EXPECT_THAT(check_readable(secret, home).error().message, HasSubstr("credential store"));
-  EXPECT_THAT(check_readable(dir.file("elsewhere/tokens/t.json"), home).error().message,
-              HasSubstr("MCP token file"));
-  EXPECT_THAT(check_readable(dir.file("elsewhere/oauth/google_oauth.json"), home).error().message,
+  EXPECT_THAT(file_common::check_readable(secret, home).error().message,
               HasSubstr("credential store"));
-  EXPECT_THAT(check_readable(home + "/config.yaml", home), testing::IsOk());
+  EXPECT_THAT(
+      file_common::check_readable(dir.file("elsewhere/tokens/t.json"), home).error().message,
+      HasSubstr("MCP token file"));
+  EXPECT_THAT(file_common::check_readable(dir.file("elsewhere/oauth/google_oauth.json"), home)
+                  .error()
+                  .message,
+              HasSubstr("credential store"));
+  EXPECT_THAT(file_common::check_readable(home + "/config.yaml", home), testing::IsOk());
   // A home that is itself a link: judged by where it leads.
   const std::string link_home = dir.file("link-home");
   ASSERT_EQ(::symlink(home.c_str(), link_home.c_str()), 0);
-  EXPECT_THAT(check_readable(secret, link_home).error().message, HasSubstr("credential store"));
-  // A missing home: its stores are judged by name.
-  EXPECT_THAT(check_readable(dir.file("gone/auth.json"), dir.file("gone")).error().message,
+  EXPECT_THAT(file_common::check_readable(secret, link_home).error().message,
               HasSubstr("credential store"));
+  // A missing home: its stores are judged by name.
+  EXPECT_THAT(
+      file_common::check_readable(dir.file("gone/auth.json"), dir.file("gone")).error().message,
+      HasSubstr("credential store"));
 }
 
 TEST(ReadState, NegativeCacheExpires) {
