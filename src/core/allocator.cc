@@ -6,8 +6,8 @@
 namespace hermes {
 
 void tune_allocator() {
-  ::mallopt(M_MMAP_THRESHOLD, 4 << 20);
-  ::mallopt(M_TRIM_THRESHOLD, 16 << 20);
+  ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  ::mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
 }  // namespace hermes
