@@ -221,7 +221,9 @@ ProcessSnapshot take_snapshot(const Job& job, size_t buffer_chars) {
 ProcessRegistry::ProcessRegistry(RegistryLimits limits)
     : limits_(limits), breaker_(std::make_shared<WatchBreaker>()) {}
 
-ProcessRegistry::~ProcessRegistry() {
+ProcessRegistry::~ProcessRegistry() { end_all(); }
+
+void ProcessRegistry::end_all() {
   std::map<std::string, std::shared_ptr<Job>> jobs;
   {
     std::lock_guard lock(mu_);

@@ -89,8 +89,8 @@ struct RegistryLimits {
   std::chrono::seconds watch_global_mute{30};
 };
 
-// Owns every job of one session; the destructor kills them all (group
-// SIGTERM, then SIGKILL) and joins their threads. Thread-safe.
+// Owns every job of one session; the destructor ends them all (`end_all`).
+// Thread-safe.
 class ProcessRegistry {
  public:
   explicit ProcessRegistry(RegistryLimits limits = {});
@@ -118,6 +118,9 @@ class ProcessRegistry {
   Status close_stdin(const std::string& id);
   // Marks the output as read (wait/log): the completion event is skipped.
   void mark_read(const std::string& id);
+  // Kills every job (group SIGTERM, then SIGKILL) and joins their threads;
+  // the registry is empty afterwards.
+  void end_all();
 
   // Opaque per-job state and the shared watch breaker (defined in the .cc).
   struct Job;

@@ -5,6 +5,7 @@ namespace hermes::registry {
 
 Session::~Session() {
   std::lock_guard lock(mu_);
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it) states_.at(*it)->on_session_end();
   for (auto it = order_.rbegin(); it != order_.rend(); ++it) states_.erase(*it);
 }
 

@@ -24,13 +24,18 @@ class SessionState {
   // (`ToolSpec::keeps_loop_counters`): loop counters and negative caches
   // reset here.
   virtual void on_other_tool_call() {}
+  // Called on every state, newest first, when the session ends and before
+  // any state is destroyed: a state stops here what may still use another
+  // state (background jobs and the terminal's shell snapshot).
+  virtual void on_session_end() {}
 };
 
 class Session {
  public:
   explicit Session(std::string id) : id_(std::move(id)) {}
-  // Destroys the states in reverse creation order (their destructors stop
-  // what the session started: background processes, scripts).
+  // Ends every state (`on_session_end`), then destroys them in reverse
+  // creation order (their destructors stop what the session started:
+  // scripts, anything not ended yet).
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;

@@ -7,8 +7,8 @@
 #include "core/config.h"
 #include "core/strings.h"
 #include "registry/session.h"
-#include "tools/terminal/background.h"
-#include "tools/terminal/terminal_state.h"
+#include "tools/background_jobs/background_jobs.h"
+#include "tools/background_jobs/job_output.h"
 
 #include <algorithm>
 #include <string>
@@ -26,8 +26,9 @@ int64_t uptime(const ProcessSnapshot& s) {
 // `s` with its command (cut to `command_cap` bytes first) and output cleaned.
 ProcessSnapshot cleaned(ProcessSnapshot s, registry::CallContext& ctx,
                         size_t command_cap = std::string::npos) {
-  s.command = terminal::clean_process_output(s.command.substr(0, command_cap), ctx);
-  s.output = terminal::clean_process_output(s.output, ctx);
+  s.command =
+      background_jobs::clean_process_output(s.command.substr(0, command_cap), ctx.services.config);
+  s.output = background_jobs::clean_process_output(s.output, ctx.services.config);
   return s;
 }
 
@@ -60,7 +61,7 @@ ProcessOutput not_found(const std::string& id) {
 }
 
 ProcessOutput wait(const std::string& id, const ProcessParams& params, registry::CallContext& ctx) {
-  proc::ProcessRegistry& reg = ctx.session.state<terminal::TerminalState>().processes();
+  proc::ProcessRegistry& reg = background_jobs::session_jobs(ctx.session);
   int64_t limit = ctx.services.config.get_int("terminal.timeout", 180, "TERMINAL_TIMEOUT");
   ProcessWait out{.waited_seconds = params.timeout.value_or(limit)};
   if (out.waited_seconds <= 0) {
@@ -99,12 +100,13 @@ Error incomplete_kill(const proc::KillReport& report) {
 }
 
 ProcessOutput kill(const std::string& id, registry::CallContext& ctx) {
-  proc::ProcessRegistry& reg = ctx.session.state<terminal::TerminalState>().processes();
+  proc::ProcessRegistry& reg = background_jobs::session_jobs(ctx.session);
   auto grace = std::chrono::milliseconds(static_cast<int64_t>(
       1000 * ctx.services.config.get_double("terminal.daemon_term_grace_seconds", 2.0)));
   ProcessKill out{.id = id, .report = reg.kill(id, grace)};
   out.snapshot = reg.snapshot(id);
-  if (out.snapshot) out.output = terminal::clean_process_output(out.snapshot->output, ctx);
+  if (out.snapshot)
+    out.output = background_jobs::clean_process_output(out.snapshot->output, ctx.services.config);
   if (!out.report.complete()) out.error = incomplete_kill(out.report);
   return out;
 }
@@ -120,7 +122,7 @@ ProcessOutput stdin_done(const Status& status, ProcessStdinDone done) {
 }
 
 ProcessOutput act(const std::string& id, const ProcessParams& params, registry::CallContext& ctx) {
-  proc::ProcessRegistry& reg = ctx.session.state<terminal::TerminalState>().processes();
+  proc::ProcessRegistry& reg = background_jobs::session_jobs(ctx.session);
   switch (params.action) {
     case ProcessAction::kWait:
       return wait(id, params, ctx);
@@ -148,7 +150,7 @@ ProcessOutput act(const std::string& id, const ProcessParams& params, registry::
 }  // namespace
 
 Result<ProcessOutput> process(const ProcessParams& params, registry::CallContext& ctx) {
-  proc::ProcessRegistry& reg = ctx.session.state<terminal::TerminalState>().processes();
+  proc::ProcessRegistry& reg = background_jobs::session_jobs(ctx.session);
   if (params.action == ProcessAction::kList) {
     ProcessListing listing;
     for (const ProcessSnapshot& s : reg.list()) listing.processes.push_back(view_of(s, ctx, 200));

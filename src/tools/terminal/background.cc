@@ -9,6 +9,8 @@
 #include "core/strings.h"
 #include "registry/session.h"
 #include "registry/tool.h"
+#include "tools/background_jobs/background_jobs.h"
+#include "tools/background_jobs/job_output.h"
 #include "tools/file_common/session_backend.h"
 #include "tools/terminal/output_pipeline.h"
 #include "tools/terminal/terminal_state.h"
@@ -20,8 +22,9 @@ namespace {
 // sanitised, redacted; a completion's output cut to its last 2000 bytes.
 ProcessNotice clean_event(const proc::ProcessEvent& e, const OutputOptions& options) {
   ProcessNotice notice{.event = e};
-  notice.event.command = redact_output(e.command, options);
-  std::string text = redact_output(trim(strip_ansi(sanitize_utf8(e.output))), options);
+  notice.event.command = background_jobs::redact_output(e.command, options.redaction);
+  std::string text =
+      background_jobs::redact_output(trim(strip_ansi(sanitize_utf8(e.output))), options.redaction);
   if (e.kind == proc::ProcessEvent::Kind::kCompletion && utf8_length(text) > 2000) {
     text = text.substr(text.size() - 2000);
     notice.output_cut = true;
@@ -32,23 +35,19 @@ ProcessNotice clean_event(const proc::ProcessEvent& e, const OutputOptions& opti
 
 }  // namespace
 
-std::string clean_process_output(std::string_view raw, registry::CallContext& ctx) {
-  OutputOptions options = output_options(ctx.services.config, "");
-  return redact_output(strip_ansi(sanitize_utf8(raw)), options);
-}
-
 Result<BackgroundStarted> start_background(const BackgroundRequest& request,
                                            registry::CallContext& ctx) {
   HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
                           file_common::session_backend(ctx));
-  TerminalState& state = ctx.session.state<TerminalState>();
+  ShellSession& shell = ctx.session.state<TerminalState>().shell();
+  proc::ProcessRegistry& jobs = background_jobs::session_jobs(ctx.session);
   OutputOptions options = output_options(ctx.services.config, request.command);
   registry::ClientChannel* client = &ctx.client;
   // Killing the local ssh/docker client leaves the command running there.
   std::string tag = backend->outlives_its_launcher() ? random_hex(8) : "";
   HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(*backend));
   proc::StartRequest start{
-      .spawn = {.argv = state.shell().background_argv(request.command, request.cwd, backend, tag),
+      .spawn = {.argv = shell.background_argv(request.command, request.cwd, backend, tag),
                 .env = backend->launch_env(),
                 .cwd = "/",
                 .stdin_mode = proc::StdinMode::kPipe,
@@ -71,7 +70,7 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request,
           [](std::string_view) {});
     };
   }
-  auto id = state.processes().start(std::move(start));
+  auto id = jobs.start(std::move(start));
   if (!id && request.pty) {
     // No pty available: fall back to pipe mode, as upstream does.
     return start_background(
@@ -79,7 +78,7 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request,
         ctx);
   }
   if (!id) return id.error();
-  auto snap = state.processes().snapshot(*id);
+  auto snap = jobs.snapshot(*id);
   return BackgroundStarted{*id, snap ? snap->pid : -1};
 }
 

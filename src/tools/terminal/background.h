@@ -45,7 +45,4 @@ struct ProcessNotice {
 // "info"); background_json.cc.
 void send_process_notice(registry::ClientChannel& client, const ProcessNotice& notice);
 
-// ANSI-stripped, UTF-8-sanitised, redacted view of raw process output.
-std::string clean_process_output(std::string_view raw, registry::CallContext& ctx);
-
 }  // namespace hermes::terminal

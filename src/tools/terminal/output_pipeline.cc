@@ -95,16 +95,10 @@ std::string write_spill(const std::string& dir, std::string_view text) {
 }
 
 std::string clean(std::string_view text, const OutputOptions& options) {
-  return redact_output(trim(strip_ansi(text)), options);
+  return background_jobs::redact_output(trim(strip_ansi(text)), options.redaction);
 }
 
 }  // namespace
-
-std::string redact_output(std::string_view text, const OutputOptions& options) {
-  if (!options.redact) return std::string(text);
-  return redact_secrets(text,
-                        {.mode = RedactMode::kOutput, .assignments = options.redact_assignments});
-}
 
 FormattedOutput format_output(const proc::OutputCapture& capture, const OutputOptions& options) {
   FormattedOutput out;
@@ -169,8 +163,8 @@ OutputOptions output_options(const Config& config, std::string_view command) {
   OutputOptions o;
   o.max_chars =
       static_cast<size_t>(std::max<int64_t>(1000, config.get_int("tool_output.max_bytes", 50'000)));
-  o.redact = redaction_enabled(config);
-  o.redact_assignments = command_reveals_secrets(command);
+  o.redaction = {.enabled = redaction_enabled(config),
+                 .assignments = command_reveals_secrets(command)};
   o.spill_dir = config.home().empty() ? "" : config.home() + "/cache/terminal-output";
   return o;
 }

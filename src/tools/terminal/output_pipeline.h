@@ -4,6 +4,7 @@
 #pragma once
 
 #include "proc/output_capture.h"
+#include "tools/background_jobs/job_output.h"
 
 #include <cstdint>
 #include <string>
@@ -18,10 +19,7 @@ namespace hermes::terminal {
 struct OutputOptions {
   // `tool_output.max_bytes`, counted in code points.
   size_t max_chars = 50'000;
-  bool redact = true;
-  // Assignment passes (env dumps, secret-file reads): see
-  // `command_reveals_secrets`.
-  bool redact_assignments = false;
+  background_jobs::OutputRedaction redaction;
   // Directory for spill files; empty disables spilling.
   std::string spill_dir;
 };
@@ -48,8 +46,5 @@ OutputOptions output_options(const Config& config, std::string_view command);
 // pager/reader (cat, head, tail, less, grep, sed…): its output then gets
 // the full redaction pass (docs/terminal.md).
 bool command_reveals_secrets(std::string_view command);
-
-// Redacts `text` for terminal/process output (kOutput mode) when enabled.
-std::string redact_output(std::string_view text, const OutputOptions& options);
 
 }  // namespace hermes::terminal
