@@ -55,6 +55,22 @@ void BM_RedactOutputFullPass(benchmark::State& state) {
 }
 BENCHMARK(BM_RedactOutputFullPass)->Unit(benchmark::kMillisecond);
 
+// A read_file page of a 4 KB file whose lines end in a word: every line
+// break sits between two token characters (`…xxx\n2|line…`), the case the
+// split-token pass must rule out cheaply.
+void BM_RedactSmallPage(benchmark::State& state) {
+  std::string page;
+  for (int i = 0; i < 50; ++i) {
+    std::string line = "line " + std::to_string(100000 + i) + " ";
+    line.resize(79, 'x');
+    page += (i ? "\n" : "") + std::to_string(i + 1) + "|" + line;
+  }
+  for (auto _ : state)
+    benchmark::DoNotOptimize(redact_secrets(page, {RedactMode::kFileRead, false}));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * page.size()));
+}
+BENCHMARK(BM_RedactSmallPage)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 }  // namespace hermes
 

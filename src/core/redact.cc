@@ -8,6 +8,7 @@
 #include "core/paths.h"
 #include "core/redact_internal.h"
 #include "core/strings.h"
+#include "core/word_scan.h"
 
 #include <algorithm>
 #include <array>
@@ -177,6 +178,16 @@ const FirstByteIndex& families_by_first_byte() {
   return index;
 }
 
+// The first byte of every label.
+const std::bitset<256>& label_first_bytes() {
+  static const std::bitset<256> bytes = [] {
+    std::bitset<256> set;
+    for (const Family& f : kFamilies) set.set(static_cast<unsigned char>(f.label[0]));
+    return set;
+  }();
+  return bytes;
+}
+
 // The first two bytes of every label, as a 64K-bit set: most word starts
 // fail here without comparing any label.
 const std::bitset<65536>& label_pairs() {
@@ -201,22 +212,68 @@ bool label_at(std::string_view text, size_t i) {
   return false;
 }
 
-// Vendor tokens at a token boundary on both sides. A byte scan picks the
-// positions where a label can start; RE2 then matches anchored there, so
-// the pass is one linear sweep plus short anchored matches.
+// The bytes of a word that are token characters, [A-Za-z0-9_-] (`| 0x20`
+// folds the capitals onto the small letters and moves no other byte into
+// a-z).
+constexpr uint64_t token_bytes(uint64_t word) {
+  using namespace word_scan;
+  return bytes_between(word | (kOnes * 0x20), 'a' - 1, 'z' + 1) |
+         bytes_between(word, '0' - 1, '9' + 1) | bytes_equal(word, '_') | bytes_equal(word, '-');
+}
+
+// Whether a label may start at `i`: a label's first byte at a token
+// boundary, or right after an escape.
+bool may_start_token(std::string_view text, size_t i) {
+  if (!label_first_bytes()[static_cast<unsigned char>(text[i])]) return false;
+  return i == 0 || !is_token_char(text[i - 1]) || after_escape(text, i);
+}
+
+// The token at `i`: a label, its body, and no token character after it.
+std::optional<Span> token_at(std::string_view text, size_t i, const RE2& re) {
+  re2::StringPiece g;
+  if (!label_at(text, i) || !re.Match(text, i, text.size(), RE2::ANCHOR_START, &g, 1))
+    return std::nullopt;
+  const size_t end = i + g.size();
+  if (end < text.size() && is_token_char(text[end])) return std::nullopt;
+  return Span{i, end};
+}
+
+// Of the eight bytes at `i`, those where a token may start (the high bit of
+// each): the token characters that follow no token character. Every label
+// starts with a letter. With a backslash in them or in the eight bytes
+// before, an escape may relieve a boundary inside a token: all eight.
+uint64_t token_starts(std::string_view text, size_t i) {
+  using namespace word_scan;
+  const uint64_t word = load(text.data() + i);
+  if (any_equal(word, '\\') || (i >= 8 && any_equal(load(text.data() + i - 8), '\\')))
+    return kHighBits;
+  const uint64_t token = token_bytes(word);
+  const uint64_t token_before = token << 8 | (i > 0 && is_token_char(text[i - 1]) ? 0x80 : 0);
+  return token & ~token_before;
+}
+
+// Vendor tokens at a token boundary on both sides, eight bytes at a time:
+// a word's possible starts come from token_starts, each is checked exactly,
+// and RE2 then matches anchored there, so the pass is one linear sweep plus
+// short anchored matches.
 std::vector<Span> find_prefix_tokens(std::string_view text) {
-  const FirstByteIndex& by_first = families_by_first_byte();
   const RE2& re = patterns().prefix;
   std::vector<Span> out;
-  re2::StringPiece g;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (by_first[static_cast<unsigned char>(text[i])].empty()) continue;
-    if (i > 0 && is_token_char(text[i - 1]) && !after_escape(text, i)) continue;
-    if (!label_at(text, i) || !re.Match(text, i, text.size(), RE2::ANCHOR_START, &g, 1)) continue;
-    size_t end = i + g.size();
-    if (end < text.size() && is_token_char(text[end])) continue;
-    out.push_back({i, end});
-    i = end - 1;
+  for (size_t i = 0; i < text.size();) {
+    const size_t block = std::min<size_t>(8, text.size() - i);
+    size_t next = i + block;
+    uint64_t starts = block == 8 ? token_starts(text, i) : word_scan::kHighBits;
+    for (; starts; starts &= starts - 1) {
+      const size_t at = i + static_cast<size_t>(__builtin_ctzll(starts)) / 8;
+      if (at >= i + block) break;
+      if (!may_start_token(text, at)) continue;
+      if (auto token = token_at(text, at, re)) {
+        out.push_back(*token);
+        next = token->end;
+        break;
+      }
+    }
+    i = next;
   }
   return out;
 }
@@ -236,12 +293,45 @@ inline size_t control_len(std::string_view s, size_t i) {
   return 0;
 }
 
-bool is_body_char(char c) { return is_token_char(c) || c == '.'; }
+// Token characters and `.` (a table: the window scans ask once per byte).
+constexpr std::array<bool, 256> kBodyChars = [] {
+  std::array<bool, 256> table = redact_detail::kTokenChars;
+  table['.'] = true;
+  return table;
+}();
+bool is_body_char(char c) { return kBodyChars[static_cast<unsigned char>(c)]; }
 
 struct Splice {
   size_t begin, end;
   std::string replacement;
 };
+
+// True when a family label starts at `i` once the control characters
+// between `i` and `end` are removed (labels are at most 16 bytes).
+bool label_across_controls(std::string_view text, size_t i, size_t end) {
+  char head[16];
+  size_t n = 0;
+  while (i < end && n < sizeof head) {
+    if (size_t skip = control_len(text, i)) {
+      i += skip;
+      continue;
+    }
+    head[n++] = text[i++];
+  }
+  return label_at(std::string_view(head, n), 0);
+}
+
+// A window holds only body and control characters, so with the controls
+// removed its token boundaries are its start and the bytes after a `.`:
+// the only places where find_prefix_tokens could start a match (a `.` is
+// never part of a control character). Most windows (a line break between
+// two words) have no label there.
+bool window_may_hold_token(std::string_view text, size_t begin, size_t end) {
+  if (label_across_controls(text, begin, end)) return true;
+  for (size_t dot = text.find('.', begin); dot < end; dot = text.find('.', dot + 1))
+    if (label_across_controls(text, dot + 1, end)) return true;
+  return false;
+}
 
 // Tokens split by control characters inside one window (a run of token and
 // control characters): match on the stripped copy, then mask the original
@@ -249,6 +339,7 @@ struct Splice {
 // runs into a `KEY=` name.
 void scan_split_window(std::string_view text, size_t begin, size_t end, bool sentinels,
                        std::vector<Splice>& out) {
+  if (!window_may_hold_token(text, begin, end)) return;
   std::string stripped;
   std::vector<size_t> origin;
   for (size_t i = begin; i < end;) {
@@ -289,6 +380,11 @@ std::string apply_splices(std::string_view text, const std::vector<Splice>& spli
 // Where the window around a split point starts: back over body characters
 // and control characters (1-byte C0/DEL or a 3-byte zero-width sequence).
 size_t window_begin(std::string_view text, size_t at) {
+  while (at >= 8) {  // whole words of body characters first
+    const uint64_t word = word_scan::load(text.data() + at - 8);
+    if ((token_bytes(word) | word_scan::bytes_equal(word, '.')) != word_scan::kHighBits) break;
+    at -= 8;
+  }
   while (at > 0) {
     if (is_body_char(text[at - 1]) || control_len(text, at - 1) == 1) {
       --at;
@@ -310,6 +406,13 @@ size_t window_end(std::string_view text, size_t at) {
   return at;
 }
 
+// Whether a word holds a byte that may start a control or zero-width
+// character (a C0 control, DEL, or any non-ASCII byte).
+constexpr uint64_t may_hold_control(uint64_t word) {
+  return word_scan::any_below(word, 0x20) | word_scan::any_equal(word, 0x7f) |
+         word_scan::any_high(word);
+}
+
 // Tokens split by control/zero-width characters. Only a control character
 // with a token-body byte on each side (further controls skipped) can split
 // one; the tight loop looks for those, then scans just that window.
@@ -317,6 +420,10 @@ std::string redact_split_tokens(std::string_view text, bool sentinels) {
   std::vector<Splice> splices;
   size_t scanned = 0;
   for (size_t i = 1; i < text.size(); ++i) {
+    if (i + 8 <= text.size() && !may_hold_control(word_scan::load(text.data() + i))) {
+      i += 7;
+      continue;
+    }
     auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x20 && c != 0x7f && c != 0xE2 && c != 0xEF) continue;
     if (i < scanned || !is_body_char(text[i - 1])) continue;
@@ -475,8 +582,20 @@ std::string redact_urls(std::string_view text) {
                        });
 }
 
+// Phone candidates: a `+` followed by at least seven digits, the first not
+// 0 (`a + 7` in code never reaches the regex).
+std::vector<size_t> phone_starts(std::string_view text) {
+  std::vector<size_t> starts;
+  for (size_t at : literal_starts(text, "+")) {
+    size_t digits = 0;
+    while (digits < 7 && at + 1 + digits < text.size() && is_digit(text[at + 1 + digits])) ++digits;
+    if (digits == 7 && text[at + 1] != '0') starts.push_back(at);
+  }
+  return starts;
+}
+
 std::string redact_phones(std::string_view text) {
-  return substitute_at(text, patterns().phone, literal_starts(text, "+"),
+  return substitute_at(text, patterns().phone, phone_starts(text),
                        [](const Match& m) -> std::optional<std::string> {
                          if (m.end < m.text.size() && is_alnum(m.text[m.end])) return std::nullopt;
                          if (m.begin > 0 && is_alnum(m.text[m.begin - 1])) return std::nullopt;

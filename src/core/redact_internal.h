@@ -6,6 +6,7 @@
 
 #include <re2/re2.h>
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
@@ -47,11 +48,18 @@ std::string sentinel(std::string_view token);
 // The vendor prefix `token` starts with, or empty.
 std::string_view vendor_label(std::string_view token);
 
-// True for bytes that may continue a token: [A-Za-z0-9_-].
-inline bool is_token_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-';
-}
+// The bytes that may continue a token: [A-Za-z0-9_-] (a table: the scans
+// ask once per byte).
+inline constexpr std::array<bool, 256> kTokenChars = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    table[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '-';
+  }
+  return table;
+}();
+
+inline bool is_token_char(char c) { return kTokenChars[static_cast<unsigned char>(c)]; }
 
 // The KEY=value / `key: value` / JSON / Python-repr passes. `sentinels`
 // selects the non-reusable sentinel (file reads) over the head/tail mask.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/strings.h"
 
+#include "core/word_scan.h"
+
 #include <sys/random.h>
 
 #include <cctype>
@@ -105,6 +107,16 @@ std::string sanitize_utf8(std::string_view bytes) {
 size_t utf8_length(std::string_view text) {
   size_t count = 0;
   for (size_t i = 0; i < text.size();) {
+    if (i + 8 <= text.size() && !word_scan::any_high(word_scan::load(text.data() + i))) {
+      i += 8;  // eight ASCII code points
+      count += 8;
+      continue;
+    }
+    if ((static_cast<unsigned char>(text[i]) & 0x80) == 0) {
+      ++i;
+      ++count;
+      continue;
+    }
     size_t len = utf8_seq_len(text, i);
     i += len ? len : 1;
     ++count;

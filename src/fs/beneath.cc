@@ -30,11 +30,14 @@ std::atomic<bool> g_components{[] {
 }()};
 std::atomic<bool> g_no_openat2{false};  // learnt from ENOSYS
 
+// Beneath `dir`, or from the process's current `/` when `dir` is
+// AT_FDCWD and `path` absolute (the whole tree is beneath it).
 int sys_openat2(int dir, const char* path, int flags, mode_t mode) {
   open_how how{};
   how.flags = static_cast<uint64_t>(flags);
   how.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0;
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  if (dir != AT_FDCWD) how.resolve |= RESOLVE_BENEATH;
   return static_cast<int>(::syscall(SYS_openat2, dir, path, &how, sizeof how));
 }
 
@@ -106,14 +109,17 @@ Result<std::string> Beneath::relative(const std::string& path) const {
 
 proc::UniqueFd Beneath::walk(const std::string& rel, int flags, mode_t mode) const {
   flags |= O_CLOEXEC | O_NOFOLLOW;
-  proc::UniqueFd dir = base();
-  if (rel.empty()) return open_at(dir.get(), ".", flags & ~O_NOFOLLOW, mode);
-  if (walk_uses_openat2()) {
-    int fd = sys_openat2(dir.get(), rel.c_str(), flags, mode);
-    if (fd < 0 && errno != ENOSYS) errno = refine_errno(dir.get(), rel, errno);
+  if (!rel.empty() && walk_uses_openat2()) {
+    // No fresh root fd needed: the pinned one, or `/` named in the path.
+    const int dir = fd_.valid() ? fd_.get() : AT_FDCWD;
+    const std::string path = fd_.valid() ? rel : "/" + rel;
+    int fd = sys_openat2(dir, path.c_str(), flags, mode);
+    if (fd < 0 && errno != ENOSYS) errno = refine_errno(dir, path, errno);
     if (fd >= 0 || errno != ENOSYS) return proc::UniqueFd(fd);
     g_no_openat2 = true;
   }
+  proc::UniqueFd dir = base();
+  if (rel.empty()) return open_at(dir.get(), ".", flags & ~O_NOFOLLOW, mode);
   auto parts = path_components(rel);
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
     proc::UniqueFd next = open_at(dir.get(), parts[i], kDirFlags);

@@ -6,6 +6,7 @@
 // A string that is not valid UTF-8 goes to nlohmann, which replaces the bad
 // bytes with U+FFFD exactly as before; numbers other than integers do too, so
 // their text is unchanged.
+#include "core/word_scan.h"
 #include "json/json.h"
 
 #include <array>
@@ -75,12 +76,22 @@ void append_escape(unsigned char c, std::string& out) {
   }
 }
 
+// Whether a word of a string holds a byte that is escaped or starts UTF-8.
+constexpr uint64_t needs_a_look(uint64_t word) {
+  return word_scan::any_below(word, 0x20) | word_scan::any_equal(word, '"') |
+         word_scan::any_equal(word, '\\') | word_scan::any_high(word);
+}
+
 // False (and `out` unchanged) when `s` is not valid UTF-8.
 bool append_string(std::string_view s, std::string& out) {
   const size_t mark = out.size();
   out += '"';
   size_t run = 0;
   for (size_t i = 0; i < s.size();) {
+    if (i + 8 <= s.size() && !needs_a_look(word_scan::load(s.data() + i))) {
+      i += 8;
+      continue;
+    }
     uint8_t kind = kClass[static_cast<unsigned char>(s[i])];
     if (kind == 0) {
       ++i;

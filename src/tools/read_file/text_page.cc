@@ -4,9 +4,12 @@
 #include "tools/read_file/text_page.h"
 
 #include "core/strings.h"
+#include "core/word_scan.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace hermes::read_file {
@@ -73,10 +76,11 @@ class LineCollector {
   std::vector<std::string> lines_;
 };
 
-// `text` clamped to `max_chars` code points plus the truncation marker.
-std::string clamp_line(const std::string& raw, int64_t max_chars) {
-  const bool ascii = std::all_of(raw.begin(), raw.end(), [](char c) { return (c & 0x80) == 0; });
-  if (ascii && raw.size() <= static_cast<size_t>(max_chars)) return raw;  // the common case
+// `raw` clamped to `max_chars` code points plus the truncation marker, with
+// bad UTF-8 replaced; nullopt when it is shown as it is (the common case).
+std::optional<std::string> clamp_line(const std::string& raw, int64_t max_chars) {
+  const bool ascii = word_scan::all_ascii(raw);
+  if (ascii && raw.size() <= static_cast<size_t>(max_chars)) return std::nullopt;
   std::string text = ascii ? raw : sanitize_utf8(raw);
   size_t count = 0, i = 0;
   for (; i < text.size(); ++i) {
@@ -84,6 +88,7 @@ std::string clamp_line(const std::string& raw, int64_t max_chars) {
     if (count == static_cast<size_t>(max_chars)) return text.substr(0, i) + "... [truncated]";
     ++count;
   }
+  if (text == raw) return std::nullopt;
   return text;
 }
 
@@ -121,23 +126,29 @@ Page render_page(const ChunkSource& source, const PageRequest& request) {
   page.total_lines = collector.finish();
   page.first_line = request.offset;
   std::vector<std::string>& lines = collector.lines();
+  page.content.reserve(std::min<size_t>(static_cast<size_t>(request.max_chars), 1 << 20));
   size_t used = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
-    std::string shown = clamp_line(lines[i], request.max_line_length);
-    std::string rendered = std::to_string(request.offset + static_cast<int64_t>(i)) + "|" + shown;
-    size_t cost = utf8_length(rendered) + (i ? 1 : 0);
+    std::optional<std::string> clamped = clamp_line(lines[i], request.max_line_length);
+    const std::string& shown = clamped ? *clamped : lines[i];
+    char number[24];
+    const auto [number_end, ec] =
+        std::to_chars(number, number + sizeof number, request.offset + static_cast<int64_t>(i));
+    const std::string_view label(number, static_cast<size_t>(number_end - number));
+    size_t cost = label.size() + 1 + utf8_length(shown) + (i ? 1 : 0);
     if (used + cost > static_cast<size_t>(request.max_chars)) {
       page.budget_hit = true;
       if (i == 0) {
-        page.content = take_chars(rendered, static_cast<size_t>(request.max_chars));
+        page.content =
+            take_chars(std::string(label) + "|" + shown, static_cast<size_t>(request.max_chars));
         page.line_cut = true;
         page.lines_shown = 1;
       }
       break;
     }
     if (i) page.content += '\n';
-    page.content += rendered;
-    if (shown != lines[i]) page.lines_altered = true;
+    page.content.append(label).append(1, '|').append(shown);
+    if (clamped) page.lines_altered = true;
     used += cost;
     page.lines_shown = static_cast<int64_t>(i) + 1;
   }

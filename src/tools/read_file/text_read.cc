@@ -98,22 +98,32 @@ ReadFileBinary binary(uint64_t size, const std::string& kind) {
                                                ") — cannot display as text.")};
 }
 
-// The page streamed from the file, chunk by chunk.
-Result<Page> stream_page(fs::ReadableFile& file, const fs::FileInfo& info,
-                         const PageRequest& request) {
+constexpr size_t kHeadBytes = 1024;  // what the binary sniffers look at
+
+// The page streamed from the file chunk by chunk, the first chunk (`got`
+// bytes from offset 0) already in `buf`. A short read at or past the size
+// the file had is its end: the stamp compared after the read catches growth.
+Result<Page> stream_page(fs::ReadableFile& file, const fs::FileInfo& info, std::string& buf,
+                         size_t got, const PageRequest& request) {
   uint64_t at = 0;
   Status failed;
-  std::string buf = chunk_buffer(info.size);
+  bool first = true, ended = false;
   Page page = render_page(
       [&](std::string& chunk) {
-        auto got = file.pread(buf.data(), buf.size(), at);
-        if (!got) {
-          failed = got.error();
-          return false;
+        if (!first) {
+          if (ended) return false;
+          auto n = file.pread(buf.data(), buf.size(), at);
+          if (!n) {
+            failed = n.error();
+            return false;
+          }
+          got = *n;
         }
-        if (*got == 0) return false;
-        at += *got;
-        chunk.assign(buf.data(), *got);
+        first = false;
+        if (got == 0) return false;
+        at += got;
+        ended = info.size > 0 && at >= info.size && got < buf.size();
+        chunk.assign(buf.data(), got);
         return true;
       },
       request);
@@ -124,10 +134,10 @@ Result<Page> stream_page(fs::ReadableFile& file, const fs::FileInfo& info,
 // One consistent page: re-read when the file changed while we read it.
 Result<Served> read_page(fs::ReadableFile& file, fs::FileInfo& info, const ResolvedPath& path,
                          const ReadSettings& s, const std::string& hint_prefix) {
+  std::string buf = chunk_buffer(info.size);
   for (int attempt = 1;; ++attempt) {
-    std::string head(1024, '\0');
-    HERMES_ASSIGN_OR_RETURN(size_t n, file.pread(head.data(), head.size(), 0));
-    head.resize(n);
+    HERMES_ASSIGN_OR_RETURN(size_t got, file.pread(buf.data(), buf.size(), 0));
+    const std::string_view head(buf.data(), std::min(got, kHeadBytes));
     std::string hint = hint_prefix;
     Page page;
     if (looks_binary(head)) {
@@ -137,7 +147,7 @@ Result<Served> read_page(fs::ReadableFile& file, fs::FileInfo& info, const Resol
       page = render_page(transcode_utf16(bytes, *utf16), s.page);
       hint = utf16_note(hint_prefix, *utf16);
     } else {
-      HERMES_ASSIGN_OR_RETURN(page, stream_page(file, info, s.page));
+      HERMES_ASSIGN_OR_RETURN(page, stream_page(file, info, buf, got, s.page));
     }
     HERMES_ASSIGN_OR_RETURN(fs::FileInfo after, file.info());
     if (after == info || attempt == kStableAttempts) {
