@@ -2,8 +2,7 @@
 #include "web/http.h"
 
 #include "core/strings.h"
-
-#include <curl/curl.h>
+#include "web/curl_library.h"
 
 #include <arpa/inet.h>
 #include <sys/socket.h>
@@ -11,7 +10,6 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
-#include <mutex>
 
 #ifndef HERMES_VERSION
 #define HERMES_VERSION "0"
@@ -21,6 +19,7 @@ namespace hermes::web {
 namespace {
 
 struct Transfer {
+  const CurlLibrary* curl = nullptr;
   CURL* easy = nullptr;
   const HttpLimits* limits = nullptr;
   const Pin* pin = nullptr;
@@ -42,7 +41,7 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
   // Past 1 MiB a body may not expand more than max_expansion : 1.
   size_t decoded = t->response.body.size() + n;
   curl_off_t wire = 0;
-  curl_easy_getinfo(t->easy, CURLINFO_SIZE_DOWNLOAD_T, &wire);
+  t->curl->easy_getinfo(t->easy, CURLINFO_SIZE_DOWNLOAD_T, &wire);
   t->received = std::max(t->received, wire);
   if (decoded > (1u << 20) &&
       decoded >
@@ -108,17 +107,18 @@ curl_socket_t on_open_socket(void* user, curlsocktype, curl_sockaddr* address) {
   return socket(address->family, address->socktype, address->protocol);
 }
 
+// Both exist only once curl_library() has loaded.
 struct EasyFree {
-  void operator()(CURL* c) const { curl_easy_cleanup(c); }
+  void operator()(CURL* c) const { curl_library()->easy_cleanup(c); }
 };
 struct ListFree {
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
+  void operator()(curl_slist* l) const { curl_library()->slist_free_all(l); }
 };
 using Easy = std::unique_ptr<CURL, EasyFree>;
 using List = std::unique_ptr<curl_slist, ListFree>;
 
 void append(List& list, const std::string& item) {
-  curl_slist* next = curl_slist_append(list.get(), item.c_str());
+  curl_slist* next = curl_library()->slist_append(list.get(), item.c_str());
   if (next) {
     (void)list.release();
     list.reset(next);
@@ -135,21 +135,22 @@ std::string resolve_entry(const Pin& pin) {
 }
 
 void set_common(CURL* c, const HttpLimits& limits, Transfer& t) {
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, user_agent().c_str());
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(limits.connect_timeout.count()));
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(limits.total_timeout.count()));
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
-  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &t);
-  curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
-  curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &t);
+  auto* setopt = t.curl->easy_setopt;
+  setopt(c, CURLOPT_NOSIGNAL, 1L);
+  setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  setopt(c, CURLOPT_USERAGENT, user_agent().c_str());
+  setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(limits.connect_timeout.count()));
+  setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(limits.total_timeout.count()));
+  setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  setopt(c, CURLOPT_WRITEDATA, &t);
+  setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+  setopt(c, CURLOPT_HEADERDATA, &t);
+  setopt(c, CURLOPT_NOPROGRESS, 0L);
+  setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+  setopt(c, CURLOPT_XFERINFODATA, &t);
+  setopt(c, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+  setopt(c, CURLOPT_OPENSOCKETDATA, &t);
 }
 
 Error transfer_error(CURLcode rc, const Transfer& t, const char* detail) {
@@ -158,7 +159,7 @@ Error transfer_error(CURLcode rc, const Transfer& t, const char* detail) {
   if (t.bomb) return Error::TooLarge("body expands more than the decompression limit");
   if (rc == CURLE_ABORTED_BY_CALLBACK) return Error::Cancelled("Interrupted");
   if (rc == CURLE_OPERATION_TIMEDOUT) return Error::Timeout("timed out");
-  return Error::Unavailable(*detail ? detail : curl_easy_strerror(rc));
+  return Error::Unavailable(*detail ? detail : t.curl->easy_strerror(rc));
 }
 
 }  // namespace
@@ -170,37 +171,37 @@ const std::string& user_agent() {
 
 Result<HttpResponse> perform(const HttpRequest& request, const HttpLimits& limits, const Pin* pin,
                              std::stop_token stop) {
-  static std::once_flag init;
-  std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-  Easy c(curl_easy_init());
+  const CurlLibrary* curl = curl_library();
+  if (!curl) return Error::Unavailable("libcurl cannot be loaded");
+  auto* setopt = curl->easy_setopt;
+  Easy c(curl->easy_init());
   if (!c) return Error::Internal("curl_easy_init failed");
-  Transfer t{c.get(), &limits, pin, stop, {}, 0, false, false, false};
+  Transfer t{curl, c.get(), &limits, pin, stop, {}, 0, false, false, false};
   set_common(c.get(), limits, t);
-  curl_easy_setopt(c.get(), CURLOPT_URL, request.url.c_str());
+  setopt(c.get(), CURLOPT_URL, request.url.c_str());
   if (request.proxy.empty()) {
-    curl_easy_setopt(c.get(), CURLOPT_NOPROXY, "*");
+    setopt(c.get(), CURLOPT_NOPROXY, "*");
   } else {
-    curl_easy_setopt(c.get(), CURLOPT_PROXY, request.proxy.c_str());
-    curl_easy_setopt(c.get(), CURLOPT_NOPROXY, "");
+    setopt(c.get(), CURLOPT_PROXY, request.proxy.c_str());
+    setopt(c.get(), CURLOPT_NOPROXY, "");
   }
-  if (request.decompress) curl_easy_setopt(c.get(), CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
+  if (request.decompress) setopt(c.get(), CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
   List headers, resolve;
   for (const std::string& h : request.headers) append(headers, h);
-  curl_easy_setopt(c.get(), CURLOPT_HTTPHEADER, headers.get());
+  setopt(c.get(), CURLOPT_HTTPHEADER, headers.get());
   if (request.method == "POST") {
-    curl_easy_setopt(c.get(), CURLOPT_POSTFIELDSIZE_LARGE,
-                     static_cast<curl_off_t>(request.body.size()));
-    curl_easy_setopt(c.get(), CURLOPT_POSTFIELDS, request.body.c_str());
+    setopt(c.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    setopt(c.get(), CURLOPT_POSTFIELDS, request.body.c_str());
   }
   if (pin) {
     append(resolve, resolve_entry(*pin));
-    curl_easy_setopt(c.get(), CURLOPT_RESOLVE, resolve.get());
+    setopt(c.get(), CURLOPT_RESOLVE, resolve.get());
   }
   char detail[CURL_ERROR_SIZE] = {};
-  curl_easy_setopt(c.get(), CURLOPT_ERRORBUFFER, detail);
-  CURLcode rc = curl_easy_perform(c.get());
+  setopt(c.get(), CURLOPT_ERRORBUFFER, detail);
+  CURLcode rc = curl->easy_perform(c.get());
   if (rc != CURLE_OK) return transfer_error(rc, t, detail);
-  curl_easy_getinfo(c.get(), CURLINFO_RESPONSE_CODE, &t.response.status);
+  curl->easy_getinfo(c.get(), CURLINFO_RESPONSE_CODE, &t.response.status);
   return std::move(t.response);
 }
 

@@ -2,8 +2,7 @@
 #include "web/url.h"
 
 #include "core/strings.h"
-
-#include <curl/curl.h>
+#include "web/curl_library.h"
 
 #include <algorithm>
 #include <idn2.h>
@@ -12,16 +11,18 @@
 namespace hermes::web {
 namespace {
 
+// Exists only once curl_library() has loaded.
 struct UrlHandleFree {
-  void operator()(CURLU* u) const { curl_url_cleanup(u); }
+  void operator()(CURLU* u) const { curl_library()->url_cleanup(u); }
 };
 using UrlHandle = std::unique_ptr<CURLU, UrlHandleFree>;
 
 std::optional<std::string> get_part(CURLU* u, CURLUPart part, unsigned flags = 0) {
   char* value = nullptr;
-  if (curl_url_get(u, part, &value, flags) != CURLUE_OK || !value) return std::nullopt;
+  const CurlLibrary* curl = curl_library();
+  if (curl->url_get(u, part, &value, flags) != CURLUE_OK || !value) return std::nullopt;
   std::string out(value);
-  curl_free(value);
+  curl->free(value);
   return out;
 }
 
@@ -77,16 +78,19 @@ std::string ascii_hostport(const std::string& hostport) {
 }  // namespace
 
 std::optional<Url> parse_url(std::string_view text) {
-  UrlHandle u(curl_url());
+  const CurlLibrary* curl = curl_library();
+  if (!curl) return std::nullopt;
+  auto* url_set = curl->url_set;
+  UrlHandle u(curl->url());
   std::string input(text);
   if (input.find_first_of(std::string_view("\0\r\n", 3)) != std::string::npos) return std::nullopt;
-  if (curl_url_set(u.get(), CURLUPART_URL, input.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
+  if (url_set(u.get(), CURLUPART_URL, input.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
     return std::nullopt;
   // Our own IDNA conversion: every check and the dial see the ASCII name.
   auto host = get_part(u.get(), CURLUPART_HOST);
   if (host && !is_ascii(*host)) {
     host = ascii_host(*host);
-    if (!host || curl_url_set(u.get(), CURLUPART_HOST, host->c_str(), 0) != CURLUE_OK)
+    if (!host || url_set(u.get(), CURLUPART_HOST, host->c_str(), 0) != CURLUE_OK)
       return std::nullopt;
     host = get_part(u.get(), CURLUPART_HOST);
   }
@@ -116,12 +120,15 @@ std::optional<std::string> ascii_host(std::string_view host) {
 }
 
 std::optional<std::string> resolve_url(std::string_view base, std::string_view reference) {
-  UrlHandle u(curl_url());
+  const CurlLibrary* curl = curl_library();
+  if (!curl) return std::nullopt;
+  auto* url_set = curl->url_set;
+  UrlHandle u(curl->url());
   std::string b(base), r(trim(reference));
-  if (curl_url_set(u.get(), CURLUPART_URL, b.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
+  if (url_set(u.get(), CURLUPART_URL, b.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
     return std::nullopt;
   unsigned flags = CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE;
-  if (curl_url_set(u.get(), CURLUPART_URL, r.c_str(), flags) != CURLUE_OK) return std::nullopt;
+  if (url_set(u.get(), CURLUPART_URL, r.c_str(), flags) != CURLUE_OK) return std::nullopt;
   return get_part(u.get(), CURLUPART_URL);
 }
 
