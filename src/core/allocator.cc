@@ -10,4 +10,6 @@ void tune_allocator() {
   ::mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
+void release_free_memory() { ::malloc_trim(0); }
+
 }  // namespace hermes

@@ -12,4 +12,11 @@ namespace hermes {
 // a lower fixed ceiling (4 MiB) made each 10 MB edit page-fault instead.
 void tune_allocator();
 
+// Hands the pages of freed memory back to the kernel (every arena: a worker
+// thread's arena keeps what its calls freed, and the 64 MiB trim ceiling above
+// keeps the heap's top). For a server that has gone quiet, so that its RSS
+// after a burst of calls falls back to what its sessions hold; it takes the
+// arenas' locks briefly, so not on a hot path.
+void release_free_memory();
+
 }  // namespace hermes

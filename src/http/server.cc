@@ -3,6 +3,7 @@
 // slowly): accept loop, connections, timeouts, the SSE writer.
 #include "http/server.h"
 
+#include "core/allocator.h"
 #include "core/log.h"
 #include "mcp/call_pool.h"
 
@@ -79,6 +80,9 @@ HttpResponse limit_refusal(int status, std::string_view message) {
   return response;
 }
 
+// How long the server must see no request before it hands freed memory back.
+constexpr auto kQuietBeforeTrim = 1s;
+
 std::string sse_event(const Json& message) {
   return "event: message\ndata: " + dump_json(message) + "\n\n";
 }
@@ -109,6 +113,7 @@ struct Server::Impl {
         endpoint(router, options.endpoint),
         acceptor(io),
         sweeper(io),
+        trim_timer(io),
         signals(io, SIGINT, SIGTERM) {}
 
   ServerOptions options;
@@ -116,11 +121,16 @@ struct Server::Impl {
   Endpoint endpoint;
   tcp::acceptor acceptor;
   asio::steady_timer sweeper;
+  asio::steady_timer trim_timer;
+  bool trim_pending = false;  // trim_when_quiet is waiting
+  std::chrono::steady_clock::time_point last_request;
   asio::signal_set signals;
   CallRunner calls;
 
   awaitable<void> accept_loop();
   awaitable<void> sweep_loop();
+  void note_request();
+  awaitable<void> trim_when_quiet();
   awaitable<void> serve(tcp::socket socket);
   awaitable<bool> write(beast::tcp_stream& stream, HttpResponse response, bool keep_alive);
   awaitable<bool> run_call(beast::tcp_stream& stream, beast::flat_buffer& buffer, CallJob job,
@@ -156,6 +166,28 @@ awaitable<void> Server::Impl::sweep_loop() {
     if (ec) co_return;
     endpoint.expire_idle();
   }
+}
+
+// A request was answered: once none has come for kQuietBeforeTrim, the
+// memory its calls (and ended sessions) freed goes back to the kernel. The
+// timer is armed once per quiet spell, not per request.
+void Server::Impl::note_request() {
+  last_request = std::chrono::steady_clock::now();
+  if (trim_pending) return;
+  trim_pending = true;
+  asio::co_spawn(io, trim_when_quiet(), asio::detached);
+}
+
+awaitable<void> Server::Impl::trim_when_quiet() {
+  while (true) {
+    trim_timer.expires_at(last_request + kQuietBeforeTrim);
+    error_code ec;
+    co_await trim_timer.async_wait(asio::redirect_error(use_awaitable, ec));
+    if (ec) co_return;  // shutting down
+    if (std::chrono::steady_clock::now() - last_request >= kQuietBeforeTrim) break;
+  }
+  trim_pending = false;
+  release_free_memory();
 }
 
 awaitable<bool> Server::Impl::write(beast::tcp_stream& stream, HttpResponse response,
@@ -210,6 +242,7 @@ awaitable<void> Server::Impl::serve(tcp::socket socket) {
     } else {
       open = co_await run_call(stream, buffer, std::move(std::get<CallJob>(outcome)), keep_alive);
     }
+    note_request();
   }
   error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -387,6 +420,7 @@ void Server::stop() {
     impl->acceptor.close(ignored);
     impl->signals.cancel(ignored);
     impl->sweeper.cancel();
+    impl->trim_timer.cancel();
     impl->io.stop();
   });
 }
