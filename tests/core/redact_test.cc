@@ -280,6 +280,28 @@ TEST(RedactCorpus, ExplicitCases) {
   }
 }
 
+// The token scan looks at eight bytes at a time: a token, a boundary or an
+// escape at every offset within and across those words.
+TEST(RedactCorpus, EveryOffsetOfTheWordScan) {
+  const std::string token = "ghp_0123456789abcdef";
+  const std::string masked = "«redacted:ghp_…»";
+  for (size_t pad = 0; pad < 18; ++pad) {
+    const std::string word(pad, 'a');
+    SCOPED_TRACE(pad);
+    EXPECT_EQ(redact_secrets(word + " " + token, file_read()), word + " " + masked);
+    if (pad) {
+      EXPECT_EQ(redact_secrets(word + token, file_read()), word + token);
+    }
+    EXPECT_EQ(redact_secrets(word + "\\n" + token, file_read()), word + "\\n" + masked);
+    EXPECT_EQ(redact_secrets(word + "\\u00e9" + token, file_read()), word + "\\u00e9" + masked);
+    EXPECT_EQ(redact_secrets(word + "\\x41" + token, file_read()), word + "\\x41" + masked);
+    EXPECT_EQ(redact_secrets(word + "\n" + token + "\n" + word, file_read()),
+              word + "\n" + masked + "\n" + word);
+    EXPECT_EQ(redact_secrets(word + ".ghp_0123\x1b" + "456789abcdef", file_read()),
+              word + "." + masked);
+  }
+}
+
 TEST(RedactCorpus, PlainTextUnchanged) {
   const std::string code =
       "int main() {\n  const MAX_TOKENS = 100;\n  // see https://example.com/docs\n  return a + "

@@ -17,7 +17,9 @@ namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
-// Collects the raw bytes of the requested lines while counting every line.
+// Collects the raw bytes of the requested lines while counting every line:
+// all kept bytes in one buffer, each line a range of it (no allocation per
+// line).
 class LineCollector {
  public:
   explicit LineCollector(const PageRequest& r)
@@ -47,24 +49,33 @@ class LineCollector {
     return line_no_;
   }
 
-  std::vector<std::string>& lines() { return lines_; }
+  size_t size() const { return ranges_.size(); }
+  std::string_view line(size_t i) const {
+    return std::string_view(kept_).substr(ranges_[i].first, ranges_[i].second);
+  }
 
  private:
   void append(std::string_view bytes) {
     if (bytes.empty()) return;
     open_line_ = true;
     int64_t n = line_no_ + 1;
-    if (n < first_ || n > last_ || current_.size() >= keep_bytes_) return;
-    current_.append(bytes.substr(0, keep_bytes_ - current_.size()));
+    if (n < first_ || n > last_ || current_ >= keep_bytes_) return;
+    std::string_view kept = bytes.substr(0, keep_bytes_ - current_);
+    kept_.append(kept);
+    current_ += kept.size();
   }
 
   void finish_line() {
     ++line_no_;
     if (line_no_ >= first_ && line_no_ <= last_) {
-      if (line_no_ == 1 && starts_with(current_, kBom)) current_.erase(0, kBom.size());
-      lines_.push_back(std::move(current_));
+      size_t start = kept_.size() - current_;
+      if (line_no_ == 1 && starts_with(std::string_view(kept_).substr(start), kBom)) {
+        start += kBom.size();
+        current_ -= kBom.size();
+      }
+      ranges_.emplace_back(start, current_);
     }
-    current_.clear();
+    current_ = 0;
     open_line_ = false;
   }
 
@@ -72,16 +83,17 @@ class LineCollector {
   const size_t keep_bytes_;
   int64_t line_no_ = 0;
   bool open_line_ = false;
-  std::string current_;
-  std::vector<std::string> lines_;
+  size_t current_ = 0;  // bytes of the open line kept so far
+  std::string kept_;
+  std::vector<std::pair<size_t, size_t>> ranges_;  // (start, length) in kept_
 };
 
 // `raw` clamped to `max_chars` code points plus the truncation marker, with
 // bad UTF-8 replaced; nullopt when it is shown as it is (the common case).
-std::optional<std::string> clamp_line(const std::string& raw, int64_t max_chars) {
+std::optional<std::string> clamp_line(std::string_view raw, int64_t max_chars) {
   const bool ascii = word_scan::all_ascii(raw);
   if (ascii && raw.size() <= static_cast<size_t>(max_chars)) return std::nullopt;
-  std::string text = ascii ? raw : sanitize_utf8(raw);
+  std::string text = ascii ? std::string(raw) : sanitize_utf8(raw);
   size_t count = 0, i = 0;
   for (; i < text.size(); ++i) {
     if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
@@ -102,13 +114,13 @@ std::string take_chars(const std::string& s, size_t n) {
   return s;
 }
 
-int count_conflicts(const std::vector<std::string>& lines, size_t shown) {
+int count_conflicts(const LineCollector& lines, size_t shown) {
   int blocks = 0;
   bool open = false;
   for (size_t i = 0; i < shown; ++i) {
-    if (starts_with(lines[i], "<<<<<<< "))
+    if (starts_with(lines.line(i), "<<<<<<< "))
       open = true;
-    else if (open && starts_with(lines[i], ">>>>>>> ")) {
+    else if (open && starts_with(lines.line(i), ">>>>>>> ")) {
       ++blocks;
       open = false;
     }
@@ -125,12 +137,11 @@ Page render_page(const ChunkSource& source, const PageRequest& request) {
   Page page;
   page.total_lines = collector.finish();
   page.first_line = request.offset;
-  std::vector<std::string>& lines = collector.lines();
   page.content.reserve(std::min<size_t>(static_cast<size_t>(request.max_chars), 1 << 20));
   size_t used = 0;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::optional<std::string> clamped = clamp_line(lines[i], request.max_line_length);
-    const std::string& shown = clamped ? *clamped : lines[i];
+  for (size_t i = 0; i < collector.size(); ++i) {
+    std::optional<std::string> clamped = clamp_line(collector.line(i), request.max_line_length);
+    const std::string_view shown = clamped ? std::string_view(*clamped) : collector.line(i);
     char number[24];
     const auto [number_end, ec] =
         std::to_chars(number, number + sizeof number, request.offset + static_cast<int64_t>(i));
@@ -139,8 +150,8 @@ Page render_page(const ChunkSource& source, const PageRequest& request) {
     if (used + cost > static_cast<size_t>(request.max_chars)) {
       page.budget_hit = true;
       if (i == 0) {
-        page.content =
-            take_chars(std::string(label) + "|" + shown, static_cast<size_t>(request.max_chars));
+        page.content = take_chars(std::string(label) + "|" + std::string(shown),
+                                  static_cast<size_t>(request.max_chars));
         page.line_cut = true;
         page.lines_shown = 1;
       }
@@ -152,7 +163,7 @@ Page render_page(const ChunkSource& source, const PageRequest& request) {
     used += cost;
     page.lines_shown = static_cast<int64_t>(i) + 1;
   }
-  page.conflict_blocks = count_conflicts(lines, static_cast<size_t>(page.lines_shown));
+  page.conflict_blocks = count_conflicts(collector, static_cast<size_t>(page.lines_shown));
   return page;
 }
 
