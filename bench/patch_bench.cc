@@ -194,6 +194,23 @@ void BM_AtomicWrite157KB(benchmark::State& state) {
 }
 BENCHMARK(BM_AtomicWrite157KB)->Unit(benchmark::kMicrosecond);
 
+// A 1 KB atomic write in a folder of range(0) other files: the write's cost
+// must not grow with the folder (a source tree's big directories).
+void BM_AtomicWrite1KBInFolderOf(benchmark::State& state) {
+  const auto dir = std::filesystem::temp_directory_path() / "hermes-bench-folder";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (int64_t i = 0; i < state.range(0); ++i)
+    std::ofstream(dir / ("file" + std::to_string(i) + ".txt")) << i;
+  const std::string path = (dir / "target.txt").string();
+  const std::string bytes(1024, 'x');
+  for (auto _ : state) {
+    if (!fs::atomic_write(path, bytes)) state.SkipWithError("write failed");
+  }
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_AtomicWrite1KBInFolderOf)->Arg(0)->Arg(5000)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 }  // namespace hermes
 

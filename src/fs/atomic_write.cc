@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // atomic_write and its helpers: the RAII temp file (O_TMPFILE or named),
-// stale-temp cleanup, and SHA-256 read-back verification.
+// stale-temp cleanup (once a minute per directory), and SHA-256 read-back
+// verification.
 #include "fs/atomic_write.h"
 
 #include "core/link_walk.h"
@@ -19,9 +20,12 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
 
@@ -57,8 +61,28 @@ std::string temp_name() {
          std::to_string(counter++);
 }
 
+constexpr auto kCleanEvery = std::chrono::seconds(60);
+constexpr size_t kCleanedDirsKept = 1024;
+
+// Whether the directory at `dir_path` is due for a look for stale temps: at
+// most once a minute per directory and process, since the look reads the
+// whole directory and a write must not cost more in a folder of many files.
+bool due_for_cleaning(const std::string& dir_path) {
+  static std::mutex mu;
+  static std::map<std::string, std::chrono::steady_clock::time_point> last_cleaned;
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(mu);
+  if (last_cleaned.size() >= kCleanedDirsKept) last_cleaned.clear();
+  auto [it, first] = last_cleaned.try_emplace(dir_path, now);
+  if (first) return true;
+  if (now - it->second < kCleanEvery) return false;
+  it->second = now;
+  return true;
+}
+
 // Removes `.hermes-tmp.<pid>.*` files whose writer is gone (killed mid-write).
-void clean_stale_temps(int dir) {
+void clean_stale_temps(int dir, const std::string& dir_path) {
+  if (!due_for_cleaning(dir_path)) return;
   int fd = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
   std::unique_ptr<DIR, int (*)(DIR*)> listing(::fdopendir(fd), ::closedir);
@@ -196,7 +220,7 @@ Result<AtomicWriteOutcome> atomic_write_beneath(const Beneath& root, const std::
   const int dir = parent.dir.get();
   HERMES_ASSIGN_OR_RETURN(auto existing, existing_target(dir, parent.name, real_path));
   out.created = !existing;
-  clean_stale_temps(dir);
+  clean_stale_temps(dir, dir_of(real_path));
   TempFile temp(dir, kind == TempKind::kNamed);
   if (!temp.ok())
     return Error::FromErrno(errno, "create temp file in \"" + dir_of(real_path) + "\"");

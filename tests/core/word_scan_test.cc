@@ -22,9 +22,9 @@ uint64_t reference(uint64_t word, bool (*passes)(unsigned char)) {
 
 std::vector<uint64_t> words() {
   std::mt19937_64 rng(20261203);
-  constexpr std::array<unsigned char, 18> kEdges = {0x00, 0x01, 0x1f, 0x20, '/', '0', '9', ':',
-                                                    '@',  'A',  'Z',  '\\', '_', 'a', 'z', 0x7f,
-                                                    0x80, 0xff};
+  constexpr std::array<unsigned char, 18> kEdges = {0x00, 0x01, 0x1f, 0x20, '/',  '0',
+                                                    '9',  ':',  '@',  'A',  'Z',  '\\',
+                                                    '_',  'a',  'z',  0x7f, 0x80, 0xff};
   std::vector<uint64_t> out;
   for (int i = 0; i < 200000; ++i) {
     uint64_t word = rng();
@@ -49,9 +49,8 @@ TEST(WordScan, PerByteAnswersMatchTheReference) {
 
 TEST(WordScan, WordAnswersMatchTheReference) {
   for (uint64_t word : words()) {
-    ASSERT_EQ(any_below(word, 0x20) != 0, reference(word, [](unsigned char b) {
-                                             return b < 0x20;
-                                           }) != 0);
+    ASSERT_EQ(any_below(word, 0x20) != 0,
+              reference(word, [](unsigned char b) { return b < 0x20; }) != 0);
     ASSERT_EQ(any_equal(word, '"') != 0,
               reference(word, [](unsigned char b) { return b == '"'; }) != 0);
     ASSERT_EQ(any_high(word) != 0, reference(word, [](unsigned char b) { return b >= 0x80; }) != 0);

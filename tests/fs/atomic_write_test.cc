@@ -101,6 +101,23 @@ TEST(AtomicWrite, KilledWriterNeverLeavesATornFile) {
   }
 }
 
+// A temp left by a writer that died is removed by the next write into its
+// directory; one of a live writer (this process) is kept.
+TEST(AtomicWrite, TempOfADeadWriterIsRemoved) {
+  TempDir dir;
+  pid_t dead = ::fork();
+  ASSERT_GE(dead, 0);
+  if (dead == 0) ::_exit(0);
+  ASSERT_EQ(::waitpid(dead, nullptr, 0), dead);
+  const std::string stale = ".hermes-tmp." + std::to_string(dead) + ".1.1";
+  const std::string live = ".hermes-tmp." + std::to_string(::getpid()) + ".1.1";
+  dir.write(stale, "left behind");
+  dir.write(live, "in progress");
+  ASSERT_TRUE(atomic_write(dir.path() + "/f.txt", "new"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/" + stale));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/" + live));
+}
+
 // In a child with its own mount namespace: a 64 KB tmpfs (full disk) and
 // then the same tmpfs remounted read-only. Skipped where mounts are not
 // allowed (not root, no user namespaces).
