@@ -36,7 +36,7 @@ message=$(head -c 4096 /dev/zero | tr '\0' 'm')
 load="$here/http/load.mjs"
 read_args="{\"path\":\"$work/data%d.txt\"}"
 
-"$bin" serve --listen 127.0.0.1:18787 --max-sessions 2000 --max-inflight-per-principal 256 2> "$work/ours.log" &
+"$bin" serve --listen 127.0.0.1:18787 --max-sessions 3000 --max-inflight-per-principal 256 2> "$work/ours.log" &
 ours=$!
 PORT=3001 node "$peer" streamableHttp > "$work/theirs.log" 2>&1 &
 theirs=$!
@@ -65,19 +65,30 @@ run_wrk() {
   out=$(wrk --latency -t "$threads" -c "$c" -d "$duration" -s "$here/http/mcp_call.lua" "$url" \
     -- "$sid" "$3" "$4" "$5" "$6" "$threads" | tail -n 1)
   curl -s -o /dev/null -X DELETE -H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25' "$url"
-  case "$out" in *'"errors":0,'*) ;; *) failed=1 ;; esac
   echo "$out"
 }
+# LABEL LINE: prints a run's line; one with errors fails the script at the
+# end (here, not in run_wrk: that runs in a subshell).
+report() {
+  case "$2" in *'"errors":0,'*) ;; *) failed=1 ;; esac
+  echo "$1 $2"
+}
+# RSS with 1,000 idle sessions on the fresh servers, and again after the
+# load runs (a server that has just served bursts of calls).
+idle_sessions() {
+  echo "ours   idle ($1) $(node "$load" --url http://127.0.0.1:18787/mcp --idle-sessions 1000 --pid $ours)"
+  echo "theirs idle ($1) $(node "$load" --url http://127.0.0.1:3001/mcp --idle-sessions 1000 --pid $theirs)"
+}
+idle_sessions fresh
 # read_file varies path and line limit (mcp_call.lua), so that no read repeats.
 wrk_args="{\"path\":\"$work/data%d.txt\",\"limit\":%l}"
 for c in 1 8 64; do
-  echo "ours   http  c=$c $(run_wrk http://127.0.0.1:18787/mcp $c read_file "$wrk_args" 'line 000049' 2000)"
-  echo "ours   stdio c=$c $(node "$load" --stdio "$bin mcp" --tool read_file --args "$read_args" \
+  report "ours   http  c=$c" "$(run_wrk http://127.0.0.1:18787/mcp $c read_file "$wrk_args" 'line 000049' 2000)"
+  report "ours   stdio c=$c" "$(node "$load" --stdio "$bin mcp" --tool read_file --args "$read_args" \
     --vary-path 2000 --concurrency $c --requests $requests) (node client)"
-  echo "theirs http  c=$c $(run_wrk http://127.0.0.1:3001/mcp $c echo "{\"message\":\"$message\"}" "Echo: mmmm" 0)"
+  report "theirs http  c=$c" "$(run_wrk http://127.0.0.1:3001/mcp $c echo "{\"message\":\"$message\"}" "Echo: mmmm" 0)"
 done
-echo "ours   idle $(node "$load" --url http://127.0.0.1:18787/mcp --idle-sessions 1000 --pid $ours)"
-echo "theirs idle $(node "$load" --url http://127.0.0.1:3001/mcp --idle-sessions 1000 --pid $theirs)"
+idle_sessions "after the runs, 1,000 more"
 if [ "$failed" != 0 ]; then
   echo "FAILED: some HTTP runs had errors (see \"errors\" above); their figures are not of successes" >&2
   exit 1

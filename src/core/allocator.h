@@ -10,6 +10,10 @@ namespace hermes {
 // adapts, fixed from the start. With its starting values every edit of a
 // 150 KB file grew and trimmed the heap and page-faulted its buffers afresh;
 // a lower fixed ceiling (4 MiB) made each 10 MB edit page-fault instead.
+// One malloc arena per core (at least two) instead of glibc's eight per
+// core: worker threads beyond the cores only contend for them, and each
+// extra arena keeps its high-water mark resident after a burst of calls,
+// which malloc_trim does not give back.
 void tune_allocator();
 
 // Hands the pages of freed memory back to the kernel (every arena: a worker
