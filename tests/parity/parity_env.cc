@@ -3,6 +3,7 @@
 
 #include "tools/register_all.h"
 
+#include <csignal>
 #include <regex>
 
 namespace hermes::testing {
@@ -11,6 +12,10 @@ ParityEnv::ParityEnv(BackendKind kind, const std::string& extra)
     : ParityEnv([&](const std::string& work) { return backend_yaml(kind, work, extra); }) {}
 
 ParityEnv::ParityEnv(const YamlFor& yaml_for) : tools_(yaml_for) {
+  // The server ignores SIGPIPE (cli/main.cc), and so must the process that
+  // hosts the tools here: a remote write whose target fails early (a full
+  // disk) meets a closed pipe, which must be an EPIPE, not a kill.
+  std::signal(SIGPIPE, SIG_IGN);
   tools::register_all_tools(tools_.registry());
 }
 
