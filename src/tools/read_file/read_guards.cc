@@ -45,8 +45,9 @@ bool is_blocked_device(std::string_view path) {
 bool hits_device_blocklist(const fs::FileSystem& fs, const std::string& absolute,
                            const std::string& real) {
   // Resolution found no link on the way: there are no hops to walk (a link
-  // swapped in since is refused by the no-symlink open).
-  if (absolute == real) return is_blocked_device(real);
+  // swapped in since is refused by the no-symlink open). Under /proc the
+  // resolver keeps magic links (`fd/N`) as they are: their hop is walked.
+  if (absolute == real && !starts_with(real, "/proc/")) return is_blocked_device(real);
   std::string hop = absolute;
   for (int i = 0; i < kMaxHops; ++i) {
     if (is_blocked_device(hop)) return true;

@@ -9,6 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -157,6 +158,20 @@ TEST(ReadFileBinary, Utf16Rescue) {
   for (char c : std::string("ab\n")) be += std::string{'\0', c};
   h.dir().write("u16be.txt", be);
   EXPECT_EQ(h.read("u16be.txt")["content"], "1|ab");
+}
+
+// A /proc fd link to a device, named by the process's number, is judged by
+// its target (the resolver keeps such magic links as they are, and the
+// blocklist walks their hop).
+TEST(ReadFileGuards, ProcFdLinkToADeviceIsADevice) {
+  ReadFileHarness h;
+  const int fd = ::open("/dev/zero", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 3);
+  const std::string path = "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(fd);
+  EXPECT_EQ(h.read(path)["error"],
+            "Cannot read '" + path +
+                "': this is a device file that would block or produce infinite output.");
+  ::close(fd);
 }
 
 TEST(ReadFileGuards, DevicesFifosDirectories) {
