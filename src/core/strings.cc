@@ -112,11 +112,6 @@ size_t utf8_length(std::string_view text) {
       count += 8;
       continue;
     }
-    if ((static_cast<unsigned char>(text[i]) & 0x80) == 0) {
-      ++i;
-      ++count;
-      continue;
-    }
     size_t len = utf8_seq_len(text, i);
     i += len ? len : 1;
     ++count;

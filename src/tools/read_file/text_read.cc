@@ -101,29 +101,22 @@ ReadFileBinary binary(uint64_t size, const std::string& kind) {
 constexpr size_t kHeadBytes = 1024;  // what the binary sniffers look at
 
 // The page streamed from the file chunk by chunk, the first chunk (`got`
-// bytes from offset 0) already in `buf`. A short read at or past the size
-// the file had is its end: the stamp compared after the read catches growth.
+// bytes from offset 0) already in `buf`: each call hands over the chunk in
+// hand and reads the next. A short read at or past the size the file had is
+// its end (the stamp compared after the read catches growth).
 Result<Page> stream_page(fs::ReadableFile& file, const fs::FileInfo& info, std::string& buf,
                          size_t got, const PageRequest& request) {
   uint64_t at = 0;
   Status failed;
-  bool first = true, ended = false;
   Page page = render_page(
       [&](std::string& chunk) {
-        if (!first) {
-          if (ended) return false;
-          auto n = file.pread(buf.data(), buf.size(), at);
-          if (!n) {
-            failed = n.error();
-            return false;
-          }
-          got = *n;
-        }
-        first = false;
         if (got == 0) return false;
-        at += got;
-        ended = info.size > 0 && at >= info.size && got < buf.size();
         chunk.assign(buf.data(), got);
+        at += got;
+        const bool ended = info.size > 0 && at >= info.size && got < buf.size();
+        auto next = ended ? Result<size_t>(size_t{0}) : file.pread(buf.data(), buf.size(), at);
+        if (!next) failed = next.error();
+        got = next ? *next : 0;
         return true;
       },
       request);
