@@ -83,8 +83,12 @@ std::shared_ptr<Backend> make_local(const Config& config) {
 
 }  // namespace
 
+std::string backend_name(const Config& config) {
+  return config.get_string("terminal.backend", "local", "TERMINAL_ENV");
+}
+
 Result<std::shared_ptr<Backend>> make_backend(const Config& config) {
-  std::string name = config.get_string("terminal.backend", "local", "TERMINAL_ENV");
+  const std::string name = backend_name(config);
   if (name == "local") return std::shared_ptr<Backend>(make_local(config));
   if (name == "ssh") return make_ssh(config);
   if (name == "sandbox") return make_sandbox(config);

@@ -7,12 +7,17 @@
 #include "backend/backend.h"
 
 #include <memory>
+#include <string>
 
 namespace hermes {
 class Config;
 }  // namespace hermes
 
 namespace hermes::backend {
+
+// The configured backend's name (`terminal.backend`, else `TERMINAL_ENV`,
+// else local).
+std::string backend_name(const Config& config);
 
 // kInvalidArgument for an unknown or unsupported backend name, or an ssh
 // backend without a host.

@@ -401,6 +401,7 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
   CallJob job;
   job.stop = stop;
   job.cancel_on_disconnect = envelope != nullptr;
+  job.kind = std::get<mcp::PreparedCall>(prepared).kind;
   if (!envelope) job.headers.emplace_back("Mcp-Session-Id", *post.request.header("mcp-session-id"));
   std::optional<mcp::Envelope> env_copy;
   if (envelope) env_copy = *envelope;

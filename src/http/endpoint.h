@@ -67,7 +67,8 @@ struct CallJob {
   std::function<std::optional<Json>(std::function<void(const Json&)> sink)> run;
   std::shared_ptr<std::stop_source> stop;
   bool cancel_on_disconnect = false;  // the modern era: a closed stream cancels
-  Headers headers;                    // for the response (Mcp-Session-Id)
+  mcp::CallKind kind = mcp::CallKind::kMayBlock;
+  Headers headers;  // for the response (Mcp-Session-Id)
 };
 
 class Endpoint {

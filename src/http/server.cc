@@ -48,16 +48,19 @@ struct CallState {
 // that shutdown can end every one of them.
 class CallRunner {
  public:
-  void start(std::shared_ptr<std::stop_source> stop, std::function<void()> work) {
+  void start(std::shared_ptr<std::stop_source> stop, mcp::CallKind kind,
+             std::function<void()> work) {
     {
       std::lock_guard lock(mu_);
       running_.insert(stop);
     }
-    pool_.submit([this, stop, work = std::move(work)] {
-      work();
-      std::lock_guard lock(mu_);
-      running_.erase(stop);
-    });
+    pool_.submit(
+        [this, stop, work = std::move(work)] {
+          work();
+          std::lock_guard lock(mu_);
+          running_.erase(stop);
+        },
+        kind);
   }
   void stop_and_join() {
     {
@@ -250,7 +253,7 @@ awaitable<void> Server::Impl::serve(tcp::socket socket) {
 
 void Server::Impl::start_worker(CallJob& job, std::shared_ptr<CallState> state) {
   auto executor = io.get_executor();
-  calls.start(job.stop, [run = std::move(job.run), state, executor] {
+  calls.start(job.stop, job.kind, [run = std::move(job.run), state, executor] {
     auto sink = [state, executor](const Json& notification) {
       asio::post(executor, [state, notification] {
         state->events.push_back(notification);

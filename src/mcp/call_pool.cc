@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "mcp/call_pool.h"
 
+#include <sched.h>
+
 #include <algorithm>
 
 namespace hermes::mcp {
 
+size_t usable_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(CPU_COUNT(&set), 1);
+  return std::max(std::thread::hardware_concurrency(), 1u);
+}
+
 CallPool::CallPool(CallPoolLimits limits) : limits_(limits) {
   limits_.max_workers = std::max<size_t>(limits_.max_workers, 1);
+  if (limits_.eager_workers == 0) limits_.eager_workers = std::max<size_t>(usable_cpus(), 2);
 }
 
 CallPool::~CallPool() {
@@ -21,12 +30,12 @@ CallPool::~CallPool() {
   for (auto& thread : threads) thread.join();
 }
 
-void CallPool::submit(std::function<void()> task) {
+void CallPool::submit(std::function<void()> task, CallKind kind) {
   std::unique_lock lock(mu_);
   reap_exited();
-  queue_.push_back(std::move(task));
-  // Every parked worker already has a queued task to take: start another.
-  if (queue_.size() > parked_ && alive_ < limits_.max_workers) {
+  queue_.push_back({std::move(task), kind});
+  if (kind == CallKind::kMayBlock) ++may_block_;
+  if (needs_worker()) {
     ++alive_;
     threads_.emplace_back(&CallPool::work, this);
     return;
@@ -56,14 +65,15 @@ void CallPool::work() {
       if (!woken && alive_ > limits_.min_workers) break;
       continue;
     }
-    std::function<void()> task = std::move(queue_.front());
+    Queued call = std::move(queue_.front());
     queue_.pop_front();
     ++running_;
     lock.unlock();
-    task();
-    task = nullptr;  // the closure's captures go before the lock is taken again
+    call.task();
+    call.task = nullptr;  // the closure's captures go before the lock is taken again
     lock.lock();
     --running_;
+    if (call.kind == CallKind::kMayBlock) --may_block_;
     if (queue_.empty() && running_ == 0) idle_.notify_all();
   }
   --alive_;
@@ -71,6 +81,13 @@ void CallPool::work() {
 }
 
 bool CallPool::should_retire() const { return stopping_ && queue_.empty(); }
+
+// Every parked worker already has a queued task to take, and the workers
+// alive do not cover the CPUs plus every call that may block.
+bool CallPool::needs_worker() const {
+  const size_t wanted = std::min(limits_.max_workers, limits_.eager_workers + may_block_);
+  return queue_.size() > parked_ && alive_ < wanted;
+}
 
 void CallPool::reap_exited() {
   for (std::thread::id id : exited_) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "json/json.h"
+#include "mcp/call_pool.h"
 #include "mcp/era.h"
 #include "mcp/protocol.h"
 #include "mcp/task_store.h"
@@ -48,6 +49,7 @@ struct PreparedCall {
   const registry::ToolSpec* spec = nullptr;
   Json args;
   Json progress_token;
+  CallKind kind = CallKind::kMayBlock;  // how a CallPool should schedule it
 };
 
 // Where one call runs: the session whose state it uses, the channel its

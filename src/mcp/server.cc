@@ -141,8 +141,11 @@ void Server::handle_tools_call(const Json& id, const Json& params,
     return send(make_error(id, RpcError::kInvalidRequest,
                            "Invalid request: id " + id_key(id) + " is already in use"));
   }
-  pool_.submit([this, id, call = std::get<PreparedCall>(std::move(prepared)),
-                flight = std::move(flight)] { run_call(id, call, flight); });
+  PreparedCall& call = std::get<PreparedCall>(prepared);
+  const CallKind kind = call.kind;
+  pool_.submit([this, id, call = std::move(call),
+                flight = std::move(flight)] { run_call(id, call, flight); },
+               kind);
 }
 
 bool Server::track(const Json& id, const std::shared_ptr<InFlight>& flight) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Running a tool's entry point.
+// Running a tool's entry point, and what a scheduler may know of its calls.
 #include "registry/tool.h"
+
+#include "backend/backend_config.h"
 
 namespace hermes::registry {
 
@@ -8,6 +10,10 @@ Json error_json(const std::string& message) {
   Json out = Json::object();
   out["error"] = message;
   return out;
+}
+
+bool runs_briefly(const ToolSpec& spec, const Services& services) {
+  return spec.brief && backend::backend_name(services.config) == "local";
 }
 
 ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx) {

@@ -80,6 +80,71 @@ TEST(CallPoolTest, IdleWorkersRetireDownToTheMinimum) {
   EXPECT_TRUE(ran.load());
 }
 
+TEST(CallPoolTest, BriefCallsQueueForTheEagerWorkers) {
+  CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 8, .eager_workers = 1});
+  std::promise<void> release;
+  std::shared_future<void> gate = release.get_future().share();
+  std::latch started(1);
+  pool.submit(
+      [&, gate] {
+        started.count_down();
+        gate.wait();
+      },
+      CallKind::kBrief);
+  started.wait();
+  std::promise<void> second;
+  pool.submit([&] { second.set_value(); }, CallKind::kBrief);
+  // No second thread for a brief call: it waits for the one worker.
+  std::future<void> ran = second.get_future();
+  EXPECT_EQ(ran.wait_for(100ms), std::future_status::timeout);
+  EXPECT_EQ(pool.workers(), 1u);
+  release.set_value();
+  EXPECT_EQ(ran.wait_for(30s), std::future_status::ready);
+  pool.drain();
+}
+
+TEST(CallPoolTest, ACallThatMayBlockGetsAWorkerOfItsOwn) {
+  CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 8, .eager_workers = 1});
+  std::promise<void> release;
+  std::shared_future<void> gate = release.get_future().share();
+  std::latch started(1);
+  pool.submit(
+      [&, gate] {
+        started.count_down();
+        gate.wait();
+      },
+      CallKind::kBrief);
+  started.wait();
+  std::promise<void> blocking;
+  pool.submit([&] { blocking.set_value(); }, CallKind::kMayBlock);
+  EXPECT_EQ(blocking.get_future().wait_for(30s), std::future_status::ready);
+  EXPECT_EQ(pool.workers(), 2u);
+  release.set_value();
+  pool.drain();
+}
+
+TEST(CallPoolTest, BlockedCallsNeverHoldBriefOnes) {
+  CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 8, .eager_workers = 1});
+  std::promise<void> release;
+  std::shared_future<void> gate = release.get_future().share();
+  std::latch started(2);
+  for (int i = 0; i < 2; ++i) {
+    pool.submit(
+        [&, gate] {
+          started.count_down();
+          gate.wait();
+        },
+        CallKind::kMayBlock);
+  }
+  started.wait();
+  std::promise<void> brief;
+  pool.submit([&] { brief.set_value(); }, CallKind::kBrief);
+  EXPECT_EQ(brief.get_future().wait_for(30s), std::future_status::ready);
+  EXPECT_EQ(pool.workers(), 3u);
+  release.set_value();
+  pool.drain();
+}
+
 TEST(CallPoolTest, DestructorWaitsForQueuedAndRunningTasks) {
   std::atomic<int> done{0};
   {

@@ -220,6 +220,7 @@ void register_read_file(registry::Registry& registry) {
           .failure = read_file_failure,
       }),
       .keeps_loop_counters = true,
+      .brief = true,
   });
 }
 
