@@ -363,18 +363,18 @@ void scan_split_window(std::string_view text, size_t begin, size_t end, bool sen
   }
 }
 
-// `text` with each (ordered, disjoint) splice's range replaced.
-std::string apply_splices(std::string_view text, const std::vector<Splice>& splices) {
-  if (splices.empty()) return std::string(text);
+// Replaces each (ordered, disjoint) splice's range of `text`.
+void apply_splices(std::string& text, const std::vector<Splice>& splices) {
+  if (splices.empty()) return;
   std::string out;
   size_t copied = 0;
   for (const Splice& s : splices) {
-    out.append(text.substr(copied, s.begin - copied));
+    out.append(std::string_view(text).substr(copied, s.begin - copied));
     out += s.replacement;
     copied = s.end;
   }
-  out.append(text.substr(copied));
-  return out;
+  out.append(std::string_view(text).substr(copied));
+  text = std::move(out);
 }
 
 // Where the window around a split point starts: back over body characters
@@ -416,7 +416,7 @@ constexpr uint64_t may_hold_control(uint64_t word) {
 // Tokens split by control/zero-width characters. Only a control character
 // with a token-body byte on each side (further controls skipped) can split
 // one; the tight loop looks for those, then scans just that window.
-std::string redact_split_tokens(std::string_view text, bool sentinels) {
+void redact_split_tokens(std::string& text, bool sentinels) {
   std::vector<Splice> splices;
   size_t scanned = 0;
   for (size_t i = 1; i < text.size(); ++i) {
@@ -434,17 +434,17 @@ std::string redact_split_tokens(std::string_view text, bool sentinels) {
     scan_split_window(text, begin, end, sentinels, splices);
     scanned = end;
   }
-  return apply_splices(text, splices);
+  apply_splices(text, splices);
 }
 
-std::string redact_prefix_tokens(std::string_view text, bool sentinels) {
-  std::string split = redact_split_tokens(text, sentinels);
+void redact_prefix_tokens(std::string& text, bool sentinels) {
+  redact_split_tokens(text, sentinels);
   std::vector<Splice> splices;
-  for (const Span& t : find_prefix_tokens(split)) {
-    std::string_view token = std::string_view(split).substr(t.begin, t.end - t.begin);
+  for (const Span& t : find_prefix_tokens(text)) {
+    std::string_view token = std::string_view(text).substr(t.begin, t.end - t.begin);
     splices.push_back({t.begin, t.end, sentinels ? sentinel(token) : mask_token(token)});
   }
-  return apply_splices(split, splices);
+  apply_splices(text, splices);
 }
 
 bool already_masked(std::string_view value) {
@@ -521,35 +521,34 @@ std::vector<size_t> literal_starts(std::string_view text, std::string_view liter
   return starts;
 }
 
-std::string redact_zhipu(std::string_view text, bool sentinels) {
+void redact_zhipu(std::string& text, bool sentinels) {
   auto edge = [](char c) { return is_token_char(c) || c == '.'; };
-  return substitute_at(text, patterns().zhipu, zhipu_starts(text),
-                       [&](const Match& m) -> std::optional<std::string> {
-                         if (m.begin > 0 && edge(m.text[m.begin - 1])) return std::nullopt;
-                         if (m.end < m.text.size() && edge(m.text[m.end])) return std::nullopt;
-                         return sentinels ? std::string("«redacted-secret»")
-                                          : mask_token(m.groups[0]);
-                       });
+  substitute_at(text, patterns().zhipu, zhipu_starts(text),
+                [&](const Match& m) -> std::optional<std::string> {
+                  if (m.begin > 0 && edge(m.text[m.begin - 1])) return std::nullopt;
+                  if (m.end < m.text.size() && edge(m.text[m.end])) return std::nullopt;
+                  return sentinels ? std::string("«redacted-secret»") : mask_token(m.groups[0]);
+                });
 }
 
-std::string redact_auth_headers(std::string_view text) {
-  return substitute_at(text, patterns().auth_header,
-                       header_starts(text, {"proxy-authorization", "authorization"}),
-                       [](const Match& m) { return mask_header_value(m, 3); });
+void redact_auth_headers(std::string& text) {
+  substitute_at(text, patterns().auth_header,
+                header_starts(text, {"proxy-authorization", "authorization"}),
+                [](const Match& m) { return mask_header_value(m, 3); });
 }
 
-std::string redact_secret_headers(std::string_view text) {
-  return substitute_at(text, patterns().secret_header,
-                       header_starts(text, {"x-api-key", "x-goog-api-key", "api-key", "apikey",
-                                            "x-api-token", "x-auth-token", "x-access-token"}),
-                       [](const Match& m) { return mask_header_value(m, 2); });
+void redact_secret_headers(std::string& text) {
+  substitute_at(text, patterns().secret_header,
+                header_starts(text, {"x-api-key", "x-goog-api-key", "api-key", "apikey",
+                                     "x-api-token", "x-auth-token", "x-access-token"}),
+                [](const Match& m) { return mask_header_value(m, 2); });
 }
 
-std::string redact_telegram(std::string_view text) {
-  return substitute_at(text, patterns().telegram, telegram_starts(text),
-                       [](const Match& m) -> std::optional<std::string> {
-                         return std::string(m.groups[1]) + std::string(m.groups[2]) + ":***";
-                       });
+void redact_telegram(std::string& text) {
+  substitute_at(text, patterns().telegram, telegram_starts(text),
+                [](const Match& m) -> std::optional<std::string> {
+                  return std::string(m.groups[1]) + std::string(m.groups[2]) + ":***";
+                });
 }
 
 // Where each URL scheme before a `://` starts.
@@ -565,21 +564,19 @@ std::vector<size_t> scheme_starts(std::string_view text) {
   return starts;
 }
 
-std::string redact_urls(std::string_view text) {
-  std::string out = substitute_at(text, patterns().db_url, scheme_starts(text),
-                                  [](const Match& m) -> std::optional<std::string> {
-                                    std::string_view pw = m.groups[2];
-                                    // An f-string/template placeholder names a variable, not a
-                                    // password.
-                                    if (pw.size() >= 2 && pw.front() == '{' && pw.back() == '}')
-                                      return std::nullopt;
-                                    return std::string(m.groups[1]) + "***@";
-                                  });
-  return substitute_at(out, patterns().url_token, scheme_starts(out),
-                       [](const Match& m) -> std::optional<std::string> {
-                         if (already_masked(m.groups[2])) return std::nullopt;
-                         return std::string(m.groups[1]) + mask_token(m.groups[2]) + "@";
-                       });
+void redact_urls(std::string& text) {
+  substitute_at(text, patterns().db_url, scheme_starts(text),
+                [](const Match& m) -> std::optional<std::string> {
+                  std::string_view pw = m.groups[2];
+                  // An f-string/template placeholder names a variable, not a password.
+                  if (pw.size() >= 2 && pw.front() == '{' && pw.back() == '}') return std::nullopt;
+                  return std::string(m.groups[1]) + "***@";
+                });
+  substitute_at(text, patterns().url_token, scheme_starts(text),
+                [](const Match& m) -> std::optional<std::string> {
+                  if (already_masked(m.groups[2])) return std::nullopt;
+                  return std::string(m.groups[1]) + mask_token(m.groups[2]) + "@";
+                });
 }
 
 // Phone candidates: a `+` followed by at least seven digits, the first not
@@ -594,16 +591,16 @@ std::vector<size_t> phone_starts(std::string_view text) {
   return starts;
 }
 
-std::string redact_phones(std::string_view text) {
-  return substitute_at(text, patterns().phone, phone_starts(text),
-                       [](const Match& m) -> std::optional<std::string> {
-                         if (m.end < m.text.size() && is_alnum(m.text[m.end])) return std::nullopt;
-                         if (m.begin > 0 && is_alnum(m.text[m.begin - 1])) return std::nullopt;
-                         std::string_view phone = m.groups[0];
-                         size_t keep = phone.size() <= 8 ? 2 : 4;
-                         return std::string(phone.substr(0, keep)) + "****" +
-                                std::string(phone.substr(phone.size() - keep));
-                       });
+void redact_phones(std::string& text) {
+  substitute_at(text, patterns().phone, phone_starts(text),
+                [](const Match& m) -> std::optional<std::string> {
+                  if (m.end < m.text.size() && is_alnum(m.text[m.end])) return std::nullopt;
+                  if (m.begin > 0 && is_alnum(m.text[m.begin - 1])) return std::nullopt;
+                  std::string_view phone = m.groups[0];
+                  size_t keep = phone.size() <= 8 ? 2 : 4;
+                  return std::string(phone.substr(0, keep)) + "****" +
+                         std::string(phone.substr(phone.size() - keep));
+                });
 }
 
 constexpr std::array<std::string_view, 16> kSensitiveParams = {
@@ -612,10 +609,14 @@ constexpr std::array<std::string_view, 16> kSensitiveParams = {
     "key",           "code",          "signature", "sig"};
 
 // A whole text that is one `k=v&k=v` form body: sensitive values → `***`.
-std::string redact_form_body(std::string_view text) {
-  std::string body = trim(text);
-  if (body.find('\n') != std::string::npos || !RE2::FullMatch(body, patterns().form_body))
-    return std::string(text);
+void redact_form_body(std::string& text) {
+  std::string_view body = text;
+  while (!body.empty() && std::isspace(static_cast<unsigned char>(body.front())))
+    body.remove_prefix(1);
+  while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back())))
+    body.remove_suffix(1);
+  if (body.find('\n') != std::string_view::npos || !RE2::FullMatch(body, patterns().form_body))
+    return;
   std::string out;
   for (const std::string& pair : split(body, '&')) {
     size_t eq = pair.find('=');
@@ -625,7 +626,7 @@ std::string redact_form_body(std::string_view text) {
     if (!out.empty()) out += '&';
     out += hide ? pair.substr(0, eq) + "=***" : pair;
   }
-  return out;
+  text = std::move(out);
 }
 
 bool contains(std::string_view text, std::string_view needle) {
@@ -676,29 +677,28 @@ bool is_secret_bearing_file(std::string_view path) {
 std::string redact_secrets(std::string_view text, const RedactOptions& options) {
   if (text.empty()) return std::string(text);
   const bool sentinels = options.mode == RedactMode::kFileRead;
-  std::string out(text);
+  std::string out(text);  // the one copy: each pass rebuilds it only to change it
   if (contains(out, "PRIVATE KEY-----"))
-    out = substitute(out, patterns().private_key, [](const Match&) {
-      return std::optional<std::string>("[REDACTED PRIVATE KEY]");
-    });
-  out = redact_prefix_tokens(out, sentinels);
-  out = redact_zhipu(out, sentinels);
+    substitute(out, patterns().private_key,
+               [](const Match&) { return std::optional<std::string>("[REDACTED PRIVATE KEY]"); });
+  redact_prefix_tokens(out, sentinels);
+  redact_zhipu(out, sentinels);
   if (options.assignments)
-    out = redact_detail::redact_assignments(out, sentinels);
+    redact_detail::redact_assignments(out, sentinels);
   else if (options.mode == RedactMode::kOutput)
-    out = redact_detail::redact_diagnostic_repr_fields(out);
+    redact_detail::redact_diagnostic_repr_fields(out);
   if (contains(out, ":")) {
-    out = redact_auth_headers(out);
-    out = redact_secret_headers(out);
-    out = redact_telegram(out);
+    redact_auth_headers(out);
+    redact_secret_headers(out);
+    redact_telegram(out);
   }
-  if (contains(out, "://") && contains(out, "@")) out = redact_urls(out);
+  if (contains(out, "://") && contains(out, "@")) redact_urls(out);
   if (contains(out, "eyJ"))
-    out = substitute_at(out, patterns().jwt, literal_starts(out, "eyJ"), [](const Match& m) {
+    substitute_at(out, patterns().jwt, literal_starts(out, "eyJ"), [](const Match& m) {
       return std::optional<std::string>(mask_token(m.groups[0]));
     });
-  if (contains(out, "&") && contains(out, "=")) out = redact_form_body(out);
-  if (contains(out, "+")) out = redact_phones(out);
+  if (contains(out, "&") && contains(out, "=")) redact_form_body(out);
+  if (contains(out, "+")) redact_phones(out);
   return out;
 }
 

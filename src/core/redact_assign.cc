@@ -210,8 +210,8 @@ bool is_repr_secret_key(std::string_view key) {
   return false;
 }
 
-std::string redact_repr_fields(std::string_view text) {
-  return substitute(text, assign_patterns().repr, [](const Match& m) -> std::optional<std::string> {
+void redact_repr_fields(std::string& text) {
+  substitute(text, assign_patterns().repr, [](const Match& m) -> std::optional<std::string> {
     if (!is_repr_secret_key(m.groups[1])) return std::nullopt;
     bool single = m.groups[4].data() != nullptr;
     std::string_view value = single ? m.groups[4] : m.groups[5];
@@ -226,41 +226,41 @@ std::string redact_repr_fields(std::string_view text) {
 
 }  // namespace
 
-std::string redact_assignments(std::string_view text, bool sentinels) {
+void redact_assignments(std::string& out, bool sentinels) {
   const AssignPatterns& p = assign_patterns();
-  std::string out(text);
   if (out.find('=') != std::string::npos) {
-    out = substitute(out, p.env, [&](const Match& m) {
+    substitute(out, p.env, [&](const Match& m) {
       if (m.begin > 0 && (is_token_char(m.text[m.begin - 1]) || m.text[m.begin - 1] == '.'))
         return std::optional<std::string>();
       return render_quoted(m, 1, 2, sentinels, true, nullptr);
     });
   }
-  if (out.find(':') == std::string::npos) return out;
+  if (out.find(':') == std::string::npos) return;
   if (out.find('"') != std::string::npos) {
-    out = substitute(out, p.json, [&](const Match& m) -> std::optional<std::string> {
+    substitute(out, p.json, [&](const Match& m) -> std::optional<std::string> {
       if (!should_redact(m.groups[1], m.groups[2], false)) return std::nullopt;
       return std::string(m.groups[1]) + ": \"" + mask_value(m.groups[2], sentinels) + "\"";
     });
-    out = substitute(out, p.json_escaped, [&](const Match& m) -> std::optional<std::string> {
+    substitute(out, p.json_escaped, [&](const Match& m) -> std::optional<std::string> {
       if (!should_redact(m.groups[1], m.groups[2], false)) return std::nullopt;
       return std::string(m.groups[1]) + ": \\\"" + mask_value(m.groups[2], sentinels) + "\\\"";
     });
   }
-  if (out.find('\'') != std::string::npos) out = redact_repr_fields(out);
-  return substitute(out, p.yaml, [&](const Match& m) {
+  if (out.find('\'') != std::string::npos) redact_repr_fields(out);
+  substitute(out, p.yaml, [&](const Match& m) {
     return render_quoted(m, 1, 3, sentinels, true, &yaml_keywords());
   });
 }
 
-std::string redact_diagnostic_repr_fields(std::string_view text) {
-  if (text.find('\'') == std::string_view::npos) return std::string(text);
-  return substitute(text, assign_patterns().diagnostic_line,
-                    [](const Match& m) -> std::optional<std::string> {
-                      std::string line = redact_repr_fields(m.groups[0]);
-                      if (line == m.groups[0]) return std::nullopt;
-                      return line;
-                    });
+void redact_diagnostic_repr_fields(std::string& text) {
+  if (text.find('\'') == std::string::npos) return;
+  substitute(text, assign_patterns().diagnostic_line,
+             [](const Match& m) -> std::optional<std::string> {
+               std::string line(m.groups[0]);
+               redact_repr_fields(line);
+               if (line == m.groups[0]) return std::nullopt;
+               return line;
+             });
 }
 
 }  // namespace hermes::redact_detail

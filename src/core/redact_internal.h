@@ -31,14 +31,15 @@ using Replacer = std::function<std::optional<std::string>(const Match&)>;
 
 // Replaces every non-overlapping match of `re` in `text` (leftmost first).
 // After a kept match the scan resumes at the match's end, so every pass is
-// one left-to-right sweep: linear in the input.
-std::string substitute(std::string_view text, const RE2& re, const Replacer& replace);
+// one left-to-right sweep: linear in the input. `text` is rebuilt only when
+// something was replaced: a pass that finds nothing copies nothing.
+void substitute(std::string& text, const RE2& re, const Replacer& replace);
 
 // Like substitute, but tries `re` only anchored at each of `starts`
 // (ascending byte offsets found by a cheap scan), so the pass costs the scan
 // plus short matches instead of a full regex sweep.
-std::string substitute_at(std::string_view text, const RE2& re, const std::vector<size_t>& starts,
-                          const Replacer& replace);
+void substitute_at(std::string& text, const RE2& re, const std::vector<size_t>& starts,
+                   const Replacer& replace);
 
 // head6...tail4 (code points); under 18 code points `***`.
 std::string mask_token(std::string_view token);
@@ -63,9 +64,9 @@ inline bool is_token_char(char c) { return kTokenChars[static_cast<unsigned char
 
 // The KEY=value / `key: value` / JSON / Python-repr passes. `sentinels`
 // selects the non-reusable sentinel (file reads) over the head/tail mask.
-std::string redact_assignments(std::string_view text, bool sentinels);
+void redact_assignments(std::string& text, bool sentinels);
 // Python mapping repr fields (`{'API_KEY': '…'}`) on pytest `E` lines and
 // exception lines only (terminal output of ordinary commands).
-std::string redact_diagnostic_repr_fields(std::string_view text);
+void redact_diagnostic_repr_fields(std::string& text);
 
 }  // namespace hermes::redact_detail

@@ -40,10 +40,11 @@ class Substitution {
 
   size_t copied() const { return copied_; }
 
-  std::string finish() {
-    if (!changed_) return std::string(text_);
+  // Puts the result in `text` (the string viewed) when anything changed.
+  void finish(std::string& text) {
+    if (!changed_) return;
     out_.append(text_.substr(copied_));
-    return std::move(out_);
+    text = std::move(out_);
   }
 
  private:
@@ -58,14 +59,14 @@ class Substitution {
 
 }  // namespace
 
-std::string substitute(std::string_view text, const RE2& re, const Replacer& replace) {
+void substitute(std::string& text, const RE2& re, const Replacer& replace) {
   Substitution sub(text, re);
   for (size_t pos = 0; pos <= text.size();) pos = sub.step(pos, RE2::UNANCHORED, replace);
-  return sub.finish();
+  sub.finish(text);
 }
 
-std::string substitute_at(std::string_view text, const RE2& re, const std::vector<size_t>& starts,
-                          const Replacer& replace) {
+void substitute_at(std::string& text, const RE2& re, const std::vector<size_t>& starts,
+                   const Replacer& replace) {
   Substitution sub(text, re);
   size_t next = 0;
   for (size_t start : starts) {
@@ -73,7 +74,7 @@ std::string substitute_at(std::string_view text, const RE2& re, const std::vecto
     size_t after = sub.step(start, RE2::ANCHOR_START, replace);
     if (after != std::string_view::npos) next = after;
   }
-  return sub.finish();
+  sub.finish(text);
 }
 
 namespace {
