@@ -128,9 +128,9 @@ std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Jso
   const std::string& name = params["name"].get_ref<const std::string&>();
   const registry::ToolSpec* spec = dispatcher_.find(name);
   if (!spec) return error_reply(id, RpcError::kInvalidParams, "Unknown tool: " + name);
-  PreparedCall call{
-      spec, std::move(args), Json(),
-      registry::runs_briefly(*spec, services_) ? CallKind::kBrief : CallKind::kMayBlock};
+  const CallKind kind =
+      registry::runs_briefly(*spec, args, services_) ? CallKind::kBrief : CallKind::kMayBlock;
+  PreparedCall call{spec, std::move(args), Json(), kind};
   if (params.contains("_meta") && params["_meta"].is_object()) {
     call.progress_token = params["_meta"].value("progressToken", Json());
   }

@@ -12,8 +12,8 @@ Json error_json(const std::string& message) {
   return out;
 }
 
-bool runs_briefly(const ToolSpec& spec, const Services& services) {
-  return spec.brief && backend::backend_name(services.config) == "local";
+bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services) {
+  return spec.brief && spec.brief(args) && backend::backend_name(services.config) == "local";
 }
 
 ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx) {

@@ -90,9 +90,11 @@ struct ToolSpec {
   // The reading tools (read_file, search_files) leave the session's loop
   // counters alone; a call to any other tool resets them.
   bool keeps_loop_counters = false;
-  // Its calls only compute and touch files, ending in about a millisecond
-  // when the files are on this host (the file tools): see `runs_briefly`.
-  bool brief = false;
+  // Whether a call with these arguments only computes and touches files,
+  // ending in about a millisecond when the files are on this host (the file
+  // tools; not a PDF read, which waits on pdftotext): see `runs_briefly`.
+  // Unset: no call is brief.
+  std::function<bool(const Json& args)> brief;
   // A tool whose check fails is not listed and cannot be called.
   std::function<bool(const Services&)> is_available = [](const Services&) { return true; };
   // Optional: a description built per session (execute_code lists the tools
@@ -105,10 +107,11 @@ struct ToolSpec {
 // tools through it.
 ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx);
 
-// Whether a call of `spec` ends in about a millisecond of CPU and local I/O:
-// a brief tool with the local backend (elsewhere its files are a round trip
-// away). A worker pool may queue such calls rather than start threads.
-bool runs_briefly(const ToolSpec& spec, const Services& services);
+// Whether a call of `spec` on `args` ends in about a millisecond of CPU and
+// local I/O: a brief call with the local backend (elsewhere its files are a
+// round trip away). A worker pool may queue such calls rather than start
+// threads.
+bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services);
 
 // `{"error": message}`: the generic failure shape.
 Json error_json(const std::string& message);

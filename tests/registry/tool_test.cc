@@ -15,8 +15,9 @@ bool brief_with(const std::string& yaml, bool brief_tool) {
   std::unique_ptr<Config> config = Config::from_yaml(yaml);
   PathResolver paths;
   Services services{*config, paths};
-  ToolSpec spec{.name = "t", .brief = brief_tool};
-  return runs_briefly(spec, services);
+  ToolSpec spec{.name = "t"};
+  if (brief_tool) spec.brief = [](const Json& args) { return !args.contains("slow"); };
+  return runs_briefly(spec, Json::object(), services);
 }
 
 TEST(RunsBriefly, ABriefToolOnTheLocalBackend) {
@@ -30,6 +31,15 @@ TEST(RunsBriefly, NotWhenItsFilesAreARoundTripAway) {
 }
 
 TEST(RunsBriefly, NotForAToolThatMayBlock) { EXPECT_FALSE(brief_with("", false)); }
+
+TEST(RunsBriefly, NotForArgumentsTheToolSaysMayBlock) {
+  std::unique_ptr<Config> config = Config::from_yaml("");
+  PathResolver paths;
+  Services services{*config, paths};
+  ToolSpec spec{.name = "t", .brief = [](const Json& args) { return !args.contains("slow"); }};
+  EXPECT_TRUE(runs_briefly(spec, Json::object(), services));
+  EXPECT_FALSE(runs_briefly(spec, Json{{"slow", true}}, services));
+}
 
 }  // namespace
 }  // namespace hermes::registry

@@ -127,7 +127,7 @@ void register_patch(registry::Registry& registry) {
           .failure = patch_failure,
           .rejected = patch_rejected,
       }),
-      .brief = true,
+      .brief = [](const Json&) { return true; },
   });
 }
 

@@ -206,6 +206,12 @@ Json read_file_json(const ReadFileOutput& output) {
   return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
 }
 
+bool reads_briefly(const Json& args) {
+  auto path = args.find("path");
+  return path == args.end() || !path->is_string() ||
+         extension_of(path->get_ref<const std::string&>()) != ".pdf";
+}
+
 void register_read_file(registry::Registry& registry) {
   registry.add(registry::ToolSpec{
       .name = "read_file",
@@ -220,7 +226,7 @@ void register_read_file(registry::Registry& registry) {
           .failure = read_file_failure,
       }),
       .keeps_loop_counters = true,
-      .brief = true,
+      .brief = reads_briefly,
   });
 }
 

@@ -7,6 +7,7 @@
 #include "tools/file_common/read_tracker.h"
 #include "tools/read_file/content_kind.h"
 #include "tools/read_file/not_found.h"
+#include "tools/read_file/read_file_json.h"
 #include "tools/read_file/read_guards.h"
 #include "tools/read_file/read_state.h"
 #include "tools/read_file/text_read.h"
@@ -53,6 +54,14 @@ TEST(ContentKind, Utf16) {
   // U+1F600 as a surrogate pair, LE.
   EXPECT_EQ(transcode_utf16(std::string("\x3D\xD8\x00\xDE", 4), Utf16::kLittleEndian),
             "\xF0\x9F\x98\x80");
+}
+
+TEST(ReadsBriefly, EveryReadButAPdfs) {
+  EXPECT_TRUE(reads_briefly(Json{{"path", "src/main.cc"}}));
+  EXPECT_TRUE(reads_briefly(Json{{"path", "report.docx"}}));
+  EXPECT_FALSE(reads_briefly(Json{{"path", "paper.pdf"}}));
+  EXPECT_FALSE(reads_briefly(Json{{"path", "PAPER.PDF"}}));
+  EXPECT_TRUE(reads_briefly(Json::object()));  // refused at once: no path
 }
 
 TEST(NotFound, ScoresAndRatio) {
