@@ -1,17 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "mcp/call_pool.h"
 
-#include <sched.h>
+#include "core/cpus.h"
 
 #include <algorithm>
 
 namespace hermes::mcp {
-
-size_t usable_cpus() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(CPU_COUNT(&set), 1);
-  return std::max(std::thread::hardware_concurrency(), 1u);
-}
 
 CallPool::CallPool(CallPoolLimits limits) : limits_(limits) {
   limits_.max_workers = std::max<size_t>(limits_.max_workers, 1);

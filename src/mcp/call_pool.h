@@ -28,9 +28,6 @@
 
 namespace hermes::mcp {
 
-// The CPUs this process may run on (at least 1).
-size_t usable_cpus();
-
 enum class CallKind {
   kMayBlock,  // may wait on processes, the network or the client
   kBrief,     // ends in about a millisecond of CPU and local I/O
