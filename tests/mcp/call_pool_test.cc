@@ -4,32 +4,59 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <future>
-#include <latch>
+#include <memory>
+#include <mutex>
 
 namespace hermes::mcp {
 namespace {
 
 using namespace std::chrono_literals;
 
-// Calls that hold their workers until released: `call()` makes one,
-// `wait_started` returns once `count` of them run.
+// Calls that hold their workers until released: `call()` makes one;
+// `started` says whether `count` of them run within 30 s (false, not a hang,
+// when the pool never gives them workers). Declared after the pool, it
+// releases them on the way out, so that a failed test still ends.
 class HeldCalls {
  public:
-  explicit HeldCalls(std::ptrdiff_t count) : started_(count) {}
+  explicit HeldCalls(int count) : count_(count) {}
+  ~HeldCalls() { release(); }
   std::function<void()> call() {
-    return [this] {
-      started_.count_down();
-      gate_.wait();
+    return [state = state_] {
+      {
+        std::lock_guard lock(state->mu);
+        ++state->running;
+      }
+      state->changed.notify_all();
+      state->gate.wait();
     };
   }
-  void wait_started() { started_.wait(); }
-  void release() { release_.set_value(); }
+  bool started() {
+    std::unique_lock lock(state_->mu);
+    return state_->changed.wait_for(lock, 30s, [&] { return state_->running >= count_; });
+  }
+  // How many have begun.
+  int running() {
+    std::lock_guard lock(state_->mu);
+    return state_->running;
+  }
+  void release() {
+    if (!released_) state_->release.set_value();
+    released_ = true;
+  }
 
  private:
-  std::promise<void> release_;
-  std::shared_future<void> gate_ = release_.get_future().share();
-  std::latch started_;
+  struct State {
+    std::mutex mu;
+    std::condition_variable changed;
+    int running = 0;  // mu
+    std::promise<void> release;
+    std::shared_future<void> gate = release.get_future().share();
+  };
+  const int count_;
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+  bool released_ = false;
 };
 
 TEST(CallPoolTest, RunsEveryTaskAndDrains) {
@@ -41,8 +68,8 @@ TEST(CallPoolTest, RunsEveryTaskAndDrains) {
 }
 
 TEST(CallPoolTest, ABlockedTaskDoesNotHoldTheNextOne) {
-  HeldCalls held(1);
   CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 4});
+  HeldCalls held(1);
   pool.submit(held.call());
   std::promise<void> quick;
   pool.submit([&] { quick.set_value(); });
@@ -55,32 +82,22 @@ TEST(CallPoolTest, ABlockedTaskDoesNotHoldTheNextOne) {
 
 TEST(CallPoolTest, GrowsNoFurtherThanItsCapAndQueuesTheRest) {
   CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 3});
-  std::promise<void> release;
-  std::shared_future<void> gate = release.get_future().share();
-  std::latch started(3);
-  std::atomic<int> entered{0};
-  std::atomic<int> done{0};
-  for (int i = 0; i < 6; ++i) {
-    pool.submit([&, gate] {
-      if (entered++ < 3) started.count_down();
-      gate.wait();
-      ++done;
-    });
-  }
-  started.wait();  // three workers hold three tasks; three wait in the queue
+  HeldCalls held(3);
+  for (int i = 0; i < 6; ++i) pool.submit(held.call());
+  ASSERT_TRUE(held.started());  // three workers hold three calls; three wait in the queue
   EXPECT_EQ(pool.workers(), 3u);
-  EXPECT_EQ(done.load(), 0);
-  release.set_value();
+  EXPECT_EQ(held.running(), 3);
+  held.release();
   pool.drain();
-  EXPECT_EQ(done.load(), 6);
+  EXPECT_EQ(held.running(), 6);
   EXPECT_EQ(pool.workers(), 3u);
 }
 
 TEST(CallPoolTest, IdleWorkersRetireDownToTheMinimum) {
-  HeldCalls held(3);
   CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 4, .idle_timeout = 20ms});
+  HeldCalls held(3);
   for (int i = 0; i < 3; ++i) pool.submit(held.call());
-  held.wait_started();
+  ASSERT_TRUE(held.started());
   EXPECT_EQ(pool.workers(), 3u);
   held.release();
   pool.drain();
@@ -93,10 +110,10 @@ TEST(CallPoolTest, IdleWorkersRetireDownToTheMinimum) {
 }
 
 TEST(CallPoolTest, BriefCallsQueueForTheEagerWorkers) {
-  HeldCalls held(1);
   CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 8, .eager_workers = 1});
+  HeldCalls held(1);
   pool.submit(held.call(), CallKind::kBrief);
-  held.wait_started();
+  ASSERT_TRUE(held.started());
   std::promise<void> second;
   pool.submit([&] { second.set_value(); }, CallKind::kBrief);
   // No second thread for a brief call: it waits for the one worker.
@@ -109,10 +126,10 @@ TEST(CallPoolTest, BriefCallsQueueForTheEagerWorkers) {
 }
 
 TEST(CallPoolTest, ACallThatMayBlockGetsAWorkerOfItsOwn) {
-  HeldCalls held(1);
   CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 8, .eager_workers = 1});
+  HeldCalls held(1);
   pool.submit(held.call(), CallKind::kBrief);
-  held.wait_started();
+  ASSERT_TRUE(held.started());
   std::promise<void> blocking;
   pool.submit([&] { blocking.set_value(); }, CallKind::kMayBlock);
   EXPECT_EQ(blocking.get_future().wait_for(30s), std::future_status::ready);
@@ -122,10 +139,10 @@ TEST(CallPoolTest, ACallThatMayBlockGetsAWorkerOfItsOwn) {
 }
 
 TEST(CallPoolTest, BlockedCallsNeverHoldBriefOnes) {
-  HeldCalls held(2);
   CallPool pool(CallPoolLimits{.min_workers = 1, .max_workers = 8, .eager_workers = 1});
+  HeldCalls held(2);
   for (int i = 0; i < 2; ++i) pool.submit(held.call(), CallKind::kMayBlock);
-  held.wait_started();
+  ASSERT_TRUE(held.started());
   std::promise<void> brief;
   pool.submit([&] { brief.set_value(); }, CallKind::kBrief);
   EXPECT_EQ(brief.get_future().wait_for(30s), std::future_status::ready);
