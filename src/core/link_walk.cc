@@ -3,6 +3,7 @@
 
 #include "core/paths.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
@@ -59,8 +60,9 @@ struct LinkWalk {
     char buf[PATH_MAX];
     ssize_t n = ::readlink(next.c_str(), buf, sizeof buf);
     if (n < 0 || n == static_cast<ssize_t>(sizeof buf)) {
+      // ENOENT names a missing component at once; other errors need lstat.
       struct stat st;
-      missing = n < 0 && errno != EINVAL && ::lstat(next.c_str(), &st) != 0;
+      missing = n < 0 && errno != EINVAL && (errno == ENOENT || ::lstat(next.c_str(), &st) != 0);
       done = std::move(next);
       return;
     }
@@ -100,14 +102,16 @@ bool is_plain_path(std::string_view path) {
          !path.ends_with("/..");
 }
 
-// One system call for the common case: a path that the kernel opens
-// without following any link, at any component, is its own real path.
-bool opens_without_links(const std::string& path) {
+// One system call for the common cases: a path that the kernel opens
+// without following any link, at any component, is its own real path; so
+// is one it finds missing (ENOENT) before it meets a link, since the
+// missing tail is kept as text.
+bool holds_no_links(const std::string& path) {
   open_how how{};
   how.flags = O_PATH | O_CLOEXEC;
   how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
   const long fd = ::syscall(SYS_openat2, AT_FDCWD, path.c_str(), &how, sizeof how);
-  if (fd < 0) return false;  // a link, a missing part, or no openat2: walk it
+  if (fd < 0) return errno == ENOENT;  // else a link, or no openat2: walk it
   ::close(static_cast<int>(fd));
   return true;
 }
@@ -126,7 +130,7 @@ std::vector<std::string> path_components(std::string_view path) {
 }
 
 Result<std::string> resolve_links(const std::string& absolute_path) {
-  if (is_plain_path(absolute_path) && opens_without_links(absolute_path)) return absolute_path;
+  if (is_plain_path(absolute_path) && holds_no_links(absolute_path)) return absolute_path;
   return walk_from("", absolute_path);
 }
 

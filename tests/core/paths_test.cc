@@ -83,6 +83,22 @@ TEST(PathResolver, RealPathFollowsLinksOfMissingFiles) {
   EXPECT_EQ(PathResolver::real_path(dir.file("link/new.txt")), dir.path() + "/real/new.txt");
 }
 
+// A missing component keeps the rest as text, whether the kernel's one-call
+// probe, the walk's readlink (ENOENT) or its lstat (ENOTDIR) finds it; a link
+// before it is still followed.
+TEST(PathResolver, RealPathKeepsAMissingTailAsText) {
+  testing::TempDir dir;
+  dir.write("real/file", "");
+  ASSERT_EQ(::symlink((dir.path() + "/real").c_str(), dir.file("link").c_str()), 0);
+  EXPECT_EQ(PathResolver::real_path(dir.file("real/gone/a/b")), dir.path() + "/real/gone/a/b");
+  EXPECT_EQ(PathResolver::real_path(dir.file("link/gone/a/b")), dir.path() + "/real/gone/a/b");
+  EXPECT_EQ(PathResolver::real_path(dir.file("link/file/x")), dir.path() + "/real/file/x");
+  ASSERT_EQ(::symlink("real/gone", dir.file("dangling").c_str()), 0);
+  EXPECT_EQ(PathResolver::real_path(dir.file("dangling/x")), dir.path() + "/real/gone/x");
+  ASSERT_EQ(::symlink("b", dir.file("real/gone-later").c_str()), 0);
+  EXPECT_EQ(PathResolver::real_path(dir.file("link/gone-later/c")), dir.path() + "/real/b/c");
+}
+
 TEST(PathResolver, RootRefusesDotDotAndSymlinkEscapes) {
   testing::TempDir dir;
   dir.write("ws/a.txt", "x");
