@@ -9,6 +9,7 @@
 #include "core/word_scan.h"
 #include "json/json.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <string_view>
@@ -82,8 +83,17 @@ constexpr uint64_t needs_a_look(uint64_t word) {
          word_scan::any_equal(word, '\\') | word_scan::any_high(word);
 }
 
+// Room for a long string and its escapes at once (a tool's text is often
+// JSON inside JSON), growing geometrically as appends would.
+void make_room(std::string& out, size_t length) {
+  if (length < 256) return;
+  const size_t needed = out.size() + length + length / 8 + 2;
+  if (needed > out.capacity()) out.reserve(std::max(needed, 2 * out.capacity()));
+}
+
 // False (and `out` unchanged) when `s` is not valid UTF-8.
 bool append_string(std::string_view s, std::string& out) {
+  make_room(out, s.size());
   const size_t mark = out.size();
   out += '"';
   size_t run = 0;

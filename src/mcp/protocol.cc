@@ -88,8 +88,8 @@ Json tool_to_json(const registry::ToolSpec& spec, const std::string& description
   return out;
 }
 
-Json call_result(const std::string& text, bool is_error) {
-  Json block = {{"type", "text"}, {"text", text}};
+Json call_result(std::string text, bool is_error) {
+  Json block = {{"type", "text"}, {"text", std::move(text)}};
   Json out;
   out["content"] = Json::array({std::move(block)});
   out["isError"] = is_error;

@@ -58,7 +58,7 @@ inline constexpr int kListTtlMs = 600000;
 // One tools/list entry.
 Json tool_to_json(const registry::ToolSpec& spec, const std::string& description);
 // A tools/call result: the tool's JSON text as one text block.
-Json call_result(const std::string& text, bool is_error);
+Json call_result(std::string text, bool is_error);
 
 // True for a JSON-RPC id we accept: a string or an integer.
 bool is_valid_id(const Json& id);

@@ -156,7 +156,7 @@ std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, 
                &client = env.client](std::stop_token stop) {
     registry::CallContext ctx{session, services_, client, dispatcher_, stop, call.progress_token};
     registry::ToolCallResult result = dispatcher_.call(*call.spec, call.args, ctx);
-    Json out = call_result(result.text, result.is_error);
+    Json out = call_result(std::move(result.text), result.is_error);
     return modern ? modern_result(options_.identity, std::move(out)) : out;
   };
   if (!may_become_task(call, env)) {

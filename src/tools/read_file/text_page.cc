@@ -50,6 +50,7 @@ class LineCollector {
   }
 
   size_t size() const { return ranges_.size(); }
+  size_t kept_bytes() const { return kept_.size(); }
   std::string_view line(size_t i) const {
     return std::string_view(kept_).substr(ranges_[i].first, ranges_[i].second);
   }
@@ -132,12 +133,16 @@ int count_conflicts(const LineCollector& lines, size_t shown) {
 
 Page render_page(const ChunkSource& source, const PageRequest& request) {
   LineCollector collector(request);
-  std::string chunk;
+  std::string_view chunk;
   while (source(chunk)) collector.feed(chunk);
   Page page;
   page.total_lines = collector.finish();
   page.first_line = request.offset;
-  page.content.reserve(std::min<size_t>(static_cast<size_t>(request.max_chars), 1 << 20));
+  // The kept lines with their labels, within the budget: a reservation of
+  // the whole budget (100 KB) per small read costs more than the read.
+  const size_t label_bytes = 2 + std::to_string(request.offset + collector.size()).size();
+  page.content.reserve(std::min({collector.kept_bytes() + collector.size() * label_bytes,
+                                 static_cast<size_t>(request.max_chars), size_t{1} << 20}));
   size_t used = 0;
   for (size_t i = 0; i < collector.size(); ++i) {
     std::optional<std::string> clamped = clamp_line(collector.line(i), request.max_line_length);
@@ -170,9 +175,9 @@ Page render_page(const ChunkSource& source, const PageRequest& request) {
 Page render_page(std::string_view text, const PageRequest& request) {
   bool fed = false;
   return render_page(
-      [&](std::string& chunk) {
+      [&](std::string_view& chunk) {
         if (fed) return false;
-        chunk.assign(text);
+        chunk = text;
         fed = true;
         return true;
       },

@@ -30,7 +30,8 @@ struct Page {
 };
 
 // Feeds the bytes of a file in order; returns false at end of input.
-using ChunkSource = std::function<bool(std::string& chunk)>;
+// The view stays valid until the next call.
+using ChunkSource = std::function<bool(std::string_view& chunk)>;
 
 // Renders the page described by `request` from the file's bytes.
 Page render_page(const ChunkSource& source, const PageRequest& request);

@@ -102,20 +102,28 @@ constexpr size_t kHeadBytes = 1024;  // what the binary sniffers look at
 
 // The page streamed from the file chunk by chunk, the first chunk (`got`
 // bytes from offset 0) already in `buf`: each call hands over the chunk in
-// hand and reads the next. A short read at or past the size the file had is
-// its end (the stamp compared after the read catches growth).
+// hand and reads the next into a second buffer (so the view handed over
+// stays valid until then). A short read at or past the size the file had
+// is its end (the stamp compared after the read catches growth).
 Result<Page> stream_page(fs::ReadableFile& file, const fs::FileInfo& info, std::string& buf,
                          size_t got, const PageRequest& request) {
   uint64_t at = 0;
   Status failed;
+  std::string next_buf;
   Page page = render_page(
-      [&](std::string& chunk) {
+      [&](std::string_view& chunk) {
         if (got == 0) return false;
-        chunk.assign(buf.data(), got);
         at += got;
-        const bool ended = info.size > 0 && at >= info.size && got < buf.size();
-        auto next = ended ? Result<size_t>(size_t{0}) : file.pread(buf.data(), buf.size(), at);
+        if (info.size > 0 && at >= info.size && got < buf.size()) {
+          chunk = std::string_view(buf.data(), got);
+          got = 0;
+          return true;
+        }
+        next_buf.resize(buf.size());
+        auto next = file.pread(next_buf.data(), next_buf.size(), at);
         if (!next) failed = next.error();
+        buf.swap(next_buf);
+        chunk = std::string_view(next_buf.data(), got);
         got = next ? *next : 0;
         return true;
       },
