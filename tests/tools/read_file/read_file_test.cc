@@ -123,6 +123,28 @@ TEST(ReadFileBudget, LargeFileNudge) {
   EXPECT_THAT(r["_hint"].get<std::string>(), HasSubstr("This file is large (588,894 bytes)"));
 }
 
+// The file is read in 256 KiB chunks: lines cut by a chunk's end come out
+// whole, and every line is counted once.
+TEST(ReadFileBudget, LinesAcrossChunkEndsComeOutWhole) {
+  ReadFileHarness h;
+  auto line = [](int n) {
+    std::string text = "L" + std::to_string(n) + " ";
+    return text + std::string(100 - text.size(), 'a' + n % 26);
+  };
+  std::string file;
+  for (int n = 1; n <= 8000; ++n) file += line(n) + "\n";  // 101 bytes a line: 808,000 bytes
+  h.dir().write("chunks.txt", file);
+  for (int first : {2590, 5188, 7785}) {  // around 262,144, 524,288 and 786,432
+    std::string expected;
+    for (int n = first; n < first + 8; ++n) {
+      expected += (n == first ? "" : "\n") + std::to_string(n) + "|" + line(n);
+    }
+    Json r = h.call({{"path", "chunks.txt"}, {"offset", first}, {"limit", 8}});
+    EXPECT_EQ(r["content"], expected) << first;
+    EXPECT_EQ(r["total_lines"], 8000);
+  }
+}
+
 TEST(ReadFileBinary, ContentDetectionAndKinds) {
   ReadFileHarness h;
   h.dir().write("image.raw", std::string("\x89PNG\r\n\x1a\n\0\0\0\r", 12));
