@@ -36,10 +36,11 @@ using namespace std::chrono_literals;
 struct CallState {
   explicit CallState(asio::any_io_executor executor) : wake(executor) {}
   asio::steady_timer wake;
-  std::deque<Json> events;  // notifications not yet written
+  // Messages are serialised on the worker: the one I/O thread only writes.
+  std::deque<std::string> events;  // notifications not yet written
   bool finished = false;
-  std::optional<Json> response;  // when finished: nullopt = cancelled
-  bool watching = false;         // a disconnect watch is pending
+  std::optional<std::string> response;  // when finished: nullopt = cancelled
+  bool watching = false;                // a disconnect watch is pending
   bool disconnected = false;
   void poke() { wake.cancel(); }
 };
@@ -86,8 +87,8 @@ HttpResponse limit_refusal(int status, std::string_view message) {
 // How long the server must see no request before it hands freed memory back.
 constexpr auto kQuietBeforeTrim = 1s;
 
-std::string sse_event(const Json& message) {
-  return "event: message\ndata: " + dump_json(message) + "\n\n";
+std::string sse_event(const std::string& message) {
+  return "event: message\ndata: " + message + "\n\n";
 }
 
 }  // namespace
@@ -255,12 +256,14 @@ void Server::Impl::start_worker(CallJob& job, std::shared_ptr<CallState> state) 
   auto executor = io.get_executor();
   calls.start(job.stop, job.kind, [run = std::move(job.run), state, executor] {
     auto sink = [state, executor](const Json& notification) {
-      asio::post(executor, [state, notification] {
-        state->events.push_back(notification);
+      asio::post(executor, [state, text = dump_json(notification)]() mutable {
+        state->events.push_back(std::move(text));
         state->poke();
       });
     };
-    std::optional<Json> response = run(sink);
+    std::optional<Json> message = run(sink);
+    std::optional<std::string> response;
+    if (message) response = dump_json(*message);
     asio::post(executor, [state, response = std::move(response)]() mutable {
       state->finished = true;
       state->response = std::move(response);
@@ -311,7 +314,7 @@ awaitable<bool> Server::Impl::run_call(beast::tcp_stream& stream, beast::flat_bu
     if (!state->response) {
       open = false;  // cancelled: nothing to say
     } else {
-      HttpResponse response{200, std::move(headers), dump_json(*state->response)};
+      HttpResponse response{200, std::move(headers), std::move(*state->response)};
       response.headers.emplace_back("Content-Type", "application/json");
       co_await stop_watching(stream, state);
       co_return co_await write(stream, std::move(response), keep_alive && !state->disconnected);
@@ -362,7 +365,7 @@ awaitable<bool> Server::Impl::stream_sse(beast::tcp_stream& stream,
   if (ec) co_return false;
   while (true) {
     while (!state->events.empty()) {
-      Json event = std::move(state->events.front());
+      std::string event = std::move(state->events.front());
       state->events.pop_front();
       if (!co_await write_chunk(stream, sse_event(event))) co_return false;
     }
