@@ -133,9 +133,17 @@ void Endpoint::reap_loop(std::stop_token stop) {
   }
 }
 
-size_t Endpoint::session_count() const { return sessions_.size(); }
+size_t Endpoint::session_count() const {
+  std::lock_guard lock(sessions_mu_);
+  return sessions_.size();
+}
 
 void Endpoint::expire_idle() {
+  std::lock_guard lock(sessions_mu_);
+  expire_idle_locked();
+}
+
+void Endpoint::expire_idle_locked() {
   auto now = Clock::now().time_since_epoch().count();
   auto idle = std::chrono::duration_cast<Clock::duration>(options_.session_idle).count();
   auto expired = [&](const Bucket& b) { return b.inflight == 0 && now - b.last_used > idle; };
@@ -297,6 +305,7 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_modern(const Post& post) {
 }
 
 std::shared_ptr<Endpoint::Bucket> Endpoint::modern_bucket(const std::string& principal) {
+  std::lock_guard lock(sessions_mu_);
   auto& bucket = modern_[principal];
   if (!bucket) bucket = std::make_shared<Bucket>(principal, "modern:" + principal);
   bucket->touch();
@@ -326,14 +335,15 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_legacy(const Post& post) {
 }
 
 std::variant<HttpResponse, CallJob> Endpoint::legacy_initialize(const Post& post) {
-  if (sessions_.size() >= options_.max_sessions) {
-    expire_idle();
+  std::string id = random_hex(16);
+  {
+    std::lock_guard lock(sessions_mu_);
+    if (sessions_.size() >= options_.max_sessions) expire_idle_locked();
     if (sessions_.size() >= options_.max_sessions) {
       return refuse(503, -32000, "Service Unavailable: too many sessions", {{"Retry-After", "30"}});
     }
+    sessions_[id] = std::make_shared<Bucket>(post.principal, "http:" + id.substr(0, 8));
   }
-  std::string id = random_hex(16);
-  sessions_[id] = std::make_shared<Bucket>(post.principal, "http:" + id.substr(0, 8));
   mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr);
   return json_response(200, reply.message, {{"Mcp-Session-Id", id}});
 }
@@ -342,19 +352,22 @@ std::variant<std::shared_ptr<Endpoint::Bucket>, HttpResponse> Endpoint::find_ses
     const HttpRequest& request, const std::string& principal) {
   auto id = request.header("mcp-session-id");
   if (!id) return refuse(400, -32000, "Bad Request: Mcp-Session-Id header is required");
-  auto it = sessions_.find(std::string(*id));
-  // Another principal's session reads as unknown: possession is not identity.
-  if (it == sessions_.end() || it->second->principal != principal) {
-    return refuse(404, -32001, "Session not found");
+  std::shared_ptr<Bucket> bucket;
+  {
+    std::lock_guard lock(sessions_mu_);
+    auto it = sessions_.find(std::string(*id));
+    if (it != sessions_.end()) bucket = it->second;
   }
+  // Another principal's session reads as unknown: possession is not identity.
+  if (!bucket || bucket->principal != principal) return refuse(404, -32001, "Session not found");
   if (auto version = request.header("mcp-protocol-version");
       version && !is_legacy_version(*version)) {
     return refuse(400, -32000,
                   "Bad Request: unsupported MCP-Protocol-Version (supported: " +
                       dump_json(mcp::supported_versions()) + ")");
   }
-  it->second->touch();
-  return it->second;
+  bucket->touch();
+  return bucket;
 }
 
 HttpResponse Endpoint::handle_delete(const HttpRequest& request, const std::string& principal) {
@@ -365,7 +378,14 @@ HttpResponse Endpoint::handle_delete(const HttpRequest& request, const std::stri
   auto found = find_session(request, principal);
   if (auto* refused = std::get_if<HttpResponse>(&found)) return *refused;
   auto bucket = std::get<std::shared_ptr<Bucket>>(found);
-  sessions_.erase(std::string(*request.header("mcp-session-id")));
+  {
+    std::lock_guard lock(sessions_mu_);
+    auto it = sessions_.find(std::string(*request.header("mcp-session-id")));
+    // A DELETE on another thread may have ended it first: it is retired once.
+    if (it == sessions_.end() || it->second != bucket)
+      return refuse(404, -32001, "Session not found");
+    sessions_.erase(it);
+  }
   retire(std::move(bucket));
   return HttpResponse{200, {}, ""};
 }

@@ -2,9 +2,9 @@
 // The MCP endpoint's HTTP semantics, independent of sockets: guards, bearer
 // tokens, the status ladder of both eras, legacy sessions (Mcp-Session-Id)
 // and the modern era's per-principal state. The listener feeds it parsed
-// requests on its one I/O thread and writes what it answers; a tools/call
-// comes back as a CallJob for a worker thread. Tools see the same Router and
-// Dispatcher as on stdio.
+// requests from its I/O threads and writes what it answers; a tools/call
+// comes back as a CallJob to run. Tools see the same Router and Dispatcher
+// as on stdio. Thread-safe.
 #pragma once
 
 #include "json/json.h"
@@ -101,18 +101,20 @@ class Endpoint {
   std::variant<std::shared_ptr<Bucket>, HttpResponse> find_session(const HttpRequest& request,
                                                                    const std::string& principal);
   std::shared_ptr<Bucket> modern_bucket(const std::string& principal);
+  void expire_idle_locked();  // sessions_mu_ held
   void retire(std::shared_ptr<Bucket> bucket);
   void reap_loop(std::stop_token stop);
 
   mcp::Router& router_;
   const EndpointOptions options_;
   const Guard guard_;
-  std::map<std::string, std::shared_ptr<Bucket>> sessions_;  // I/O thread; legacy, by id
-  std::map<std::string, std::shared_ptr<Bucket>> modern_;    // I/O thread; by principal
+  mutable std::mutex sessions_mu_;
+  std::map<std::string, std::shared_ptr<Bucket>> sessions_;  // sessions_mu_; legacy, by id
+  std::map<std::string, std::shared_ptr<Bucket>> modern_;    // sessions_mu_; by principal
   std::mutex load_mu_;
   size_t inflight_ = 0;                                  // load_mu_
   std::map<std::string, size_t> inflight_by_principal_;  // load_mu_
-  // Sessions leave the tables on the I/O thread but are destroyed (which
+  // Sessions leave the tables on an I/O thread but are destroyed (which
   // kills their processes, up to a second each) on this thread.
   std::mutex retired_mu_;
   std::condition_variable_any retired_cv_;

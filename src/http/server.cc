@@ -4,6 +4,7 @@
 #include "http/server.h"
 
 #include "core/allocator.h"
+#include "core/cpus.h"
 #include "core/log.h"
 #include "mcp/call_pool.h"
 
@@ -31,12 +32,12 @@ using asio::ip::tcp;
 using boost::system::error_code;
 using namespace std::chrono_literals;
 
-// Where a call running on a worker meets its connection: everything here is
-// touched on the I/O thread only (the worker posts).
+// Where a call meets its connection: everything here is touched on the
+// connection's I/O thread only (a worker posts).
 struct CallState {
   explicit CallState(asio::any_io_executor executor) : wake(executor) {}
   asio::steady_timer wake;
-  // Messages are serialised on the worker: the one I/O thread only writes.
+  // Messages are serialised where the call runs: the I/O thread only writes.
   std::deque<std::string> events;  // notifications not yet written
   bool finished = false;
   std::optional<std::string> response;  // when finished: nullopt = cancelled
@@ -77,6 +78,28 @@ class CallRunner {
   mcp::CallPool pool_;  // last: its workers finish before `running_` goes
 };
 
+// Runs a call on this thread, handing each notification and then the
+// response (nullopt: cancelled) to its caller as text.
+void run_job(CallJob& job, std::function<void(std::string)> event,
+             const std::function<void(std::optional<std::string>)>& done) {
+  std::optional<Json> message =
+      job.run([event](const Json& notification) { event(dump_json(notification)); });
+  std::optional<std::string> response;
+  if (message) response = dump_json(*message);
+  done(std::move(response));
+}
+
+// A brief call (a local file tool) runs on the connection's I/O thread:
+// handing it to a worker and back would cost more than the call.
+void run_here(CallJob& job, const std::shared_ptr<CallState>& state) {
+  run_job(
+      job, [state](std::string text) { state->events.push_back(std::move(text)); },
+      [&](std::optional<std::string> response) {
+        state->finished = true;
+        state->response = std::move(response);
+      });
+}
+
 // Built outside the coroutines: g++ 12 miscompiles braced lists inside them.
 HttpResponse limit_refusal(int status, std::string_view message) {
   HttpResponse response{status, {}, error_body(-32000, message)};
@@ -111,9 +134,44 @@ Result<std::pair<std::string, unsigned short>> parse_listen(const std::string& l
   return std::make_pair(host, static_cast<unsigned short>(std::stoul(port)));
 }
 
+// One event loop per I/O thread; a connection lives on one of them for its
+// whole life, so its coroutines, timers and call state need no locks.
+class IoThreads {
+ public:
+  explicit IoThreads(size_t count) {
+    for (size_t i = 0; i < std::max<size_t>(count, 1); ++i)
+      loops_.push_back(std::make_unique<asio::io_context>(1));
+  }
+  asio::io_context& main() { return *loops_.front(); }
+  // The loop for the next connection, in turn.
+  asio::io_context& next() { return *loops_[next_++ % loops_.size()]; }
+  // Runs the other loops on threads of their own and the main one here,
+  // until stop(); then joins them.
+  void run() {
+    std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep;
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < loops_.size(); ++i) {
+      keep.push_back(asio::make_work_guard(*loops_[i]));
+      threads.emplace_back([loop = loops_[i].get()] { loop->run(); });
+    }
+    main().run();
+    stop();
+    for (auto& thread : threads) thread.join();
+  }
+  void stop() {
+    for (auto& loop : loops_) loop->stop();
+  }
+
+ private:
+  std::vector<std::unique_ptr<asio::io_context>> loops_;
+  size_t next_ = 0;  // the main loop's accept coroutine only
+};
+
 struct Server::Impl {
   Impl(mcp::Router& router, ServerOptions opts)
       : options(std::move(opts)),
+        loops(options.io_threads ? options.io_threads : std::min<size_t>(usable_cpus(), 16)),
+        io(loops.main()),
         endpoint(router, options.endpoint),
         acceptor(io),
         sweeper(io),
@@ -121,13 +179,14 @@ struct Server::Impl {
         signals(io, SIGINT, SIGTERM) {}
 
   ServerOptions options;
-  asio::io_context io{1};
+  IoThreads loops;
+  asio::io_context& io;  // the main loop: accepting, sweeping, signals
   Endpoint endpoint;
   tcp::acceptor acceptor;
   asio::steady_timer sweeper;
   asio::steady_timer trim_timer;
-  bool trim_pending = false;  // trim_when_quiet is waiting
-  std::chrono::steady_clock::time_point last_request;
+  std::atomic<bool> trim_pending = false;  // trim_when_quiet is waiting
+  std::atomic<std::chrono::steady_clock::rep> last_request{0};
   asio::signal_set signals;
   CallRunner calls;
 
@@ -151,12 +210,14 @@ struct Server::Impl {
 awaitable<void> Server::Impl::accept_loop() {
   while (acceptor.is_open()) {
     error_code ec;
-    tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(use_awaitable, ec));
+    tcp::socket socket =
+        co_await acceptor.async_accept(loops.next(), asio::redirect_error(use_awaitable, ec));
     if (ec == asio::error::operation_aborted) co_return;
     if (ec) continue;  // EMFILE and friends: the next accept may work
     // Small responses must not wait for the peer's delayed ACK (Nagle).
     socket.set_option(tcp::no_delay(true), ec);
-    asio::co_spawn(io, serve(std::move(socket)), asio::detached);
+    auto loop = socket.get_executor();
+    asio::co_spawn(loop, serve(std::move(socket)), asio::detached);
   }
 }
 
@@ -174,21 +235,23 @@ awaitable<void> Server::Impl::sweep_loop() {
 
 // A request was answered: once none has come for kQuietBeforeTrim, the
 // memory its calls (and ended sessions) freed goes back to the kernel. The
-// timer is armed once per quiet spell, not per request.
+// timer is armed once per quiet spell, not per request. Any I/O thread.
 void Server::Impl::note_request() {
-  last_request = std::chrono::steady_clock::now();
-  if (trim_pending) return;
-  trim_pending = true;
+  last_request.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                     std::memory_order_relaxed);
+  if (trim_pending.load(std::memory_order_relaxed) || trim_pending.exchange(true)) return;
   asio::co_spawn(io, trim_when_quiet(), asio::detached);
 }
 
 awaitable<void> Server::Impl::trim_when_quiet() {
+  using Clock = std::chrono::steady_clock;
   while (true) {
-    trim_timer.expires_at(last_request + kQuietBeforeTrim);
+    Clock::time_point last{Clock::duration(last_request.load(std::memory_order_relaxed))};
+    if (Clock::now() - last >= kQuietBeforeTrim) break;
+    trim_timer.expires_at(last + kQuietBeforeTrim);
     error_code ec;
     co_await trim_timer.async_wait(asio::redirect_error(use_awaitable, ec));
     if (ec) co_return;  // shutting down
-    if (std::chrono::steady_clock::now() - last_request >= kQuietBeforeTrim) break;
   }
   trim_pending = false;
   release_free_memory();
@@ -253,21 +316,22 @@ awaitable<void> Server::Impl::serve(tcp::socket socket) {
 }
 
 void Server::Impl::start_worker(CallJob& job, std::shared_ptr<CallState> state) {
-  auto executor = io.get_executor();
-  calls.start(job.stop, job.kind, [run = std::move(job.run), state, executor] {
-    auto sink = [state, executor](const Json& notification) {
-      asio::post(executor, [state, text = dump_json(notification)]() mutable {
+  auto executor = state->wake.get_executor();
+  auto stop = job.stop;
+  auto kind = job.kind;
+  calls.start(stop, kind, [job = std::move(job), state, executor]() mutable {
+    auto event = [state, executor](std::string text) {
+      asio::post(executor, [state, text = std::move(text)]() mutable {
         state->events.push_back(std::move(text));
         state->poke();
       });
     };
-    std::optional<Json> message = run(sink);
-    std::optional<std::string> response;
-    if (message) response = dump_json(*message);
-    asio::post(executor, [state, response = std::move(response)]() mutable {
-      state->finished = true;
-      state->response = std::move(response);
-      state->poke();
+    run_job(job, event, [&](std::optional<std::string> response) {
+      asio::post(executor, [state, response = std::move(response)]() mutable {
+        state->finished = true;
+        state->response = std::move(response);
+        state->poke();
+      });
     });
   });
 }
@@ -292,13 +356,17 @@ awaitable<void> Server::Impl::watch(beast::tcp_stream& stream, beast::flat_buffe
 
 awaitable<bool> Server::Impl::run_call(beast::tcp_stream& stream, beast::flat_buffer& buffer,
                                        CallJob job, bool keep_alive) {
-  auto state = std::make_shared<CallState>(io.get_executor());
+  auto state = std::make_shared<CallState>(stream.get_executor());
   Headers headers = std::move(job.headers);
-  if (job.cancel_on_disconnect) {
-    state->watching = true;
-    asio::co_spawn(io, watch(stream, buffer, state, job.stop), asio::detached);
+  if (job.kind == mcp::CallKind::kBrief) {
+    run_here(job, state);
+  } else {
+    if (job.cancel_on_disconnect) {
+      state->watching = true;
+      asio::co_spawn(stream.get_executor(), watch(stream, buffer, state, job.stop), asio::detached);
+    }
+    start_worker(job, state);
   }
-  start_worker(job, state);
   auto wait = [&](std::chrono::steady_clock::time_point until) -> awaitable<void> {
     state->wake.expires_at(until);
     error_code ec;
@@ -389,7 +457,7 @@ Server::Server(mcp::Router& router, ServerOptions options)
     : impl_(std::make_unique<Impl>(router, std::move(options))) {}
 
 Server::~Server() {
-  impl_->io.stop();
+  impl_->loops.stop();
   impl_->calls.stop_and_join();  // workers post into `io`: they end before it does
 }
 
@@ -417,7 +485,7 @@ void Server::run() {
   });
   asio::co_spawn(impl.io, impl.accept_loop(), asio::detached);
   asio::co_spawn(impl.io, impl.sweep_loop(), asio::detached);
-  impl.io.run();
+  impl.loops.run();
 }
 
 void Server::stop() {
@@ -427,7 +495,7 @@ void Server::stop() {
     impl->signals.cancel(ignored);
     impl->sweeper.cancel();
     impl->trim_timer.cancel();
-    impl->io.stop();
+    impl->loops.stop();
   });
 }
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // `hermes-tools serve`: MCP over Streamable HTTP on one endpoint, both eras.
-// One I/O thread holds every connection (idle sessions cost memory, not
-// threads); each tools/call runs on its own thread and posts its notifications
-// and response back. A result ready within a second goes out as JSON, a
-// slower one (or one preceded by progress) as an SSE stream with keep-alive
-// comments. On the modern wire a closed connection cancels its call.
+// A few I/O threads (one per CPU) hold every connection, each connection on
+// one of them (idle sessions cost memory, not threads). A brief tools/call (a
+// local file tool) runs on its connection's I/O thread; any other runs on a
+// worker of the call pool and posts its notifications and response back. A
+// result ready within a second goes out as JSON, a slower one (or one
+// preceded by progress) as an SSE stream with keep-alive comments. On the
+// modern wire a closed connection cancels its call.
 #pragma once
 
 #include "core/result.h"
@@ -31,6 +33,7 @@ struct ServerOptions {
   std::chrono::milliseconds write_stall_timeout{30000};
   std::chrono::milliseconds json_window{1000};  // longer than this: SSE
   std::chrono::milliseconds sse_keep_alive{15000};
+  size_t io_threads = 0;  // 0: one per usable CPU, at most 16
 };
 
 // Splits "HOST:PORT" / "[V6]:PORT" for --listen. An error names the problem.
