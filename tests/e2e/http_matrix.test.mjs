@@ -2,8 +2,8 @@
 // The HTTP status matrix of `hermes-tools serve` over real sockets: limits
 // (413 with and without Content-Length, 431), guards, tokens (401 with its
 // challenge, no protected-resource metadata), slow clients dropped, the
-// session cap, idle expiry ending a session's background processes, and a
-// thousand idle sessions.
+// session cap, idle expiry ending a session's background processes, reads
+// answered beside a long call, and a thousand idle sessions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -158,6 +158,43 @@ test('session cap 503, idle expiry ends the session and its background processes
     assert.ok(gone, 'idle expiry killed the background process');
     const after = await post(server.url, { jsonrpc: '2.0', id: 3, method: 'ping' }, h);
     assert.equal(after.status, 404);
+  } finally {
+    await server.stop();
+    scratch.cleanup();
+  }
+});
+
+test('reads on other connections are answered while a terminal call runs; a doubled DELETE ends the session once', async () => {
+  const scratch = scratchDir();
+  const server = await serve();
+  try {
+    const sid = (await post(server.url, init(), JSON_HEADERS)).headers.get('mcp-session-id');
+    const h = { ...JSON_HEADERS, 'mcp-session-id': sid };
+    const call = (id, name, args) => post(server.url,
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, h);
+    const text = (reply) => reply.messages.at(-1)?.result?.content?.[0]?.text ?? '';
+    const files = Array.from({ length: 16 }, (_, i) => {
+      const file = path.join(scratch.dir, `f${i}.txt`);
+      writeFileSync(file, `line of file ${i}\n`);
+      return file;
+    });
+    const started = Date.now();
+    const slow = call(2, 'terminal', { command: 'sleep 2; echo slept' });
+    await sleep(200);
+    // Sixteen at once: fetch spreads them over connections, so over every I/O loop.
+    const reads = await Promise.all(files.map((file, i) => call(10 + i, 'read_file', { path: file })));
+    const readsTook = Date.now() - started;
+    reads.forEach((r, i) => {
+      assert.equal(r.status, 200);
+      assert.ok(text(r).includes(`line of file ${i}`), text(r));
+    });
+    assert.ok(readsTook < 1800, `the reads waited for the terminal call: ${readsTook} ms`);
+    const done = await slow;
+    assert.ok(text(done).includes('slept'), text(done));
+    assert.ok(Date.now() - started >= 2000);
+    const del = () => fetch(server.url, { method: 'DELETE', headers: h }).then((r) => r.status);
+    const statuses = await Promise.all([del(), del()]);
+    assert.deepEqual(statuses.sort(), [200, 404]);
   } finally {
     await server.stop();
     scratch.cleanup();
