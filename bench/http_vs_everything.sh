@@ -3,12 +3,14 @@
 # Streamable HTTP mode), legacy-era sessions, on a private network namespace
 # that has only loopback (server-everything binds every interface):
 #   calls/s, p50 and p99 at concurrency 1, 8 and 64 (ours: read_file of a
-#   4 KB file; theirs: echo of a 4 KB message), the same read over stdio
-#   (what HTTP adds), and RSS with 1,000 idle sessions.
+#   4 KB file; theirs: echo of a 4 KB message) in ROUNDS interleaved runs
+#   each, with the ratio of the medians; the same read over stdio (what HTTP
+#   adds), and RSS with 1,000 idle sessions.
 # HTTP load comes from wrk (http/mcp_call.lua checks every reply); the stdio
 # figures and the idle sessions from the Node client http/load.mjs.
 # Usage: bench/http_vs_everything.sh BUILD_DIR   (root, or unshare rights)
-#   env DURATION (wrk's -d, default 5s), REQUESTS (stdio calls, default 2000)
+#   env DURATION (wrk's -d, default 5s), ROUNDS (HTTP runs per server and
+#   concurrency, default 3), REQUESTS (stdio calls, default 2000)
 set -euo pipefail
 build="$(cd "${1:?usage: http_vs_everything.sh BUILD_DIR}" && pwd)"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -32,6 +34,7 @@ for n in range(2000):
         for i in range(50): f.write(('line %06d ' % i).ljust(79, 'x') + '\n')"
 requests=${REQUESTS:-2000}
 duration=${DURATION:-5s}
+rounds=${ROUNDS:-3}
 message=$(head -c 4096 /dev/zero | tr '\0' 'm')
 load="$here/http/load.mjs"
 read_args="{\"path\":\"$work/data%d.txt\"}"
@@ -82,11 +85,28 @@ idle_sessions() {
 idle_sessions fresh
 # read_file varies path and line limit (mcp_call.lua), so that no read repeats.
 wrk_args="{\"path\":\"$work/data%d.txt\",\"limit\":%l}"
+# LINE...: the median calls/s of wrk result lines.
+median_calls() {
+  python3 -c 'import json, statistics, sys
+print(int(statistics.median(json.loads(l[:l.rindex("}") + 1])["calls_per_s"] for l in sys.argv[1:])))' "$@"
+}
 for c in 1 8 64; do
-  report "ours   http  c=$c" "$(run_wrk http://127.0.0.1:18787/mcp $c read_file "$wrk_args" 'line 000049' 2000)"
+  ours_runs=() theirs_runs=()
+  # Interleaved, so that the machine's drift weighs on both servers alike.
+  for _ in $(seq "$rounds"); do
+    line=$(run_wrk http://127.0.0.1:18787/mcp $c read_file "$wrk_args" 'line 000049' 2000)
+    report "ours   http  c=$c" "$line"
+    ours_runs+=("$line")
+    line=$(run_wrk http://127.0.0.1:3001/mcp $c echo "{\"message\":\"$message\"}" "Echo: mmmm" 0)
+    report "theirs http  c=$c" "$line"
+    theirs_runs+=("$line")
+  done
   report "ours   stdio c=$c" "$(node "$load" --stdio "$bin mcp" --tool read_file --args "$read_args" \
     --vary-path 2000 --concurrency $c --requests $requests) (node client)"
-  report "theirs http  c=$c" "$(run_wrk http://127.0.0.1:3001/mcp $c echo "{\"message\":\"$message\"}" "Echo: mmmm" 0)"
+  ours_median=$(median_calls "${ours_runs[@]}")
+  theirs_median=$(median_calls "${theirs_runs[@]}")
+  ratio=$(python3 -c "print(round($ours_median / max($theirs_median, 1), 1))")
+  echo "ratio  http  c=$c {\"ours_calls_per_s\":$ours_median,\"theirs_calls_per_s\":$theirs_median,\"ratio\":$ratio} (medians of $rounds interleaved runs)"
 done
 idle_sessions "after the runs, 1,000 more"
 if [ "$failed" != 0 ]; then
