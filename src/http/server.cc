@@ -90,7 +90,9 @@ void run_job(CallJob& job, std::function<void(std::string)> event,
 }
 
 // A brief call (a local file tool) runs on the connection's I/O thread:
-// handing it to a worker and back would cost more than the call.
+// handing it to a worker and back would cost more than the call. It never
+// waits on the client either: over HTTP a tool's channel asks the client
+// nothing (RequestChannel), so no answer has to come through this loop.
 void run_here(CallJob& job, const std::shared_ptr<CallState>& state) {
   run_job(
       job, [state](std::string text) { state->events.push_back(std::move(text)); },
