@@ -195,8 +195,12 @@ class BareRemote : public RemoteFaults {
 };
 
 TEST_F(BareRemote, SearchWithoutRgFallsBackToTheSameResult) {
+  // Matches come newest first: an hour between the two files, so that the
+  // order does not hang on whether both writes fell in one clock tick.
   auto tree = [](ParityEnv& env) {
-    env.write("src/a.py", "def handler():\n    pass\n");
+    std::string older = env.write("src/a.py", "def handler():\n    pass\n");
+    std::filesystem::last_write_time(
+        older, std::filesystem::file_time_type::clock::now() - std::chrono::hours(1));
     env.write("docs/b.md", "handler docs\n");
     return normalize(env.call("search_files", {{"pattern", "handler"}}), env);
   };
