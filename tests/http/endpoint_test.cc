@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
+#include <vector>
 
 namespace hermes::http {
 namespace {
@@ -204,6 +206,52 @@ TEST_F(EndpointTest, SessionCapAndIdleExpiry) {
   EXPECT_EQ(e.session_count(), 0u);
   EXPECT_EQ(response(e.handle(post(rpc(2, "ping"), {{"mcp-session-id", first}}))).status, 404);
   initialize(e);  // room again
+}
+
+// Several I/O loops call the endpoint at once: the session cap holds, and
+// a session DELETEd from many threads at once is ended exactly once.
+TEST_F(EndpointTest, SessionTablesHoldUnderThreads) {
+  constexpr int kThreads = 4;
+  EndpointOptions options;
+  options.max_sessions = 50;
+  Endpoint& e = endpoint(std::move(options));
+  std::atomic<int> created{0}, refused{0};
+  {
+    std::vector<std::jthread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&] {
+        for (int i = 0; i < 40; ++i) {
+          int status = response(e.handle(post(rpc(1, "initialize")))).status;
+          (status == 200 ? created : refused)++;
+        }
+      });
+    }
+  }
+  EXPECT_EQ(created, 50);
+  EXPECT_EQ(refused, kThreads * 40 - 50);
+  EXPECT_EQ(e.session_count(), 50u);
+  Endpoint& d = endpoint();  // the default cap: room for every round
+  int doubled = 0;
+  for (int round = 0; round < 200; ++round) {
+    std::string sid = initialize(d);
+    HttpRequest del = post(Json(), {{"mcp-session-id", sid}});
+    del.method = "DELETE";
+    std::atomic<int> ended{0}, go{0};
+    {
+      std::vector<std::jthread> threads;
+      for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&] {
+          ++go;
+          while (go < kThreads) {
+          }
+          if (response(d.handle(del)).status == 200) ++ended;
+        });
+      }
+    }
+    doubled += ended != 1;
+  }
+  EXPECT_EQ(d.session_count(), 0u);
+  EXPECT_EQ(doubled, 0) << "rounds where a session was not ended exactly once";
 }
 
 TEST_F(EndpointTest, ModernLadder) {
