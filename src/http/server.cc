@@ -78,15 +78,13 @@ class CallRunner {
   mcp::CallPool pool_;  // last: its workers finish before `running_` goes
 };
 
-// Runs a call on this thread, handing each notification and then the
-// response (nullopt: cancelled) to its caller as text.
-void run_job(CallJob& job, std::function<void(std::string)> event,
-             const std::function<void(std::optional<std::string>)>& done) {
-  std::optional<Json> message =
-      job.run([event](const Json& notification) { event(dump_json(notification)); });
-  std::optional<std::string> response;
-  if (message) response = dump_json(*message);
-  done(std::move(response));
+// Runs a call on this thread, handing each notification to `event` as
+// text; returns the response as text (nullopt: cancelled).
+std::optional<std::string> run_job(CallJob& job, std::function<void(std::string)> event) {
+  std::optional<Json> message = job.run(
+      [event = std::move(event)](const Json& notification) { event(dump_json(notification)); });
+  if (!message) return std::nullopt;
+  return dump_json(*message);
 }
 
 // A brief call (a local file tool) runs on the connection's I/O thread:
@@ -94,12 +92,9 @@ void run_job(CallJob& job, std::function<void(std::string)> event,
 // waits on the client either: over HTTP a tool's channel asks the client
 // nothing (RequestChannel), so no answer has to come through this loop.
 void run_here(CallJob& job, const std::shared_ptr<CallState>& state) {
-  run_job(
-      job, [state](std::string text) { state->events.push_back(std::move(text)); },
-      [&](std::optional<std::string> response) {
-        state->finished = true;
-        state->response = std::move(response);
-      });
+  state->response =
+      run_job(job, [state](std::string text) { state->events.push_back(std::move(text)); });
+  state->finished = true;
 }
 
 // Built outside the coroutines: g++ 12 miscompiles braced lists inside them.
@@ -328,12 +323,10 @@ void Server::Impl::start_worker(CallJob& job, std::shared_ptr<CallState> state) 
         state->poke();
       });
     };
-    run_job(job, event, [&](std::optional<std::string> response) {
-      asio::post(executor, [state, response = std::move(response)]() mutable {
-        state->finished = true;
-        state->response = std::move(response);
-        state->poke();
-      });
+    asio::post(executor, [state, response = run_job(job, event)]() mutable {
+      state->finished = true;
+      state->response = std::move(response);
+      state->poke();
     });
   });
 }
@@ -460,7 +453,7 @@ Server::Server(mcp::Router& router, ServerOptions options)
 
 Server::~Server() {
   impl_->loops.stop();
-  impl_->calls.stop_and_join();  // workers post into `io`: they end before it does
+  impl_->calls.stop_and_join();  // workers post into the loops: they end before those do
 }
 
 Result<void> Server::bind() {
