@@ -65,6 +65,7 @@ Json discover_result(const ServerIdentity& identity, bool tasks) {
 }
 
 Json modern_result(const ServerIdentity& identity, Json result, std::string_view result_type) {
+  if (result.is_object()) result.get_ref<Json::object_t&>().reserve(result.size() + 2);
   if (!result.contains("resultType")) result["resultType"] = std::string(result_type);
   result["_meta"]["io.modelcontextprotocol/serverInfo"] = {{"name", identity.name},
                                                            {"version", identity.version}};
@@ -89,8 +90,10 @@ Json tool_to_json(const registry::ToolSpec& spec, const std::string& description
 }
 
 Json call_result(std::string text, bool is_error) {
-  Json block = {{"type", "text"}, {"text", std::move(text)}};
-  Json out;
+  Json block = object_with_room(2);
+  block["type"] = "text";
+  block["text"] = std::move(text);
+  Json out = object_with_room(2);
   out["content"] = Json::array({std::move(block)});
   out["isError"] = is_error;
   return out;

@@ -40,7 +40,7 @@ void add_truncation(Json& out, const ScriptTruncation& truncation) {
 }
 
 Json to_json(const ScriptRan& ran) {
-  Json out = Json::object();
+  Json out = object_with_room(12);
   out["status"] = status_name(ran.status);
   out["output"] = ran.output;
   out["tool_calls_made"] = ran.tool_calls_made;

@@ -52,7 +52,8 @@ Json lint_of(const PatchApplied& applied) {
 
 Json to_json(const PatchApplied& applied) {
   const PatchSuccess& edit = applied.edit;
-  Json out = {{"success", true}};
+  Json out = object_with_room(11);
+  out["success"] = true;
   if (edit.no_change) {
     out["no_change"] = true;
     out["note"] = edit.note;

@@ -103,7 +103,7 @@ std::string advisory_hint(const Page& page, const ReadFilePage& ctx, bool trunca
 Json page_json(const ReadFilePage& ctx) {
   const Page& page = ctx.page;
   const bool truncated = page.first_line <= page.total_lines && page_truncated(page, ctx.limit);
-  Json out;
+  Json out = object_with_room(16);
   out["content"] = page.content;
   out["total_lines"] = page.total_lines;
   out["file_size"] = ctx.file_size;

@@ -70,7 +70,10 @@ int64_t int_arg(const Json& args, const char* key) {
 
 Json to_json(const TerminalRan& ran) {
   const ForegroundResult& r = ran.run;
-  Json out{{"output", r.output}, {"exit_code", r.exit_code}, {"error", nullptr}};
+  Json out = object_with_room(12);
+  out["output"] = r.output;
+  out["exit_code"] = r.exit_code;
+  out["error"] = nullptr;
   if (r.cwd) out["cwd"] = *r.cwd;
   if (r.cwd_note) out["cwd_note"] = *r.cwd_note;
   if (r.notice) out["notice"] = *r.notice;
