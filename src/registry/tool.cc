@@ -3,6 +3,8 @@
 #include "registry/tool.h"
 
 #include "backend/backend_config.h"
+#include "core/link_walk.h"
+#include "core/paths.h"
 
 namespace hermes::registry {
 
@@ -14,6 +16,16 @@ Json error_json(const std::string& message) {
 
 bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services) {
   return spec.brief && spec.brief(args) && backend::backend_name(services.config) == "local";
+}
+
+std::optional<std::string> absolute_real_path(const Json& args, const char* key) {
+  auto it = args.find(key);
+  if (it == args.end() || !it->is_string()) return std::nullopt;
+  const std::string& given = it->get_ref<const std::string&>();
+  if (given.empty() || given[0] != '/') return std::nullopt;
+  auto real = resolve_links(PathResolver::normalize(given));
+  if (!real) return std::nullopt;  // a loop: let the tool report it, off the loop
+  return *real;
 }
 
 ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx) {

@@ -92,8 +92,8 @@ struct ToolSpec {
   bool keeps_loop_counters = false;
   // Whether a call with these arguments only computes and touches files,
   // ending in about a millisecond when the files are on this host (the file
-  // tools; not a PDF read, which waits on pdftotext): see `runs_briefly`.
-  // Unset: no call is brief.
+  // tools; not a PDF read, which waits on pdftotext, nor a write that a
+  // linter process checks): see `runs_briefly`. Unset: no call is brief.
   std::function<bool(const Json& args)> brief;
   // A tool whose check fails is not listed and cannot be called.
   std::function<bool(const Services&)> is_available = [](const Services&) { return true; };
@@ -112,6 +112,13 @@ ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx);
 // round trip away). A worker pool may queue such calls rather than start
 // threads.
 bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services);
+
+// For a `brief` predicate: the real path (every link followed) of the
+// string argument `key` when it is an absolute path, else nullopt. What a
+// file tool does is decided by the real path (a link `notes` to `x.pdf` is a
+// PDF read), and a relative path resolves against the session's directory,
+// which a predicate does not know: such a call is not brief.
+std::optional<std::string> absolute_real_path(const Json& args, const char* key);
 
 // `{"error": message}`: the generic failure shape.
 Json error_json(const std::string& message);

@@ -6,7 +6,7 @@
 // answered beside a long call, and a thousand idle sessions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -195,6 +195,51 @@ test('reads on other connections are answered while a terminal call runs; a doub
     const del = () => fetch(server.url, { method: 'DELETE', headers: h }).then((r) => r.status);
     const statuses = await Promise.all([del(), del()]);
     assert.deepEqual(statuses.sort(), [200, 404]);
+  } finally {
+    await server.stop();
+    scratch.cleanup();
+  }
+});
+
+// A write that a linter process checks, and a read that pdftotext serves
+// (through a link without an extension), wait on a child: they must not
+// hold an I/O loop while it runs. The fake linter and pdftotext take 2 s.
+test('writes checked by a linter and PDF reads do not hold an I/O loop', async () => {
+  const scratch = scratchDir();
+  const bin = path.join(scratch.dir, 'bin');
+  mkdirSync(bin);
+  for (const [name, body] of [['python3', 'cat > /dev/null; sleep 2'], ['pdftotext', 'sleep 2; echo text of the pdf']]) {
+    writeFileSync(path.join(bin, name), `#!/bin/sh\n${body}\n`);
+    chmodSync(path.join(bin, name), 0o755);
+  }
+  writeFileSync(path.join(scratch.dir, 'paper.pdf'), '%PDF-1.4\n');
+  symlinkSync(path.join(scratch.dir, 'paper.pdf'), path.join(scratch.dir, 'notes'));
+  const server = await serve([], { env: { PATH: `${bin}:${process.env.PATH}` } });
+  try {
+    const sid = (await post(server.url, init(), JSON_HEADERS)).headers.get('mcp-session-id');
+    const h = { ...JSON_HEADERS, 'mcp-session-id': sid };
+    const call = (id, name, args) => post(server.url,
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, h);
+    const text = (reply) => reply.messages.at(-1)?.result?.content?.[0]?.text ?? '';
+    const files = Array.from({ length: 16 }, (_, i) => {
+      const file = path.join(scratch.dir, `f${i}.txt`);
+      writeFileSync(file, `line of file ${i}\n`);
+      return file;
+    });
+    const started = Date.now();
+    const slow = [
+      call(2, 'write_file', { path: path.join(scratch.dir, 'tool.py'), content: 'x = 1\n' }),
+      call(3, 'read_file', { path: path.join(scratch.dir, 'notes') }),
+    ];
+    await sleep(300);
+    const reads = await Promise.all(files.map((file, i) => call(10 + i, 'read_file', { path: file })));
+    const readsTook = Date.now() - started;
+    reads.forEach((r, i) => assert.ok(text(r).includes(`line of file ${i}`), text(r)));
+    assert.ok(readsTook < 1700, `the reads waited for a linter or pdftotext: ${readsTook} ms`);
+    const [written, pdf] = await Promise.all(slow);
+    assert.ok(text(written).includes('"bytes_written":6'), text(written));
+    assert.ok(text(pdf).includes('text of the pdf'), text(pdf));
+    assert.ok(Date.now() - started >= 2000);
   } finally {
     await server.stop();
     scratch.cleanup();

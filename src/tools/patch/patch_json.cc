@@ -28,6 +28,13 @@ Result<std::optional<std::string>> string_field(const Json& args, const char* ke
   return registry::optional_string_arg(args, "patch", key);
 }
 
+// A V4A patch may name any number of files, each linted: not brief.
+bool replaces_briefly(const Json& args) {
+  auto mode = args.find("mode");
+  const bool replace = mode == args.end() || (mode->is_string() && *mode == "replace");
+  return replace && write_pipeline::writes_briefly(args);
+}
+
 Result<PatchParams> parse_replace_params(const Json& args, PatchParams out) {
   HERMES_ASSIGN_OR_RETURN(auto path, string_field(args, "path"));
   out.path = path.value_or("");
@@ -128,7 +135,7 @@ void register_patch(registry::Registry& registry) {
           .failure = patch_failure,
           .rejected = patch_rejected,
       }),
-      .brief = [](const Json&) { return true; },
+      .brief = replaces_briefly,
   });
 }
 

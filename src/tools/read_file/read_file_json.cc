@@ -6,6 +6,7 @@
 #include "core/strings.h"
 #include "json/json.h"
 #include "registry/registry.h"
+#include "registry/tool.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"
 #include "tools/read_file/content_kind.h"
@@ -207,9 +208,8 @@ Json read_file_json(const ReadFileOutput& output) {
 }
 
 bool reads_briefly(const Json& args) {
-  auto path = args.find("path");
-  return path == args.end() || !path->is_string() ||
-         extension_of(path->get_ref<const std::string&>()) != ".pdf";
+  auto real = registry::absolute_real_path(args, "path");
+  return real && extension_of(*real) != ".pdf";
 }
 
 void register_read_file(registry::Registry& registry) {

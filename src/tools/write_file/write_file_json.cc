@@ -95,7 +95,7 @@ void register_write_file(registry::Registry& registry) {
           .render = write_file_json,
           .failure = write_file_failure,
       }),
-      .brief = [](const Json&) { return true; },
+      .brief = write_pipeline::writes_briefly,
   });
 }
 

@@ -97,6 +97,10 @@ std::string new_lines_only(const std::string& now, const std::string& before) {
 
 }  // namespace
 
+bool lints_with_a_process(const std::string& path) {
+  return linter_for(file_common::file_extension(path)).has_value();
+}
+
 LintReport lint_delta(const std::string& path, std::string_view new_content,
                       const std::optional<std::string>& old_content, bool on_host,
                       std::stop_token stop) {

@@ -22,6 +22,11 @@ struct LintReport {
 // on the written file (tsc, go vet, rustfmt); a missing tool means skipped,
 // and so does a file linter when the file is not on this host (`on_host`).
 // `stop` (the call's cancellation) ends a running linter: skipped.
+// Whether linting `path` starts a process (python3, node, tsc, go vet,
+// rustfmt), which may run up to its timeout: a write of such a file is not
+// a brief call.
+bool lints_with_a_process(const std::string& path);
+
 LintReport lint_delta(const std::string& path, std::string_view new_content,
                       const std::optional<std::string>& old_content, bool on_host,
                       std::stop_token stop = {});

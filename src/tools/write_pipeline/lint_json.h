@@ -3,6 +3,7 @@
 #pragma once
 
 #include "json/json.h"
+#include "registry/tool.h"
 #include "tools/write_pipeline/lint.h"
 
 namespace hermes::write_pipeline {
@@ -12,6 +13,13 @@ inline Json lint_json(const LintReport& lint) {
   if (lint.status != "skipped") out["output"] = lint.output;
   if (!lint.message.empty()) out["message"] = lint.message;
   return out;
+}
+
+// The `brief` predicate of the writing tools: the file at `args["path"]`,
+// an absolute path, is one that no linter process checks.
+inline bool writes_briefly(const Json& args) {
+  auto real = registry::absolute_real_path(args, "path");
+  return real && !lints_with_a_process(*real);
 }
 
 }  // namespace hermes::write_pipeline

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The patch tool's edge: argument errors, result shape, no_change, the miss
-// hints, BOM/CRLF through the write pipeline, guards, read-stamp refresh.
+// hints, BOM/CRLF through the write pipeline, guards, read-stamp refresh;
+// which writes are brief calls.
 #include "tools/write_file/tool_harness.h"
 
 #include <gtest/gtest.h>
@@ -211,6 +212,37 @@ TEST_F(PatchToolTest, UnreachableBackendIsTheToolsError) {
   Json written = tools.call("write_file", {{"path", "/tmp/x"}, {"content", "b"}});
   EXPECT_TRUE(written.value("error", "").starts_with("SSH backend: cannot connect to"))
       << written.dump();
+}
+
+// The `brief` predicate of `tool` (write_file or patch) on `args`.
+bool brief(const std::string& tool, const Json& args) {
+  registry::Registry registry;
+  write_file::register_write_file(registry);
+  patch::register_patch(registry);
+  for (const auto& spec : registry.all()) {
+    if (spec.name == tool) return spec.brief(args);
+  }
+  ADD_FAILURE() << "no tool " << tool;
+  return false;
+}
+
+// A linter process may run for up to its timeout: such a write is never run
+// where it would hold other calls (an HTTP event loop).
+TEST(WritesBriefly, UnlessALinterProcessChecksTheRealPath) {
+  TempDir dir;
+  const std::string notes = dir.write("notes.txt", "x\n");
+  const std::string script = dir.write("tool.py", "x = 1\n");
+  ASSERT_EQ(::symlink(script.c_str(), dir.file("readme.txt").c_str()), 0);
+  for (const std::string tool : {"write_file", "patch"}) {
+    EXPECT_TRUE(brief(tool, {{"path", notes}})) << tool;
+    EXPECT_TRUE(brief(tool, {{"path", dir.file("new.md")}})) << tool;
+    EXPECT_FALSE(brief(tool, {{"path", script}})) << tool;
+    EXPECT_FALSE(brief(tool, {{"path", dir.file("app.ts")}})) << tool;
+    EXPECT_FALSE(brief(tool, {{"path", dir.file("readme.txt")}})) << tool;  // a link to a .py
+    EXPECT_FALSE(brief(tool, {{"path", "notes.txt"}})) << tool;             // relative
+  }
+  EXPECT_TRUE(brief("patch", {{"mode", "replace"}, {"path", notes}}));
+  EXPECT_FALSE(brief("patch", {{"mode", "patch"}, {"patch", "*** Begin Patch\n*** End Patch"}}));
 }
 
 }  // namespace

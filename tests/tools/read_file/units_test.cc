@@ -56,12 +56,28 @@ TEST(ContentKind, Utf16) {
             "\xF0\x9F\x98\x80");
 }
 
-TEST(ReadsBriefly, EveryReadButAPdfs) {
-  EXPECT_TRUE(reads_briefly(Json{{"path", "src/main.cc"}}));
-  EXPECT_TRUE(reads_briefly(Json{{"path", "report.docx"}}));
-  EXPECT_FALSE(reads_briefly(Json{{"path", "paper.pdf"}}));
-  EXPECT_FALSE(reads_briefly(Json{{"path", "PAPER.PDF"}}));
-  EXPECT_TRUE(reads_briefly(Json::object()));  // refused at once: no path
+TEST(ReadsBriefly, ByTheRealPathOfAnAbsolutePath) {
+  testing::TempDir dir;
+  const std::string text = dir.write("main.cc", "int main() {}\n");
+  const std::string pdf = dir.write("paper.pdf", "%PDF-1.4\n");
+  ASSERT_EQ(::symlink(pdf.c_str(), dir.file("notes").c_str()), 0);
+  ASSERT_EQ(::symlink(text.c_str(), dir.file("code.pdf").c_str()), 0);
+  EXPECT_TRUE(reads_briefly(Json{{"path", text}}));
+  EXPECT_TRUE(reads_briefly(Json{{"path", dir.file("report.docx")}}));  // missing: refused fast
+  EXPECT_TRUE(reads_briefly(Json{{"path", dir.file("code.pdf")}}));     // a link to text
+  EXPECT_FALSE(reads_briefly(Json{{"path", pdf}}));
+  EXPECT_FALSE(reads_briefly(Json{{"path", dir.file("PAPER.PDF")}}));
+  // A link without an extension to a PDF: pdftotext runs.
+  EXPECT_FALSE(reads_briefly(Json{{"path", dir.file("notes")}}));
+  EXPECT_FALSE(reads_briefly(Json{{"path", dir.file("sub/../notes")}}));
+}
+
+TEST(ReadsBriefly, NotARelativePathNorAMissingOne) {
+  // A relative path resolves against the session's directory, unknown here.
+  EXPECT_FALSE(reads_briefly(Json{{"path", "src/main.cc"}}));
+  EXPECT_FALSE(reads_briefly(Json{{"path", "~/notes.txt"}}));
+  EXPECT_FALSE(reads_briefly(Json::object()));
+  EXPECT_FALSE(reads_briefly(Json{{"path", 7}}));
 }
 
 TEST(NotFound, ScoresAndRatio) {
