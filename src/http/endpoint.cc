@@ -71,8 +71,10 @@ std::optional<std::string_view> HttpRequest::header(std::string_view name) const
 struct Endpoint::Bucket {
   Bucket(std::string owner, const std::string& id) : principal(std::move(owner)), session(id) {}
   const std::string principal;
-  registry::Session session;
+  // Before the session: the session ends first, and the background jobs it
+  // stops may still notify through the channel as they go.
   mcp::RequestChannel channel;
+  registry::Session session;
   std::atomic<int> inflight{0};
   std::atomic<Clock::rep> last_used{Clock::now().time_since_epoch().count()};
   std::mutex mu;
@@ -298,8 +300,10 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_modern(const Post& post) {
     return json_response(reply.http_status, reply.message);
   }
   const mcp::Envelope& envelope = std::get<mcp::Envelope>(checked);
-  if (post.method == "tools/call")
-    return start_call(post, modern_bucket(post.principal), &envelope);
+  // Any request keeps the principal's state alive: a client that polls a
+  // long task with tasks/get is not idle.
+  std::shared_ptr<Bucket> bucket = modern_bucket(post.principal);
+  if (post.method == "tools/call") return start_call(post, std::move(bucket), &envelope);
   mcp::Reply reply = router_.modern(post.id, post.method, post.params, envelope, post.principal);
   return json_response(reply.http_status, reply.message);
 }
@@ -377,7 +381,9 @@ HttpResponse Endpoint::handle_delete(const HttpRequest& request, const std::stri
   }
   auto found = find_session(request, principal);
   if (auto* refused = std::get_if<HttpResponse>(&found)) return *refused;
-  auto bucket = std::get<std::shared_ptr<Bucket>>(found);
+  // Moved, not copied: the reaper may then hold the last reference, so the
+  // session ends there rather than on this I/O thread.
+  auto bucket = std::get<std::shared_ptr<Bucket>>(std::move(found));
   {
     std::lock_guard lock(sessions_mu_);
     auto it = sessions_.find(std::string(*request.header("mcp-session-id")));
@@ -389,6 +395,51 @@ HttpResponse Endpoint::handle_delete(const HttpRequest& request, const std::stri
   retire(std::move(bucket));
   return HttpResponse{200, {}, ""};
 }
+
+void Endpoint::release_load(const std::string& principal) {
+  std::lock_guard load(load_mu_);
+  --inflight_;
+  if (--inflight_by_principal_[principal] == 0) inflight_by_principal_.erase(principal);
+}
+
+// What a call holds while it runs (its place in the in-flight counts, its
+// legacy flight id, its session's count), given back once: when the call
+// ends, or when its job is dropped without running (no worker could be
+// started, the server stopped).
+class Endpoint::CallTicket {
+ public:
+  CallTicket(Endpoint& endpoint, std::shared_ptr<Bucket> bucket, std::string principal,
+             std::string flight)
+      : endpoint_(endpoint),
+        bucket_(std::move(bucket)),
+        principal_(std::move(principal)),
+        flight_(std::move(flight)) {}
+  CallTicket(const CallTicket&) = delete;
+  CallTicket& operator=(const CallTicket&) = delete;
+  ~CallTicket() { end(); }
+
+  Bucket& bucket() const { return *bucket_; }
+
+  void end() {
+    if (ended_.exchange(true)) return;
+    if (!flight_.empty()) {
+      std::lock_guard lock(bucket_->mu);
+      bucket_->flights.erase(flight_);
+    }
+    // Touched before the count drops: a sweep in between would otherwise
+    // find the session idle since before a long call.
+    bucket_->touch();
+    --bucket_->inflight;
+    endpoint_.release_load(principal_);
+  }
+
+ private:
+  Endpoint& endpoint_;
+  const std::shared_ptr<Bucket> bucket_;
+  const std::string principal_;
+  const std::string flight_;  // empty on the modern wire
+  std::atomic<bool> ended_{false};
+};
 
 std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
                                                          std::shared_ptr<Bucket> bucket,
@@ -410,14 +461,13 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
   if (!envelope) {
     std::lock_guard lock(bucket->mu);
     if (!bucket->flights.emplace(key, stop).second) {
-      std::lock_guard load(load_mu_);
-      --inflight_;
-      --inflight_by_principal_[post.principal];
+      release_load(post.principal);
       return rpc_error(200, post.id, RpcError::kInvalidRequest,
                        "Invalid request: id " + key + " is already in use");
     }
   }
   ++bucket->inflight;
+  auto ticket = std::make_shared<CallTicket>(*this, bucket, post.principal, envelope ? "" : key);
   CallJob job;
   job.stop = stop;
   job.cancel_on_disconnect = envelope != nullptr;
@@ -425,25 +475,22 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
   if (!envelope) job.headers.emplace_back("Mcp-Session-Id", *post.request.header("mcp-session-id"));
   std::optional<mcp::Envelope> env_copy;
   if (envelope) env_copy = *envelope;
-  job.run = [this, bucket, stop, key, id = post.id, principal = post.principal,
+  job.run = [this, ticket, stop, id = post.id, principal = post.principal,
              call = std::get<mcp::PreparedCall>(std::move(prepared)),
              env_copy](std::function<void(const Json&)> sink) -> std::optional<Json> {
-    bucket->channel.open(call.progress_token, std::move(sink));
-    auto reply = router_.run_call(id, call,
-                                  mcp::CallEnv{bucket->session, bucket->channel, stop->get_token(),
-                                               env_copy ? &*env_copy : nullptr, principal});
-    bucket->channel.close(call.progress_token);
-    {
-      std::lock_guard lock(bucket->mu);
-      if (!env_copy) bucket->flights.erase(key);
+    Bucket& mine = ticket->bucket();
+    mine.channel.open(call.progress_token, std::move(sink));
+    std::optional<mcp::Reply> reply;
+    try {
+      reply = router_.run_call(id, call,
+                               mcp::CallEnv{mine.session, mine.channel, stop->get_token(),
+                                            env_copy ? &*env_copy : nullptr, principal});
+    } catch (const std::exception& e) {  // no thread to be had for a task or a ticker
+      reply = mcp::Reply{mcp::make_error(id, RpcError::kInternalError,
+                                         std::string("Internal error: ") + e.what())};
     }
-    --bucket->inflight;
-    bucket->touch();
-    {
-      std::lock_guard load(load_mu_);
-      --inflight_;
-      if (--inflight_by_principal_[principal] == 0) inflight_by_principal_.erase(principal);
-    }
+    mine.channel.close(call.progress_token);
+    ticket->end();
     if (!reply) return std::nullopt;
     return std::move(reply->message);
   };

@@ -87,6 +87,7 @@ class Endpoint {
  private:
   struct Bucket;
   struct Post;
+  class CallTicket;
   using Outcome = std::variant<HttpResponse, CallJob>;
 
   std::optional<HttpResponse> check_guards(const HttpRequest& request) const;
@@ -104,6 +105,7 @@ class Endpoint {
   void expire_idle_locked();  // sessions_mu_ held
   void retire(std::shared_ptr<Bucket> bucket);
   void reap_loop(std::stop_token stop);
+  void release_load(const std::string& principal);
 
   mcp::Router& router_;
   const EndpointOptions options_;

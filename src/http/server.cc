@@ -167,18 +167,20 @@ class IoThreads {
 struct Server::Impl {
   Impl(mcp::Router& router, ServerOptions opts)
       : options(std::move(opts)),
+        endpoint(router, options.endpoint),
         loops(options.io_threads ? options.io_threads : std::min<size_t>(usable_cpus(), 16)),
         io(loops.main()),
-        endpoint(router, options.endpoint),
         acceptor(io),
         sweeper(io),
         trim_timer(io),
         signals(io, SIGINT, SIGTERM) {}
 
   ServerOptions options;
+  // Before the loops: a call's job left in a connection's frame gives its
+  // place back to the endpoint when the loops destroy that frame.
+  Endpoint endpoint;
   IoThreads loops;
   asio::io_context& io;  // the main loop: accepting, sweeping, signals
-  Endpoint endpoint;
   tcp::acceptor acceptor;
   asio::steady_timer sweeper;
   asio::steady_timer trim_timer;
@@ -332,15 +334,21 @@ void Server::Impl::start_worker(CallJob& job, std::shared_ptr<CallState> state) 
 }
 
 // Reads while a modern call runs: EOF or an error means the client went
-// away, which cancels the call. Bytes (a pipelined request) are kept.
+// away, which cancels the call. Bytes (a pipelined request) are kept, and
+// the watch goes on until they pass kWatchBacklog (then a disconnect is seen
+// when the call's answer is written).
+constexpr std::size_t kWatchBacklog = 64 << 10;
+
 awaitable<void> Server::Impl::watch(beast::tcp_stream& stream, beast::flat_buffer& buffer,
                                     std::shared_ptr<CallState> state,
                                     std::shared_ptr<std::stop_source> stop) {
   stream.expires_never();
   error_code ec;
-  std::size_t n = co_await stream.socket().async_read_some(buffer.prepare(4096),
-                                                           asio::redirect_error(use_awaitable, ec));
-  buffer.commit(n);
+  while (!ec && buffer.size() < kWatchBacklog) {
+    std::size_t n = co_await stream.socket().async_read_some(
+        buffer.prepare(4096), asio::redirect_error(use_awaitable, ec));
+    buffer.commit(n);
+  }
   if (ec && ec != asio::error::operation_aborted) {
     state->disconnected = true;
     stop->request_stop();

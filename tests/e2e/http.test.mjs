@@ -7,13 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client';
 import { scratchDir } from './lib/client.mjs';
-import { serve, modernPost, post, ACCEPT } from './lib/serve.mjs';
+import { serve, modernPost, post, envelope, ACCEPT } from './lib/serve.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -158,6 +159,35 @@ test('modern wire: a closed response stream cancels the call and kills its proce
     await eventually(() => existsSync(run.file), 'the command to start');
     const pid = readPid(run.file);
     abort.abort();
+    await eventually(() => !alive(pid), 'the process group to be killed after the disconnect');
+  } finally {
+    scratch.cleanup();
+    await server.stop();
+  }
+});
+
+// Bytes sent while the call runs (the start of a pipelined request) do not
+// end the watch: a disconnect after them still cancels the call.
+test('modern wire: a disconnect after pipelined bytes still cancels the call', async () => {
+  const server = await serve();
+  const scratch = scratchDir();
+  try {
+    const run = pidCommand(scratch.dir, 60);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call',
+      params: { name: 'terminal', arguments: { command: run.command }, _meta: envelope() } });
+    const socket = net.connect(server.port, '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.on('connect', resolve));
+    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n` +
+      `Content-Type: application/json\r\nAccept: ${ACCEPT}\r\n` +
+      'MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: terminal\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    await eventually(() => existsSync(run.file), 'the command to start');
+    const pid = readPid(run.file);
+    socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    await sleep(300);
+    assert.ok(alive(pid), 'the call ended before the disconnect');
+    socket.destroy();
     await eventually(() => !alive(pid), 'the process group to be killed after the disconnect');
   } finally {
     scratch.cleanup();

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -308,6 +309,38 @@ TEST_F(EndpointTest, ModernCallRunsWithBase64NameAndCountsLoad) {
   // The slot is free again once the call has answered.
   EXPECT_TRUE(
       std::holds_alternative<CallJob>(e.handle(post(call, modern_headers("tools/call", "echo")))));
+}
+
+// A call whose job is dropped without running (no worker could be started)
+// or whose tool throws gives its place back: the principal is not refused
+// with 429 for ever after, and the thrower is answered with an error.
+TEST_F(EndpointTest, ACallThatNeverRunsOrThrowsGivesItsPlaceBack) {
+  registry_.add(registry::ToolSpec{
+      .name = "boom",
+      .toolset = "file",
+      .description = "d",
+      .input_schema = {{"type", "object"}},
+      .run = [](const Json&, registry::CallContext&) -> registry::ToolReply {
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+      }});
+  router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
+  EndpointOptions options;
+  options.max_inflight_per_principal = 1;
+  Endpoint& e = endpoint(std::move(options));
+  Json echo = modern(1, "tools/call", {{"name", "echo"}, {"arguments", Json::object()}});
+  for (int i = 0; i < 3; ++i) {
+    auto dropped = e.handle(post(echo, modern_headers("tools/call", "echo")));
+    ASSERT_TRUE(std::holds_alternative<CallJob>(dropped)) << "refused after " << i << " drops";
+  }
+  Json boom = modern(2, "tools/call", {{"name", "boom"}, {"arguments", Json::object()}});
+  auto thrower = e.handle(post(boom, modern_headers("tools/call", "boom")));
+  ASSERT_TRUE(std::holds_alternative<CallJob>(thrower));
+  std::optional<Json> reply = std::get<CallJob>(thrower).run([](const Json&) {});
+  ASSERT_TRUE(reply);
+  EXPECT_TRUE(reply->contains("error") || (*reply)["result"].value("isError", false))
+      << reply->dump();
+  EXPECT_TRUE(
+      std::holds_alternative<CallJob>(e.handle(post(echo, modern_headers("tools/call", "echo")))));
 }
 
 }  // namespace
