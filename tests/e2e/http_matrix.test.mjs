@@ -164,33 +164,50 @@ test('session cap 503, idle expiry ends the session and its background processes
   }
 });
 
+// A legacy session on `server`: its headers, and a tools/call sender.
+async function legacySession(server) {
+  const sid = (await post(server.url, init(), JSON_HEADERS)).headers.get('mcp-session-id');
+  const headers = { ...JSON_HEADERS, 'mcp-session-id': sid };
+  const call = (id, name, args) => post(server.url,
+    { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, headers);
+  return { headers, call };
+}
+
+const replyText = (reply) => reply.messages.at(-1)?.result?.content?.[0]?.text ?? '';
+
+// Sixteen one-line files in `dir`.
+function sixteenFiles(dir) {
+  return Array.from({ length: 16 }, (_, i) => {
+    const file = path.join(dir, `f${i}.txt`);
+    writeFileSync(file, `line of file ${i}\n`);
+    return file;
+  });
+}
+
+// Reads every file at once (fetch spreads the requests over connections, so
+// over every I/O loop); each must come back with its own line.
+async function readEach(call, files) {
+  const reads = await Promise.all(files.map((file, i) => call(10 + i, 'read_file', { path: file })));
+  reads.forEach((r, i) => {
+    assert.equal(r.status, 200);
+    assert.ok(replyText(r).includes(`line of file ${i}`), replyText(r));
+  });
+}
+
 test('reads on other connections are answered while a terminal call runs; a doubled DELETE ends the session once', async () => {
   const scratch = scratchDir();
   const server = await serve();
   try {
-    const sid = (await post(server.url, init(), JSON_HEADERS)).headers.get('mcp-session-id');
-    const h = { ...JSON_HEADERS, 'mcp-session-id': sid };
-    const call = (id, name, args) => post(server.url,
-      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, h);
-    const text = (reply) => reply.messages.at(-1)?.result?.content?.[0]?.text ?? '';
-    const files = Array.from({ length: 16 }, (_, i) => {
-      const file = path.join(scratch.dir, `f${i}.txt`);
-      writeFileSync(file, `line of file ${i}\n`);
-      return file;
-    });
+    const { headers: h, call } = await legacySession(server);
+    const files = sixteenFiles(scratch.dir);
     const started = Date.now();
     const slow = call(2, 'terminal', { command: 'sleep 2; echo slept' });
     await sleep(200);
-    // Sixteen at once: fetch spreads them over connections, so over every I/O loop.
-    const reads = await Promise.all(files.map((file, i) => call(10 + i, 'read_file', { path: file })));
+    await readEach(call, files);
     const readsTook = Date.now() - started;
-    reads.forEach((r, i) => {
-      assert.equal(r.status, 200);
-      assert.ok(text(r).includes(`line of file ${i}`), text(r));
-    });
     assert.ok(readsTook < 1800, `the reads waited for the terminal call: ${readsTook} ms`);
     const done = await slow;
-    assert.ok(text(done).includes('slept'), text(done));
+    assert.ok(replyText(done).includes('slept'), replyText(done));
     assert.ok(Date.now() - started >= 2000);
     const del = () => fetch(server.url, { method: 'DELETE', headers: h }).then((r) => r.status);
     const statuses = await Promise.all([del(), del()]);
@@ -216,29 +233,20 @@ test('writes checked by a linter and PDF reads do not hold an I/O loop', async (
   symlinkSync(path.join(scratch.dir, 'paper.pdf'), path.join(scratch.dir, 'notes'));
   const server = await serve([], { env: { PATH: `${bin}:${process.env.PATH}` } });
   try {
-    const sid = (await post(server.url, init(), JSON_HEADERS)).headers.get('mcp-session-id');
-    const h = { ...JSON_HEADERS, 'mcp-session-id': sid };
-    const call = (id, name, args) => post(server.url,
-      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, h);
-    const text = (reply) => reply.messages.at(-1)?.result?.content?.[0]?.text ?? '';
-    const files = Array.from({ length: 16 }, (_, i) => {
-      const file = path.join(scratch.dir, `f${i}.txt`);
-      writeFileSync(file, `line of file ${i}\n`);
-      return file;
-    });
+    const { headers: h, call } = await legacySession(server);
+    const files = sixteenFiles(scratch.dir);
     const started = Date.now();
     const slow = [
       call(2, 'write_file', { path: path.join(scratch.dir, 'tool.py'), content: 'x = 1\n' }),
       call(3, 'read_file', { path: path.join(scratch.dir, 'notes') }),
     ];
     await sleep(300);
-    const reads = await Promise.all(files.map((file, i) => call(10 + i, 'read_file', { path: file })));
+    await readEach(call, files);
     const readsTook = Date.now() - started;
-    reads.forEach((r, i) => assert.ok(text(r).includes(`line of file ${i}`), text(r)));
     assert.ok(readsTook < 1700, `the reads waited for a linter or pdftotext: ${readsTook} ms`);
     const [written, pdf] = await Promise.all(slow);
-    assert.ok(text(written).includes('"bytes_written":6'), text(written));
-    assert.ok(text(pdf).includes('text of the pdf'), text(pdf));
+    assert.ok(replyText(written).includes('"bytes_written":6'), replyText(written));
+    assert.ok(replyText(pdf).includes('text of the pdf'), replyText(pdf));
     assert.ok(Date.now() - started >= 2000);
   } finally {
     await server.stop();
