@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <thread>
 
 namespace hermes::fs {
 namespace {
@@ -36,14 +37,40 @@ proc::UniqueFd open_lock_file() {
   return proc::UniqueFd();
 }
 
-void lock_byte(int fd, off_t at) {
+// One attempt: false while another description holds the byte.
+bool try_lock_byte(int fd, off_t at) {
   struct flock lock {};
   lock.l_type = F_WRLCK;
   lock.l_whence = SEEK_SET;
   lock.l_start = at;
   lock.l_len = 1;
-  while (::fcntl(fd, F_OFD_SETLKW, &lock) != 0 && errno == EINTR) {
+  while (::fcntl(fd, F_OFD_SETLK, &lock) != 0) {
+    if (errno != EINTR) return errno != EAGAIN && errno != EACCES;  // other errors: unlocked use
   }
+  return true;
+}
+
+// Calls `attempt` until it succeeds, backing off from 100 µs to 20 ms
+// between tries; an error when `stop` or the deadline comes first. `path`
+// names the file in the error.
+template <class Attempt>
+Status poll(Attempt attempt, const std::string& path, const std::stop_token& stop,
+            std::chrono::milliseconds patience) {
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  std::chrono::microseconds pause{100};
+  while (!attempt()) {
+    if (stop.stop_requested())
+      return Error::Cancelled("cancelled while waiting to write '" + path + "'");
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return Error::Unavailable("'" + path + "' has been locked by another writer for " +
+                                std::to_string(patience.count() / 1000) +
+                                " s (a process of this user holds its lock in " +
+                                PathLocks::lock_file() + "); nothing was written, try again");
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(20));
+  }
+  return {};
 }
 
 }  // namespace
@@ -58,17 +85,27 @@ std::string PathLocks::lock_file() {
   return "/tmp/hermes-tools-" + std::to_string(::getuid()) + ".locks";
 }
 
-PathLocks::PathLocks(std::vector<std::string> paths) : fd_(open_lock_file()) {
-  if (!fd_.valid()) {
+Result<PathLocks> PathLocks::take(const std::vector<std::string>& paths, std::stop_token stop,
+                                  std::chrono::milliseconds patience) {
+  PathLocks held;
+  held.fd_ = open_lock_file();
+  if (!held.fd_.valid()) {
     static std::mutex everything;
-    fallback_ = std::unique_lock(everything);
-    return;
+    std::unique_lock lock(everything, std::defer_lock);
+    HERMES_TRY(
+        poll([&] { return lock.try_lock(); }, paths.empty() ? "" : paths.front(), stop, patience));
+    held.fallback_ = std::move(lock);
+    return held;
   }
-  std::vector<off_t> offsets;
-  for (const auto& path : paths) offsets.push_back(offset_of(path));
+  std::vector<std::pair<off_t, const std::string*>> offsets;
+  for (const auto& path : paths) offsets.emplace_back(offset_of(path), &path);
   std::sort(offsets.begin(), offsets.end());
-  offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
-  for (off_t at : offsets) lock_byte(fd_.get(), at);
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    const auto [at, path] = offsets[i];
+    if (i > 0 && offsets[i - 1].first == at) continue;
+    HERMES_TRY(poll([&] { return try_lock_byte(held.fd_.get(), at); }, *path, stop, patience));
+  }
+  return held;
 }
 
 }  // namespace hermes::fs

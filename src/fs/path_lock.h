@@ -4,16 +4,22 @@
 // their read-modify-write.
 #pragma once
 
+#include "core/result.h"
 #include "proc/unique_fd.h"
 
+#include <chrono>
 #include <mutex>
+#include <stop_token>
 #include <string>
 #include <vector>
 
 namespace hermes::fs {
 
+// How long a writer waits for another holder before giving up.
+inline constexpr std::chrono::milliseconds kLockPatience{30000};
+
 // Holds the writer lock of every path in `paths` until destroyed: an open
-// file description lock (F_OFD_SETLKW) on one byte per path, at an offset
+// file description lock (F_OFD_SETLK) on one byte per path, at an offset
 // hashed from the path, in this user's lock file
 // ($XDG_RUNTIME_DIR/hermes-tools.locks, else /tmp/hermes-tools-<uid>.locks).
 // OFD locks conflict between descriptions, so threads of one process
@@ -22,14 +28,23 @@ namespace hermes::fs {
 // overlapping sets cannot deadlock. Not reentrant for the same path.
 class PathLocks {
  public:
-  explicit PathLocks(std::vector<std::string> paths);
-  PathLocks(const PathLocks&) = delete;
-  PathLocks& operator=(const PathLocks&) = delete;
+  // Waits while another holder has one of the locks, polling, so that a
+  // process of this user that holds a byte forever (the lock file is
+  // writable by every process of the user) cannot hang the call:
+  // kCancelled once `stop` is requested, kUnavailable after `patience`;
+  // either way nothing is held and nothing was written.
+  static Result<PathLocks> take(const std::vector<std::string>& paths, std::stop_token stop,
+                                std::chrono::milliseconds patience = kLockPatience);
+
+  PathLocks(PathLocks&&) = default;
+  PathLocks& operator=(PathLocks&&) = default;
 
   // The lock file in use (tests).
   static std::string lock_file();
 
  private:
+  PathLocks() = default;
+
   proc::UniqueFd fd_;  // closing it releases every lock
   // Without a usable lock file: one process-wide lock for every path.
   std::unique_lock<std::mutex> fallback_;

@@ -4,7 +4,6 @@
 #include "fs/atomic_write.h"
 
 #include "fs/contained_write.h"
-#include "fs/path_lock.h"
 #include "testutil/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -167,28 +166,6 @@ TEST(AtomicWrite, FdHoldsComparesEveryByteAndTheLength) {
   ::close(fd);
   EXPECT_EQ(*read_whole_file(path), big);
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-}
-
-TEST(PathLocks, SerialisesHoldersOfOnePath) {
-  int inside = 0, max_inside = 0;
-  std::vector<std::thread> threads;
-  std::mutex mu;
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&] {
-      for (int i = 0; i < 200; ++i) {
-        PathLocks lock({"/x/b", "/x/a", "/x/b"});
-        {
-          std::lock_guard g(mu);
-          max_inside = std::max(max_inside, ++inside);
-        }
-        std::this_thread::yield();
-        std::lock_guard g(mu);
-        --inside;
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  EXPECT_EQ(max_inside, 1);
 }
 
 }  // namespace

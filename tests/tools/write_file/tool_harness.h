@@ -74,6 +74,8 @@ class ToolHarness {
     }
   }
   registry::Session& session() { return session_; }
+  // Later calls see `stop` as their cancellation.
+  void stop_with(std::stop_token stop) { ctx_.stop = std::move(stop); }
   // For overrides set before the first call (the backend is made then).
   Config& config() { return *config_; }
 

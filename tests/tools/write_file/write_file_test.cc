@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: MIT
 // write_file through its handler: argument errors, guards in order, the
 // write pipeline (gate, shims, atomic write, verification, lint delta).
+#include "fs/path_lock.h"
 #include "testutil/memory_file_system.h"
+#include "testutil/scoped_env.h"
 #include "testutil/status_matchers.h"
 #include "tools/file_common/write_safety.h"
 #include "tools/write_file/tool_harness.h"
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 namespace hermes::testing {
 namespace {
@@ -222,6 +228,47 @@ TEST_F(WriteFileTest, SymlinkTargetIsWrittenAndLinkKept) {
   ASSERT_EQ(::lstat(dir.file("link.txt").c_str(), &st), 0);
   EXPECT_TRUE(S_ISLNK(st.st_mode));
   EXPECT_EQ(dir.read("real.txt"), "new\n");
+}
+
+// Another process of the user (a script the agent ran, say) locks the
+// whole lock file and never lets go: the write waits only until the call
+// is cancelled, and the file keeps its bytes.
+TEST_F(WriteFileTest, AForeignLockHolderCannotHangTheWrite) {
+  TempDir runtime;  // a lock file of this test's own
+  ScopedEnv runtime_env("XDG_RUNTIME_DIR", runtime.path());
+  std::string path = dir.write("held.txt", "old\n");
+  tools.mark_read(path);
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  pid_t holder = ::fork();
+  if (holder == 0) {
+    int fd = ::open(fs::PathLocks::lock_file().c_str(), O_RDWR | O_CREAT, 0600);
+    struct flock lock {};
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    char held = ::fcntl(fd, F_SETLK, &lock) == 0 ? 'y' : 'n';
+    (void)!::write(ready[1], &held, 1);
+    ::pause();
+    ::_exit(0);
+  }
+  char held = 0;
+  ASSERT_EQ(::read(ready[0], &held, 1), 1);
+  ASSERT_EQ(held, 'y');
+  std::stop_source stop;
+  tools.stop_with(stop.get_token());
+  std::jthread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop.request_stop();
+  });
+  EXPECT_EQ(error_of(write(path, "new\n")), "cancelled while waiting to write '" + path + "'");
+  EXPECT_EQ(dir.read("held.txt"), "old\n");
+  ::kill(holder, SIGKILL);
+  ::waitpid(holder, nullptr, 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  tools.stop_with({});
+  EXPECT_FALSE(write(path, "new\n").contains("error"));
+  EXPECT_EQ(dir.read("held.txt"), "new\n");
 }
 
 TEST_F(WriteFileTest, ExistingModeIsKept) {
