@@ -79,6 +79,10 @@ struct Endpoint::Bucket {
   std::atomic<Clock::rep> last_used{Clock::now().time_since_epoch().count()};
   std::mutex mu;
   std::map<std::string, std::shared_ptr<std::stop_source>> flights;  // mu; by id JSON
+  // mu: set once the bucket has left its table, so that a call that found
+  // it just before starts on it no more (it would be neither cancelled nor
+  // counted by the retirement).
+  bool retired = false;
   void touch() { last_used = Clock::now().time_since_epoch().count(); }
 };
 
@@ -115,6 +119,7 @@ Endpoint::~Endpoint() {
 void Endpoint::retire(std::shared_ptr<Bucket> bucket) {
   {
     std::lock_guard lock(bucket->mu);
+    bucket->retired = true;
     for (auto& [key, stop] : bucket->flights) stop->request_stop();
   }
   std::lock_guard lock(retired_mu_);
@@ -148,23 +153,21 @@ void Endpoint::expire_idle() {
 void Endpoint::expire_idle_locked() {
   auto now = Clock::now().time_since_epoch().count();
   auto idle = std::chrono::duration_cast<Clock::duration>(options_.session_idle).count();
-  auto expired = [&](const Bucket& b) { return b.inflight == 0 && now - b.last_used > idle; };
-  for (auto it = sessions_.begin(); it != sessions_.end();) {
-    if (expired(*it->second)) {
-      retire(it->second);
-      it = sessions_.erase(it);
-    } else {
-      ++it;
+  // Decided under the bucket's lock, where a starting call counts itself:
+  // the call is either counted here or finds the bucket retired.
+  auto retire_if_idle = [&](const std::shared_ptr<Bucket>& bucket) {
+    {
+      std::lock_guard lock(bucket->mu);
+      if (bucket->inflight > 0 || now - bucket->last_used <= idle) return false;
+      bucket->retired = true;
     }
-  }
-  for (auto it = modern_.begin(); it != modern_.end();) {
-    if (expired(*it->second) && !router_.has_live_tasks(it->first)) {
-      retire(it->second);
-      it = modern_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+    retire(bucket);
+    return true;
+  };
+  std::erase_if(sessions_, [&](const auto& entry) { return retire_if_idle(entry.second); });
+  std::erase_if(modern_, [&](const auto& entry) {
+    return !router_.has_live_tasks(entry.first) && retire_if_idle(entry.second);
+  });
 }
 
 std::optional<HttpResponse> Endpoint::check_guards(const HttpRequest& request) const {
@@ -458,15 +461,25 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
   }
   auto stop = std::make_shared<std::stop_source>();
   std::string key = dump_json(post.id);
-  if (!envelope) {
-    std::lock_guard lock(bucket->mu);
-    if (!bucket->flights.emplace(key, stop).second) {
+  for (;;) {
+    std::unique_lock lock(bucket->mu);
+    if (bucket->retired && envelope) {  // the principal's state expired: a fresh one
+      lock.unlock();
+      bucket = modern_bucket(post.principal);
+      continue;
+    }
+    if (bucket->retired) {  // DELETEd or expired since it was found
+      release_load(post.principal);
+      return refuse(404, -32001, "Session not found");
+    }
+    if (!envelope && !bucket->flights.emplace(key, stop).second) {
       release_load(post.principal);
       return rpc_error(200, post.id, RpcError::kInvalidRequest,
                        "Invalid request: id " + key + " is already in use");
     }
+    ++bucket->inflight;
+    break;
   }
-  ++bucket->inflight;
   auto ticket = std::make_shared<CallTicket>(*this, bucket, post.principal, envelope ? "" : key);
   CallJob job;
   job.stop = stop;
@@ -479,9 +492,9 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
              call = std::get<mcp::PreparedCall>(std::move(prepared)),
              env_copy](std::function<void(const Json&)> sink) -> std::optional<Json> {
     Bucket& mine = ticket->bucket();
-    mine.channel.open(call.progress_token, std::move(sink));
     std::optional<mcp::Reply> reply;
     try {
+      auto route = mine.channel.open(call.progress_token, std::move(sink));
       reply = router_.run_call(id, call,
                                mcp::CallEnv{mine.session, mine.channel, stop->get_token(),
                                             env_copy ? &*env_copy : nullptr, principal});
@@ -489,7 +502,6 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
       reply = mcp::Reply{mcp::make_error(id, RpcError::kInternalError,
                                          std::string("Internal error: ") + e.what())};
     }
-    mine.channel.close(call.progress_token);
     ticket->end();
     if (!reply) return std::nullopt;
     return std::move(reply->message);

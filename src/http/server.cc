@@ -46,35 +46,52 @@ struct CallState {
   void poke() { wake.cancel(); }
 };
 
-// Calls run on the same CallPool as on stdio; their stop sources are kept so
-// that shutdown can end every one of them.
+// Calls run on the same CallPool as on stdio, or inline on an I/O thread;
+// the stop sources of both are kept so that shutdown can end every one of
+// them (an inline one waiting on a file lock would otherwise hold its loop).
 class CallRunner {
  public:
   void start(std::shared_ptr<std::stop_source> stop, mcp::CallKind kind,
              std::function<void()> work) {
-    {
-      std::lock_guard lock(mu_);
-      running_.insert(stop);
-    }
+    track(stop);
     pool_.submit(
         [this, stop, work = std::move(work)] {
           work();
-          std::lock_guard lock(mu_);
-          running_.erase(stop);
+          untrack(stop);
         },
         kind);
   }
+  template <class Work>
+  void run_inline(const std::shared_ptr<std::stop_source>& stop, Work work) {
+    track(stop);
+    work();
+    untrack(stop);
+  }
+  // Every running call is stopped, and so is any that starts later.
+  void cancel_all() {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+    for (const auto& stop : running_) stop->request_stop();
+  }
   void stop_and_join() {
-    {
-      std::lock_guard lock(mu_);
-      for (const auto& stop : running_) stop->request_stop();
-    }
+    cancel_all();
     pool_.drain();
   }
 
  private:
+  void track(const std::shared_ptr<std::stop_source>& stop) {
+    std::lock_guard lock(mu_);
+    running_.insert(stop);
+    if (stopping_) stop->request_stop();
+  }
+  void untrack(const std::shared_ptr<std::stop_source>& stop) {
+    std::lock_guard lock(mu_);
+    running_.erase(stop);
+  }
+
   std::mutex mu_;
   std::set<std::shared_ptr<std::stop_source>> running_;  // mu_
+  bool stopping_ = false;                                // mu_
   mcp::CallPool pool_;  // last: its workers finish before `running_` goes
 };
 
@@ -91,9 +108,11 @@ std::optional<std::string> run_job(CallJob& job, std::function<void(std::string)
 // handing it to a worker and back would cost more than the call. It never
 // waits on the client either: over HTTP a tool's channel asks the client
 // nothing (RequestChannel), so no answer has to come through this loop.
-void run_here(CallJob& job, const std::shared_ptr<CallState>& state) {
-  state->response =
-      run_job(job, [state](std::string text) { state->events.push_back(std::move(text)); });
+void run_here(CallRunner& calls, CallJob& job, const std::shared_ptr<CallState>& state) {
+  calls.run_inline(job.stop, [&] {
+    state->response =
+        run_job(job, [state](std::string text) { state->events.push_back(std::move(text)); });
+  });
   state->finished = true;
 }
 
@@ -173,19 +192,22 @@ struct Server::Impl {
         acceptor(io),
         sweeper(io),
         trim_timer(io),
-        signals(io, SIGINT, SIGTERM) {}
+        signals(signal_io, SIGINT, SIGTERM) {}
 
   ServerOptions options;
   // Before the loops: a call's job left in a connection's frame gives its
   // place back to the endpoint when the loops destroy that frame.
   Endpoint endpoint;
   IoThreads loops;
-  asio::io_context& io;  // the main loop: accepting, sweeping, signals
+  asio::io_context& io;  // the main loop: accepting, sweeping
   tcp::acceptor acceptor;
   asio::steady_timer sweeper;
   asio::steady_timer trim_timer;
   std::atomic<bool> trim_pending = false;  // trim_when_quiet is waiting
   std::atomic<std::chrono::steady_clock::rep> last_request{0};
+  // Signals have a loop (and, while run() runs, a thread) of their own:
+  // every I/O loop may be busy with a call when one comes.
+  asio::io_context signal_io{1};
   asio::signal_set signals;
   CallRunner calls;
 
@@ -362,7 +384,7 @@ awaitable<bool> Server::Impl::run_call(beast::tcp_stream& stream, beast::flat_bu
   auto state = std::make_shared<CallState>(stream.get_executor());
   Headers headers = std::move(job.headers);
   if (job.kind == mcp::CallKind::kBrief) {
-    run_here(job, state);
+    run_here(calls, job, state);
   } else {
     if (job.cancel_on_disconnect) {
       state->watching = true;
@@ -486,16 +508,29 @@ void Server::run() {
   impl.signals.async_wait([this](const error_code& ec, int) {
     if (!ec) stop();
   });
+  std::jthread signal_thread([&impl] { impl.signal_io.run(); });
   asio::co_spawn(impl.io, impl.accept_loop(), asio::detached);
   asio::co_spawn(impl.io, impl.sweep_loop(), asio::detached);
   impl.loops.run();
-}
+  asio::post(impl.signal_io, [&impl] {
+    error_code ignored;
+    impl.signals.cancel(ignored);
+  });
+}  // the signal thread ends once its loop has nothing left to do
 
 void Server::stop() {
-  asio::post(impl_->io, [impl = impl_.get()] {
+  Impl* impl = impl_.get();
+  impl->calls.cancel_all();  // a call running inline holds its loop until it ends
+  asio::post(impl->signal_io, [impl] {
+    error_code ignored;
+    impl->signals.cancel(ignored);
+    // Back to the default action: should the shutdown hang, a second
+    // SIGINT or SIGTERM ends the process at once.
+    impl->signals.clear(ignored);
+  });
+  asio::post(impl->io, [impl] {
     error_code ignored;
     impl->acceptor.close(ignored);
-    impl->signals.cancel(ignored);
     impl->sweeper.cancel();
     impl->trim_timer.cancel();
     impl->loops.stop();

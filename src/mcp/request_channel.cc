@@ -5,16 +5,18 @@
 
 namespace hermes::mcp {
 
-void RequestChannel::open(const Json& token, Sink sink) {
-  if (token.is_null()) return;
+RequestChannel::Route RequestChannel::open(const Json& token, Sink sink) {
+  if (token.is_null()) return Route(nullptr, "");
+  std::string key = dump_json(token);
   std::lock_guard lock(mu_);
-  sinks_[dump_json(token)] = std::move(sink);
+  if (!sinks_.try_emplace(key, std::move(sink)).second) return Route(nullptr, "");
+  return Route(this, std::move(key));
 }
 
-void RequestChannel::close(const Json& token) {
-  if (token.is_null()) return;
-  std::lock_guard lock(mu_);
-  sinks_.erase(dump_json(token));
+RequestChannel::Route::~Route() {
+  if (!channel_) return;
+  std::lock_guard lock(channel_->mu_);
+  channel_->sinks_.erase(key_);
 }
 
 void RequestChannel::notify(const std::string& method, const Json& params) {

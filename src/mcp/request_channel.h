@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace hermes::mcp {
 
@@ -21,10 +22,25 @@ class RequestChannel final : public registry::ClientChannel {
  public:
   using Sink = std::function<void(const Json& notification)>;
 
-  // Routes progress carrying `token` to `sink` until close(token). A null
-  // token opens nothing.
-  void open(const Json& token, Sink sink);
-  void close(const Json& token);
+  // Progress carrying one token goes to one request while this lives.
+  class Route {
+   public:
+    Route(RequestChannel* channel, std::string key) : channel_(channel), key_(std::move(key)) {}
+    Route(Route&& other) noexcept
+        : channel_(std::exchange(other.channel_, nullptr)), key_(std::move(other.key_)) {}
+    Route& operator=(Route&&) = delete;
+    ~Route();
+
+   private:
+    RequestChannel* channel_;  // null: nothing was opened
+    std::string key_;
+  };
+
+  // Routes progress carrying `token` to `sink` while the Route lives. A null
+  // token opens nothing, and so does one that a request in flight already
+  // uses (a client must not reuse a token while its request runs): the later
+  // request goes without progress rather than take the earlier one's.
+  [[nodiscard]] Route open(const Json& token, Sink sink);
 
   void notify(const std::string& method, const Json& params) override;
   bool supports_elicitation() const override { return false; }

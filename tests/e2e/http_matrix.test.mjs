@@ -6,9 +6,9 @@
 // answered beside a long call, and a thousand idle sessions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { BIN, scratchDir } from './lib/client.mjs';
 import { serve, post, ACCEPT } from './lib/serve.mjs';
@@ -249,6 +249,38 @@ test('writes checked by a linter and PDF reads do not hold an I/O loop', async (
     assert.ok(replyText(pdf).includes('text of the pdf'), replyText(pdf));
     assert.ok(Date.now() - started >= 2000);
   } finally {
+    await server.stop();
+    scratch.cleanup();
+  }
+});
+
+// Any process of the user can lock the per-user lock file and never let go:
+// a write waiting for it must not hold the shutdown (nor the call) forever.
+test('SIGTERM ends the server promptly while a write waits on a lock held forever', async () => {
+  const scratch = scratchDir();
+  const holder = spawn('python3', ['-c',
+    'import fcntl, sys, time\n' +
+    'f = open(sys.argv[1], "a+"); fcntl.lockf(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(120)',
+    path.join(scratch.dir, 'hermes-tools.locks')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = await serve([], { env: { XDG_RUNTIME_DIR: scratch.dir } });
+  try {
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    const { call } = await legacySession(server);
+    const target = path.join(scratch.dir, 'never.txt');
+    let answered = false;
+    const write = call(2, 'write_file', { path: target, content: 'x' })
+      .then(() => { answered = true; }, () => { answered = true; });
+    await sleep(500);
+    assert.equal(answered, false, 'the write waits for the lock');
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
+    const start = Date.now();
+    server.child.kill('SIGTERM');
+    await exited;
+    assert.ok(Date.now() - start < 5000, `shutdown took ${Date.now() - start} ms`);
+    await write;
+    assert.equal(existsSync(target), false, 'nothing was written');
+  } finally {
+    holder.kill('SIGKILL');
     await server.stop();
     scratch.cleanup();
   }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -253,6 +254,43 @@ TEST_F(EndpointTest, SessionTablesHoldUnderThreads) {
   }
   EXPECT_EQ(d.session_count(), 0u);
   EXPECT_EQ(doubled, 0) << "rounds where a session was not ended exactly once";
+}
+
+// A call that finds its session just as another thread DELETEs it either
+// is refused (404) or is cancelled by the DELETE: never does it run on,
+// uncounted, in a session that has ended.
+TEST_F(EndpointTest, ACallRacingTheDeleteOfItsSessionIsRefusedOrCancelled) {
+  Endpoint& e = endpoint();
+  int orphans = 0, refused = 0;
+  for (int round = 0; round < 2000; ++round) {
+    std::string sid = initialize(e);
+    HttpRequest del = post(Json(), {{"mcp-session-id", sid}});
+    del.method = "DELETE";
+    HttpRequest call = post(rpc(7, "tools/call", {{"name", "echo"}, {"arguments", Json::object()}}),
+                            {{"mcp-session-id", sid}});
+    std::atomic<int> go{0};
+    std::optional<std::variant<HttpResponse, CallJob>> outcome;
+    {
+      std::jthread caller([&] {
+        ++go;
+        while (go < 2) {
+        }
+        outcome = e.handle(call);
+      });
+      ++go;
+      while (go < 2) {
+      }
+      EXPECT_EQ(response(e.handle(del)).status, 200);
+    }
+    if (auto* job = std::get_if<CallJob>(&*outcome)) {
+      orphans += !job->stop->stop_requested();
+    } else {
+      EXPECT_EQ(std::get<HttpResponse>(*outcome).status, 404);
+      ++refused;
+    }
+  }
+  EXPECT_EQ(orphans, 0) << "calls left running in a deleted session";
+  RecordProperty("refused", refused);
 }
 
 TEST_F(EndpointTest, ModernLadder) {
