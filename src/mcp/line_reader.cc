@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: MIT
 #include "mcp/line_reader.h"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
 
 namespace hermes::mcp {
 
+void LineReader::spin_for_input() const {
+  if (spin_.count() <= 0) return;
+  const auto until = std::chrono::steady_clock::now() + spin_;
+  struct pollfd ready {
+    fd_, POLLIN, 0
+  };
+  while (::poll(&ready, 1, 0) == 0 && std::chrono::steady_clock::now() < until) {
+  }
+}
+
 bool LineReader::fill() {
   char chunk[65536];
+  spin_for_input();
   while (true) {
     ssize_t n = ::read(fd_, chunk, sizeof chunk);
     if (n > 0) {

@@ -30,7 +30,7 @@ Server::~Server() { stop_all_and_join(); }
 int Server::run(int in_fd, int out_fd) {
   writer_ = std::make_unique<OutputWriter>(out_fd);
   client_ = std::make_unique<ClientLink>(*writer_);
-  LineReader reader(in_fd, options_.max_line_bytes);
+  LineReader reader(in_fd, options_.max_line_bytes, options_.input_spin);
   std::string line;
   while (true) {
     LineReader::Status status = reader.next(line);

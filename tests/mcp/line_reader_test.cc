@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <ctime>
 #include <string>
 #include <thread>
 
@@ -52,6 +54,30 @@ TEST(LineReader, OversizedLineIsSkippedNotBuffered) {
   EXPECT_EQ(out[0].second, "ok");
   EXPECT_EQ(out[1].first, LineReader::Status::kTooLong);
   EXPECT_EQ(out[2].second, "after");
+}
+
+// The reader polls for a while, then sleeps: a message that comes late is
+// still read, and the wait before it costs little CPU.
+TEST(LineReader, SpinsBrieflyThenSleepsUntilInputComes) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  LineReader reader(fds[0], 100, std::chrono::milliseconds(1));
+  std::thread late([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ASSERT_EQ(::write(fds[1], "late\n", 5), 5);
+  });
+  timespec before{}, after{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &before);
+  std::string line;
+  ASSERT_EQ(reader.next(line), LineReader::Status::kLine);
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &after);
+  late.join();
+  EXPECT_EQ(line, "late");
+  const double cpu_ms =
+      (after.tv_sec - before.tv_sec) * 1e3 + (after.tv_nsec - before.tv_nsec) / 1e6;
+  EXPECT_LT(cpu_ms, 50) << "the reader spun instead of sleeping";
+  ::close(fds[1]);
+  ::close(fds[0]);
 }
 
 }  // namespace
