@@ -89,13 +89,14 @@ std::string PathResolver::real_path(const std::string& absolute_path) {
   return real ? *real : absolute_path;
 }
 
-Result<ResolvedPath> PathResolver::resolve(std::string_view given,
-                                           const std::string& session_cwd) const {
+Result<ResolvedPath> PathResolver::resolve(std::string_view given, const std::string& session_cwd,
+                                           const KnownRealPath* known) const {
   HERMES_TRY(check_given(given));
   std::string expanded = expand_user(given);
   if (expanded[0] != '/') expanded = workspace(session_cwd) + "/" + expanded;
   ResolvedPath out{std::string(given), normalize(expanded), ""};
-  out.real = real_path(out.absolute);  // a loop stays as given; opening it fails later
+  // A loop stays as given; opening it fails later.
+  out.real = known && known->absolute == out.absolute ? known->real : real_path(out.absolute);
   HERMES_TRY(check_contained(out.real));
   return out;
 }

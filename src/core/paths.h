@@ -18,6 +18,15 @@ struct ResolvedPath {
   std::string real;      // every existing symlink hop resolved
 };
 
+// The real path of an absolute path, found earlier in the same call (the
+// scheduler's check of whether the call is brief), so that resolving that
+// path again costs no system call. The kernel still refuses any link met
+// when the file is opened (fs/beneath.h).
+struct KnownRealPath {
+  std::string absolute;  // normalized
+  std::string real;
+};
+
 class PathResolver {
  public:
   // `root` empty means no containment (the upstream default).
@@ -40,7 +49,9 @@ class PathResolver {
 
   // Resolves `given`; fails with kOutsideRoot when a root is set and the real
   // path leaves it (symlinks included), kInvalidArgument for an empty path.
-  Result<ResolvedPath> resolve(std::string_view given, const std::string& session_cwd) const;
+  // `known`, when it names this absolute path, gives its real path.
+  Result<ResolvedPath> resolve(std::string_view given, const std::string& session_cwd,
+                               const KnownRealPath* known = nullptr) const;
   // The same rules on another machine: `home` for `~`, `cwd` for relative
   // paths, `real_path` resolving links there (its error is returned).
   using RealPathFn = std::function<Result<std::string>(const std::string&)>;

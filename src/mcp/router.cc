@@ -128,9 +128,10 @@ std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Jso
   const std::string& name = params["name"].get_ref<const std::string&>();
   const registry::ToolSpec* spec = dispatcher_.find(name);
   if (!spec) return error_reply(id, RpcError::kInvalidParams, "Unknown tool: " + name);
-  const CallKind kind =
-      registry::runs_briefly(*spec, args, services_) ? CallKind::kBrief : CallKind::kMayBlock;
-  PreparedCall call{spec, std::move(args), Json(), kind};
+  KnownRealPath found;
+  const CallKind kind = registry::runs_briefly(*spec, args, services_, found) ? CallKind::kBrief
+                                                                              : CallKind::kMayBlock;
+  PreparedCall call{spec, std::move(args), Json(), kind, std::move(found)};
   if (params.contains("_meta") && params["_meta"].is_object()) {
     call.progress_token = params["_meta"].value("progressToken", Json());
   }
@@ -154,7 +155,8 @@ std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, 
   bool modern = env.envelope != nullptr;
   auto work = [this, call, modern, &session = env.session,
                &client = env.client](std::stop_token stop) {
-    registry::CallContext ctx{session, services_, client, dispatcher_, stop, call.progress_token};
+    registry::CallContext ctx{
+        session, services_, client, dispatcher_, stop, call.progress_token, &call.known_real_path};
     registry::ToolCallResult result = dispatcher_.call(*call.spec, call.args, ctx);
     Json out = call_result(std::move(result.text), result.is_error);
     return modern ? modern_result(options_.identity, std::move(out)) : out;

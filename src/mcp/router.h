@@ -50,6 +50,7 @@ struct PreparedCall {
   Json args;
   Json progress_token;
   CallKind kind = CallKind::kMayBlock;  // how a CallPool should schedule it
+  KnownRealPath known_real_path;        // what deciding `kind` resolved
 };
 
 // Where one call runs: the session whose state it uses, the channel its

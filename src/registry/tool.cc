@@ -14,18 +14,22 @@ Json error_json(const std::string& message) {
   return out;
 }
 
-bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services) {
-  return spec.brief && spec.brief(args) && backend::backend_name(services.config) == "local";
+bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services,
+                  KnownRealPath& found) {
+  return spec.brief && backend::backend_name(services.config) == "local" && spec.brief(args, found);
 }
 
-std::optional<std::string> absolute_real_path(const Json& args, const char* key) {
+std::optional<std::string> absolute_real_path(const Json& args, const char* key,
+                                              KnownRealPath& found) {
   auto it = args.find(key);
   if (it == args.end() || !it->is_string()) return std::nullopt;
   const std::string& given = it->get_ref<const std::string&>();
   if (given.empty() || given[0] != '/') return std::nullopt;
-  auto real = resolve_links(PathResolver::normalize(given));
+  std::string absolute = PathResolver::normalize(given);
+  auto real = resolve_links(absolute);
   if (!real) return std::nullopt;  // a loop: let the tool report it, off the loop
-  return *real;
+  found = KnownRealPath{std::move(absolute), *real};
+  return std::move(real).value();
 }
 
 ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx) {

@@ -7,6 +7,7 @@
 
 #include "backend/backend_config.h"
 #include "core/clock.h"
+#include "core/paths.h"
 #include "core/result.h"
 #include "fs/file_system.h"
 #include "json/json.h"
@@ -58,6 +59,8 @@ struct CallContext {
   std::stop_token stop;
   // The MCP `_meta.progressToken`, or null.
   Json progress_token;
+  // The real path the call's brief check found, if it found one.
+  const KnownRealPath* known_real_path = nullptr;
 };
 
 struct ToolAnnotations {
@@ -94,7 +97,9 @@ struct ToolSpec {
   // ending in about a millisecond when the files are on this host (the file
   // tools; not a PDF read, which waits on pdftotext, nor a write that a
   // linter process checks): see `runs_briefly`. Unset: no call is brief.
-  std::function<bool(const Json& args)> brief;
+  // A predicate that follows the links of the call's path leaves what it
+  // found in `found`, for the call.
+  std::function<bool(const Json& args, KnownRealPath& found)> brief;
   // A tool whose check fails is not listed and cannot be called.
   std::function<bool(const Services&)> is_available = [](const Services&) { return true; };
   // Optional: a description built per session (execute_code lists the tools
@@ -111,14 +116,18 @@ ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx);
 // local I/O: a brief call with the local backend (elsewhere its files are a
 // round trip away). A worker pool may queue such calls rather than start
 // threads.
-bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services);
+// `found`: the real path the predicate found, if any.
+bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services,
+                  KnownRealPath& found);
 
 // For a `brief` predicate: the real path (every link followed) of the
 // string argument `key` when it is an absolute path, else nullopt. What a
 // file tool does is decided by the real path (a link `notes` to `x.pdf` is a
 // PDF read), and a relative path resolves against the session's directory,
-// which a predicate does not know: such a call is not brief.
-std::optional<std::string> absolute_real_path(const Json& args, const char* key);
+// which a predicate does not know: such a call is not brief. What it finds
+// is also left in `found`.
+std::optional<std::string> absolute_real_path(const Json& args, const char* key,
+                                              KnownRealPath& found);
 
 // `{"error": message}`: the generic failure shape.
 Json error_json(const std::string& message);

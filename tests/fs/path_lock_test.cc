@@ -25,7 +25,8 @@ using std::chrono::milliseconds;
 // with every path's byte, as a stranger's lock would.
 class WholeFileHold {
  public:
-  WholeFileHold() : fd_(::open(PathLocks::lock_file().c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+  WholeFileHold()
+      : fd_(::open(PathLocks::lock_file().c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
     struct flock lock {};
     lock.l_type = F_WRLCK;
     lock.l_whence = SEEK_SET;

@@ -16,8 +16,10 @@ bool brief_with(const std::string& yaml, bool brief_tool) {
   PathResolver paths;
   Services services{*config, paths};
   ToolSpec spec{.name = "t"};
-  if (brief_tool) spec.brief = [](const Json& args) { return !args.contains("slow"); };
-  return runs_briefly(spec, Json::object(), services);
+  if (brief_tool)
+    spec.brief = [](const Json& args, KnownRealPath&) { return !args.contains("slow"); };
+  KnownRealPath found;
+  return runs_briefly(spec, Json::object(), services, found);
 }
 
 TEST(RunsBriefly, ABriefToolOnTheLocalBackend) {
@@ -36,9 +38,11 @@ TEST(RunsBriefly, NotForArgumentsTheToolSaysMayBlock) {
   std::unique_ptr<Config> config = Config::from_yaml("");
   PathResolver paths;
   Services services{*config, paths};
-  ToolSpec spec{.name = "t", .brief = [](const Json& args) { return !args.contains("slow"); }};
-  EXPECT_TRUE(runs_briefly(spec, Json::object(), services));
-  EXPECT_FALSE(runs_briefly(spec, Json{{"slow", true}}, services));
+  ToolSpec spec{.name = "t",
+                .brief = [](const Json& args, KnownRealPath&) { return !args.contains("slow"); }};
+  KnownRealPath found;
+  EXPECT_TRUE(runs_briefly(spec, Json::object(), services, found));
+  EXPECT_FALSE(runs_briefly(spec, Json{{"slow", true}}, services, found));
 }
 
 }  // namespace

@@ -35,7 +35,9 @@ std::string FileAccess::workspace() const {
 }
 
 Result<ResolvedPath> FileAccess::resolve(std::string_view given) const {
-  if (!shell_) return ctx_->services.paths.resolve(given, ctx_->session.cwd());
+  if (!shell_) {
+    return ctx_->services.paths.resolve(given, ctx_->session.cwd(), ctx_->known_real_path);
+  }
   return ctx_->services.paths.resolve_on(
       given, backend_->home(), workspace(),
       [this](const std::string& absolute) { return shell_->real_path(absolute); });

@@ -17,8 +17,8 @@ inline Json lint_json(const LintReport& lint) {
 
 // The `brief` predicate of the writing tools: the file at `args["path"]`,
 // an absolute path, is one that no linter process checks.
-inline bool writes_briefly(const Json& args) {
-  auto real = registry::absolute_real_path(args, "path");
+inline bool writes_briefly(const Json& args, KnownRealPath& found) {
+  auto real = registry::absolute_real_path(args, "path", found);
   return real && !lints_with_a_process(*real);
 }
 

@@ -220,7 +220,8 @@ bool brief(const std::string& tool, const Json& args) {
   write_file::register_write_file(registry);
   patch::register_patch(registry);
   for (const auto& spec : registry.all()) {
-    if (spec.name == tool) return spec.brief(args);
+    KnownRealPath found;
+    if (spec.name == tool) return spec.brief(args, found);
   }
   ADD_FAILURE() << "no tool " << tool;
   return false;

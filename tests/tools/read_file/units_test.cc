@@ -56,28 +56,51 @@ TEST(ContentKind, Utf16) {
             "\xF0\x9F\x98\x80");
 }
 
+bool brief(const Json& args) {
+  KnownRealPath found;
+  return reads_briefly(args, found);
+}
+
 TEST(ReadsBriefly, ByTheRealPathOfAnAbsolutePath) {
   testing::TempDir dir;
   const std::string text = dir.write("main.cc", "int main() {}\n");
   const std::string pdf = dir.write("paper.pdf", "%PDF-1.4\n");
   ASSERT_EQ(::symlink(pdf.c_str(), dir.file("notes").c_str()), 0);
   ASSERT_EQ(::symlink(text.c_str(), dir.file("code.pdf").c_str()), 0);
-  EXPECT_TRUE(reads_briefly(Json{{"path", text}}));
-  EXPECT_TRUE(reads_briefly(Json{{"path", dir.file("report.docx")}}));  // missing: refused fast
-  EXPECT_TRUE(reads_briefly(Json{{"path", dir.file("code.pdf")}}));     // a link to text
-  EXPECT_FALSE(reads_briefly(Json{{"path", pdf}}));
-  EXPECT_FALSE(reads_briefly(Json{{"path", dir.file("PAPER.PDF")}}));
+  EXPECT_TRUE(brief(Json{{"path", text}}));
+  EXPECT_TRUE(brief(Json{{"path", dir.file("report.docx")}}));  // missing: refused fast
+  EXPECT_TRUE(brief(Json{{"path", dir.file("code.pdf")}}));     // a link to text
+  EXPECT_FALSE(brief(Json{{"path", pdf}}));
+  EXPECT_FALSE(brief(Json{{"path", dir.file("PAPER.PDF")}}));
   // A link without an extension to a PDF: pdftotext runs.
-  EXPECT_FALSE(reads_briefly(Json{{"path", dir.file("notes")}}));
-  EXPECT_FALSE(reads_briefly(Json{{"path", dir.file("sub/../notes")}}));
+  EXPECT_FALSE(brief(Json{{"path", dir.file("notes")}}));
+  EXPECT_FALSE(brief(Json{{"path", dir.file("sub/../notes")}}));
 }
 
 TEST(ReadsBriefly, NotARelativePathNorAMissingOne) {
   // A relative path resolves against the session's directory, unknown here.
-  EXPECT_FALSE(reads_briefly(Json{{"path", "src/main.cc"}}));
-  EXPECT_FALSE(reads_briefly(Json{{"path", "~/notes.txt"}}));
-  EXPECT_FALSE(reads_briefly(Json::object()));
-  EXPECT_FALSE(reads_briefly(Json{{"path", 7}}));
+  EXPECT_FALSE(brief(Json{{"path", "src/main.cc"}}));
+  EXPECT_FALSE(brief(Json{{"path", "~/notes.txt"}}));
+  EXPECT_FALSE(brief(Json::object()));
+  EXPECT_FALSE(brief(Json{{"path", 7}}));
+}
+
+// What the check resolved goes with the call, which then follows no link
+// again: the real path of exactly the absolute path it was found for.
+TEST(ReadsBriefly, LeavesTheRealPathItFoundForTheCall) {
+  testing::TempDir dir;
+  const std::string text = dir.write("main.cc", "int main() {}\n");
+  ASSERT_EQ(::symlink(text.c_str(), dir.file("code.pdf").c_str()), 0);
+  KnownRealPath found;
+  ASSERT_TRUE(reads_briefly(Json{{"path", dir.file("sub/../code.pdf")}}, found));
+  EXPECT_EQ(found.absolute, dir.file("code.pdf"));
+  EXPECT_EQ(found.real, text);
+  PathResolver paths;
+  EXPECT_EQ(paths.resolve(dir.file("code.pdf"), "", &found)->real, text);
+  // What is known counts for the path it names, and for no other.
+  KnownRealPath wrong{dir.file("other"), text};
+  EXPECT_EQ(paths.resolve(dir.file("other"), "", &wrong)->real, text);
+  EXPECT_EQ(paths.resolve(dir.file("elsewhere"), "", &wrong)->real, dir.file("elsewhere"));
 }
 
 TEST(NotFound, ScoresAndRatio) {
