@@ -23,6 +23,9 @@ class LineReader {
   // kTooLong: the line passed the limit and was discarded up to its newline.
   // kEof: end of input (a final unterminated line is returned first).
   Status next(std::string& line);
+  // Whether input after the last line returned has already been read (a
+  // further message, or the start of one).
+  bool has_buffered() const { return !buffer_.empty(); }
 
  private:
   // Appends up to one read(2) worth to buffer_; false on EOF or error.

@@ -41,6 +41,7 @@ int Server::run(int in_fd, int out_fd) {
                           "-byte line limit and was discarded"));
       continue;
     }
+    input_waiting_ = reader.has_buffered();
     handle_line(line);
   }
   client_->close();
@@ -143,6 +144,15 @@ void Server::handle_tools_call(const Json& id, const Json& params,
   }
   PreparedCall& call = std::get<PreparedCall>(prepared);
   const CallKind kind = call.kind;
+  // A brief read is answered from this thread when no other input waits:
+  // handing it to a worker and back costs a wake-up, often across CPUs, which
+  // is more than the read. Input already waiting (a client that sent several
+  // calls at once) sends it to the workers, to run beside the rest. Reads
+  // only: a write may wait for a file lock, or ask the client a question
+  // whose answer this very thread would have to read.
+  if (kind == CallKind::kBrief && call.spec->annotations.read_only && !input_waiting_) {
+    return run_call(id, call, std::move(flight));
+  }
   pool_.submit([this, id, call = std::move(call),
                 flight = std::move(flight)] { run_call(id, call, flight); },
                kind);

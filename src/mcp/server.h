@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The MCP server over newline-delimited JSON-RPC: protocol methods answered on
 // the reader thread, each tools/call on a CallPool worker (responses may come
-// out of order), notifications/cancelled stopping the call it names. Both eras on
+// out of order) but a brief read while no other input waits, which the
+// reader thread answers itself; notifications/cancelled stops the call it
+// names. Both eras on
 // one connection, told apart per message: a request claiming a protocol
 // version in its `_meta` is modern, anything else follows the legacy
 // handshake. One server is one session. Not copyable; run() is called once.
@@ -72,6 +74,7 @@ class Server {
   std::unique_ptr<OutputWriter> writer_;
   std::unique_ptr<ClientLink> client_;  // the legacy era's channel
   RequestChannel modern_channel_;
+  bool input_waiting_ = false;  // reader thread: input past the line in hand
   std::mutex flights_mu_;
   std::map<std::string, std::shared_ptr<InFlight>> flights_;  // flights_mu_; by id
   CallPool pool_;  // last: its workers finish before the members they use go

@@ -56,6 +56,22 @@ TEST(LineReader, OversizedLineIsSkippedNotBuffered) {
   EXPECT_EQ(out[2].second, "after");
 }
 
+TEST(LineReader, TellsWhetherMoreInputIsAlreadyRead) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  LineReader reader(fds[0], 100);
+  std::string line;
+  ASSERT_EQ(::write(fds[1], "one\ntw", 6), 6);
+  ASSERT_EQ(reader.next(line), LineReader::Status::kLine);
+  EXPECT_TRUE(reader.has_buffered());  // the start of "two"
+  ASSERT_EQ(::write(fds[1], "o\n", 2), 2);
+  ASSERT_EQ(reader.next(line), LineReader::Status::kLine);
+  EXPECT_EQ(line, "two");
+  EXPECT_FALSE(reader.has_buffered());
+  ::close(fds[1]);
+  ::close(fds[0]);
+}
+
 // The reader polls for a while, then sleeps: a message that comes late is
 // still read, and the wait before it costs little CPU.
 TEST(LineReader, SpinsBrieflyThenSleepsUntilInputComes) {
