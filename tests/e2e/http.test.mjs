@@ -166,6 +166,23 @@ test('modern wire: a closed response stream cancels the call and kills its proce
   }
 });
 
+// A modern terminal call (a 60 s command) sent on a raw socket; resolves
+// once the command runs, to the socket and the command's pid.
+async function rawModernTerminalCall(server, dir) {
+  const run = pidCommand(dir, 60);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call',
+    params: { name: 'terminal', arguments: { command: run.command }, _meta: envelope() } });
+  const socket = net.connect(server.port, '127.0.0.1');
+  socket.on('error', () => {});
+  await new Promise((resolve) => socket.on('connect', resolve));
+  socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n` +
+    `Content-Type: application/json\r\nAccept: ${ACCEPT}\r\n` +
+    'MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: terminal\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  await eventually(() => existsSync(run.file), 'the command to start');
+  return { socket, pid: readPid(run.file) };
+}
+
 // A client that floods the connection while its call runs cannot make the
 // server hold what it sends: the watch stops reading after 64 KB and the
 // rest waits in the kernel's socket buffers, then in the client's.
@@ -175,18 +192,7 @@ test('modern wire: a flood of bytes sent during a call is not read into memory',
   const rss = () => Number(readFileSync(`/proc/${server.child.pid}/status`, 'utf8')
     .match(/^VmRSS:\s+(\d+) kB/m)[1]) / 1024;
   try {
-    const run = pidCommand(scratch.dir, 60);
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call',
-      params: { name: 'terminal', arguments: { command: run.command }, _meta: envelope() } });
-    const socket = net.connect(server.port, '127.0.0.1');
-    socket.on('error', () => {});
-    await new Promise((resolve) => socket.on('connect', resolve));
-    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n` +
-      `Content-Type: application/json\r\nAccept: ${ACCEPT}\r\n` +
-      'MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: terminal\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-    await eventually(() => existsSync(run.file), 'the command to start');
-    const pid = readPid(run.file);
+    const { socket, pid } = await rawModernTerminalCall(server, scratch.dir);
     const before = rss();
     const flood = 64 << 20;
     socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
@@ -209,18 +215,7 @@ test('modern wire: a disconnect after pipelined bytes still cancels the call', a
   const server = await serve();
   const scratch = scratchDir();
   try {
-    const run = pidCommand(scratch.dir, 60);
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call',
-      params: { name: 'terminal', arguments: { command: run.command }, _meta: envelope() } });
-    const socket = net.connect(server.port, '127.0.0.1');
-    socket.on('error', () => {});
-    await new Promise((resolve) => socket.on('connect', resolve));
-    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n` +
-      `Content-Type: application/json\r\nAccept: ${ACCEPT}\r\n` +
-      'MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: terminal\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-    await eventually(() => existsSync(run.file), 'the command to start');
-    const pid = readPid(run.file);
+    const { socket, pid } = await rawModernTerminalCall(server, scratch.dir);
     socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     await sleep(300);
     assert.ok(alive(pid), 'the call ended before the disconnect');
