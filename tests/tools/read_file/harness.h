@@ -46,6 +46,11 @@ class ReadFileHarness {
     return dispatcher_.call(*dispatcher_.find("read_file"), args, ctx_);
   }
   Json read(const std::string& path) { return call(Json{{"path", path}}); }
+  // Later calls carry `known` as their brief check's finding.
+  void know(KnownRealPath known) {
+    known_ = std::move(known);
+    ctx_.known_real_path = &known_;
+  }
 
  private:
   TempDir dir_;
@@ -56,6 +61,7 @@ class ReadFileHarness {
   registry::Dispatcher dispatcher_;
   registry::Session session_;
   registry::NullClientChannel client_;
+  KnownRealPath known_;
   registry::CallContext ctx_;
 };
 

@@ -497,5 +497,27 @@ TEST(ReadFileBaseline, AReadWithAClampedLineIsNotAWholeRead) {
   EXPECT_FALSE(seen_whole(h, path));
 }
 
+// The real path a brief check found goes with the call unchecked. An
+// attacker who swaps the file for a link between the check and the read
+// gains nothing: the open refuses the link (the kernel, beneath the root),
+// so the stale finding yields an error, never the link's target.
+TEST(ReadFileKnownRealPath, ALinkSwappedInAfterTheCheckIsNotFollowed) {
+  if (portable_files_run()) GTEST_SKIP() << "the shell path resolves every path itself";
+  ReadFileHarness h;
+  TempDir elsewhere;
+  const std::string secret = elsewhere.write("secret.txt", "TOP SECRET\n");
+  const std::string path = h.dir().write("notes.txt", "plain notes\n");
+  h.know(KnownRealPath{path, path});  // what the check saw: no link
+  EXPECT_THAT(h.read(path)["content"].get<std::string>(), HasSubstr("plain notes"));
+  std::filesystem::remove(path);
+  std::filesystem::create_symlink(secret, path);
+  Json stale = h.call(Json{{"path", path}, {"limit", 50}});
+  EXPECT_TRUE(stale.contains("error")) << stale.dump();
+  EXPECT_EQ(stale.dump().find("TOP SECRET"), std::string::npos) << stale.dump();
+  h.know(KnownRealPath{});  // a fresh check follows the link, as any read does
+  EXPECT_THAT(h.call(Json{{"path", path}, {"limit", 60}})["content"].get<std::string>(),
+              HasSubstr("TOP SECRET"));
+}
+
 }  // namespace
 }  // namespace hermes::testing
