@@ -6,10 +6,10 @@
 namespace hermes::mcp {
 
 RequestChannel::Route RequestChannel::open(const Json& token, Sink sink) {
-  if (token.is_null()) return Route(nullptr, "");
+  if (token.is_null()) return Route();
   std::string key = dump_json(token);
   std::lock_guard lock(mu_);
-  if (!sinks_.try_emplace(key, std::move(sink)).second) return Route(nullptr, "");
+  if (!sinks_.try_emplace(key, std::move(sink)).second) return Route();
   return Route(this, std::move(key));
 }
 

@@ -25,14 +25,17 @@ class RequestChannel final : public registry::ClientChannel {
   // Progress carrying one token goes to one request while this lives.
   class Route {
    public:
-    Route(RequestChannel* channel, std::string key) : channel_(channel), key_(std::move(key)) {}
+    Route() = default;  // routes nothing
     Route(Route&& other) noexcept
         : channel_(std::exchange(other.channel_, nullptr)), key_(std::move(other.key_)) {}
     Route& operator=(Route&&) = delete;
     ~Route();
 
    private:
-    RequestChannel* channel_;  // null: nothing was opened
+    friend class RequestChannel;
+    Route(RequestChannel* channel, std::string key) : channel_(channel), key_(std::move(key)) {}
+
+    RequestChannel* channel_ = nullptr;  // null: nothing was opened
     std::string key_;
   };
 

@@ -167,14 +167,16 @@ void Server::run_call(const Json& id, const PreparedCall& call, std::shared_ptr<
   // A call cancelled while it waited for a worker is not started.
   if (!flight->cancelled) {
     bool modern = flight->envelope.has_value();
-    std::optional<RequestChannel::Route> route;
-    if (modern)
-      route.emplace(modern_channel_.open(call.progress_token, [this](const Json& n) { send(n); }));
-    CallEnv env{*session_,
-                modern ? static_cast<registry::ClientChannel&>(modern_channel_) : *client_,
-                flight->stop.get_token(), modern ? &*flight->envelope : nullptr, session_->id()};
-    std::optional<Reply> reply = router_.run_call(id, call, env);
-    route.reset();
+    std::optional<Reply> reply;
+    {
+      auto route =
+          modern ? modern_channel_.open(call.progress_token, [this](const Json& n) { send(n); })
+                 : RequestChannel::Route();
+      CallEnv env{*session_,
+                  modern ? static_cast<registry::ClientChannel&>(modern_channel_) : *client_,
+                  flight->stop.get_token(), modern ? &*flight->envelope : nullptr, session_->id()};
+      reply = router_.run_call(id, call, env);
+    }
     // A cancelled request gets no response (the client has moved on).
     if (reply && !flight->cancelled) send(reply->message);
   }

@@ -3,10 +3,9 @@
 // the reader thread, each tools/call on a CallPool worker (responses may come
 // out of order) but a brief read while no other input waits, which the
 // reader thread answers itself; notifications/cancelled stops the call it
-// names. Both eras on
-// one connection, told apart per message: a request claiming a protocol
-// version in its `_meta` is modern, anything else follows the legacy
-// handshake. One server is one session. Not copyable; run() is called once.
+// names. Both eras on one connection, told apart per message: a request
+// claiming a protocol version in its `_meta` is modern, anything else follows
+// the legacy handshake. One server is one session. Not copyable; run() is called once.
 #pragma once
 
 #include "mcp/call_pool.h"
