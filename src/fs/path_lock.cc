@@ -101,9 +101,10 @@ Result<PathLocks> PathLocks::take(const std::vector<std::string>& paths, std::st
   for (const auto& path : paths) offsets.emplace_back(offset_of(path), &path);
   std::sort(offsets.begin(), offsets.end());
   for (size_t i = 0; i < offsets.size(); ++i) {
-    const auto [at, path] = offsets[i];
+    const off_t at = offsets[i].first;
     if (i > 0 && offsets[i - 1].first == at) continue;
-    HERMES_TRY(poll([&] { return try_lock_byte(held.fd_.get(), at); }, *path, stop, patience));
+    HERMES_TRY(poll([&] { return try_lock_byte(held.fd_.get(), at); }, *offsets[i].second, stop,
+                    patience));
   }
   return held;
 }
