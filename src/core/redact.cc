@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bitset>
 #include <cctype>
 #include <cstdlib>
 
@@ -178,33 +177,30 @@ const FirstByteIndex& families_by_first_byte() {
   return index;
 }
 
-// The first byte of every label.
-const std::bitset<256>& label_first_bytes() {
-  static const std::bitset<256> bytes = [] {
-    std::bitset<256> set;
-    for (const Family& f : kFamilies) set.set(static_cast<unsigned char>(f.label[0]));
-    return set;
-  }();
-  return bytes;
-}
+// The first two bytes of every label, one bit per byte pair: most word
+// starts fail here without comparing any label. Built at compile time, so
+// the hot scan pays no guard for a static's first use.
+constexpr std::array<uint64_t, 1024> kLabelPairs = [] {
+  std::array<uint64_t, 1024> bits{};
+  for (const Family& f : kFamilies) {
+    const unsigned pair =
+        static_cast<unsigned char>(f.label[0]) << 8 | static_cast<unsigned char>(f.label[1]);
+    bits[pair / 64] |= uint64_t{1} << (pair % 64);
+  }
+  return bits;
+}();
 
-// The first two bytes of every label, as a 64K-bit set: most word starts
-// fail here without comparing any label.
-const std::bitset<65536>& label_pairs() {
-  static const std::bitset<65536> pairs = [] {
-    std::bitset<65536> set;
-    for (const Family& f : kFamilies)
-      set.set(static_cast<unsigned char>(f.label[0]) << 8 | static_cast<unsigned char>(f.label[1]));
-    return set;
-  }();
-  return pairs;
+// True when the two bytes at `i` begin some family label.
+bool label_pair_at(std::string_view text, size_t i) {
+  if (i + 1 >= text.size()) return false;
+  const unsigned pair =
+      static_cast<unsigned char>(text[i]) << 8 | static_cast<unsigned char>(text[i + 1]);
+  return (kLabelPairs[pair / 64] >> (pair % 64)) & 1;
 }
 
 // True when some family label starts at `i`.
 bool label_at(std::string_view text, size_t i) {
-  if (i + 1 >= text.size() || !label_pairs()[static_cast<unsigned char>(text[i]) << 8 |
-                                             static_cast<unsigned char>(text[i + 1])])
-    return false;
+  if (!label_pair_at(text, i)) return false;
   std::string_view rest = text.substr(i);
   for (size_t f : families_by_first_byte()[static_cast<unsigned char>(text[i])]) {
     if (starts_with(rest, kFamilies[f].label)) return true;
@@ -221,10 +217,10 @@ constexpr uint64_t token_bytes(uint64_t word) {
          bytes_between(word, '0' - 1, '9' + 1) | bytes_equal(word, '_') | bytes_equal(word, '-');
 }
 
-// Whether a label may start at `i`: a label's first byte at a token
+// Whether a label may start at `i`: a label's first two bytes at a token
 // boundary, or right after an escape.
 bool may_start_token(std::string_view text, size_t i) {
-  if (!label_first_bytes()[static_cast<unsigned char>(text[i])]) return false;
+  if (!label_pair_at(text, i)) return false;
   return i == 0 || !is_token_char(text[i - 1]) || after_escape(text, i);
 }
 
@@ -328,7 +324,9 @@ bool label_across_controls(std::string_view text, size_t i, size_t end) {
 // two words) have no label there.
 bool window_may_hold_token(std::string_view text, size_t begin, size_t end) {
   if (label_across_controls(text, begin, end)) return true;
-  for (size_t dot = text.find('.', begin); dot < end; dot = text.find('.', dot + 1))
+  const std::string_view window = text.substr(0, end);  // a search past `end` costs O(n) a window
+  for (size_t dot = window.find('.', begin); dot != std::string_view::npos;
+       dot = window.find('.', dot + 1))
     if (label_across_controls(text, dot + 1, end)) return true;
   return false;
 }
@@ -512,11 +510,11 @@ std::vector<size_t> zhipu_starts(std::string_view text) {
   return starts;
 }
 
-// Every offset where `literal` occurs (memchr/memcmp driven).
+// Every offset where `literal` occurs.
 std::vector<size_t> literal_starts(std::string_view text, std::string_view literal) {
   std::vector<size_t> starts;
-  for (size_t at = text.find(literal); at != std::string_view::npos;
-       at = text.find(literal, at + literal.size()))
+  for (size_t at = find_bytes(text, literal); at != std::string_view::npos;
+       at = find_bytes(text, literal, at + literal.size()))
     starts.push_back(at);
   return starts;
 }
@@ -630,7 +628,7 @@ void redact_form_body(std::string& text) {
 }
 
 bool contains(std::string_view text, std::string_view needle) {
-  return text.find(needle) != std::string_view::npos;
+  return find_bytes(text, needle) != std::string_view::npos;
 }
 
 }  // namespace

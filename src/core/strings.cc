@@ -3,11 +3,13 @@
 
 #include "core/word_scan.h"
 
+#include <string.h>
 #include <sys/random.h>
 
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <stdexcept>
 
 namespace hermes {
@@ -44,6 +46,58 @@ bool starts_with(std::string_view text, std::string_view prefix) {
 
 bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+namespace {
+
+// Needles up to this length are found by their rarest byte; each place that
+// byte occurs costs at most one such comparison, so the search stays linear.
+constexpr size_t kShortNeedle = 16;
+
+// How common a byte is in text, lowest first: punctuation, capitals, digits,
+// small letters, blanks. A guess, not a measure; it only sets the speed.
+int commonness(unsigned char c) {
+  if (c == ' ' || c == '\n' || c == '\t') return 4;
+  if (c >= 'a' && c <= 'z') return 3;
+  if (c >= '0' && c <= '9') return 2;
+  if (c >= 'A' && c <= 'Z') return 1;
+  return 0;
+}
+
+size_t rarest_byte(std::string_view needle) {
+  size_t best = 0;
+  for (size_t k = 1; k < needle.size(); ++k) {
+    if (commonness(static_cast<unsigned char>(needle[k])) <
+        commonness(static_cast<unsigned char>(needle[best])))
+      best = k;
+  }
+  return best;
+}
+
+// memchr for the rarest byte, then one comparison where it sits.
+size_t find_short(std::string_view hay, std::string_view needle, size_t from) {
+  const size_t r = rarest_byte(needle);
+  const char* const end = hay.data() + hay.size() - (needle.size() - 1 - r);
+  for (const char* p = hay.data() + from + r; p < end;) {
+    p = static_cast<const char*>(std::memchr(p, needle[r], static_cast<size_t>(end - p)));
+    if (!p) break;
+    if (std::memcmp(p - r, needle.data(), needle.size()) == 0)
+      return static_cast<size_t>(p - r - hay.data());
+    ++p;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+size_t find_bytes(std::string_view hay, std::string_view needle, size_t from) {
+  if (from > hay.size()) return std::string_view::npos;
+  if (needle.size() > hay.size() - from) return std::string_view::npos;
+  if (needle.size() >= 2 && needle.size() <= kShortNeedle) return find_short(hay, needle, from);
+  // glibc's memmem (two-way) is linear for any needle.
+  const void* at = ::memmem(hay.data() + from, hay.size() - from, needle.data(), needle.size());
+  return at ? static_cast<size_t>(static_cast<const char*>(at) - hay.data())
+            : std::string_view::npos;
 }
 
 std::optional<int64_t> parse_int(std::string_view text) {

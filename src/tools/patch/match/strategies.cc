@@ -2,10 +2,9 @@
 // Tiers 1–7 and the tier loop; tiers 8–9 live in approximate.cc.
 #include "tools/patch/match/strategies.h"
 
+#include "core/strings.h"
 #include "tools/patch/match/match_internal.h"
 #include "tools/patch/match/unicode_fold.h"
-
-#include <string.h>
 
 #include <cstdint>
 #include <cstring>
@@ -130,20 +129,11 @@ bool same_structure(const Subject& file, size_t first, const Pattern& pattern) {
   return true;
 }
 
-// glibc's memmem (two-way) stays linear where string_view::find degrades on
-// indented patterns whose first byte is everywhere.
-size_t find_from(std::string_view hay, std::string_view needle, size_t from) {
-  if (from > hay.size()) return std::string_view::npos;
-  const void* at = ::memmem(hay.data() + from, hay.size() - from, needle.data(), needle.size());
-  return at ? static_cast<size_t>(static_cast<const char*>(at) - hay.data())
-            : std::string_view::npos;
-}
-
 std::vector<Span> non_overlapping(std::string_view hay, std::string_view needle) {
   std::vector<Span> out;
   if (needle.empty()) return out;
-  for (size_t at = find_from(hay, needle, 0); at != std::string_view::npos;
-       at = find_from(hay, needle, at + needle.size())) {
+  for (size_t at = find_bytes(hay, needle); at != std::string_view::npos;
+       at = find_bytes(hay, needle, at + needle.size())) {
     out.push_back({at, at + needle.size()});
   }
   return out;
