@@ -217,7 +217,7 @@ Result<AtomicWriteOutcome> atomic_write_beneath(const Beneath& root, const std::
   AtomicWriteOutcome out;
   out.written_path = real_path;
   HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, root.open_parent(real_path, &out.created_dirs));
-  const int dir = parent.dir.get();
+  const int dir = parent.dir;
   HERMES_ASSIGN_OR_RETURN(auto existing, existing_target(dir, parent.name, real_path));
   out.created = !existing;
   clean_stale_temps(dir, dir_of(real_path));

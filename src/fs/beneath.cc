@@ -172,16 +172,26 @@ Result<Beneath::Parent> Beneath::open_parent(const std::string& path,
                                              std::vector<std::string>* created,
                                              const std::string& context) const {
   HERMES_ASSIGN_OR_RETURN(std::string rel, relative(path));
-  if (rel.empty()) return Parent{base(), "."};
+  if (rel.empty()) return in_root(".");
   size_t slash = rel.rfind('/');
   std::string dir_rel = slash == std::string::npos ? "" : rel.substr(0, slash);
   std::string name = slash == std::string::npos ? rel : rel.substr(slash + 1);
-  if (dir_rel.empty()) return Parent{base(), name};
+  if (dir_rel.empty()) return in_root(std::move(name));
   proc::UniqueFd dir = walk(dir_rel, O_PATH | O_DIRECTORY, 0);
-  if (dir.valid()) return Parent{std::move(dir), name};
-  if (!created) return walk_error(errno, context.empty() ? "open \"" + path + "\"" : context, path);
-  HERMES_ASSIGN_OR_RETURN(proc::UniqueFd made, walk_dirs(dir_rel, path, *created));
-  return Parent{std::move(made), name};
+  if (!dir.valid()) {
+    if (!created)
+      return walk_error(errno, context.empty() ? "open \"" + path + "\"" : context, path);
+    HERMES_ASSIGN_OR_RETURN(dir, walk_dirs(dir_rel, path, *created));
+  }
+  const int fd = dir.get();
+  return Parent{fd, std::move(dir), std::move(name)};
+}
+
+Beneath::Parent Beneath::in_root(std::string name) const {
+  if (fd_.valid()) return Parent{fd_.get(), {}, std::move(name)};
+  proc::UniqueFd dir = base();
+  const int fd = dir.get();
+  return Parent{fd, std::move(dir), std::move(name)};
 }
 
 }  // namespace hermes::fs

@@ -43,8 +43,11 @@ class Beneath {
                               const std::string& context = "") const;
 
   struct Parent {
-    proc::UniqueFd dir;  // O_PATH fd of the containing directory
-    std::string name;    // the final component ("." for the root itself)
+    // The containing directory's O_PATH fd: the pinned root's own (no copy:
+    // a file right under the root costs no extra system call), or `owned`.
+    int dir = -1;
+    proc::UniqueFd owned;
+    std::string name;  // the final component ("." for the root itself)
   };
   // The directory that holds `path`, for the final *at(2) call. With
   // `created`, missing directories are made (mkdirat, 0777 & ~umask) and
@@ -58,6 +61,8 @@ class Beneath {
   Result<std::string> relative(const std::string& path) const;
   // A fresh O_PATH fd of the root to walk from.
   proc::UniqueFd base() const;
+  // `name` in the root directory itself.
+  Parent in_root(std::string name) const;
   // Invalid on failure, with errno set (ELOOP for a link on the way).
   proc::UniqueFd walk(const std::string& rel, int flags, mode_t mode) const;
   // mkdir -p of `rel` one O_NOFOLLOW component at a time.

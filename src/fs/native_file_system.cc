@@ -111,7 +111,7 @@ class NativeFileSystem final : public FileSystem {
   Result<std::string> read_link(const std::string& path) const override {
     HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, open_parent(path, "readlink"));
     std::string buffer(4096, '\0');
-    ssize_t n = ::readlinkat(parent.dir.get(), parent.name.c_str(), buffer.data(), buffer.size());
+    ssize_t n = ::readlinkat(parent.dir, parent.name.c_str(), buffer.data(), buffer.size());
     if (n < 0) return Error::FromErrno(errno, "readlink \"" + path + "\"");
     buffer.resize(static_cast<size_t>(n));
     return buffer;
@@ -142,7 +142,7 @@ class NativeFileSystem final : public FileSystem {
 
   Status remove(const std::string& path) const override {
     HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, open_parent(path, "unlink"));
-    if (::unlinkat(parent.dir.get(), parent.name.c_str(), 0) != 0) {
+    if (::unlinkat(parent.dir, parent.name.c_str(), 0) != 0) {
       return Error::FromErrno(errno, "unlink \"" + path + "\"");
     }
     return {};
@@ -150,7 +150,7 @@ class NativeFileSystem final : public FileSystem {
 
   Status remove_dir(const std::string& path) const override {
     HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, open_parent(path, "rmdir"));
-    if (::unlinkat(parent.dir.get(), parent.name.c_str(), AT_REMOVEDIR) != 0) {
+    if (::unlinkat(parent.dir, parent.name.c_str(), AT_REMOVEDIR) != 0) {
       return Error::FromErrno(errno, "rmdir \"" + path + "\"");
     }
     return {};
@@ -188,7 +188,7 @@ class NativeFileSystem final : public FileSystem {
   Result<FileInfo> stat_at(const std::string& path, const char* op) const {
     HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, open_parent(path, op));
     struct stat st;
-    if (::fstatat(parent.dir.get(), parent.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (::fstatat(parent.dir, parent.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       return Error::FromErrno(errno, std::string(op) + " \"" + path + "\"");
     }
     if (S_ISLNK(st.st_mode) && std::string_view(op) == "stat") {
