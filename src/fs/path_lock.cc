@@ -85,6 +85,17 @@ std::string PathLocks::lock_file() {
   return "/tmp/hermes-tools-" + std::to_string(::getuid()) + ".locks";
 }
 
+bool PathLocks::held(const std::string& path) {
+  proc::UniqueFd fd = open_lock_file();
+  if (!fd.valid()) return false;
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  lock.l_start = offset_of(path);
+  lock.l_len = 1;
+  return ::fcntl(fd.get(), F_OFD_GETLK, &lock) == 0 && lock.l_type != F_UNLCK;
+}
+
 Result<PathLocks> PathLocks::take(const std::vector<std::string>& paths, std::stop_token stop,
                                   std::chrono::milliseconds patience) {
   PathLocks held;

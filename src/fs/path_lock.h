@@ -36,6 +36,11 @@ class PathLocks {
   static Result<PathLocks> take(const std::vector<std::string>& paths, std::stop_token stop,
                                 std::chrono::milliseconds patience = kLockPatience);
 
+  // True when another holder has the writer lock of `path` at this moment:
+  // a call that must not wait (a brief call on an event loop) goes where it
+  // may wait instead.
+  static bool held(const std::string& path);
+
   PathLocks(PathLocks&&) = default;
   PathLocks& operator=(PathLocks&&) = default;
 

@@ -254,6 +254,37 @@ test('writes checked by a linter and PDF reads do not hold an I/O loop', async (
   }
 });
 
+// A write whose file's lock another process holds waits for it on a worker,
+// not on an I/O loop: reads on other connections go on meanwhile.
+test('a write waiting for a held lock does not hold an I/O loop', async () => {
+  const scratch = scratchDir();
+  const holder = spawn('python3', ['-c',
+    'import fcntl, sys, time\n' +
+    'f = open(sys.argv[1], "a+"); fcntl.lockf(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(120)',
+    path.join(scratch.dir, 'hermes-tools.locks')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = await serve([], { env: { XDG_RUNTIME_DIR: scratch.dir } });
+  try {
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    const { call } = await legacySession(server);
+    const files = sixteenFiles(scratch.dir);
+    const target = path.join(scratch.dir, 'waits.txt');
+    const write = call(2, 'write_file', { path: target, content: 'x' });
+    await sleep(300);
+    const started = Date.now();
+    await readEach(call, files);
+    const readsTook = Date.now() - started;
+    assert.ok(readsTook < 1500, `the reads waited for the write's lock: ${readsTook} ms`);
+    assert.equal(existsSync(target), false, 'the write is still waiting');
+    holder.kill('SIGKILL');
+    const written = await write;
+    assert.ok(replyText(written).includes('"bytes_written":1'), replyText(written));
+  } finally {
+    holder.kill('SIGKILL');
+    await server.stop();
+    scratch.cleanup();
+  }
+});
+
 // Any process of the user can lock the per-user lock file and never let go:
 // a write waiting for it must not hold the shutdown (nor the call) forever.
 test('SIGTERM ends the server promptly while a write waits on a lock held forever', async () => {

@@ -110,5 +110,24 @@ TEST_F(PathLocksTest, AWaiterTakesTheLockOnceItIsGivenBack) {
   EXPECT_TRUE(lock.has_value()) << lock.error().message;
 }
 
+// A brief call asks whether it would wait: only a path whose lock someone
+// holds now says so, whoever holds it.
+TEST_F(PathLocksTest, HeldSaysWhetherATakeWouldWaitNow) {
+  EXPECT_FALSE(PathLocks::held("/x/a"));
+  {
+    auto lock = PathLocks::take({"/x/a"}, {});
+    ASSERT_TRUE(lock.has_value()) << lock.error().message;
+    EXPECT_TRUE(PathLocks::held("/x/a"));
+    EXPECT_FALSE(PathLocks::held("/x/b"));
+  }
+  EXPECT_FALSE(PathLocks::held("/x/a"));
+  WholeFileHold stranger;
+  ASSERT_TRUE(stranger.held());
+  EXPECT_TRUE(PathLocks::held("/x/a"));
+  EXPECT_TRUE(PathLocks::held("/x/b"));
+  stranger.release();
+  EXPECT_FALSE(PathLocks::held("/x/b"));
+}
+
 }  // namespace
 }  // namespace hermes::fs

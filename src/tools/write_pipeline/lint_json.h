@@ -2,6 +2,7 @@
 // The lint object as it appears in write_file and patch results (docs/tools/write_file.md).
 #pragma once
 
+#include "fs/path_lock.h"
 #include "json/json.h"
 #include "registry/tool.h"
 #include "tools/write_pipeline/lint.h"
@@ -16,10 +17,11 @@ inline Json lint_json(const LintReport& lint) {
 }
 
 // The `brief` predicate of the writing tools: the file at `args["path"]`,
-// an absolute path, is one that no linter process checks.
+// an absolute path, is one that no linter process checks and whose writer
+// lock no one holds now (a brief call must not wait for it).
 inline bool writes_briefly(const Json& args, KnownRealPath& found) {
   auto real = registry::absolute_real_path(args, "path", found);
-  return real && !lints_with_a_process(*real);
+  return real && !lints_with_a_process(*real) && !fs::PathLocks::held(*real);
 }
 
 }  // namespace hermes::write_pipeline

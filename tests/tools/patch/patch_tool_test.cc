@@ -2,6 +2,8 @@
 // The patch tool's edge: argument errors, result shape, no_change, the miss
 // hints, BOM/CRLF through the write pipeline, guards, read-stamp refresh;
 // which writes are brief calls.
+#include "fs/path_lock.h"
+#include "testutil/scoped_env.h"
 #include "tools/write_file/tool_harness.h"
 
 #include <gtest/gtest.h>
@@ -244,6 +246,24 @@ TEST(WritesBriefly, UnlessALinterProcessChecksTheRealPath) {
   }
   EXPECT_TRUE(brief("patch", {{"mode", "replace"}, {"path", notes}}));
   EXPECT_FALSE(brief("patch", {{"mode", "patch"}, {"patch", "*** Begin Patch\n*** End Patch"}}));
+}
+
+// A write whose file's lock another writer holds would wait for it: it is
+// not brief, so it waits on a worker and not on an event loop.
+TEST(WritesBriefly, NotWhileAnotherWriterHoldsTheFile) {
+  TempDir dir;
+  ScopedEnv runtime("XDG_RUNTIME_DIR", dir.path());  // a lock file of this test's own
+  const std::string notes = dir.write("notes.txt", "x\n");
+  {
+    auto lock = fs::PathLocks::take({notes}, {});
+    ASSERT_TRUE(lock.has_value()) << lock.error().message;
+    for (const std::string tool : {"write_file", "patch"}) {
+      EXPECT_FALSE(brief(tool, {{"path", notes}})) << tool;
+      EXPECT_TRUE(brief(tool, {{"path", dir.file("other.txt")}})) << tool;
+    }
+  }
+  for (const std::string tool : {"write_file", "patch"})
+    EXPECT_TRUE(brief(tool, {{"path", notes}}));
 }
 
 }  // namespace
