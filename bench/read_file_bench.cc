@@ -44,6 +44,27 @@ std::string make_file(const std::string& name, size_t bytes) {
   return path;
 }
 
+// `bytes` of prose in 72-column lines, like the shared MCP harness's
+// read_small file.
+std::string make_prose_file(const std::string& name, size_t bytes) {
+  const std::vector<std::string> words = {"the",   "quick", "brown", "fox",   "jumps",
+                                          "over",  "lazy",  "dog",   "alpha", "beta",
+                                          "gamma", "delta", "index", "table", "return"};
+  std::string path = (std::filesystem::temp_directory_path() / name).string();
+  std::ofstream out(path, std::ios::binary);
+  std::string line;
+  for (size_t i = 0, written = 0; written < bytes; ++i) {
+    const std::string& word = words[(i * 7 + i / 5) % words.size()];
+    if (line.size() + word.size() + 1 > 72) {
+      out << line << '\n';
+      written += line.size() + 1;
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return path;
+}
+
 class InProcess {
  public:
   InProcess()
@@ -119,6 +140,17 @@ void BM_Read4KB_InProcess(benchmark::State& state) {
   });
 }
 BENCHMARK(BM_Read4KB_InProcess)->Unit(benchmark::kMicrosecond);
+
+void BM_Read4KBProse_InProcess(benchmark::State& state) {
+  static const std::string path = make_prose_file("hermes-bench-4k-prose.txt", 4096);
+  InProcess tool;
+  int i = 0;
+  timed(state, [&] {
+    const int limit = 1001 + i++ % InProcess::kReadsPerSession;
+    benchmark::DoNotOptimize(tool.read(Json{{"path", path}, {"limit", limit}}));
+  });
+}
+BENCHMARK(BM_Read4KBProse_InProcess)->Unit(benchmark::kMicrosecond);
 
 void BM_Read4KB_UpstreamSedCutWc(benchmark::State& state) {
   static const std::string path = make_file("hermes-bench-4k.txt", 4096);
