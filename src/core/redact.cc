@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
 #include <cstdlib>
 
@@ -241,24 +242,61 @@ std::optional<Span> token_at(std::string_view text, size_t i, const RE2& re) {
 uint64_t token_starts(std::string_view text, size_t i) {
   using namespace word_scan;
   const uint64_t word = load(text.data() + i);
-  if (any_equal(word, '\\') || (i >= 8 && any_equal(load(text.data() + i - 8), '\\')))
-    return kHighBits;
+  const bool escape_before = i >= 8 ? any_equal(load(text.data() + i - 8), '\\')
+                                    : text.substr(0, i).find('\\') != std::string_view::npos;
+  if (any_equal(word, '\\') || escape_before) return kHighBits;
   const uint64_t token = token_bytes(word);
   const uint64_t token_before = token << 8 | (i > 0 && is_token_char(text[i - 1]) ? 0x80 : 0);
   return token & ~token_before;
 }
 
-// Vendor tokens at a token boundary on both sides, eight bytes at a time:
-// a word's possible starts come from token_starts, each is checked exactly,
-// and RE2 then matches anchored there, so the pass is one linear sweep plus
-// short anchored matches.
-std::vector<Span> find_prefix_tokens(std::string_view text) {
-  const RE2& re = patterns().prefix;
-  std::vector<Span> out;
-  for (size_t i = 0; i < text.size();) {
-    const size_t block = std::min<size_t>(8, text.size() - i);
+// Every vendor token is at least this long (the shortest: a three-byte
+// label and a ten-byte body); tests/core/redact_test.cc checks each family.
+constexpr size_t kShortestToken = 13;
+static_assert(kShortestToken > 8, "for_each_long_run looks at a word's first and last break only");
+
+// The bytes of a word from `-` to `z`: every byte a vendor token holds (the
+// token characters, and `.` and `=` in some bodies) and a few more, which
+// only lengthen a run to scan. A blank, a line break or `|` ends a run.
+constexpr uint64_t token_run_bytes(uint64_t word) {
+  return word_scan::bytes_between(word, '-' - 1, 'z' + 1);
+}
+
+bool is_token_run_char(char c) { return c >= '-' && c <= 'z'; }
+
+// Calls `scan(begin, end)` for each maximal run of token-run bytes at least
+// `shortest` (> 8) long, eight bytes at a time: a token lies inside such a
+// run, and prose (short words) has almost none. Two breaks in one word are
+// under eight bytes apart, so only a word's first and last break matter.
+template <class Scan>
+void for_each_long_run(std::string_view text, size_t shortest, Scan scan) {
+  size_t run_start = 0;
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    const uint64_t breaks =
+        ~token_run_bytes(word_scan::load(text.data() + i)) & word_scan::kHighBits;
+    if (!breaks) continue;
+    const size_t first = i + static_cast<size_t>(std::countr_zero(breaks)) / 8;
+    if (first >= run_start + shortest) scan(run_start, first);
+    run_start = i + static_cast<size_t>(63 - std::countl_zero(breaks)) / 8 + 1;
+  }
+  for (; i < text.size(); ++i) {
+    if (is_token_run_char(text[i])) continue;
+    if (i >= run_start + shortest) scan(run_start, i);
+    run_start = i + 1;
+  }
+  if (text.size() >= run_start + shortest) scan(run_start, text.size());
+}
+
+// The tokens that start in [begin, end): a word's possible starts come
+// from token_starts, each is checked exactly, and RE2 then matches anchored
+// there.
+void scan_run(std::string_view text, size_t begin, size_t end, const RE2& re,
+              std::vector<Span>& out) {
+  for (size_t i = begin; i < end;) {
+    const size_t block = std::min<size_t>(8, end - i);
     size_t next = i + block;
-    uint64_t starts = block == 8 ? token_starts(text, i) : word_scan::kHighBits;
+    uint64_t starts = i + 8 <= text.size() ? token_starts(text, i) : word_scan::kHighBits;
     for (; starts; starts &= starts - 1) {
       const size_t at = i + static_cast<size_t>(__builtin_ctzll(starts)) / 8;
       if (at >= i + block) break;
@@ -271,6 +309,15 @@ std::vector<Span> find_prefix_tokens(std::string_view text) {
     }
     i = next;
   }
+}
+
+// Vendor tokens at a token boundary on both sides: one linear sweep for the
+// long runs, then short anchored matches inside them.
+std::vector<Span> find_prefix_tokens(std::string_view text) {
+  const RE2& re = patterns().prefix;
+  std::vector<Span> out;
+  for_each_long_run(text, kShortestToken,
+                    [&](size_t begin, size_t end) { scan_run(text, begin, end, re, out); });
   return out;
 }
 
@@ -429,7 +476,9 @@ void redact_split_tokens(std::string& text, bool sentinels) {
     for (size_t n; after < text.size() && (n = control_len(text, after)) != 0;) after += n;
     if (after == i || after >= text.size() || !is_body_char(text[after])) continue;
     size_t begin = window_begin(text, i), end = window_end(text, after);
-    scan_split_window(text, begin, end, sentinels, splices);
+    // Shorter than any token even with its controls (a line break between
+    // two words): nothing to find.
+    if (end - begin >= kShortestToken) scan_split_window(text, begin, end, sentinels, splices);
     scanned = end;
   }
   apply_splices(text, splices);
