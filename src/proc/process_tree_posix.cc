@@ -39,6 +39,15 @@ constexpr int64_t kKillRoundMs = 10;
 // How long the destructor waits for a tree to die before leaving the reaping
 // to a detached thread (a process stuck in uninterruptible sleep).
 constexpr std::chrono::seconds kReapLimit{10};
+
+// The exit of child `pid` if it has ended (si_pid 0 if not), leaving it
+// to be reaped.
+siginfo_t peek_exit(pid_t pid) {
+  siginfo_t info{};
+  ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+  return info;
+}
+
 // How long escaped() waits for a supervisor whose status pipe has closed to
 // become waitable (it is already exiting).
 constexpr std::chrono::seconds kExitLimit{2};
@@ -379,9 +388,7 @@ bool ProcessTree::wait_gone(std::chrono::milliseconds limit) const {
     // No pidfds: look for the supervisor's exit without reaping it.
     auto until = std::chrono::steady_clock::now() + limit;
     for (;;) {
-      siginfo_t info{};
-      ::waitid(P_PID, static_cast<id_t>(supervisor_), &info, WEXITED | WNOHANG | WNOWAIT);
-      if (info.si_pid == supervisor_) return true;
+      if (peek_exit(supervisor_).si_pid == supervisor_) return true;
       if (std::chrono::steady_clock::now() >= until) return false;
       ::usleep(10'000);
     }
@@ -405,12 +412,18 @@ std::vector<pid_t> ProcessTree::members() const {
 
 bool ProcessTree::escaped() const {
   if (supervisor_ <= 0) return escaped_;
+  siginfo_t info = peek_exit(supervisor_);
   // The kernel closes a dying process's pipes before its parent can wait
-  // for it: after EOF on the status pipe, wait for the supervisor's end,
-  // or a kill in that gap would pass for an ordinary exit.
-  if (status_closed_) wait_gone(kExitLimit);
-  siginfo_t info{};
-  ::waitid(P_PID, static_cast<id_t>(supervisor_), &info, WEXITED | WNOHANG | WNOWAIT);
+  // for it: after EOF on the status pipe, wait until the supervisor can be
+  // waited for, or a kill in that gap would pass for an ordinary exit. Its
+  // pidfd may turn readable a moment before waitid sees it: ask again.
+  if (status_closed_ && info.si_pid != supervisor_) {
+    wait_gone(kExitLimit);
+    const auto until = std::chrono::steady_clock::now() + kExitLimit;
+    while ((info = peek_exit(supervisor_)).si_pid != supervisor_ &&
+           std::chrono::steady_clock::now() < until)
+      ::usleep(200);
+  }
   return info.si_pid == supervisor_ && info.si_code != CLD_EXITED;
 }
 
