@@ -92,6 +92,7 @@ size_t find_short(std::string_view hay, std::string_view needle, size_t from) {
 
 size_t find_bytes(std::string_view hay, std::string_view needle, size_t from) {
   if (from > hay.size()) return std::string_view::npos;
+  if (needle.empty()) return from;
   if (needle.size() > hay.size() - from) return std::string_view::npos;
   if (needle.size() >= 2 && needle.size() <= kShortNeedle) return find_short(hay, needle, from);
   // glibc's memmem (two-way) is linear for any needle.

@@ -24,8 +24,8 @@ off_t offset_of(const std::string& path) {
   return static_cast<off_t>(h & ((uint64_t{1} << 62) - 1));
 }
 
-// The lock file, refused unless it is a regular file of ours (another user
-// could have planted a link or a file in /tmp).
+// The lock file, refused (invalid) unless it is a regular file of ours
+// (another user could have planted a link or a file in /tmp).
 proc::UniqueFd open_lock_file() {
   const std::string path = PathLocks::lock_file();
   proc::UniqueFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
@@ -33,7 +33,6 @@ proc::UniqueFd open_lock_file() {
   if (fd.valid() && ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::getuid()) {
     return fd;
   }
-  log::warn("cannot use the lock file " + path + "; edits are serialised in this process only");
   return proc::UniqueFd();
 }
 
@@ -87,7 +86,8 @@ std::string PathLocks::lock_file() {
 
 bool PathLocks::held(const std::string& path) {
   proc::UniqueFd fd = open_lock_file();
-  if (!fd.valid()) return false;
+  // Without the file, every write shares one lock (take): any may wait.
+  if (!fd.valid()) return true;
   struct flock lock {};
   lock.l_type = F_WRLCK;
   lock.l_whence = SEEK_SET;
@@ -101,6 +101,8 @@ Result<PathLocks> PathLocks::take(const std::vector<std::string>& paths, std::st
   PathLocks held;
   held.fd_ = open_lock_file();
   if (!held.fd_.valid()) {
+    log::warn("cannot use the lock file " + lock_file() +
+              "; edits are serialised in this process only");
     static std::mutex everything;
     std::unique_lock lock(everything, std::defer_lock);
     HERMES_TRY(

@@ -36,8 +36,9 @@ class PathLocks {
   static Result<PathLocks> take(const std::vector<std::string>& paths, std::stop_token stop,
                                 std::chrono::milliseconds patience = kLockPatience);
 
-  // True when another holder has the writer lock of `path` at this moment:
-  // a call that must not wait (a brief call on an event loop) goes where it
+  // True when another holder has the writer lock of `path` at this moment,
+  // or when no lock file is usable (then every path shares one lock): a
+  // call that must not wait (a brief call on an event loop) goes where it
   // may wait instead.
   static bool held(const std::string& path);
 

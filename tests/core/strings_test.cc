@@ -69,6 +69,7 @@ TEST(Strings, FindBytesFindsNeedlesOfEveryKind) {
   EXPECT_EQ(find_bytes("header eyJhbGci", "eyJ"), 7u);
   EXPECT_EQ(find_bytes("-----BEGIN RSA PRIVATE KEY-----", "PRIVATE KEY-----"), 15u);
   EXPECT_EQ(find_bytes("abc", ""), 0u);
+  EXPECT_EQ(find_bytes(std::string_view(), ""), 0u);
   EXPECT_EQ(find_bytes("abc", "", 3), 3u);
   EXPECT_EQ(find_bytes("abc", "abcd"), std::string_view::npos);
   const std::string long_needle(40, 'x');

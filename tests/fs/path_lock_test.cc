@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <mutex>
@@ -127,6 +128,15 @@ TEST_F(PathLocksTest, HeldSaysWhetherATakeWouldWaitNow) {
   EXPECT_TRUE(PathLocks::held("/x/b"));
   stranger.release();
   EXPECT_FALSE(PathLocks::held("/x/b"));
+}
+
+// A lock file that cannot be used (a directory planted in its place): every
+// write shares one process-wide lock, so every path counts as held.
+TEST_F(PathLocksTest, AnUnusableLockFileMakesEveryPathHeld) {
+  ASSERT_EQ(::mkdir(PathLocks::lock_file().c_str(), 0700), 0);
+  EXPECT_TRUE(PathLocks::held("/x/a"));
+  auto lock = PathLocks::take({"/x/a"}, {});
+  EXPECT_TRUE(lock.has_value()) << lock.error().message;
 }
 
 }  // namespace

@@ -56,9 +56,11 @@ TEST(HttpServer, AFirstSignalStopsItAndASecondWouldEndTheProcess) {
 
 // One HTTP/1.1 request on a fresh connection to 127.0.0.1:`port`; what
 // came back before the server closed the connection or `read_for` passed
-// (a streamed call never ends on its own).
+// (a streamed call never ends on its own). `progress`, if given, is set
+// once a progress notification has come.
 std::string exchange(unsigned short port, const std::string& method, const std::string& body,
-                     const std::string& session, std::chrono::milliseconds read_for) {
+                     const std::string& session, std::chrono::milliseconds read_for,
+                     std::atomic<bool>* progress = nullptr) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -81,6 +83,7 @@ std::string exchange(unsigned short port, const std::string& method, const std::
         ssize_t n = ::recv(fd, buf, sizeof buf, 0);
         if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) break;
         if (n > 0) got.append(buf, static_cast<size_t>(n));
+        if (progress && got.find("notifications/progress") != std::string::npos) *progress = true;
       }
     }
   }
@@ -114,7 +117,7 @@ registry::ToolSpec progress_until_stopped() {
 }
 
 // Clients open sessions, start streaming calls in them and DELETE them
-// while the calls run; then the server stops in the middle of it all.
+// once the calls stream; then the server stops in the middle of it all.
 TEST(HttpServer, StopsWhileSessionsComeAndGoAndCallsStream) {
   auto config = Config::from_yaml("");
   PathResolver paths;
@@ -143,22 +146,24 @@ TEST(HttpServer, StopsWhileSessionsComeAndGoAndCallsStream) {
       while (!stopping) {
         const std::string session = session_of(exchange(port, "POST", init, "", 500ms));
         if (session.empty()) continue;
-        std::jthread caller([&, session] {
-          if (exchange(port, "POST", call, session, 30ms).find("progress") != std::string::npos)
-            ++streamed;
-        });
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::atomic<bool> progress = false;
+        std::jthread caller(
+            [&, session] { exchange(port, "POST", call, session, 500ms, &progress); });
+        const auto give_up = std::chrono::steady_clock::now() + 2s;
+        while (!progress && !stopping && std::chrono::steady_clock::now() < give_up)
+          std::this_thread::sleep_for(1ms);
+        streamed += progress ? 1 : 0;
         if (exchange(port, "DELETE", "", session, 500ms).find(" 200 ") != std::string::npos)
           ++deleted;
       }
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  std::this_thread::sleep_for(600ms);
+  stopping = true;
   const auto start = std::chrono::steady_clock::now();
   server.stop();
   running.join();
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-  stopping = true;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
   clients.clear();
   EXPECT_GT(deleted.load(), 0);
   EXPECT_GT(streamed.load(), 0);
