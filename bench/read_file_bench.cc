@@ -129,8 +129,8 @@ std::string upstream_script(const std::string& path, int first, int last) {
          "' | cut -b1-8001; wc -l < '" + path + "'";
 }
 
-void BM_Read4KB_InProcess(benchmark::State& state) {
-  static const std::string path = make_file("hermes-bench-4k.txt", 4096);
+// Whole reads of the small file at `path`, in-process.
+void read_whole_in_process(benchmark::State& state, const std::string& path) {
   InProcess tool;
   int i = 0;
   timed(state, [&] {
@@ -139,16 +139,16 @@ void BM_Read4KB_InProcess(benchmark::State& state) {
     benchmark::DoNotOptimize(tool.read(Json{{"path", path}, {"limit", limit}}));
   });
 }
+
+void BM_Read4KB_InProcess(benchmark::State& state) {
+  static const std::string path = make_file("hermes-bench-4k.txt", 4096);
+  read_whole_in_process(state, path);
+}
 BENCHMARK(BM_Read4KB_InProcess)->Unit(benchmark::kMicrosecond);
 
 void BM_Read4KBProse_InProcess(benchmark::State& state) {
   static const std::string path = make_prose_file("hermes-bench-4k-prose.txt", 4096);
-  InProcess tool;
-  int i = 0;
-  timed(state, [&] {
-    const int limit = 1001 + i++ % InProcess::kReadsPerSession;
-    benchmark::DoNotOptimize(tool.read(Json{{"path", path}, {"limit", limit}}));
-  });
+  read_whole_in_process(state, path);
 }
 BENCHMARK(BM_Read4KBProse_InProcess)->Unit(benchmark::kMicrosecond);
 

@@ -254,17 +254,25 @@ test('writes checked by a linter and PDF reads do not hold an I/O loop', async (
   }
 });
 
+// A python process that locks the whole per-user lock file of a server run
+// with XDG_RUNTIME_DIR=`dir` and never lets go; `held` resolves once it does.
+function holdLockFile(dir) {
+  const holder = spawn('python3', ['-c',
+    'import fcntl, sys, time\n' +
+    'f = open(sys.argv[1], "a+"); fcntl.lockf(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(120)',
+    path.join(dir, 'hermes-tools.locks')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  holder.held = new Promise((resolve) => holder.stdout.once('data', resolve));
+  return holder;
+}
+
 // A write whose file's lock another process holds waits for it on a worker,
 // not on an I/O loop: reads on other connections go on meanwhile.
 test('a write waiting for a held lock does not hold an I/O loop', async () => {
   const scratch = scratchDir();
-  const holder = spawn('python3', ['-c',
-    'import fcntl, sys, time\n' +
-    'f = open(sys.argv[1], "a+"); fcntl.lockf(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(120)',
-    path.join(scratch.dir, 'hermes-tools.locks')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const holder = holdLockFile(scratch.dir);
   const server = await serve([], { env: { XDG_RUNTIME_DIR: scratch.dir } });
   try {
-    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    await holder.held;
     const { call } = await legacySession(server);
     const files = sixteenFiles(scratch.dir);
     const target = path.join(scratch.dir, 'waits.txt');
@@ -289,13 +297,10 @@ test('a write waiting for a held lock does not hold an I/O loop', async () => {
 // a write waiting for it must not hold the shutdown (nor the call) forever.
 test('SIGTERM ends the server promptly while a write waits on a lock held forever', async () => {
   const scratch = scratchDir();
-  const holder = spawn('python3', ['-c',
-    'import fcntl, sys, time\n' +
-    'f = open(sys.argv[1], "a+"); fcntl.lockf(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(120)',
-    path.join(scratch.dir, 'hermes-tools.locks')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const holder = holdLockFile(scratch.dir);
   const server = await serve([], { env: { XDG_RUNTIME_DIR: scratch.dir } });
   try {
-    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    await holder.held;
     const { call } = await legacySession(server);
     const target = path.join(scratch.dir, 'never.txt');
     let answered = false;
