@@ -77,6 +77,7 @@ std::variant<http::ServerOptions, Problem> server_options(const ServeFlags& flag
   endpoint.max_sessions = flags.max_sessions;
   endpoint.max_inflight = flags.max_inflight;
   endpoint.max_inflight_per_principal = flags.max_inflight_per_principal;
+  options.io_threads = flags.io_threads;
   auto idle = parse_duration(flags.session_idle);
   auto body = parse_size(flags.max_body);
   auto header = parse_size(flags.max_header);
@@ -158,6 +159,11 @@ CLI::App* add_serve_command(CLI::App& app, ServeFlags& f) {
   serve
       ->add_option("--max-inflight-per-principal", f.max_inflight_per_principal,
                    "Calls in flight per principal at most")
+      ->capture_default_str();
+  serve
+      ->add_option("--io-threads", f.io_threads,
+                   "Event-loop threads (0: one per usable CPU, at most 16)")
+      ->check(CLI::Range(0, 64))
       ->capture_default_str();
   serve->add_option("--eras", f.eras, "Protocol eras to serve: legacy, modern")
       ->capture_default_str()

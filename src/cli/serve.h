@@ -24,6 +24,7 @@ struct ServeFlags {
   std::string max_header = "16KiB";
   size_t max_inflight = 256;
   size_t max_inflight_per_principal = 32;
+  size_t io_threads = 0;  // 0: one per usable CPU
   std::vector<std::string> eras = {"legacy", "modern"};
   std::string tasks = "on";
   long task_inline_ms = 5000;

@@ -108,7 +108,7 @@ test('tokens: 401 with WWW-Authenticate, principals own their sessions, no PRM',
   }
 });
 
-test('a non-loopback bind needs tokens, a wildcard bind needs --allow-host', () => {
+test('a non-loopback bind needs tokens, a wildcard bind needs --allow-host; --io-threads is bounded', () => {
   const run = (args) => spawnSync(BIN, ['serve', ...args], { encoding: 'utf8', timeout: 20000 });
   const open = run(['--listen', '0.0.0.0:0', '--allow-host', 'tools.example']);
   assert.equal(open.status, 2);
@@ -116,6 +116,9 @@ test('a non-loopback bind needs tokens, a wildcard bind needs --allow-host', () 
   const wildcard = run(['--listen', '0.0.0.0:0', '--allow-unauthenticated']);
   assert.equal(wildcard.status, 2);
   assert.match(wildcard.stderr, /--allow-host/);
+  const loops = run(['--listen', '127.0.0.1:0', '--io-threads', '65']);
+  assert.equal(loops.status, 2);
+  assert.match(loops.stderr, /--io-threads/);
 });
 
 test('a client that never finishes its header is dropped', async () => {
@@ -194,29 +197,31 @@ async function readEach(call, files) {
   });
 }
 
-test('reads on other connections are answered while a terminal call runs; a doubled DELETE ends the session once', async () => {
-  const scratch = scratchDir();
-  const server = await serve();
-  try {
-    const { headers: h, call } = await legacySession(server);
-    const files = sixteenFiles(scratch.dir);
-    const started = Date.now();
-    const slow = call(2, 'terminal', { command: 'sleep 2; echo slept' });
-    await sleep(200);
-    await readEach(call, files);
-    const readsTook = Date.now() - started;
-    assert.ok(readsTook < 1800, `the reads waited for the terminal call: ${readsTook} ms`);
-    const done = await slow;
-    assert.ok(replyText(done).includes('slept'), replyText(done));
-    assert.ok(Date.now() - started >= 2000);
-    const del = () => fetch(server.url, { method: 'DELETE', headers: h }).then((r) => r.status);
-    const statuses = await Promise.all([del(), del()]);
-    assert.deepEqual(statuses.sort(), [200, 404]);
-  } finally {
-    await server.stop();
-    scratch.cleanup();
-  }
-});
+for (const loops of [[], ['--io-threads', '1']]) {
+  test(`reads on other connections are answered while a terminal call runs; a doubled DELETE ends the session once ${loops.join(' ')}`, async () => {
+    const scratch = scratchDir();
+    const server = await serve(loops);
+    try {
+      const { headers: h, call } = await legacySession(server);
+      const files = sixteenFiles(scratch.dir);
+      const started = Date.now();
+      const slow = call(2, 'terminal', { command: 'sleep 2; echo slept' });
+      await sleep(200);
+      await readEach(call, files);
+      const readsTook = Date.now() - started;
+      assert.ok(readsTook < 1800, `the reads waited for the terminal call: ${readsTook} ms`);
+      const done = await slow;
+      assert.ok(replyText(done).includes('slept'), replyText(done));
+      assert.ok(Date.now() - started >= 2000);
+      const del = () => fetch(server.url, { method: 'DELETE', headers: h }).then((r) => r.status);
+      const statuses = await Promise.all([del(), del()]);
+      assert.deepEqual(statuses.sort(), [200, 404]);
+    } finally {
+      await server.stop();
+      scratch.cleanup();
+    }
+  });
+}
 
 // A write that a linter process checks, and a read that pdftotext serves
 // (through a link without an extension), wait on a child: they must not
