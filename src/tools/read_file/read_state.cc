@@ -5,6 +5,8 @@
 
 #include "tools/file_common/read_tracker.h"
 
+#include <algorithm>
+
 namespace hermes::read_file {
 namespace {
 constexpr auto kNegativeTtl = std::chrono::seconds(60);
@@ -34,12 +36,24 @@ std::optional<ReadFileNotFound> ReadState::cached_not_found(const std::string& r
 void ReadState::cache_not_found(const std::string& real_path, ReadFileNotFound result,
                                 Clock::TimePoint now) {
   std::lock_guard lock(mu_);
+  if (misses_.size() >= kMaxMisses) {
+    std::erase_if(misses_,
+                  [&](const auto& miss) { return now - miss.second.second >= kNegativeTtl; });
+    if (misses_.size() >= kMaxMisses) misses_.clear();  // thousands of fresh misses: start over
+  }
   misses_[real_path] = {std::move(result), now};
 }
 
 void ReadState::forget_not_found(const std::string& real_path) {
   std::lock_guard lock(mu_);
   misses_.erase(real_path);
+}
+
+ReadState::Region* ReadState::region_of(PathReads& reads, const ReadKey& key) {
+  for (Region& region : reads.regions) {
+    if (region.offset == key.offset && region.limit == key.limit) return &region;
+  }
+  return nullptr;
 }
 
 DedupVerdict ReadState::check(const ReadKey& key, const fs::FileInfo& current) {
@@ -50,9 +64,12 @@ DedupVerdict ReadState::check(const ReadKey& key, const fs::FileInfo& current) {
     consecutive_ = next;
     return DedupVerdict{kind, count};
   };
-  auto it = entries_.find(key);
-  if (it != entries_.end() && it->second.version == current) {
-    int hits = ++it->second.stub_hits;
+  auto it = reads_.find(key.real_path);
+  Region* region = it == reads_.end() ? nullptr : region_of(it->second, key);
+  if (region && region->version == current) {
+    if (region->epoch != epoch_) region->stub_hits = 0;
+    region->epoch = epoch_;
+    int hits = ++region->stub_hits;
     return commit(hits >= 2 ? DedupVerdict::kStubBlocked : DedupVerdict::kStub, hits + 1);
   }
   if (next >= 4) return commit(DedupVerdict::kRepeatBlocked, next);
@@ -61,14 +78,39 @@ DedupVerdict ReadState::check(const ReadKey& key, const fs::FileInfo& current) {
 
 void ReadState::record_served(const ReadKey& key, const fs::FileInfo& served) {
   std::lock_guard lock(mu_);
-  entries_[key] = Entry{served, 0};
+  auto it = reads_.find(key.real_path);
+  if (it == reads_.end()) {
+    evict_if_full();
+    it = reads_.try_emplace(key.real_path).first;
+  }
+  PathReads& reads = it->second;
+  reads.last_use = ++uses_;
+  const Region stamp{key.offset, key.limit, served, 0, epoch_};
+  if (Region* region = region_of(reads, key)) {
+    *region = stamp;
+  } else {
+    if (reads.regions.size() >= kMaxRegions) reads.regions.erase(reads.regions.begin());
+    reads.regions.push_back(stamp);
+  }
   consecutive_ = last_key_ == key ? consecutive_ + 1 : 1;
   last_key_ = key;
 }
 
+// Past kMaxPaths, the less recently read half goes (amortised O(1) a read).
+void ReadState::evict_if_full() {
+  if (reads_.size() < kMaxPaths) return;
+  std::vector<uint64_t> uses;
+  uses.reserve(reads_.size());
+  for (const auto& [path, reads] : reads_) uses.push_back(reads.last_use);
+  auto middle = uses.begin() + static_cast<std::ptrdiff_t>(uses.size() / 2);
+  std::nth_element(uses.begin(), middle, uses.end());
+  const uint64_t cutoff = *middle;
+  std::erase_if(reads_, [&](const auto& entry) { return entry.second.last_use < cutoff; });
+}
+
 void ReadState::on_other_tool_call() {
   std::lock_guard lock(mu_);
-  for (auto& [key, entry] : entries_) entry.stub_hits = 0;
+  ++epoch_;
   last_key_.reset();
   consecutive_ = 0;
   misses_.clear();
@@ -76,9 +118,7 @@ void ReadState::on_other_tool_call() {
 
 void ReadState::drop_path(const std::string& real_path) {
   std::lock_guard lock(mu_);
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    it = it->first.real_path == real_path ? entries_.erase(it) : std::next(it);
-  }
+  reads_.erase(real_path);
   if (last_key_ && last_key_->real_path == real_path) {
     last_key_.reset();
     consecutive_ = 0;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // read_file's per-session memory (docs/tools/read_file.md): the dedup
 // stamps and repeat-read counters per (real path, offset, limit), and the
-// 60-second negative cache of not-found results. Thread-safe.
+// 60-second negative cache of not-found results. Thread-safe. Bounded: past
+// kMaxPaths paths (or kMaxRegions regions of one path) the least recently
+// read go, which costs a later repeat of them a real read instead of the stub.
 #pragma once
 
 #include "core/clock.h"
@@ -15,6 +17,8 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <unordered_map>
+#include <vector>
 
 namespace hermes::file_common {
 class ReadTracker;
@@ -42,6 +46,10 @@ struct DedupVerdict {
 
 class ReadState : public registry::SessionState {
  public:
+  static constexpr size_t kMaxPaths = 4096;
+  static constexpr size_t kMaxRegions = 16;
+  static constexpr size_t kMaxMisses = 4096;
+
   // Subscribes to `tracker` so a write/patch of a path drops its entries.
   void attach(file_common::ReadTracker& tracker);
 
@@ -61,15 +69,28 @@ class ReadState : public registry::SessionState {
   void on_other_tool_call() override;
 
  private:
-  struct Entry {
+  // One region's dedup stamp. Its stub count holds only in the epoch it
+  // was made in: another tool call starts a new epoch (O(1), not a sweep).
+  struct Region {
+    int64_t offset = 1;
+    int64_t limit = 2000;
     fs::FileInfo version;
     int stub_hits = 0;
+    uint64_t epoch = 0;
   };
+  struct PathReads {
+    std::vector<Region> regions;  // oldest first
+    uint64_t last_use = 0;
+  };
+  static Region* region_of(PathReads& reads, const ReadKey& key);
   void drop_path(const std::string& real_path);
+  void evict_if_full();
 
   std::mutex mu_;
   bool attached_ = false;                                                        // mu_
-  std::map<ReadKey, Entry> entries_;                                             // mu_
+  std::unordered_map<std::string, PathReads> reads_;                             // mu_
+  uint64_t epoch_ = 0;                                                           // mu_
+  uint64_t uses_ = 0;                                                            // mu_
   std::optional<ReadKey> last_key_;                                              // mu_
   int consecutive_ = 0;                                                          // mu_
   std::map<std::string, std::pair<ReadFileNotFound, Clock::TimePoint>> misses_;  // mu_

@@ -182,6 +182,84 @@ TEST(ReadState, NegativeCacheExpires) {
   EXPECT_FALSE(state.cached_not_found("/y", t0));
 }
 
+fs::FileInfo version(int64_t mtime) {
+  fs::FileInfo info;
+  info.type = fs::FileType::kRegular;
+  info.mtime_ns = mtime;
+  return info;
+}
+
+TEST(ReadState, StubCountsStartOverAfterAnotherToolCall) {
+  ReadState state;
+  const ReadKey key{"/a", 1, 2000};
+  state.record_served(key, version(1));
+  EXPECT_EQ(state.check(key, version(1)).kind, DedupVerdict::kStub);
+  EXPECT_EQ(state.check(key, version(1)).kind, DedupVerdict::kStubBlocked);
+  state.on_other_tool_call();
+  EXPECT_EQ(state.check(key, version(1)).kind, DedupVerdict::kStub);
+  EXPECT_EQ(state.check(key, version(2)).kind, DedupVerdict::kRead);  // changed
+}
+
+// Thousands of distinct reads keep a bounded memory: the least recently read
+// paths (and a path's oldest regions) lose their stamps, the recent keep them.
+TEST(ReadState, StampsAreBoundedLeastRecentFirst) {
+  ReadState state;
+  const ReadKey first{"/f/first", 1, 2000};
+  state.record_served(first, version(1));
+  for (size_t n = 0; n < ReadState::kMaxPaths; ++n) {
+    state.record_served({"/f/" + std::to_string(n), 1, 2000}, version(1));
+    if (n % 1000 == 0) state.record_served(first, version(1));  // kept in use
+  }
+  const ReadKey early{"/f/1", 1, 2000};
+  const ReadKey late{"/f/" + std::to_string(ReadState::kMaxPaths - 1), 1, 2000};
+  state.on_other_tool_call();
+  EXPECT_EQ(state.check(early, version(1)).kind, DedupVerdict::kRead);
+  EXPECT_EQ(state.check(late, version(1)).kind, DedupVerdict::kStub);
+  EXPECT_EQ(state.check(first, version(1)).kind, DedupVerdict::kStub);
+
+  for (int64_t limit = 1; limit <= static_cast<int64_t>(ReadState::kMaxRegions); ++limit)
+    state.record_served({"/r", 1, limit}, version(1));
+  state.on_other_tool_call();
+  EXPECT_EQ(state.check({"/r", 1, 1}, version(1)).kind, DedupVerdict::kStub);
+  state.record_served({"/r", 1, 999}, version(1));  // one past the cap: limit 1 goes
+  state.on_other_tool_call();
+  EXPECT_EQ(state.check({"/r", 1, 1}, version(1)).kind, DedupVerdict::kRead);
+  EXPECT_EQ(state.check({"/r", 1, 2}, version(1)).kind, DedupVerdict::kStub);
+  EXPECT_EQ(state.check({"/r", 1, 999}, version(1)).kind, DedupVerdict::kStub);
+}
+
+TEST(ReadState, AWriteDropsEveryRegionOfItsPathOnly) {
+  ReadState state;
+  file_common::ReadTracker tracker;
+  state.attach(tracker);
+  state.record_served({"/w", 1, 10}, version(1));
+  state.record_served({"/w", 5, 10}, version(1));
+  state.record_served({"/w2", 1, 10}, version(1));
+  tracker.record_write("/w", file_common::FileVersion{});
+  state.on_other_tool_call();
+  EXPECT_EQ(state.check({"/w", 1, 10}, version(1)).kind, DedupVerdict::kRead);
+  EXPECT_EQ(state.check({"/w", 5, 10}, version(1)).kind, DedupVerdict::kRead);
+  EXPECT_EQ(state.check({"/w2", 1, 10}, version(1)).kind, DedupVerdict::kStub);
+}
+
+TEST(ReadState, NegativeCacheIsBounded) {
+  ReadState state;
+  auto t0 = steady_clock_source().now();
+  for (size_t n = 0; n <= ReadState::kMaxMisses; ++n)
+    state.cache_not_found("/m/" + std::to_string(n), ReadFileNotFound{}, t0);
+  EXPECT_TRUE(state.cached_not_found("/m/" + std::to_string(ReadState::kMaxMisses), t0));
+  EXPECT_FALSE(state.cached_not_found("/m/0", t0));
+  // Expired misses make room before fresh ones are dropped.
+  ReadState aged;
+  for (size_t n = 0; n + 1 < ReadState::kMaxMisses; ++n)
+    aged.cache_not_found("/old/" + std::to_string(n), ReadFileNotFound{}, t0);
+  const auto later = t0 + std::chrono::seconds(61);
+  aged.cache_not_found("/new/a", ReadFileNotFound{}, later);
+  aged.cache_not_found("/new/b", ReadFileNotFound{}, later);
+  EXPECT_TRUE(aged.cached_not_found("/new/a", later));
+  EXPECT_TRUE(aged.cached_not_found("/new/b", later));
+}
+
 }  // namespace
 }  // namespace hermes::read_file
 
