@@ -22,10 +22,19 @@ constexpr std::string_view kBom = "\xEF\xBB\xBF";
 // line).
 class LineCollector {
  public:
-  explicit LineCollector(const PageRequest& r)
+  LineCollector(const PageRequest& r, uint64_t size_hint)
       : first_(r.offset),
         last_(r.offset + r.limit - 1),
-        keep_bytes_(static_cast<size_t>(r.max_line_length) * 4 + 4) {}
+        keep_bytes_(static_cast<size_t>(r.max_line_length) * 4 + 4) {
+    // The whole file, but not more than the budget's worth of bytes, 256
+    // bytes a requested line or 1 MiB; a line slot per 32 bytes, up to
+    // 1,024. Past these guesses appends grow as usual.
+    constexpr uint64_t kCap = uint64_t{1} << 20;
+    const uint64_t limit = std::min(static_cast<uint64_t>(r.limit), kCap);
+    const uint64_t budget = std::min(static_cast<uint64_t>(r.max_chars), kCap) * 4;
+    kept_.reserve(static_cast<size_t>(std::min({size_hint, budget, limit * 256, kCap})));
+    ranges_.reserve(static_cast<size_t>(std::min({limit, size_hint / 32 + 1, uint64_t{1024}})));
+  }
 
   void feed(std::string_view chunk) {
     size_t pos = 0;
@@ -131,8 +140,8 @@ int count_conflicts(const LineCollector& lines, size_t shown) {
 
 }  // namespace
 
-Page render_page(const ChunkSource& source, const PageRequest& request) {
-  LineCollector collector(request);
+Page render_page(const ChunkSource& source, const PageRequest& request, uint64_t size_hint) {
+  LineCollector collector(request, size_hint);
   std::string_view chunk;
   while (source(chunk)) collector.feed(chunk);
   Page page;
@@ -181,7 +190,7 @@ Page render_page(std::string_view text, const PageRequest& request) {
         fed = true;
         return true;
       },
-      request);
+      request, text.size());
 }
 
 bool page_truncated(const Page& page, int64_t limit) {

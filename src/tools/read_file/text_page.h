@@ -33,8 +33,9 @@ struct Page {
 // The view stays valid until the next call.
 using ChunkSource = std::function<bool(std::string_view& chunk)>;
 
-// Renders the page described by `request` from the file's bytes.
-Page render_page(const ChunkSource& source, const PageRequest& request);
+// Renders the page described by `request` from the file's bytes;
+// `size_hint` (the file's size, if known) sizes the buffers up front.
+Page render_page(const ChunkSource& source, const PageRequest& request, uint64_t size_hint = 0);
 // Convenience for text already in memory (documents, transcoded UTF-16).
 Page render_page(std::string_view text, const PageRequest& request);
 // True when the page stops before the file's last line.

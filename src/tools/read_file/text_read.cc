@@ -127,7 +127,7 @@ Result<Page> stream_page(fs::ReadableFile& file, const fs::FileInfo& info, std::
         got = next ? *next : 0;
         return true;
       },
-      request);
+      request, info.size);
   if (!failed) return failed.error();
   return page;
 }
