@@ -409,14 +409,14 @@ awaitable<bool> Server::Impl::run_call(beast::tcp_stream& stream, beast::flat_bu
     } else {
       HttpResponse response{200, std::move(headers), std::move(*state->response)};
       response.headers.emplace_back("Content-Type", "application/json");
-      co_await stop_watching(stream, state);
+      if (state->watching) co_await stop_watching(stream, state);  // no frame when none
       co_return co_await write(stream, std::move(response), keep_alive && !state->disconnected);
     }
   } else if (open) {
     open = co_await stream_sse(stream, state, std::move(headers));
   }
   // Gone or cancelled: let the call end on its own (the stop was requested).
-  co_await stop_watching(stream, state);
+  if (state->watching) co_await stop_watching(stream, state);
   co_return open&& keep_alive && !state->disconnected;
 }
 

@@ -149,24 +149,31 @@ std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, 
   if (is_long_running(call) && call.spec->name != "hermes_task") {
     ticker.emplace(env.client, call.progress_token, std::chrono::seconds(1), 0, call.spec->name);
   }
-  // By value: a promoted call outlives this frame (the session and channel
-  // outlive every call and task of theirs). A task's result is exactly what
-  // the direct call would have answered.
+  // A call that may become a task is copied into its work: a promoted call
+  // outlives this frame (the session and channel outlive every call and
+  // task of theirs). A task's result is exactly what the direct call would
+  // have answered.
   bool modern = env.envelope != nullptr;
-  auto work = [this, call, modern, &session = env.session,
-               &client = env.client](std::stop_token stop) {
-    registry::CallContext ctx{
-        session, services_, client, dispatcher_, stop, call.progress_token, &call.known_real_path};
-    registry::ToolCallResult result = dispatcher_.call(*call.spec, call.args, ctx);
+  auto run = [this, modern, &session = env.session, &client = env.client](
+                 const PreparedCall& prepared, std::stop_token stop) {
+    registry::CallContext ctx{session,
+                              services_,
+                              client,
+                              dispatcher_,
+                              stop,
+                              prepared.progress_token,
+                              &prepared.known_real_path};
+    registry::ToolCallResult result = dispatcher_.call(*prepared.spec, prepared.args, ctx);
     Json out = call_result(std::move(result.text), result.is_error);
     return modern ? modern_result(options_.identity, std::move(out)) : out;
   };
   if (!may_become_task(call, env)) {
-    Json result = work(env.stop);
+    Json result = run(call, env.stop);
     if (env.stop.stop_requested()) return std::nullopt;
     return Reply{make_result(id, std::move(result))};
   }
   bool at_once = call.spec->name == "hermes_task" || options_.task.inline_budget.count() == 0;
+  auto work = [run, call](std::stop_token stop) { return run(call, stop); };
   TaskStore::Outcome outcome =
       tasks_.run(env.principal, call.spec->name, std::move(work), env.stop, at_once);
   if (auto* promoted = std::get_if<TaskStore::Promoted>(&outcome)) {
