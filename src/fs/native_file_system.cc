@@ -202,7 +202,10 @@ class NativeFileSystem final : public FileSystem {
 
 }  // namespace
 
-const FileSystem& native_file_system() { return native_file_system("/"); }
+const FileSystem& native_file_system() {
+  static const FileSystem& whole_host = native_file_system("/");  // no lock a call
+  return whole_host;
+}
 
 const FileSystem& native_file_system(const std::string& root) {
   static std::mutex mu;

@@ -10,6 +10,13 @@ namespace hermes::file_common {
 FileAccess::FileAccess(registry::CallContext& ctx, std::shared_ptr<backend::Backend> backend)
     : ctx_(&ctx), backend_(std::move(backend)) {
   if (!backend_->native_files()) shell_ = std::make_shared<ShellFileSystem>(backend_, ctx.stop);
+  // A test's file system when it gave one; else this host's, under --root.
+  if (shell_)
+    files_ = shell_.get();
+  else if (&ctx.services.files != &fs::native_file_system())
+    files_ = &ctx.services.files;
+  else
+    files_ = &fs::native_file_system(ctx.services.paths.root());
 }
 
 Result<FileAccess> FileAccess::for_call(registry::CallContext& ctx) {
@@ -17,12 +24,7 @@ Result<FileAccess> FileAccess::for_call(registry::CallContext& ctx) {
   return FileAccess(ctx, std::move(backend));
 }
 
-const fs::FileSystem& FileAccess::fs() const {
-  if (shell_) return *shell_;
-  // A test's file system when it gave one; else this host's, under --root.
-  if (&ctx_->services.files != &fs::native_file_system()) return ctx_->services.files;
-  return fs::native_file_system(ctx_->services.paths.root());
-}
+const fs::FileSystem& FileAccess::fs() const { return *files_; }
 
 bool FileAccess::files_on_host() const { return !shell_ || backend_->name() == "local"; }
 

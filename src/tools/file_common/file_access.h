@@ -45,6 +45,7 @@ class FileAccess {
   registry::CallContext* ctx_;
   std::shared_ptr<backend::Backend> backend_;
   std::shared_ptr<const ShellFileSystem> shell_;  // null on the native path
+  const fs::FileSystem* files_;                   // what fs() returns, chosen once
 };
 
 }  // namespace hermes::file_common

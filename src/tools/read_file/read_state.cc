@@ -13,11 +13,8 @@ constexpr auto kNegativeTtl = std::chrono::seconds(60);
 }  // namespace
 
 void ReadState::attach(file_common::ReadTracker& tracker) {
-  {
-    std::lock_guard lock(mu_);
-    if (attached_) return;
-    attached_ = true;
-  }
+  // A load first: every read asks, and only the first one subscribes.
+  if (attached_.load(std::memory_order_acquire) || attached_.exchange(true)) return;
   tracker.add_write_listener([this](const std::string& path) { drop_path(path); });
 }
 

@@ -11,6 +11,7 @@
 #include "registry/session.h"
 #include "tools/read_file/read_file.h"
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -87,7 +88,7 @@ class ReadState : public registry::SessionState {
   void evict_if_full();
 
   std::mutex mu_;
-  bool attached_ = false;                                                        // mu_
+  std::atomic<bool> attached_ = false;
   std::unordered_map<std::string, PathReads> reads_;                             // mu_
   uint64_t epoch_ = 0;                                                           // mu_
   uint64_t uses_ = 0;                                                            // mu_
