@@ -8,8 +8,8 @@
 #include <algorithm>
 
 // jemalloc's control call, present when the program links jemalloc (the
-// hermes-tools binary does, see src/cli/CMakeLists.txt); weak, so that the
-// tests and benches that link only this library keep glibc's malloc.
+// hermes-tools binary and the benches do, see src/cli/CMakeLists.txt); weak,
+// so that the tests, which do not, keep glibc's malloc.
 extern "C" int mallctl(const char* name, void* oldp, size_t* oldlenp, void* newp, size_t newlen)
     __attribute__((weak));
 

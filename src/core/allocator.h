@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The server's malloc settings, set once at start (the benches that time a
 // tool's whole call set them too, so they measure what the server does).
-// The hermes-tools binary links jemalloc where it is installed (not in
-// sanitizer builds): per-thread caches make a call's few hundred small
-// allocations cheap, where glibc's per-size caches of seven chunks overflow
-// into its fast bins and every later allocation of 1 KiB or more sweeps them.
-// Everything else (tests, benches in one process) runs on glibc's malloc.
+// The hermes-tools binary and the benches link jemalloc where it is
+// installed (not in sanitizer builds): per-thread caches make a call's few
+// hundred small allocations cheap, where glibc's per-size caches of seven
+// chunks overflow into its fast bins and every later allocation of 1 KiB or
+// more sweeps them. The tests run on glibc's malloc.
 #pragma once
 
 namespace hermes {
