@@ -209,11 +209,18 @@ const FileSystem& native_file_system() {
 
 const FileSystem& native_file_system(const std::string& root) {
   static std::mutex mu;
-  static std::map<std::string, std::unique_ptr<NativeFileSystem>> by_root;
+  static std::map<std::string, std::unique_ptr<NativeFileSystem>> by_root;  // never shrinks
+  // Each thread keeps its last answer: every file call asks, nearly always
+  // for the one root, and the lock would be shared by every thread.
+  thread_local std::string last_root;
+  thread_local const FileSystem* last = nullptr;
   const std::string key = root.empty() ? "/" : root;
+  if (last && last_root == key) return *last;
   std::lock_guard lock(mu);
   auto& fs = by_root[key];
   if (!fs) fs = std::make_unique<NativeFileSystem>(Beneath::open_root(key));
+  last_root = key;
+  last = fs.get();
   return *fs;
 }
 

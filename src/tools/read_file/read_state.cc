@@ -46,11 +46,17 @@ void ReadState::forget_not_found(const std::string& real_path) {
   misses_.erase(real_path);
 }
 
-ReadState::Region* ReadState::region_of(PathReads& reads, const ReadKey& key) {
-  for (Region& region : reads.regions) {
-    if (region.offset == key.offset && region.limit == key.limit) return &region;
-  }
-  return nullptr;
+// The region `key` names, moved to the back (the most recently read end)
+// and the path marked used; null when the path has no such region.
+ReadState::Region* ReadState::touch(PathReads& reads, const ReadKey& key) {
+  auto& regions = reads.regions;
+  auto it = std::find_if(regions.begin(), regions.end(), [&](const Region& region) {
+    return region.offset == key.offset && region.limit == key.limit;
+  });
+  reads.last_use = ++uses_;
+  if (it == regions.end()) return nullptr;
+  std::rotate(it, it + 1, regions.end());
+  return &regions.back();
 }
 
 DedupVerdict ReadState::check(const ReadKey& key, const fs::FileInfo& current) {
@@ -62,7 +68,7 @@ DedupVerdict ReadState::check(const ReadKey& key, const fs::FileInfo& current) {
     return DedupVerdict{kind, count};
   };
   auto it = reads_.find(key.real_path);
-  Region* region = it == reads_.end() ? nullptr : region_of(it->second, key);
+  Region* region = it == reads_.end() ? nullptr : touch(it->second, key);
   if (region && region->version == current) {
     if (region->epoch != epoch_) region->stub_hits = 0;
     region->epoch = epoch_;
@@ -81,9 +87,8 @@ void ReadState::record_served(const ReadKey& key, const fs::FileInfo& served) {
     it = reads_.try_emplace(key.real_path).first;
   }
   PathReads& reads = it->second;
-  reads.last_use = ++uses_;
   const Region stamp{key.offset, key.limit, served, 0, epoch_};
-  if (Region* region = region_of(reads, key)) {
+  if (Region* region = touch(reads, key)) {
     *region = stamp;
   } else {
     if (reads.regions.size() >= kMaxRegions) reads.regions.erase(reads.regions.begin());

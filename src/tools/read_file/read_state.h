@@ -3,7 +3,8 @@
 // stamps and repeat-read counters per (real path, offset, limit), and the
 // 60-second negative cache of not-found results. Thread-safe. Bounded: past
 // kMaxPaths paths (or kMaxRegions regions of one path) the least recently
-// read go, which costs a later repeat of them a real read instead of the stub.
+// read go (a stub or a block counts as a read), which costs a later repeat
+// of them a real read instead of the stub.
 #pragma once
 
 #include "core/clock.h"
@@ -80,10 +81,10 @@ class ReadState : public registry::SessionState {
     uint64_t epoch = 0;
   };
   struct PathReads {
-    std::vector<Region> regions;  // oldest first
+    std::vector<Region> regions;  // least recently read first
     uint64_t last_use = 0;
   };
-  static Region* region_of(PathReads& reads, const ReadKey& key);
+  Region* touch(PathReads& reads, const ReadKey& key);
   void drop_path(const std::string& real_path);
   void evict_if_full();
 

@@ -208,7 +208,10 @@ TEST(ReadState, StampsAreBoundedLeastRecentFirst) {
   state.record_served(first, version(1));
   for (size_t n = 0; n < ReadState::kMaxPaths; ++n) {
     state.record_served({"/f/" + std::to_string(n), 1, 2000}, version(1));
-    if (n % 1000 == 0) state.record_served(first, version(1));  // kept in use
+    if (n % 1000 == 0) {  // kept in use: a stub counts as a read
+      state.on_other_tool_call();
+      EXPECT_EQ(state.check(first, version(1)).kind, DedupVerdict::kStub);
+    }
   }
   const ReadKey early{"/f/1", 1, 2000};
   const ReadKey late{"/f/" + std::to_string(ReadState::kMaxPaths - 1), 1, 2000};
@@ -220,11 +223,12 @@ TEST(ReadState, StampsAreBoundedLeastRecentFirst) {
   for (int64_t limit = 1; limit <= static_cast<int64_t>(ReadState::kMaxRegions); ++limit)
     state.record_served({"/r", 1, limit}, version(1));
   state.on_other_tool_call();
-  EXPECT_EQ(state.check({"/r", 1, 1}, version(1)).kind, DedupVerdict::kStub);
-  state.record_served({"/r", 1, 999}, version(1));  // one past the cap: limit 1 goes
+  EXPECT_EQ(state.check({"/r", 1, 1}, version(1)).kind, DedupVerdict::kStub);  // now the newest
+  state.record_served({"/r", 1, 999}, version(1));  // one past the cap: limit 2 goes
   state.on_other_tool_call();
-  EXPECT_EQ(state.check({"/r", 1, 1}, version(1)).kind, DedupVerdict::kRead);
-  EXPECT_EQ(state.check({"/r", 1, 2}, version(1)).kind, DedupVerdict::kStub);
+  EXPECT_EQ(state.check({"/r", 1, 2}, version(1)).kind, DedupVerdict::kRead);
+  EXPECT_EQ(state.check({"/r", 1, 1}, version(1)).kind, DedupVerdict::kStub);
+  EXPECT_EQ(state.check({"/r", 1, 3}, version(1)).kind, DedupVerdict::kStub);
   EXPECT_EQ(state.check({"/r", 1, 999}, version(1)).kind, DedupVerdict::kStub);
 }
 
