@@ -270,17 +270,29 @@ function holdLockFile(dir) {
   return holder;
 }
 
-// A write whose file's lock another process holds waits for it on a worker,
-// not on an I/O loop: reads on other connections go on meanwhile.
-test('a write waiting for a held lock does not hold an I/O loop', async () => {
+// Runs `body` against a server whose per-user lock file a python process
+// holds until the end (each write waits for it).
+async function withLockHeld(body) {
   const scratch = scratchDir();
   const holder = holdLockFile(scratch.dir);
   const server = await serve([], { env: { XDG_RUNTIME_DIR: scratch.dir } });
   try {
     await holder.held;
     const { call } = await legacySession(server);
-    const files = sixteenFiles(scratch.dir);
-    const target = path.join(scratch.dir, 'waits.txt');
+    await body({ dir: scratch.dir, server, holder, call });
+  } finally {
+    holder.kill('SIGKILL');
+    await server.stop();
+    scratch.cleanup();
+  }
+}
+
+// A write whose file's lock another process holds waits for it on a worker,
+// not on an I/O loop: reads on other connections go on meanwhile.
+test('a write waiting for a held lock does not hold an I/O loop', () =>
+  withLockHeld(async ({ dir, holder, call }) => {
+    const files = sixteenFiles(dir);
+    const target = path.join(dir, 'waits.txt');
     const write = call(2, 'write_file', { path: target, content: 'x' });
     await sleep(300);
     const started = Date.now();
@@ -291,23 +303,13 @@ test('a write waiting for a held lock does not hold an I/O loop', async () => {
     holder.kill('SIGKILL');
     const written = await write;
     assert.ok(replyText(written).includes('"bytes_written":1'), replyText(written));
-  } finally {
-    holder.kill('SIGKILL');
-    await server.stop();
-    scratch.cleanup();
-  }
-});
+  }));
 
 // Any process of the user can lock the per-user lock file and never let go:
 // a write waiting for it must not hold the shutdown (nor the call) forever.
-test('SIGTERM ends the server promptly while a write waits on a lock held forever', async () => {
-  const scratch = scratchDir();
-  const holder = holdLockFile(scratch.dir);
-  const server = await serve([], { env: { XDG_RUNTIME_DIR: scratch.dir } });
-  try {
-    await holder.held;
-    const { call } = await legacySession(server);
-    const target = path.join(scratch.dir, 'never.txt');
+test('SIGTERM ends the server promptly while a write waits on a lock held forever', () =>
+  withLockHeld(async ({ dir, server, call }) => {
+    const target = path.join(dir, 'never.txt');
     let answered = false;
     const write = call(2, 'write_file', { path: target, content: 'x' })
       .then(() => { answered = true; }, () => { answered = true; });
@@ -320,12 +322,7 @@ test('SIGTERM ends the server promptly while a write waits on a lock held foreve
     assert.ok(Date.now() - start < 5000, `shutdown took ${Date.now() - start} ms`);
     await write;
     assert.equal(existsSync(target), false, 'nothing was written');
-  } finally {
-    holder.kill('SIGKILL');
-    await server.stop();
-    scratch.cleanup();
-  }
-});
+  }));
 
 test('a thousand idle legacy sessions', async () => {
   const server = await serve(['--max-sessions', '1000']);

@@ -10,6 +10,7 @@
 #include "tools/read_file/read_file_json.h"
 #include "tools/read_file/read_guards.h"
 #include "tools/read_file/read_state.h"
+#include "tools/read_file/text_page.h"
 #include "tools/read_file/text_read.h"
 
 #include <gmock/gmock.h>
@@ -244,6 +245,26 @@ TEST(ReadState, AWriteDropsEveryRegionOfItsPathOnly) {
   EXPECT_EQ(state.check({"/w", 1, 10}, version(1)).kind, DedupVerdict::kRead);
   EXPECT_EQ(state.check({"/w", 5, 10}, version(1)).kind, DedupVerdict::kRead);
   EXPECT_EQ(state.check({"/w2", 1, 10}, version(1)).kind, DedupVerdict::kStub);
+}
+
+// Limits from the config and a size from a file's metadata are not trusted
+// for the up-front buffers: the largest of each renders the page, and the
+// reservation stays bounded (an unbounded product overflows or throws).
+TEST(TextPage, ExtremeLimitsAndSizeHintStillRender) {
+  PageRequest request;
+  request.limit = INT64_MAX;
+  request.max_chars = INT64_MAX;
+  request.max_line_length = 2000;
+  bool fed = false;
+  const ChunkSource source = [&](std::string_view& chunk) {
+    if (fed) return false;
+    chunk = "one\ntwo\n";
+    fed = true;
+    return true;
+  };
+  Page page = render_page(source, request, UINT64_MAX);
+  EXPECT_EQ(page.content, "1|one\n2|two");
+  EXPECT_EQ(page.total_lines, 2);
 }
 
 TEST(ReadState, NegativeCacheIsBounded) {
