@@ -118,6 +118,11 @@ bool reap_children(pid_t command) {
 }
 
 [[noreturn]] void exec_command(const ExecArgs& args) {
+  // The command's pid goes on the status pipe before the command runs: a
+  // command that kills the supervisor at once must not leave launch without
+  // it (the tree has then escaped; it has not failed to start).
+  int32_t me = ::getpid();
+  [[maybe_unused]] ssize_t w = ::write(kStatusFd, &me, sizeof me);
   // Dispositions the server set (SIG_IGN survives exec) and our own go back
   // to the defaults; sigaction fails harmlessly on SIGKILL/SIGSTOP.
   struct sigaction dfl {};
@@ -204,9 +209,7 @@ void release_stdio() {
   sigemptyset(&waitmask);
   pid_t command = ::fork();
   if (command == 0) exec_command(args);
-  int32_t reported = command;
-  [[maybe_unused]] ssize_t w = ::write(kStatusFd, &reported, sizeof reported);
-  if (command < 0) ::_exit(1);
+  if (command < 0) ::_exit(1);  // launch sees EOF before any pid
   release_stdio();
   State state;
   int64_t last_kill = 0;
@@ -272,7 +275,7 @@ void set_nonblocking(int fd) {
   if (flags >= 0) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
-// The command's pid, the supervisor's first word on the status pipe.
+// The command's pid: its own first word on the status pipe, written before exec.
 Result<pid_t> read_command_pid(int status_fd) {
   int32_t pid = -1;
   ssize_t n;

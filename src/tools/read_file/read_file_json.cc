@@ -80,7 +80,7 @@ std::string page_hint(const Page& page, const ReadFilePage& ctx) {
   }
   if (page.budget_hit) return budget_hint(page, ctx.max_chars);
   if (!page_truncated(page, ctx.limit)) return "";
-  int64_t end = page.first_line + ctx.limit - 1;
+  int64_t end = last_requested_line(page.first_line, ctx.limit);
   return "Use offset=" + std::to_string(end + 1) + " to continue reading (showing " +
          std::to_string(page.first_line) + "-" + std::to_string(end) + " of " +
          std::to_string(page.total_lines) + " lines)";

@@ -24,7 +24,7 @@ class LineCollector {
  public:
   LineCollector(const PageRequest& r, uint64_t size_hint)
       : first_(r.offset),
-        last_(r.offset + r.limit - 1),
+        last_(last_requested_line(r.offset, r.limit)),
         keep_bytes_(static_cast<size_t>(r.max_line_length) * 4 + 4) {
     // The whole file, but not more than the budget's worth of bytes, 256
     // bytes a requested line or 1 MiB; a line slot per 32 bytes, up to
@@ -194,7 +194,12 @@ Page render_page(std::string_view text, const PageRequest& request) {
 }
 
 bool page_truncated(const Page& page, int64_t limit) {
-  return page.budget_hit || page.total_lines > page.first_line + limit - 1;
+  return page.budget_hit || page.total_lines > last_requested_line(page.first_line, limit);
+}
+
+int64_t last_requested_line(int64_t first, int64_t limit) {
+  if (limit > INT64_MAX - first) return INT64_MAX;
+  return first + limit - 1;
 }
 
 }  // namespace hermes::read_file
