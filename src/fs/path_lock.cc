@@ -84,16 +84,12 @@ std::string PathLocks::lock_file() {
   return "/tmp/hermes-tools-" + std::to_string(::getuid()) + ".locks";
 }
 
-bool PathLocks::held(const std::string& path) {
-  proc::UniqueFd fd = open_lock_file();
+std::optional<PathLocks> PathLocks::try_take(const std::string& path) {
+  PathLocks held;
+  held.fd_ = open_lock_file();
   // Without the file, every write shares one lock (take): any may wait.
-  if (!fd.valid()) return true;
-  struct flock lock {};
-  lock.l_type = F_WRLCK;
-  lock.l_whence = SEEK_SET;
-  lock.l_start = offset_of(path);
-  lock.l_len = 1;
-  return ::fcntl(fd.get(), F_OFD_GETLK, &lock) == 0 && lock.l_type != F_UNLCK;
+  if (!held.fd_.valid() || !try_lock_byte(held.fd_.get(), offset_of(path))) return std::nullopt;
+  return held;
 }
 
 Result<PathLocks> PathLocks::take(const std::vector<std::string>& paths, std::stop_token stop,

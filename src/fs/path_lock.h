@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -36,11 +37,12 @@ class PathLocks {
   static Result<PathLocks> take(const std::vector<std::string>& paths, std::stop_token stop,
                                 std::chrono::milliseconds patience = kLockPatience);
 
-  // True when another holder has the writer lock of `path` at this moment,
-  // or when no lock file is usable (then every path shares one lock): a
-  // call that must not wait (a brief call on an event loop) goes where it
-  // may wait instead.
-  static bool held(const std::string& path);
+  // One attempt at the writer lock of `path`, for a call that must not
+  // wait (a brief call on an event loop): nullopt when another holder has
+  // it now, or when no lock file is usable (then every path shares one
+  // lock); such a call goes where it may wait instead. Holding the lock
+  // from this check on leaves no gap in which another writer could take it.
+  static std::optional<PathLocks> try_take(const std::string& path);
 
   PathLocks(PathLocks&&) = default;
   PathLocks& operator=(PathLocks&&) = default;

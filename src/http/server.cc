@@ -114,6 +114,9 @@ void run_here(CallRunner& calls, CallJob& job, const std::shared_ptr<CallState>&
         run_job(job, [state](std::string text) { state->events.push_back(std::move(text)); });
   });
   state->finished = true;
+  // What the call held goes now, not after its answer reaches a slow client:
+  // a write's file lock, taken by its brief check (registry::BriefFindings).
+  job.run = nullptr;
 }
 
 // Built outside the coroutines: g++ 12 miscompiles braced lists inside them.

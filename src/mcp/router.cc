@@ -128,7 +128,7 @@ std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Jso
   const std::string& name = params["name"].get_ref<const std::string&>();
   const registry::ToolSpec* spec = dispatcher_.find(name);
   if (!spec) return error_reply(id, RpcError::kInvalidParams, "Unknown tool: " + name);
-  KnownRealPath found;
+  registry::BriefFindings found;
   const CallKind kind = registry::runs_briefly(*spec, args, services_, found) ? CallKind::kBrief
                                                                               : CallKind::kMayBlock;
   PreparedCall call{spec, std::move(args), Json(), kind, std::move(found)};
@@ -162,7 +162,7 @@ std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, 
                               dispatcher_,
                               stop,
                               prepared.progress_token,
-                              &prepared.known_real_path};
+                              &prepared.brief_findings};
     registry::ToolCallResult result = dispatcher_.call(*prepared.spec, prepared.args, ctx);
     Json out = call_result(std::move(result.text), result.is_error);
     return modern ? modern_result(options_.identity, std::move(out)) : out;

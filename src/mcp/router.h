@@ -49,8 +49,8 @@ struct PreparedCall {
   const registry::ToolSpec* spec = nullptr;
   Json args;
   Json progress_token;
-  CallKind kind = CallKind::kMayBlock;  // how a CallPool should schedule it
-  KnownRealPath known_real_path;        // what deciding `kind` resolved
+  CallKind kind = CallKind::kMayBlock;     // how a CallPool should schedule it
+  registry::BriefFindings brief_findings;  // what deciding `kind` found and took
 };
 
 // Where one call runs: the session whose state it uses, the channel its

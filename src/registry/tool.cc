@@ -15,7 +15,7 @@ Json error_json(const std::string& message) {
 }
 
 bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services,
-                  KnownRealPath& found) {
+                  BriefFindings& found) {
   return spec.brief && backend::backend_name(services.config) == "local" && spec.brief(args, found);
 }
 

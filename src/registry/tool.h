@@ -23,6 +23,10 @@ class Config;
 class PathResolver;
 }  // namespace hermes
 
+namespace hermes::fs {
+class PathLocks;
+}  // namespace hermes::fs
+
 namespace hermes::registry {
 
 class Session;
@@ -47,6 +51,15 @@ struct Services {
   const Clock& clock = steady_clock_source();
 };
 
+// What a call's brief check found and took, for the call itself: the real
+// path of its file and, for a write, that file's writer lock, held from the
+// check on so that no other writer can take it in between and make the
+// brief call wait (copies share it).
+struct BriefFindings {
+  KnownRealPath path;
+  std::shared_ptr<const fs::PathLocks> writer_lock;
+};
+
 // Everything a handler may use for one call.
 struct CallContext {
   Session& session;
@@ -59,8 +72,8 @@ struct CallContext {
   std::stop_token stop;
   // The MCP `_meta.progressToken`, or null.
   Json progress_token;
-  // The real path the call's brief check found, if it found one.
-  const KnownRealPath* known_real_path = nullptr;
+  // What the call's brief check found and took, if it ran.
+  const BriefFindings* brief_findings = nullptr;
 };
 
 struct ToolAnnotations {
@@ -98,8 +111,8 @@ struct ToolSpec {
   // tools; not a PDF read, which waits on pdftotext, nor a write that a
   // linter process checks): see `runs_briefly`. Unset: no call is brief.
   // A predicate that follows the links of the call's path leaves what it
-  // found in `found`, for the call.
-  std::function<bool(const Json& args, KnownRealPath& found)> brief;
+  // found (and a write's lock it took) in `found`, for the call.
+  std::function<bool(const Json& args, BriefFindings& found)> brief;
   // A tool whose check fails is not listed and cannot be called.
   std::function<bool(const Services&)> is_available = [](const Services&) { return true; };
   // Optional: a description built per session (execute_code lists the tools
@@ -116,9 +129,9 @@ ToolReply invoke_tool(const ToolSpec& spec, const Json& args, CallContext& ctx);
 // local I/O: a brief call with the local backend (elsewhere its files are a
 // round trip away). A worker pool may queue such calls rather than start
 // threads.
-// `found`: the real path the predicate found, if any.
+// `found`: what the predicate found and took, if anything.
 bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services,
-                  KnownRealPath& found);
+                  BriefFindings& found);
 
 // For a `brief` predicate: the real path (every link followed) of the
 // string argument `key` when it is an absolute path, else nullopt. What a

@@ -111,30 +111,31 @@ TEST_F(PathLocksTest, AWaiterTakesTheLockOnceItIsGivenBack) {
   EXPECT_TRUE(lock.has_value()) << lock.error().message;
 }
 
-// A brief call asks whether it would wait: only a path whose lock someone
-// holds now says so, whoever holds it.
-TEST_F(PathLocksTest, HeldSaysWhetherATakeWouldWaitNow) {
-  EXPECT_FALSE(PathLocks::held("/x/a"));
+// A brief call takes its lock in one attempt or not at all: it fails only
+// while someone else holds the path's byte, and then holds it itself.
+TEST_F(PathLocksTest, TryTakeFailsOnlyWhileAnotherHolderHasThePath) {
   {
-    auto lock = PathLocks::take({"/x/a"}, {});
-    ASSERT_TRUE(lock.has_value()) << lock.error().message;
-    EXPECT_TRUE(PathLocks::held("/x/a"));
-    EXPECT_FALSE(PathLocks::held("/x/b"));
+    auto first = PathLocks::try_take("/x/a");
+    ASSERT_TRUE(first.has_value());
+    EXPECT_FALSE(PathLocks::try_take("/x/a").has_value());
+    EXPECT_TRUE(PathLocks::try_take("/x/b").has_value());
+    auto waiter = PathLocks::take({"/x/a"}, {}, milliseconds(50));
+    EXPECT_FALSE(waiter.has_value()) << "a take got past a held try_take";
   }
-  EXPECT_FALSE(PathLocks::held("/x/a"));
+  EXPECT_TRUE(PathLocks::try_take("/x/a").has_value());
   WholeFileHold stranger;
   ASSERT_TRUE(stranger.held());
-  EXPECT_TRUE(PathLocks::held("/x/a"));
-  EXPECT_TRUE(PathLocks::held("/x/b"));
+  EXPECT_FALSE(PathLocks::try_take("/x/a").has_value());
+  EXPECT_FALSE(PathLocks::try_take("/x/b").has_value());
   stranger.release();
-  EXPECT_FALSE(PathLocks::held("/x/b"));
+  EXPECT_TRUE(PathLocks::try_take("/x/b").has_value());
 }
 
 // A lock file that cannot be used (a directory planted in its place): every
-// write shares one process-wide lock, so every path counts as held.
-TEST_F(PathLocksTest, AnUnusableLockFileMakesEveryPathHeld) {
+// write shares one process-wide lock, which a brief call never tries.
+TEST_F(PathLocksTest, AnUnusableLockFileMakesEveryTryFail) {
   ASSERT_EQ(::mkdir(PathLocks::lock_file().c_str(), 0700), 0);
-  EXPECT_TRUE(PathLocks::held("/x/a"));
+  EXPECT_FALSE(PathLocks::try_take("/x/a").has_value());
   auto lock = PathLocks::take({"/x/a"}, {});
   EXPECT_TRUE(lock.has_value()) << lock.error().message;
 }

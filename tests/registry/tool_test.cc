@@ -17,8 +17,8 @@ bool brief_with(const std::string& yaml, bool brief_tool) {
   Services services{*config, paths};
   ToolSpec spec{.name = "t"};
   if (brief_tool)
-    spec.brief = [](const Json& args, KnownRealPath&) { return !args.contains("slow"); };
-  KnownRealPath found;
+    spec.brief = [](const Json& args, BriefFindings&) { return !args.contains("slow"); };
+  BriefFindings found;
   return runs_briefly(spec, Json::object(), services, found);
 }
 
@@ -39,8 +39,8 @@ TEST(RunsBriefly, NotForArgumentsTheToolSaysMayBlock) {
   PathResolver paths;
   Services services{*config, paths};
   ToolSpec spec{.name = "t",
-                .brief = [](const Json& args, KnownRealPath&) { return !args.contains("slow"); }};
-  KnownRealPath found;
+                .brief = [](const Json& args, BriefFindings&) { return !args.contains("slow"); }};
+  BriefFindings found;
   EXPECT_TRUE(runs_briefly(spec, Json::object(), services, found));
   EXPECT_FALSE(runs_briefly(spec, Json{{"slow", true}}, services, found));
 }

@@ -38,7 +38,8 @@ std::string FileAccess::workspace() const {
 
 Result<ResolvedPath> FileAccess::resolve(std::string_view given) const {
   if (!shell_) {
-    return ctx_->services.paths.resolve(given, ctx_->session.cwd(), ctx_->known_real_path);
+    const registry::BriefFindings* found = ctx_->brief_findings;
+    return ctx_->services.paths.resolve(given, ctx_->session.cwd(), found ? &found->path : nullptr);
   }
   return ctx_->services.paths.resolve_on(
       given, backend_->home(), workspace(),

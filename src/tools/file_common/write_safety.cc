@@ -238,6 +238,16 @@ Status require_write_approval(registry::CallContext& ctx, const std::string& wha
   return Error::PermissionDenied(head + "was not approved by the user." + tail);
 }
 
+Result<std::optional<fs::PathLocks>> take_writer_locks(const std::vector<std::string>& reals,
+                                                       const registry::CallContext& ctx) {
+  const registry::BriefFindings* found = ctx.brief_findings;
+  if (found && found->writer_lock && reals.size() == 1 && reals.front() == found->path.real) {
+    return std::optional<fs::PathLocks>();
+  }
+  HERMES_ASSIGN_OR_RETURN(fs::PathLocks lock, fs::PathLocks::take(reals, ctx.stop));
+  return std::optional<fs::PathLocks>(std::move(lock));
+}
+
 Status check_write_paths(const std::vector<ResolvedPath>& paths, bool cross_profile,
                          registry::CallContext& ctx, const fs::FileSystem& fs) {
   const Config& config = ctx.services.config;

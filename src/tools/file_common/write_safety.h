@@ -10,6 +10,7 @@
 #include "core/paths.h"
 #include "core/result.h"
 #include "fs/file_system.h"
+#include "fs/path_lock.h"
 #include "registry/tool.h"
 
 #include <optional>
@@ -52,6 +53,12 @@ Status require_write_approval(registry::CallContext& ctx, const std::string& wha
 // (existence checked on `fs`). The first refusal.
 Status check_write_paths(const std::vector<ResolvedPath>& paths, bool cross_profile,
                          registry::CallContext& ctx, const fs::FileSystem& fs);
+
+// The writer locks of `reals` for this call (fs/path_lock.h), waiting as
+// PathLocks::take does; none to take when the call's brief check holds the
+// lock of its one path already (taking it again would wait on that lock).
+Result<std::optional<fs::PathLocks>> take_writer_locks(const std::vector<std::string>& reals,
+                                                       const registry::CallContext& ctx);
 
 // A relative path that resolved outside the session workspace earns
 // this warning (it never blocks); nullopt otherwise.

@@ -86,7 +86,7 @@ Result<PatchSuccess> run_patch_mode(const PatchParams& params, registry::CallCon
   HERMES_TRY(file_common::check_write_paths(paths, params.cross_profile, ctx, access.fs()));
   std::vector<std::string> reals;
   for (const auto& p : paths) reals.push_back(p.real);
-  HERMES_ASSIGN_OR_RETURN(fs::PathLocks lock, fs::PathLocks::take(reals, ctx.stop));
+  HERMES_ASSIGN_OR_RETURN(auto lock, file_common::take_writer_locks(reals, ctx));
   return v4a::apply_patch({std::move(ops).value(),
                            ctx.services.config.home(),
                            {},
@@ -101,7 +101,7 @@ Result<PatchSuccess> run_replace_mode(const PatchParams& params, registry::CallC
   HERMES_ASSIGN_OR_RETURN(ResolvedPath path, access.resolve(params.path));
   paths = {path};
   HERMES_TRY(file_common::check_write_paths(paths, params.cross_profile, ctx, access.fs()));
-  HERMES_ASSIGN_OR_RETURN(fs::PathLocks lock, fs::PathLocks::take({path.real}, ctx.stop));
+  HERMES_ASSIGN_OR_RETURN(auto lock, file_common::take_writer_locks({path.real}, ctx));
   return run_replace(path, params.replace, ctx.services.config.home(), access);
 }
 

@@ -29,7 +29,7 @@ Result<std::optional<std::string>> string_field(const Json& args, const char* ke
 }
 
 // A V4A patch may name any number of files, each linted: not brief.
-bool replaces_briefly(const Json& args, KnownRealPath& found) {
+bool replaces_briefly(const Json& args, registry::BriefFindings& found) {
   auto mode = args.find("mode");
   const bool replace = mode == args.end() || (mode->is_string() && *mode == "replace");
   return replace && write_pipeline::writes_briefly(args, found);

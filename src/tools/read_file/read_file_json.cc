@@ -207,8 +207,8 @@ Json read_file_json(const ReadFileOutput& output) {
   return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
 }
 
-bool reads_briefly(const Json& args, KnownRealPath& found) {
-  auto real = registry::absolute_real_path(args, "path", found);
+bool reads_briefly(const Json& args, registry::BriefFindings& found) {
+  auto real = registry::absolute_real_path(args, "path", found.path);
   return real && extension_of(*real) != ".pdf";
 }
 

@@ -13,6 +13,6 @@ Result<ReadFileParams> parse_read_file_params(const Json& args);
 Json read_file_json(const ReadFileOutput& output);
 // Whether a call on `args` is brief for the call pool: a read of an
 // absolute path whose real path is not a PDF (pdftotext may take a minute).
-bool reads_briefly(const Json& args, KnownRealPath& found);
+bool reads_briefly(const Json& args, registry::BriefFindings& found);
 
 }  // namespace hermes::read_file

@@ -89,7 +89,7 @@ Result<WriteFileOutput> write_file(const WriteFileParams& params, registry::Call
   HERMES_TRY(file_common::check_write_paths({path}, params.cross_profile, ctx, access.fs()));
   HERMES_TRY(check_file_target(params.path, path.real, access.fs()));
   HERMES_TRY(check_not_display_text(params.content));
-  HERMES_ASSIGN_OR_RETURN(fs::PathLocks lock, fs::PathLocks::take({path.real}, ctx.stop));
+  HERMES_ASSIGN_OR_RETURN(auto lock, file_common::take_writer_locks({path.real}, ctx));
   HERMES_ASSIGN_OR_RETURN(WriteFileOutput out, write_locked(params, path, ctx, access));
   if (auto* written = std::get_if<WriteFileWritten>(&out)) {
     written->warning =

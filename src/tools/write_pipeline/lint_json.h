@@ -18,10 +18,15 @@ inline Json lint_json(const LintReport& lint) {
 
 // The `brief` predicate of the writing tools: the file at `args["path"]`,
 // an absolute path, is one that no linter process checks and whose writer
-// lock no one holds now (a brief call must not wait for it).
-inline bool writes_briefly(const Json& args, KnownRealPath& found) {
-  auto real = registry::absolute_real_path(args, "path", found);
-  return real && !lints_with_a_process(*real) && !fs::PathLocks::held(*real);
+// lock this check can take now; the call keeps it (a brief call must not
+// wait for it, then or later).
+inline bool writes_briefly(const Json& args, registry::BriefFindings& found) {
+  auto real = registry::absolute_real_path(args, "path", found.path);
+  if (!real || lints_with_a_process(*real)) return false;
+  std::optional<fs::PathLocks> lock = fs::PathLocks::try_take(*real);
+  if (!lock) return false;
+  found.writer_lock = std::make_shared<const fs::PathLocks>(std::move(*lock));
+  return true;
 }
 
 }  // namespace hermes::write_pipeline

@@ -222,7 +222,7 @@ bool brief(const std::string& tool, const Json& args) {
   write_file::register_write_file(registry);
   patch::register_patch(registry);
   for (const auto& spec : registry.all()) {
-    KnownRealPath found;
+    registry::BriefFindings found;
     if (spec.name == tool) return spec.brief(args, found);
   }
   ADD_FAILURE() << "no tool " << tool;
@@ -264,6 +264,53 @@ TEST(WritesBriefly, NotWhileAnotherWriterHoldsTheFile) {
   }
   for (const std::string tool : {"write_file", "patch"})
     EXPECT_TRUE(brief(tool, {{"path", notes}}));
+}
+
+// Cancels the calls of `tools` after `limit`, unless destroyed first.
+class Deadline {
+ public:
+  Deadline(ToolHarness& tools, std::chrono::milliseconds limit)
+      : timer_([this, limit](std::stop_token self) {
+          const auto until = std::chrono::steady_clock::now() + limit;
+          while (!self.stop_requested() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          if (!self.stop_requested()) give_up_.request_stop();
+        }) {
+    tools.stop_with(give_up_.get_token());
+  }
+
+ private:
+  std::stop_source give_up_;
+  std::jthread timer_;
+};
+
+// The brief check takes the write's lock and the call keeps it: no other
+// writer can take it between the check and the write (a brief call on an
+// event loop would wait for it), and the call does not wait on the lock its
+// check holds.
+TEST(WritesBriefly, TheCheckTakesTheLockAndTheCallWritesUnderIt) {
+  TempDir dir;
+  ScopedEnv runtime("XDG_RUNTIME_DIR", dir.path());
+  const Json calls[] = {
+      {{"path", dir.write("a.txt", "x\n")}, {"content", "y\n"}},
+      {{"path", dir.write("b.txt", "x\n")}, {"old_string", "x"}, {"new_string", "y"}},
+  };
+  const char* tools_called[] = {"write_file", "patch"};
+  for (int i = 0; i < 2; ++i) {
+    const std::string path = calls[i]["path"];
+    {
+      ToolHarness tools{{write_file::register_write_file, patch::register_patch}};
+      tools.mark_read(path);
+      registry::BriefFindings found;
+      ASSERT_TRUE(tools.check_brief(tools_called[i], calls[i], found));
+      EXPECT_FALSE(fs::PathLocks::try_take(path)) << "a writer took the lock after the check";
+      Deadline deadline(tools, std::chrono::seconds(2));
+      Json out = tools.call(tools_called[i], calls[i]);
+      EXPECT_FALSE(out.contains("error")) << out.dump();
+      EXPECT_EQ(dir.read(i == 0 ? "a.txt" : "b.txt"), "y\n");
+    }
+    EXPECT_TRUE(fs::PathLocks::try_take(path)) << "the lock outlived the call";
+  }
 }
 
 }  // namespace

@@ -48,8 +48,8 @@ class ReadFileHarness {
   Json read(const std::string& path) { return call(Json{{"path", path}}); }
   // Later calls carry `known` as their brief check's finding.
   void know(KnownRealPath known) {
-    known_ = std::move(known);
-    ctx_.known_real_path = &known_;
+    known_.path = std::move(known);
+    ctx_.brief_findings = &known_;
   }
 
  private:
@@ -61,7 +61,7 @@ class ReadFileHarness {
   registry::Dispatcher dispatcher_;
   registry::Session session_;
   registry::NullClientChannel client_;
-  KnownRealPath known_;
+  registry::BriefFindings known_;
   registry::CallContext ctx_;
 };
 

@@ -58,7 +58,7 @@ TEST(ContentKind, Utf16) {
 }
 
 bool brief(const Json& args) {
-  KnownRealPath found;
+  registry::BriefFindings found;
   return reads_briefly(args, found);
 }
 
@@ -92,12 +92,13 @@ TEST(ReadsBriefly, LeavesTheRealPathItFoundForTheCall) {
   testing::TempDir dir;
   const std::string text = dir.write("main.cc", "int main() {}\n");
   ASSERT_EQ(::symlink(text.c_str(), dir.file("code.pdf").c_str()), 0);
-  KnownRealPath found;
+  registry::BriefFindings found;
   ASSERT_TRUE(reads_briefly(Json{{"path", dir.file("sub/../code.pdf")}}, found));
-  EXPECT_EQ(found.absolute, dir.file("code.pdf"));
-  EXPECT_EQ(found.real, text);
+  EXPECT_EQ(found.path.absolute, dir.file("code.pdf"));
+  EXPECT_EQ(found.path.real, text);
+  EXPECT_EQ(found.writer_lock, nullptr);
   PathResolver paths;
-  EXPECT_EQ(paths.resolve(dir.file("code.pdf"), "", &found)->real, text);
+  EXPECT_EQ(paths.resolve(dir.file("code.pdf"), "", &found.path)->real, text);
   // What is known counts for the path it names, and for no other.
   KnownRealPath wrong{dir.file("other"), text};
   EXPECT_EQ(paths.resolve(dir.file("other"), "", &wrong)->real, text);

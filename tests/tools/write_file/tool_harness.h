@@ -64,6 +64,15 @@ class ToolHarness {
     }
     return registry::ToolReply{Json{{"error", "no tool " + tool}}, true, std::nullopt};
   }
+  // Runs `tool`'s brief check on `args`, leaving what it found and took in
+  // `found`; later calls carry `found` as their findings.
+  bool check_brief(const std::string& tool, const Json& args, registry::BriefFindings& found) {
+    ctx_.brief_findings = &found;
+    for (const auto& spec : registry_.all()) {
+      if (spec.name == tool) return spec.brief(args, found);
+    }
+    return false;
+  }
   // Records a whole-file read of `path` at its current version.
   void mark_read(const std::string& path) {
     std::string real = PathResolver::real_path(path);
