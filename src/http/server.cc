@@ -48,7 +48,7 @@ struct CallState {
 
 // Calls run on the same CallPool as on stdio, or inline on an I/O thread;
 // the stop sources of both are kept so that shutdown can end every one of
-// them (an inline one waiting on a file lock would otherwise hold its loop).
+// them, and a call that starts after it is stopped at once.
 class CallRunner {
  public:
   void start(std::shared_ptr<std::stop_source> stop, mcp::CallKind kind,

@@ -153,6 +153,11 @@ void Server::handle_tools_call(const Json& id, const Json& params,
   if (kind == CallKind::kBrief && call.spec->annotations.read_only && !input_waiting_) {
     return run_call(id, call, std::move(flight));
   }
+  // A write's lock that the brief check took is for a call that must not
+  // wait (an HTTP event loop's). Here the call waits for a worker, may ask
+  // the user to approve it, and its answer may wait on stdout: it takes its
+  // lock on the worker, after the approval, and for the write alone.
+  call.brief_findings.writer_lock.reset();
   pool_.submit([this, id, call = std::move(call),
                 flight = std::move(flight)] { run_call(id, call, flight); },
                kind);

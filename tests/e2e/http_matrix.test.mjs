@@ -3,10 +3,11 @@
 // (413 with and without Content-Length, 431), guards, tokens (401 with its
 // challenge, no protected-resource metadata), slow clients dropped, the
 // session cap, idle expiry ending a session's background processes, reads
-// answered beside a long call, and a thousand idle sessions.
+// answered beside a long call, writes of one file from every loop at once,
+// and a thousand idle sessions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -323,6 +324,32 @@ test('SIGTERM ends the server promptly while a write waits on a lock held foreve
     await write;
     assert.equal(existsSync(target), false, 'nothing was written');
   }));
+
+// Writers of one file from every I/O loop at once: each brief check either
+// takes the file's lock and keeps it for its call, or leaves the call to a
+// worker that waits for it; no call waits on the lock its own check took.
+test('concurrent writes of one file from every I/O loop all land', async () => {
+  const scratch = scratchDir();
+  const server = await serve(['--io-threads', '2'], { env: { XDG_RUNTIME_DIR: scratch.dir } });
+  try {
+    const { call } = await legacySession(server);
+    const target = path.join(scratch.dir, 'shared.txt');
+    const started = Date.now();
+    // 24: below the 32 calls a principal may have in flight.
+    const replies = await Promise.all(Array.from({ length: 24 }, (_, i) =>
+      call(100 + i, 'write_file', { path: target, content: `writer ${i}\n` })));
+    const took = Date.now() - started;
+    for (const reply of replies) {
+      assert.equal(reply.status, 200);
+      assert.ok(replyText(reply).includes('"bytes_written"'), JSON.stringify(reply.messages));
+    }
+    assert.match(readFileSync(target, 'utf8'), /^writer \d+\n$/);
+    assert.ok(took < 10000, `24 writes took ${took} ms`);
+  } finally {
+    await server.stop();
+    scratch.cleanup();
+  }
+});
 
 test('a thousand idle legacy sessions', async () => {
   const server = await serve(['--max-sessions', '1000']);

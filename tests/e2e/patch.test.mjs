@@ -2,10 +2,11 @@
 // write_file and patch through the official SDK client: a read → patch →
 // write flow with the stale-overwrite blocker, a V4A patch, the lone
 // surrogate refusal from a JSON escape, and elicitation as the approval
-// channel for protected instruction files.
+// channel for protected instruction files, asked before the file is locked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connect, callTool, scratchDir } from './lib/client.mjs';
@@ -92,4 +93,50 @@ test('protected instruction files ask through elicitation', async () => {
     assert.equal(r.isError, true);
     assert.match(r.json.error, /^BLOCKED: write to protected agent-instruction file\(s\)/);
   } finally { await noChannel.close(); }
+});
+
+// Prints whether another process could take the writer lock of argv[2] now:
+// a POSIX lock (which conflicts with the server's OFD locks) on the path's
+// byte of the lock file argv[1], at the FNV-1a offset the server uses
+// (docs/containment.md).
+const LOCK_PROBE =
+  'import fcntl, os, sys\n' +
+  'h = 14695981039346656037\n' +
+  'for c in sys.argv[2].encode(): h = ((h ^ c) * 1099511628211) % 2**64\n' +
+  'fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)\n' +
+  'try:\n  fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, h % 2**62)\n  print("free")\n' +
+  'except OSError:\n  print("held")\n';
+
+// The probe's answer for `file` with the lock file of `runtimeDir`; with
+// `wholeFileHeld`, while a process holds all of that lock file.
+function lockProbe(runtimeDir, file, wholeFileHeld = false) {
+  const lockFile = path.join(runtimeDir, 'hermes-tools.locks');
+  const probe = ['python3', '-c', LOCK_PROBE, lockFile, file];
+  const run = wholeFileHeld
+    ? spawnSync('python3', ['-c',
+      'import fcntl, subprocess, sys\n' +
+      'f = open(sys.argv[1], "a+"); fcntl.lockf(f, fcntl.LOCK_EX)\n' +
+      'subprocess.run(sys.argv[2:])', lockFile, ...probe])
+    : spawnSync(probe[0], probe.slice(1));
+  return run.stdout.toString().trim();
+}
+
+// The user may take minutes to answer: a write waiting for approval holds
+// no lock, so other writers of the file do not give up meanwhile.
+test('a write waiting for approval holds no file lock', async () => {
+  const d = scratchDir();
+  const s = await connect({ capabilities: { elicitation: {} }, env: { XDG_RUNTIME_DIR: d.dir } });
+  const file = path.join(realpathSync(d.dir), 'AGENTS.md');
+  const seen = [];
+  s.client.setRequestHandler(ElicitRequestSchema, async () => {
+    seen.push(lockProbe(d.dir, file));
+    return { action: 'accept', content: {} };
+  });
+  try {
+    assert.equal(lockProbe(d.dir, file, true), 'held', 'the probe sees a held lock');
+    const r = await callTool(s.client, 'write_file', { path: file, content: '# rules\n' });
+    assert.equal(r.isError, false, r.text);
+    assert.deepEqual(seen, ['free'], 'the file was locked while the user was asked');
+    assert.equal(readFileSync(file, 'utf8'), '# rules\n');
+  } finally { await s.close(); d.cleanup(); }
 });

@@ -40,8 +40,8 @@ Page render_page(const ChunkSource& source, const PageRequest& request, uint64_t
 Page render_page(std::string_view text, const PageRequest& request);
 // True when the page stops before the file's last line.
 bool page_truncated(const Page& page, int64_t limit);
-// The last line `limit` lines from `first` asks for; saturates rather than
-// overflows, so any limit a caller passes is safe.
+// The last line `limit` lines from `first` (>= 1) asks for; saturates
+// rather than overflows, so any limit a caller passes is safe.
 int64_t last_requested_line(int64_t first, int64_t limit);
 
 }  // namespace hermes::read_file
