@@ -30,7 +30,10 @@ bool is_magic_link(const std::string& link, const std::string& target) {
 // `realpath -m`): one component at a time, the missing tail kept as text.
 struct LinkWalk {
   // `base`: a real directory the walk starts from ("" is `/`).
-  LinkWalk(std::string base, std::string_view path) : done(std::move(base)) { push(path); }
+  LinkWalk(std::string base, std::string_view path, const StayOff* keep_off = nullptr)
+      : done(std::move(base)), stay_off(keep_off) {
+    push(path);
+  }
 
   void push(std::string_view path) {
     auto parts = path_components(path);
@@ -49,10 +52,14 @@ struct LinkWalk {
       return true;
     }
     std::string next = done + "/" + part;
-    if (!missing)
-      follow(next);
-    else
+    if (missing) {
       done = std::move(next);
+    } else if (stay_off && (*stay_off)(next)) {
+      refused = std::move(next);
+      return false;
+    } else {
+      follow(next);
+    }
     return true;
   }
 
@@ -81,14 +88,20 @@ struct LinkWalk {
   std::string done;               // resolved so far ("" is `/`)
   bool missing = false;           // a component did not exist: append text
   int hops = 0;
+  const StayOff* stay_off;
+  std::string refused;  // the path stay_off kept the walk from
 };
 
-Result<std::string> walk_from(std::string base, std::string_view path) {
-  LinkWalk walk(std::move(base), path);
+Result<std::string> walk_from(std::string base, std::string_view path,
+                              const StayOff* stay_off = nullptr) {
+  LinkWalk walk(std::move(base), path, stay_off);
   while (walk.step()) {
     if (walk.hops > kMaxLinkHops) {
       return Error::InvalidArgument("too many levels of symbolic links: " + std::string(path));
     }
+  }
+  if (!walk.refused.empty()) {
+    return Error::Unavailable("'" + walk.refused + "' is on a mount whose server may not answer");
   }
   return walk.done.empty() ? "/" : walk.done;
 }
@@ -132,6 +145,15 @@ std::vector<std::string> path_components(std::string_view path) {
 Result<std::string> resolve_links(const std::string& absolute_path) {
   if (is_plain_path(absolute_path) && holds_no_links(absolute_path)) return absolute_path;
   return walk_from("", absolute_path);
+}
+
+Result<std::string> resolve_links(const std::string& absolute_path, const StayOff& stay_off) {
+  // The kernel's walk of a plain path looks only at its prefixes, which
+  // stay_off names whenever it names any of them.
+  if (is_plain_path(absolute_path) && !stay_off(absolute_path) && holds_no_links(absolute_path)) {
+    return absolute_path;
+  }
+  return walk_from("", absolute_path, &stay_off);
 }
 
 Result<std::string> resolve_links_beneath(const std::string& real_dir, std::string_view relative) {

@@ -6,6 +6,7 @@
 
 #include "core/result.h"
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,15 @@ namespace hermes {
 // result, and the file system's walk refuses them at use. Fails only on a
 // loop (more than 40 links).
 Result<std::string> resolve_links(const std::string& absolute_path);
+
+// Paths a walk must not look at (a mount whose server may not answer): true
+// for a path and everything beneath it.
+using StayOff = std::function<bool(std::string_view absolute_path)>;
+
+// resolve_links, except that it fails (kUnavailable) rather than make a
+// system call on a path `stay_off` names: each component is asked before it
+// is looked at, the targets of links included.
+Result<std::string> resolve_links(const std::string& absolute_path, const StayOff& stay_off);
 
 // resolve_links of `real_dir`/`relative` when `real_dir` is already real:
 // only the components of `relative` are looked at (a link among them may

@@ -3,8 +3,10 @@
 #include "registry/tool.h"
 
 #include "backend/backend_config.h"
+#include "core/config.h"
 #include "core/link_walk.h"
 #include "core/paths.h"
+#include "fs/mount_table.h"
 
 namespace hermes::registry {
 
@@ -16,7 +18,12 @@ Json error_json(const std::string& message) {
 
 bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services,
                   BriefFindings& found) {
-  return spec.brief && backend::backend_name(services.config) == "local" && spec.brief(args, found);
+  // The file tools also look under the Hermes home and the user's home
+  // (credential stores, ~/.ssh/config): those must not wait on a server
+  // either.
+  return spec.brief && backend::backend_name(services.config) == "local" &&
+         !fs::may_wait_on_server_at(services.config.home()) &&
+         !fs::may_wait_on_server_at(services.files.home()) && spec.brief(args, found);
 }
 
 std::optional<std::string> absolute_real_path(const Json& args, const char* key,
@@ -26,8 +33,10 @@ std::optional<std::string> absolute_real_path(const Json& args, const char* key,
   const std::string& given = it->get_ref<const std::string&>();
   if (given.empty() || given[0] != '/') return std::nullopt;
   std::string absolute = PathResolver::normalize(given);
-  auto real = resolve_links(absolute);
-  if (!real) return std::nullopt;  // a loop: let the tool report it, off the loop
+  auto real = resolve_links(absolute, fs::may_wait_on_server_at);
+  // A loop, or a mount whose server may not answer: let the tool meet it
+  // where it may wait.
+  if (!real) return std::nullopt;
   found = KnownRealPath{std::move(absolute), *real};
   return std::move(real).value();
 }

@@ -22,12 +22,14 @@ export function scratchDir(prefix = 'hermes-e2e-') {
 
 // Connects an SDK client to a fresh `hermes-tools [args] mcp [after]`.
 // Options: args (global flags before `mcp`), after (flags after it), env (added to process.env),
-// cwd, capabilities (client capabilities, e.g. {elicitation: {}}).
-export async function connect({ args = [], after = [], env = {}, cwd, capabilities = {} } = {}) {
+// cwd, capabilities (client capabilities, e.g. {elicitation: {}}), wrap (a command that runs
+// the server's command line, appended to it).
+export async function connect({ args = [], after = [], env = {}, cwd, capabilities = {}, wrap = [] } = {}) {
   const home = scratchDir('hermes-home-');
+  const command = [...wrap, BIN, ...args, 'mcp', ...after];
   const transport = new StdioClientTransport({
-    command: BIN,
-    args: [...args, 'mcp', ...after],
+    command: command[0],
+    args: command.slice(1),
     env: { ...process.env, HERMES_HOME: home.dir, ...env },
     cwd,
     stderr: 'pipe',

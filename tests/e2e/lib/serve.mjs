@@ -5,9 +5,11 @@ import { spawn } from 'node:child_process';
 import { BIN, scratchDir } from './client.mjs';
 
 // Resolves to {url, port, child, stderr(), stop()} once the server listens.
-export async function serve(args = [], { env = {}, globalArgs = [] } = {}) {
+// `wrap`: a command that runs the server's command line (appended to it).
+export async function serve(args = [], { env = {}, globalArgs = [], wrap = [] } = {}) {
   const home = scratchDir('hermes-home-');
-  const child = spawn(BIN, [...globalArgs, 'serve', '--listen', '127.0.0.1:0', ...args], {
+  const command = [...wrap, BIN, ...globalArgs, 'serve', '--listen', '127.0.0.1:0', ...args];
+  const child = spawn(command[0], command.slice(1), {
     env: { ...process.env, HERMES_HOME: home.dir, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// A mount whose server never answers (a dead NFS server, say; here a FUSE
+// mount whose daemon never replies, in the server's own mount namespace)
+// holds neither an HTTP I/O loop nor the stdio reader: a read of a file on
+// it waits on a worker, and the other calls are answered meanwhile. Needs
+// root, `unshare -m` and /dev/fuse; skipped without them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { connect, callTool, scratchDir } from './lib/client.mjs';
+import { serve, post, ACCEPT } from './lib/serve.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Mounts a FUSE file system at argv[1] and never reads its device: every
+// lookup beneath it waits until this process dies.
+const DEAD_DAEMON =
+  'import ctypes, os, sys, time\n' +
+  'fd = os.open("/dev/fuse", os.O_RDWR)\n' +
+  'opts = f"fd={fd},rootmode=40000,user_id=0,group_id=0".encode()\n' +
+  'libc = ctypes.CDLL(None, use_errno=True)\n' +
+  'if libc.mount(b"dead", sys.argv[1].encode(), b"fuse.dead", 6, opts) != 0: sys.exit(1)\n' +
+  'time.sleep(300)\n';
+
+// Runs the server's command line in a private mount namespace where the
+// dead daemon has mounted `point`; the daemon's pid goes to `pidFile`.
+function deadMountWrapper(point, pidFile) {
+  return ['unshare', '-m', '--propagation', 'private', 'sh', '-c',
+    'python3 -c "$DEAD" "$POINT" & echo $! > "$PIDFILE"\n' +
+    'for i in $(seq 200); do\n' +
+    '  grep -q " $POINT " /proc/self/mountinfo && exec "$@"\n' +
+    '  sleep 0.05\n' +
+    'done\n' +
+    'exit 77', 'sh'];
+}
+
+const mountEnv = (point, pidFile) => ({ DEAD: DEAD_DAEMON, POINT: point, PIDFILE: pidFile });
+
+function canMountFuse() {
+  return process.getuid?.() === 0 && existsSync('/dev/fuse') &&
+    spawnSync('unshare', ['-m', 'true']).status === 0;
+}
+
+// Fails after `ms` instead of waiting on a held loop for ever.
+function within(ms, promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+// A scratch folder with a local file and a mount point; `end()` kills the
+// daemon (the stuck lookup then fails) and removes the folder.
+function deadMountScratch() {
+  const scratch = scratchDir();
+  const point = path.join(scratch.dir, 'dead');
+  mkdirSync(point);
+  // Four files: a second read of one would be answered from the dedup memory.
+  const local = [0, 1, 2, 3].map((i) => {
+    const file = path.join(scratch.dir, `local${i}.txt`);
+    writeFileSync(file, `a local line ${i}\n`);
+    return file;
+  });
+  const pidFile = path.join(scratch.dir, 'daemon.pid');
+  return {
+    point, local, pidFile,
+    wrap: deadMountWrapper(point, pidFile),
+    env: mountEnv(point, pidFile),
+    end() {
+      try { process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL'); } catch { /* gone */ }
+    },
+    cleanup: scratch.cleanup,
+  };
+}
+
+test('a read on a dead mount does not hold the HTTP I/O loop', { skip: !canMountFuse() && 'needs root, unshare -m and /dev/fuse' }, async () => {
+  const s = deadMountScratch();
+  const server = await serve(['--io-threads', '1'], { wrap: s.wrap, env: s.env });
+  try {
+    const headers = { 'content-type': 'application/json', accept: ACCEPT };
+    const init = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'm', version: '1' } } }, headers);
+    headers['mcp-session-id'] = init.headers.get('mcp-session-id');
+    const read = (id, file) => post(server.url,
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_file', arguments: { path: file } } }, headers);
+    const stuck = read(2, path.join(s.point, 'notes.txt'));
+    stuck.catch(() => {});  // awaited below, unless an assertion ends the test first
+    await sleep(300);
+    for (const [i, file] of s.local.entries()) {
+      const r = await within(3000, read(10 + i, file), 'a local read beside the dead mount');
+      assert.ok(JSON.stringify(r.messages).includes(`a local line ${i}`), JSON.stringify(r.messages));
+    }
+    s.end();
+    const answered = await within(10000, stuck, 'the read on the dead mount, once its daemon died');
+    assert.equal(answered.status, 200);
+    assert.match(answered.text, /Transport endpoint is not connected/);
+  } finally {
+    s.end();
+    await server.stop();
+    s.cleanup();
+  }
+});
+
+test('a read on a dead mount does not hold the stdio reader', { skip: !canMountFuse() && 'needs root, unshare -m and /dev/fuse' }, async () => {
+  const s = deadMountScratch();
+  const session = await connect({ wrap: s.wrap, env: s.env });
+  try {
+    const stuck = callTool(session.client, 'read_file', { path: path.join(s.point, 'notes.txt') },
+      { timeout: 60000 });
+    stuck.catch(() => {});  // awaited below, unless an assertion ends the test first
+    await sleep(300);
+    const r = await within(3000, callTool(session.client, 'read_file', { path: s.local[0] }),
+      'a local read beside the dead mount');
+    assert.ok(r.text.includes('a local line 0'), r.text);
+    s.end();
+    const answered = await within(10000, stuck, 'the read on the dead mount, once its daemon died');
+    assert.equal(answered.isError, true, answered.text);
+    assert.match(answered.text, /Transport endpoint is not connected/);
+  } finally {
+    s.end();
+    await session.close();
+    s.cleanup();
+  }
+});
