@@ -52,14 +52,16 @@ struct LinkWalk {
       return true;
     }
     std::string next = done + "/" + part;
-    if (missing) {
-      done = std::move(next);
-    } else if (stay_off && (*stay_off)(next)) {
+    // Asked even past a missing component: `..` may climb back out of it,
+    // and the result must not name such a place either.
+    if (stay_off && (*stay_off)(next)) {
       refused = std::move(next);
       return false;
-    } else {
-      follow(next);
     }
+    if (missing)
+      done = std::move(next);
+    else
+      follow(next);
     return true;
   }
 

@@ -14,6 +14,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <optional>
 #include <thread>
 
@@ -64,42 +65,75 @@ std::optional<Mount> parse_line(std::string_view line) {
   return Mount{unescape(fields[4]), unescape(fields[dash + 1])};
 }
 
-// Reads `fd` from its start, up to kMaxTableBytes.
-std::string read_table(int fd) {
+// Reads `fd` from its start. A table longer than kMaxTableBytes is cut;
+// `cut` says so.
+std::string read_table(int fd, bool& cut) {
   std::string text;
+  cut = false;
   if (::lseek(fd, 0, SEEK_SET) != 0) return text;
   std::array<char, 65536> buf;
-  while (text.size() < kMaxTableBytes) {
+  for (;;) {
     ssize_t n = ::read(fd, buf.data(), buf.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
+    if (text.size() + static_cast<size_t>(n) > kMaxTableBytes) {
+      cut = true;
+      break;
+    }
     text.append(buf.data(), static_cast<size_t>(n));
   }
   return text;
 }
 
+// The waiting mounts of a table read whole; of a cut one, everything (the
+// mounts past the cut are not known).
+std::shared_ptr<const WaitingMounts> waiting_mounts_of(int fd) {
+  bool cut = false;
+  std::vector<Mount> mounts = parse_mountinfo(read_table(fd, cut));
+  if (cut) mounts = {{"/", "unknown, the table was cut"}};
+  return std::make_shared<const WaitingMounts>(mounts, cut);
+}
+
 // This process's waiting mounts: loaded at once, then reloaded by a thread
 // each time poll says the table changed (the kernel notes the change
 // before the mount call returns, so a lookup that starts after a mount
-// finds it here once the reload is done).
+// finds it here once the reload is done). Never destroyed: the thread
+// outlives static destruction.
 class MountWatch {
  public:
+  static const MountWatch& instance() {
+    static const MountWatch& watch = *new MountWatch;
+    return watch;
+  }
+
+  bool any() const { return any_.load(std::memory_order_acquire); }
+
+  // Each thread keeps the snapshot it last used until the generation moves,
+  // so a check costs two atomic loads, not a shared reference count.
+  bool covers(std::string_view path) const {
+    if (!any()) return false;
+    thread_local uint64_t seen = 0;
+    thread_local std::shared_ptr<const WaitingMounts> mine;
+    const uint64_t now = generation_.load(std::memory_order_acquire);
+    if (now != seen || !mine) {
+      mine = current_.load();
+      seen = now;
+    }
+    return mine->covers(path);
+  }
+
+ private:
   MountWatch() : fd_(::open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)) {
     if (!fd_.valid()) return;
     reload();
     std::thread([this] { watch(); }).detach();
   }
 
-  bool covers(std::string_view path) const {
-    if (!any_.load(std::memory_order_acquire)) return false;
-    return current_.load()->covers(path);
-  }
-
- private:
   void reload() {
-    auto mounts = std::make_shared<const WaitingMounts>(parse_mountinfo(read_table(fd_.get())));
+    std::shared_ptr<const WaitingMounts> mounts = waiting_mounts_of(fd_.get());
     const bool any = !mounts->empty();
     current_.store(std::move(mounts));
+    generation_.fetch_add(1, std::memory_order_release);
     any_.store(any, std::memory_order_release);
   }
 
@@ -117,6 +151,7 @@ class MountWatch {
   proc::UniqueFd fd_;
   std::atomic<std::shared_ptr<const WaitingMounts>> current_{
       std::make_shared<const WaitingMounts>(std::vector<Mount>{})};
+  std::atomic<uint64_t> generation_{1};
   std::atomic<bool> any_{false};
 };
 
@@ -135,19 +170,22 @@ std::vector<Mount> parse_mountinfo(std::string_view text) {
 bool may_wait_on_server(std::string_view type) {
   // FUSE in all its forms (fuse, fuseblk, fuse.sshfs …): a daemon answers.
   if (type == "fuse" || type.starts_with("fuse.") || type == "fuseblk") return true;
-  static constexpr std::array<std::string_view, 20> kNetworked = {
-      "nfs",     "nfs4",   "cifs",   "smb3",    "smbfs", "9p",    "ceph",
-      "glusterfs", "lustre", "afs",  "gpfs",    "ncp",   "ncpfs", "beegfs",
-      "orangefs", "pvfs2", "virtiofs", "davfs", "gfs2",  "ocfs2"};
+  // autofs: a lookup beneath it mounts what it stands for (an NFS home,
+  // say) and waits for that mount.
+  static constexpr std::array<std::string_view, 22> kNetworked = {
+      "nfs",      "nfs4",  "cifs", "smb3",  "smbfs",  "9p",     "ceph",     "glusterfs",
+      "lustre",   "afs",   "gpfs", "ncp",   "ncpfs",  "beegfs", "orangefs", "pvfs2",
+      "virtiofs", "davfs", "gfs2", "ocfs2", "autofs", "coda"};
   for (std::string_view networked : kNetworked) {
     if (type == networked) return true;
   }
   return false;
 }
 
-WaitingMounts::WaitingMounts(const std::vector<Mount>& mounts) {
+WaitingMounts::WaitingMounts(const std::vector<Mount>& mounts, bool every_mount) {
   for (const Mount& mount : mounts) {
-    if (may_wait_on_server(mount.type)) points_.push_back(PathResolver::normalize(mount.point));
+    if (every_mount || may_wait_on_server(mount.type))
+      points_.push_back(PathResolver::normalize(mount.point));
   }
 }
 
@@ -159,8 +197,9 @@ bool WaitingMounts::covers(std::string_view absolute_path) const {
 }
 
 bool may_wait_on_server_at(std::string_view absolute_path) {
-  static MountWatch watch;
-  return watch.covers(absolute_path);
+  return MountWatch::instance().covers(absolute_path);
 }
+
+bool any_mount_may_wait() { return MountWatch::instance().any(); }
 
 }  // namespace hermes::fs

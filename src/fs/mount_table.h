@@ -28,7 +28,8 @@ bool may_wait_on_server(std::string_view type);
 // The points of the mounts that may wait on a server.
 class WaitingMounts {
  public:
-  explicit WaitingMounts(const std::vector<Mount>& mounts);
+  // `every_mount`: whatever their type (a table known only in part).
+  explicit WaitingMounts(const std::vector<Mount>& mounts, bool every_mount = false);
   // True when `absolute_path` is one of the points or lies beneath one.
   bool covers(std::string_view absolute_path) const;
   bool empty() const { return points_.empty(); }
@@ -39,7 +40,10 @@ class WaitingMounts {
 
 // This process's mounts, kept current: re-read whenever the kernel reports
 // that the mount table changed (poll on /proc/self/mountinfo), by a thread
-// started on the first call. Without /proc, nothing is covered.
+// started on the first call. Without /proc, nothing is covered; a table
+// too long to read whole covers everything.
 bool may_wait_on_server_at(std::string_view absolute_path);
+// Whether this process has any such mount (a check costs nothing without).
+bool any_mount_may_wait();
 
 }  // namespace hermes::fs

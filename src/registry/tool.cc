@@ -16,14 +16,28 @@ Json error_json(const std::string& message) {
   return out;
 }
 
+namespace {
+
+// Whether the real path of `home` (links followed, as the file tools follow
+// them) lies on a mount whose server may not answer.
+bool home_may_wait(const std::string& home) {
+  if (home.empty() || home[0] != '/') return false;
+  return !resolve_links(PathResolver::normalize(home), fs::may_wait_on_server_at).has_value();
+}
+
+}  // namespace
+
 bool runs_briefly(const ToolSpec& spec, const Json& args, const Services& services,
                   BriefFindings& found) {
+  if (!spec.brief || backend::backend_name(services.config) != "local") return false;
   // The file tools also look under the Hermes home and the user's home
   // (credential stores, ~/.ssh/config): those must not wait on a server
   // either.
-  return spec.brief && backend::backend_name(services.config) == "local" &&
-         !fs::may_wait_on_server_at(services.config.home()) &&
-         !fs::may_wait_on_server_at(services.files.home()) && spec.brief(args, found);
+  if (fs::any_mount_may_wait() &&
+      (home_may_wait(services.config.home()) || home_may_wait(services.files.home()))) {
+    return false;
+  }
+  return spec.brief(args, found);
 }
 
 std::optional<std::string> absolute_real_path(const Json& args, const char* key,

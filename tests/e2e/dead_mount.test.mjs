@@ -6,7 +6,7 @@
 // root, `unshare -m` and /dev/fuse; skipped without them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { connect, callTool, scratchDir } from './lib/client.mjs';
@@ -38,9 +38,19 @@ function deadMountWrapper(point, pidFile) {
 
 const mountEnv = (point, pidFile) => ({ DEAD: DEAD_DAEMON, POINT: point, PIDFILE: pidFile });
 
+// The wrapper itself, run once with `true` in place of the server: the
+// mount works here (root, unshare, python3, /dev/fuse, no policy against).
 function canMountFuse() {
-  return process.getuid?.() === 0 && existsSync('/dev/fuse') &&
-    spawnSync('unshare', ['-m', 'true']).status === 0;
+  if (process.getuid?.() !== 0 || !existsSync('/dev/fuse')) return false;
+  const s = deadMountScratch();
+  try {
+    const [command, ...args] = s.wrap;
+    const probe = spawnSync(command, [...args, 'true'], { env: { ...process.env, ...s.env }, timeout: 20000 });
+    return probe.status === 0;
+  } finally {
+    s.end();
+    s.cleanup();
+  }
 }
 
 // Fails after `ms` instead of waiting on a held loop for ever.
@@ -76,10 +86,13 @@ function deadMountScratch() {
   };
 }
 
-test('a read on a dead mount does not hold the HTTP I/O loop', { skip: !canMountFuse() && 'needs root, unshare -m and /dev/fuse' }, async () => {
+const skip = !canMountFuse() && 'needs root, unshare -m, python3 and a FUSE mount';
+
+test('a read on a dead mount does not hold the HTTP I/O loop', { skip }, async () => {
   const s = deadMountScratch();
-  const server = await serve(['--io-threads', '1'], { wrap: s.wrap, env: s.env });
+  let server;
   try {
+    server = await serve(['--io-threads', '1'], { wrap: s.wrap, env: s.env });
     const headers = { 'content-type': 'application/json', accept: ACCEPT };
     const init = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'm', version: '1' } } }, headers);
@@ -99,15 +112,49 @@ test('a read on a dead mount does not hold the HTTP I/O loop', { skip: !canMount
     assert.match(answered.text, /Transport endpoint is not connected/);
   } finally {
     s.end();
-    await server.stop();
+    await server?.stop();
     s.cleanup();
   }
 });
 
-test('a read on a dead mount does not hold the stdio reader', { skip: !canMountFuse() && 'needs root, unshare -m and /dev/fuse' }, async () => {
+// The file tools look under $HOME too (a write checks ~/.ssh/config): with
+// $HOME reached through a link onto the dead mount, no call is brief.
+test('a write while $HOME leads onto a dead mount does not hold the HTTP I/O loop', { skip }, async () => {
   const s = deadMountScratch();
-  const session = await connect({ wrap: s.wrap, env: s.env });
+  const home = path.join(path.dirname(s.point), 'home');
+  symlinkSync(path.join(s.point, 'ann'), home);
+  let server;
   try {
+    server = await serve(['--io-threads', '1'], { wrap: s.wrap, env: { ...s.env, HOME: home } });
+    const headers = { 'content-type': 'application/json', accept: ACCEPT };
+    const init = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'm', version: '1' } } }, headers);
+    headers['mcp-session-id'] = init.headers.get('mcp-session-id');
+    const call = (id, name, args) => post(server.url,
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, headers);
+    const target = path.join(path.dirname(s.point), 'written.txt');
+    const stuck = call(2, 'write_file', { path: target, content: 'x\n' });
+    stuck.catch(() => {});  // awaited below, unless an assertion ends the test first
+    await sleep(300);
+    for (const [i, file] of s.local.entries()) {
+      const r = await within(3000, call(10 + i, 'read_file', { path: file }), 'a local read beside the write');
+      assert.ok(JSON.stringify(r.messages).includes(`a local line ${i}`), JSON.stringify(r.messages));
+    }
+    s.end();
+    const answered = await within(10000, stuck, 'the write, once the daemon died');
+    assert.equal(answered.status, 200);
+  } finally {
+    s.end();
+    await server?.stop();
+    s.cleanup();
+  }
+});
+
+test('a read on a dead mount does not hold the stdio reader', { skip }, async () => {
+  const s = deadMountScratch();
+  let session;
+  try {
+    session = await connect({ wrap: s.wrap, env: s.env });
     const stuck = callTool(session.client, 'read_file', { path: path.join(s.point, 'notes.txt') },
       { timeout: 60000 });
     stuck.catch(() => {});  // awaited below, unless an assertion ends the test first
@@ -121,7 +168,7 @@ test('a read on a dead mount does not hold the stdio reader', { skip: !canMountF
     assert.match(answered.text, /Transport endpoint is not connected/);
   } finally {
     s.end();
-    await session.close();
+    await session?.close();
     s.cleanup();
   }
 });

@@ -5,6 +5,7 @@
 
 #include "core/paths.h"
 #include "core/strings.h"
+#include "fs/mount_table.h"
 
 #include <array>
 
@@ -51,6 +52,10 @@ bool hits_device_blocklist(const fs::FileSystem& fs, const std::string& absolute
   std::string hop = absolute;
   for (int i = 0; i < kMaxHops; ++i) {
     if (is_blocked_device(hop)) return true;
+    // A hop is spelled lexically, so it may name a place the brief check's
+    // walk never went: not beneath a mount whose server may not answer
+    // (no device lies there; `real` is still judged below).
+    if (fs::may_wait_on_server_at(hop)) break;
     auto info = fs.lstat(hop);
     if (!info || info->type != fs::FileType::kSymlink) break;
     auto target = fs.read_link(hop);
