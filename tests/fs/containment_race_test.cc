@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -110,12 +111,25 @@ void race_once(SwapWorld& world, int i, RaceCounts& counts) {
     ++counts.refused;
 }
 
+// Each kind of call both succeeded and was refused at least once.
+bool race_met_both_states(const RaceCounts& counts) {
+  return counts.ok[0] > 0 && counts.ok[1] > 0 && counts.ok[2] > 0 && counts.refused > 0;
+}
+
+// `iterations` calls at least; more, for up to 20 s, until each kind has
+// met the directory in place (on a loaded machine the swapper may sit
+// descheduled in one state through a whole run).
 void run_swap_race(int iterations) {
   SwapWorld world;
   std::atomic<bool> stop{false};
   std::thread swapper([&] { world.swap_until(stop); });
   RaceCounts counts;
-  for (int i = 0; i < iterations; ++i) race_once(world, i, counts);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (int i = 0; i < iterations ||
+                  (!race_met_both_states(counts) && std::chrono::steady_clock::now() < give_up);
+       ++i) {
+    race_once(world, i, counts);
+  }
   stop = true;
   swapper.join();
   EXPECT_EQ(counts.escapes, 0) << "reads that returned the outside file";
