@@ -4,6 +4,7 @@
 #include "fs/mount_table.h"
 
 #include "core/paths.h"
+#include "core/strings.h"
 #include "proc/unique_fd.h"
 
 #include <fcntl.h>
@@ -44,21 +45,9 @@ std::string unescape(std::string_view field) {
   return out;
 }
 
-// The space-separated fields of one line.
-std::vector<std::string_view> fields_of(std::string_view line) {
-  std::vector<std::string_view> fields;
-  while (!line.empty()) {
-    size_t space = line.find(' ');
-    std::string_view field = line.substr(0, space);
-    if (!field.empty()) fields.push_back(field);
-    line.remove_prefix(space == std::string_view::npos ? line.size() : space + 1);
-  }
-  return fields;
-}
-
 // `36 35 98:0 /root /point opts [optional…] - type source superopts`.
 std::optional<Mount> parse_line(std::string_view line) {
-  const std::vector<std::string_view> fields = fields_of(line);
+  const std::vector<std::string> fields = split(line, ' ');
   size_t dash = 6;
   while (dash < fields.size() && fields[dash] != "-") ++dash;
   if (dash + 1 >= fields.size() || fields[4].empty() || fields[4][0] != '/') return std::nullopt;
@@ -159,10 +148,8 @@ class MountWatch {
 
 std::vector<Mount> parse_mountinfo(std::string_view text) {
   std::vector<Mount> mounts;
-  while (!text.empty()) {
-    size_t newline = text.find('\n');
-    if (auto mount = parse_line(text.substr(0, newline))) mounts.push_back(std::move(*mount));
-    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+  for (const std::string& line : split(text, '\n')) {
+    if (auto mount = parse_line(line)) mounts.push_back(std::move(*mount));
   }
   return mounts;
 }

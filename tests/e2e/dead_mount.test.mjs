@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { connect, callTool, scratchDir } from './lib/client.mjs';
-import { serve, post, ACCEPT } from './lib/serve.mjs';
+import { serve, legacySession, replyText } from './lib/serve.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -88,87 +88,69 @@ function deadMountScratch() {
 
 const skip = !canMountFuse() && 'needs root, unshare -m, python3 and a FUSE mount';
 
-test('a read on a dead mount does not hold the HTTP I/O loop', { skip }, async () => {
+// With `stuck` (a call that meets the dead mount) pending, each local file
+// must be read within 3 s (`readLocal(i, file)` resolves to the answer's
+// text); then the daemon ends, and the stuck call's answer must come within
+// 10 s: it is returned.
+async function answeredBeside(s, stuck, readLocal) {
+  stuck.catch(() => {});  // awaited below, unless an assertion ends the test first
+  await sleep(300);
+  for (const [i, file] of s.local.entries()) {
+    const text = await within(3000, readLocal(i, file), 'a local read beside the dead mount');
+    assert.ok(text.includes(`a local line ${i}`), text);
+  }
+  s.end();
+  return within(10000, stuck, 'the call on the dead mount, once its daemon died');
+}
+
+// A server started by `start(s)` (resolving to an object with a `stop` or
+// `close`) in the dead-mount world `s`, given to `body`; everything ends.
+async function withDeadMount(start, body, prepare = () => {}) {
   const s = deadMountScratch();
   let server;
   try {
-    server = await serve(['--io-threads', '1'], { wrap: s.wrap, env: s.env });
-    const headers = { 'content-type': 'application/json', accept: ACCEPT };
-    const init = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'm', version: '1' } } }, headers);
-    headers['mcp-session-id'] = init.headers.get('mcp-session-id');
-    const read = (id, file) => post(server.url,
-      { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_file', arguments: { path: file } } }, headers);
-    const stuck = read(2, path.join(s.point, 'notes.txt'));
-    stuck.catch(() => {});  // awaited below, unless an assertion ends the test first
-    await sleep(300);
-    for (const [i, file] of s.local.entries()) {
-      const r = await within(3000, read(10 + i, file), 'a local read beside the dead mount');
-      assert.ok(JSON.stringify(r.messages).includes(`a local line ${i}`), JSON.stringify(r.messages));
-    }
-    s.end();
-    const answered = await within(10000, stuck, 'the read on the dead mount, once its daemon died');
-    assert.equal(answered.status, 200);
-    assert.match(answered.text, /Transport endpoint is not connected/);
+    prepare(s);
+    server = await start(s);
+    await body(s, server);
   } finally {
     s.end();
-    await server?.stop();
+    await (server?.stop ?? server?.close)?.call(server);
     s.cleanup();
   }
-});
+}
+
+const readAt = (call) => (i, file) => call(10 + i, 'read_file', { path: file }).then(replyText);
+
+test('a read on a dead mount does not hold the HTTP I/O loop', { skip }, () =>
+  withDeadMount((s) => serve(['--io-threads', '1'], { wrap: s.wrap, env: s.env }), async (s, server) => {
+    const { call } = await legacySession(server);
+    const stuck = call(2, 'read_file', { path: path.join(s.point, 'notes.txt') });
+    const answered = await answeredBeside(s, stuck, readAt(call));
+    assert.equal(answered.status, 200);
+    assert.match(replyText(answered), /Transport endpoint is not connected/);
+  }));
 
 // The file tools look under $HOME too (a write checks ~/.ssh/config): with
 // $HOME reached through a link onto the dead mount, no call is brief.
-test('a write while $HOME leads onto a dead mount does not hold the HTTP I/O loop', { skip }, async () => {
-  const s = deadMountScratch();
-  const home = path.join(path.dirname(s.point), 'home');
-  symlinkSync(path.join(s.point, 'ann'), home);
-  let server;
-  try {
-    server = await serve(['--io-threads', '1'], { wrap: s.wrap, env: { ...s.env, HOME: home } });
-    const headers = { 'content-type': 'application/json', accept: ACCEPT };
-    const init = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'm', version: '1' } } }, headers);
-    headers['mcp-session-id'] = init.headers.get('mcp-session-id');
-    const call = (id, name, args) => post(server.url,
-      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, headers);
-    const target = path.join(path.dirname(s.point), 'written.txt');
-    const stuck = call(2, 'write_file', { path: target, content: 'x\n' });
-    stuck.catch(() => {});  // awaited below, unless an assertion ends the test first
-    await sleep(300);
-    for (const [i, file] of s.local.entries()) {
-      const r = await within(3000, call(10 + i, 'read_file', { path: file }), 'a local read beside the write');
-      assert.ok(JSON.stringify(r.messages).includes(`a local line ${i}`), JSON.stringify(r.messages));
-    }
-    s.end();
-    const answered = await within(10000, stuck, 'the write, once the daemon died');
-    assert.equal(answered.status, 200);
-  } finally {
-    s.end();
-    await server?.stop();
-    s.cleanup();
-  }
-});
+const homeOf = (s) => path.join(path.dirname(s.point), 'home');
 
-test('a read on a dead mount does not hold the stdio reader', { skip }, async () => {
-  const s = deadMountScratch();
-  let session;
-  try {
-    session = await connect({ wrap: s.wrap, env: s.env });
+test('a write while $HOME leads onto a dead mount does not hold the HTTP I/O loop', { skip }, () =>
+  withDeadMount((s) => serve(['--io-threads', '1'], { wrap: s.wrap, env: { ...s.env, HOME: homeOf(s) } }),
+    async (s, server) => {
+      const { call } = await legacySession(server);
+      const target = path.join(path.dirname(s.point), 'written.txt');
+      const stuck = call(2, 'write_file', { path: target, content: 'x\n' });
+      const answered = await answeredBeside(s, stuck, readAt(call));
+      assert.equal(answered.status, 200);
+    },
+    (s) => symlinkSync(path.join(s.point, 'ann'), homeOf(s))));
+
+test('a read on a dead mount does not hold the stdio reader', { skip }, () =>
+  withDeadMount((s) => connect({ wrap: s.wrap, env: s.env }), async (s, session) => {
     const stuck = callTool(session.client, 'read_file', { path: path.join(s.point, 'notes.txt') },
       { timeout: 60000 });
-    stuck.catch(() => {});  // awaited below, unless an assertion ends the test first
-    await sleep(300);
-    const r = await within(3000, callTool(session.client, 'read_file', { path: s.local[0] }),
-      'a local read beside the dead mount');
-    assert.ok(r.text.includes('a local line 0'), r.text);
-    s.end();
-    const answered = await within(10000, stuck, 'the read on the dead mount, once its daemon died');
+    const answered = await answeredBeside(s, stuck,
+      (i, file) => callTool(session.client, 'read_file', { path: file }).then((r) => r.text));
     assert.equal(answered.isError, true, answered.text);
     assert.match(answered.text, /Transport endpoint is not connected/);
-  } finally {
-    s.end();
-    await session?.close();
-    s.cleanup();
-  }
-});
+  }));

@@ -12,7 +12,7 @@ import net from 'node:net';
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { BIN, scratchDir } from './lib/client.mjs';
-import { serve, post, ACCEPT } from './lib/serve.mjs';
+import { serve, post, ACCEPT, legacySession, replyText } from './lib/serve.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const JSON_HEADERS = { 'content-type': 'application/json', accept: ACCEPT };
@@ -167,17 +167,6 @@ test('session cap 503, idle expiry ends the session and its background processes
     scratch.cleanup();
   }
 });
-
-// A legacy session on `server`: its headers, and a tools/call sender.
-async function legacySession(server) {
-  const sid = (await post(server.url, init(), JSON_HEADERS)).headers.get('mcp-session-id');
-  const headers = { ...JSON_HEADERS, 'mcp-session-id': sid };
-  const call = (id, name, args) => post(server.url,
-    { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, headers);
-  return { headers, call };
-}
-
-const replyText = (reply) => reply.messages.at(-1)?.result?.content?.[0]?.text ?? '';
 
 // Sixteen one-line files in `dir`.
 function sixteenFiles(dir) {

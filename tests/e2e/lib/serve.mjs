@@ -40,6 +40,22 @@ export async function serve(args = [], { env = {}, globalArgs = [], wrap = [] } 
 
 export const ACCEPT = 'application/json, text/event-stream';
 
+// A legacy session (2025-11-25) on `server`: its headers, and a tools/call
+// sender resolving to what post() does.
+export async function legacySession(server) {
+  const json = { 'content-type': 'application/json', accept: ACCEPT };
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'm', version: '1' } } };
+  const sid = (await post(server.url, initialize, json)).headers.get('mcp-session-id');
+  const headers = { ...json, 'mcp-session-id': sid };
+  const call = (id, name, args) => post(server.url,
+    { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, headers);
+  return { headers, call };
+}
+
+// The text of a tools/call reply's last message.
+export const replyText = (reply) => reply.messages.at(-1)?.result?.content?.[0]?.text ?? '';
+
 // The envelope of a modern request.
 export function envelope(extra = {}, capabilities = {}) {
   return {
