@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "http/endpoint.h"
 
+#include "core/log.h"
 #include "core/strings.h"
 #include "mcp/lenient_json.h"
 #include "mcp/request_channel.h"
@@ -195,6 +196,15 @@ std::variant<std::string, HttpResponse> Endpoint::authenticate(const HttpRequest
 }
 
 std::variant<HttpResponse, CallJob> Endpoint::handle(const HttpRequest& request) {
+  try {
+    return route(request);
+  } catch (const std::exception& e) {
+    log::error(std::string("HTTP request failed: ") + e.what());
+    return refuse(500, -32603, std::string("Internal error: ") + e.what());
+  }
+}
+
+Endpoint::Outcome Endpoint::route(const HttpRequest& request) {
   std::string_view target = request.target;
   std::string_view path = target.substr(0, target.find('?'));
   if (auto refused = check_guards(request)) return *refused;

@@ -79,6 +79,8 @@ class Endpoint {
   Endpoint(const Endpoint&) = delete;
   Endpoint& operator=(const Endpoint&) = delete;
 
+  // Never throws: a request whose handling throws is answered 500 and the
+  // server keeps serving.
   std::variant<HttpResponse, CallJob> handle(const HttpRequest& request);
   // Ends sessions idle (and without a call in flight) past the limit.
   void expire_idle();
@@ -90,6 +92,7 @@ class Endpoint {
   class CallTicket;
   using Outcome = std::variant<HttpResponse, CallJob>;
 
+  Outcome route(const HttpRequest& request);
   std::optional<HttpResponse> check_guards(const HttpRequest& request) const;
   std::variant<std::string, HttpResponse> authenticate(const HttpRequest& request) const;
   Outcome handle_post(const HttpRequest& request, const std::string& principal);

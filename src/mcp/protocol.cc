@@ -103,4 +103,11 @@ bool is_valid_id(const Json& id) {
   return id.is_string() || id.is_number_integer() || id.is_number_unsigned();
 }
 
+const Json& param(const Json& params, const char* key) {
+  static const Json kNull;
+  if (!params.is_object()) return kNull;
+  auto it = params.find(key);
+  return it == params.end() ? kNull : *it;
+}
+
 }  // namespace hermes::mcp

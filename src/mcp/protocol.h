@@ -63,4 +63,8 @@ Json call_result(std::string text, bool is_error);
 // True for a JSON-RPC id we accept: a string or an integer.
 bool is_valid_id(const Json& id);
 
+// The member `key` of a request's params, or null when the params are no
+// object or lack it: a client's params of any shape are read without a throw.
+const Json& param(const Json& params, const char* key);
+
 }  // namespace hermes::mcp

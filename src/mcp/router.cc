@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "mcp/router.h"
 
+#include "core/log.h"
 #include "mcp/client_link.h"
 #include "registry/progress_ticker.h"
 #include "registry/session.h"
@@ -15,13 +16,40 @@ Reply error_reply(const Json& id, RpcError code, const std::string& message, int
   return Reply{make_error(id, code, message, std::move(data)), status};
 }
 
-// Foreground work that may run for minutes: the calls a client's timeout cuts.
-bool is_long_running(const PreparedCall& call) {
-  const std::string& name = call.spec->name;
-  if (name == "hermes_task" || name == "execute_code") return true;
-  if (name == "terminal") return !call.args.value("background", false);
-  if (name == "process") return call.args.value("action", "") == "wait";
-  return false;
+// Foreground work that may run for minutes, as the tool judges its
+// arguments. A predicate that throws judges arguments its tool will refuse.
+bool is_long_running(const registry::ToolSpec& spec, const Json& args) {
+  if (!spec.long_running) return false;
+  try {
+    return spec.long_running(args);
+  } catch (const std::exception& e) {
+    log::warn("tool " + spec.name + ": its arguments could not be judged: " + e.what());
+    return false;
+  }
+}
+
+// Whether the call is brief (registry::runs_briefly); a predicate that
+// throws makes it a call that may block, which the dispatcher then answers.
+CallKind call_kind(const registry::ToolSpec& spec, const Json& args,
+                   const registry::Services& services, registry::BriefFindings& found) {
+  try {
+    return registry::runs_briefly(spec, args, services, found) ? CallKind::kBrief
+                                                               : CallKind::kMayBlock;
+  } catch (const std::exception& e) {
+    log::warn("tool " + spec.name + ": its arguments could not be judged: " + e.what());
+    found = {};
+    return CallKind::kMayBlock;
+  }
+}
+
+// A tool's answer for a call that threw outside the dispatcher's own
+// boundary (no thread to be had for a ticker or a task): an error result
+// that names the tool, so the server keeps serving.
+Json internal_error_result(const registry::ToolSpec& spec, std::string_view what) {
+  log::error("tool " + spec.name + " failed: " + std::string(what));
+  return call_result(
+      dump_json(registry::error_json("Internal error in " + spec.name + ": " + std::string(what))),
+      true);
 }
 
 }  // namespace
@@ -50,14 +78,15 @@ Json Router::tools_list() const {
 Reply Router::legacy(const Json& id, const std::string& method, const Json& params,
                      ClientLink* link) {
   if (method == "initialize") {
-    if (link && params.contains("capabilities")) link->set_capabilities(params["capabilities"]);
-    std::string version = negotiate_version(params.value("protocolVersion", Json()));
+    if (link && !param(params, "capabilities").is_null())
+      link->set_capabilities(param(params, "capabilities"));
+    std::string version = negotiate_version(param(params, "protocolVersion"));
     return {make_result(id, initialize_result(options_.identity, version))};
   }
   if (method == "ping") return {make_result(id, Json::object())};
   if (method == "tools/list") return {make_result(id, tools_list())};
   if (method == "logging/setLevel") {
-    const Json& level = params.is_object() ? params.value("level", Json()) : Json();
+    const Json& level = param(params, "level");
     bool known = level.is_string() && (link ? link->set_log_level(level.get<std::string>())
                                             : is_log_level(level.get<std::string>()));
     if (!known)
@@ -96,7 +125,7 @@ Reply Router::task_method(const Json& id, const std::string& method, const Json&
                        "Missing required client capability: the tasks extension", 400,
                        {{"requiredCapabilities", std::move(required)}});
   }
-  const Json& task_id = params.value("taskId", Json());
+  const Json& task_id = param(params, "taskId");
   if (!task_id.is_string()) {
     return error_reply(id, RpcError::kInvalidParams, "Invalid params: taskId must be a string");
   }
@@ -129,24 +158,33 @@ std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Jso
   const registry::ToolSpec* spec = dispatcher_.find(name);
   if (!spec) return error_reply(id, RpcError::kInvalidParams, "Unknown tool: " + name);
   registry::BriefFindings found;
-  const CallKind kind = registry::runs_briefly(*spec, args, services_, found) ? CallKind::kBrief
-                                                                              : CallKind::kMayBlock;
-  PreparedCall call{spec, std::move(args), Json(), kind, std::move(found)};
-  if (params.contains("_meta") && params["_meta"].is_object()) {
-    call.progress_token = params["_meta"].value("progressToken", Json());
-  }
+  const CallKind kind = call_kind(*spec, args, services_, found);
+  const bool long_running = is_long_running(*spec, args);
+  PreparedCall call{spec, std::move(args), Json(), kind, std::move(found), long_running};
+  call.progress_token = param(param(params, "_meta"), "progressToken");
   return call;
 }
 
 bool Router::may_become_task(const PreparedCall& call, const CallEnv& env) const {
-  return options_.tasks && env.envelope && env.envelope->declares_tasks() && is_long_running(call);
+  return options_.tasks && env.envelope && env.envelope->declares_tasks() && call.long_running;
 }
 
 std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, CallEnv env) {
+  try {
+    return run_call_unguarded(id, call, env);
+  } catch (const std::exception& e) {  // no thread to be had for a ticker or a task
+    Json out = internal_error_result(*call.spec, e.what());
+    if (env.envelope) out = modern_result(options_.identity, std::move(out));
+    return Reply{make_result(id, std::move(out))};
+  }
+}
+
+std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCall& call,
+                                                const CallEnv& env) {
   // Progress for the request's life (hermes_task ticks on its own): it ends
   // with this frame, at the response or the promotion to a task.
   std::optional<registry::ProgressTicker> ticker;
-  if (is_long_running(call) && call.spec->name != "hermes_task") {
+  if (call.long_running && !call.spec->own_progress) {
     ticker.emplace(env.client, call.progress_token, std::chrono::seconds(1), 0, call.spec->name);
   }
   // A call that may become a task is copied into its work: a promoted call
@@ -172,7 +210,7 @@ std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, 
     if (env.stop.stop_requested()) return std::nullopt;
     return Reply{make_result(id, std::move(result))};
   }
-  bool at_once = call.spec->name == "hermes_task" || options_.task.inline_budget.count() == 0;
+  bool at_once = call.spec->own_progress || options_.task.inline_budget.count() == 0;
   auto work = [run, call](std::stop_token stop) { return run(call, stop); };
   TaskStore::Outcome outcome =
       tasks_.run(env.principal, call.spec->name, std::move(work), env.stop, at_once);

@@ -51,6 +51,7 @@ struct PreparedCall {
   Json progress_token;
   CallKind kind = CallKind::kMayBlock;     // how a CallPool should schedule it
   registry::BriefFindings brief_findings;  // what deciding `kind` found and took
+  bool long_running = false;               // ToolSpec::long_running, judged once
 };
 
 // Where one call runs: the session whose state it uses, the channel its
@@ -95,6 +96,8 @@ class Router {
   Reply task_method(const Json& id, const std::string& method, const Json& params,
                     const Envelope& envelope, const std::string& principal);
   bool may_become_task(const PreparedCall& call, const CallEnv& env) const;
+  std::optional<Reply> run_call_unguarded(const Json& id, const PreparedCall& call,
+                                          const CallEnv& env);
 
   const registry::Services& services_;
   RouterOptions options_;

@@ -113,6 +113,17 @@ struct ToolSpec {
   // A predicate that follows the links of the call's path leaves what it
   // found (and a write's lock it took) in `found`, for the call.
   std::function<bool(const Json& args, BriefFindings& found)> brief;
+  // Whether a call with these arguments is foreground work that may run for
+  // minutes, which a client's timeout would cut: the router ticks progress
+  // for it and, on the modern wire, may continue it as a task. The tool
+  // decides from its own typed parse (`when_parsed`, registry/typed_tool.h);
+  // arguments the parse refuses fail at once, so they are not long-running.
+  // Unset: no call is.
+  std::function<bool(const Json& args)> long_running;
+  // The tool reports its own progress (no ticker from the router), and a
+  // call of it that may become a task becomes one at once: hermes_task,
+  // which waits on an agent for minutes.
+  bool own_progress = false;
   // A tool whose check fails is not listed and cannot be called.
   std::function<bool(const Services&)> is_available = [](const Services&) { return true; };
   // Optional: a description built per session (execute_code lists the tools

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "registry/tool_args.h"
 
+#include "core/strings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace hermes::registry {
 namespace {
 
@@ -25,6 +31,30 @@ Error wrong_argument_type(std::string_view tool, std::string_view name, std::str
                           const Json& value) {
   return Error::InvalidArgument(std::string(tool) + ": '" + std::string(name) + "' must be " +
                                 std::string(expected) + ", got " + python_type_name(value) + ".");
+}
+
+std::optional<int64_t> coerce_int(const Json& value) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  if (value.is_number_unsigned()) {
+    return static_cast<int64_t>(std::min<uint64_t>(value.get<uint64_t>(), kMax));
+  }
+  if (value.is_number_integer()) return value.get<int64_t>();
+  if (value.is_number_float()) {
+    double d = value.get<double>();
+    if (std::isnan(d)) return std::nullopt;
+    // 2^63 is exact as a double; the cast is defined only strictly inside.
+    if (d >= 9223372036854775808.0) return kMax;
+    if (d <= -9223372036854775808.0) return kMin;
+    return static_cast<int64_t>(d);
+  }
+  if (value.is_string()) return parse_int(value.get<std::string>());
+  return std::nullopt;
+}
+
+std::optional<int64_t> coerce_int_arg(const Json& args, std::string_view name) {
+  const Json* value = present(args, name);
+  return value ? coerce_int(*value) : std::nullopt;
 }
 
 Result<std::optional<std::string>> optional_string_arg(const Json& args, std::string_view tool,

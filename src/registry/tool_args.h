@@ -9,6 +9,7 @@
 #include "core/result.h"
 #include "json/json.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,13 @@ std::string python_type_name(const Json& value);
 // kInvalidArgument "<tool>: '<name>' must be <expected>, got <type>."
 Error wrong_argument_type(std::string_view tool, std::string_view name, std::string_view expected,
                           const Json& value);
+
+// Python's int() over an argument, as the contracts coerce counts and
+// timeouts: integers as they are (saturated to int64), numbers truncated
+// (saturated; NaN is none), numeric strings parsed; any other value nullopt.
+std::optional<int64_t> coerce_int(const Json& value);
+// `coerce_int` of the member `name`; nullopt when absent.
+std::optional<int64_t> coerce_int_arg(const Json& args, std::string_view name);
 
 Result<std::optional<std::string>> optional_string_arg(const Json& args, std::string_view tool,
                                                        std::string_view name);

@@ -74,4 +74,15 @@ ToolEntry typed_entry(TypedTool<Params, Output> tool) {
   };
 }
 
+// A `ToolSpec::long_running` predicate decided on the tool's own typed
+// parse: arguments that `parse` refuses are not long-running.
+template <class Params>
+std::function<bool(const Json&)> when_parsed(Result<Params> (*parse)(const Json& args),
+                                             bool (*decide)(const Params& params)) {
+  return [parse, decide](const Json& args) {
+    Result<Params> params = parse(args);
+    return params.has_value() && decide(*params);
+  };
+}
+
 }  // namespace hermes::registry

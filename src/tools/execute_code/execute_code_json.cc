@@ -101,6 +101,9 @@ void register_execute_code(registry::Registry& registry) {
           .render = execute_code_json,
           .failure = execute_code_failure,
       }),
+      // A script runs until it ends or times out.
+      .long_running = registry::when_parsed(
+          parse_execute_code_params, +[](const ExecuteCodeParams&) { return true; }),
       .is_available =
           [](const registry::Services& services) {
             return !execute_code::system_python().empty() ||

@@ -6,6 +6,7 @@
 #include "core/strings.h"
 #include "json/json.h"
 #include "registry/registry.h"
+#include "registry/tool_args.h"
 #include "registry/typed_tool.h"
 #include "tools/process/process.h"
 
@@ -27,21 +28,12 @@ constexpr const char* kDescription =
     "'submit' (send data + Enter, for answering prompts), 'close' (close "
     "stdin/send EOF).";
 
-std::optional<int64_t> opt_int(const Json& args, const char* key) {
-  auto it = args.find(key);
-  if (it == args.end() || it->is_null()) return std::nullopt;
-  if (it->is_number()) return static_cast<int64_t>(it->get<double>());
-  if (it->is_string()) return parse_int(it->get<std::string>());
-  return std::nullopt;
-}
-
-Result<ProcessAction> parse_action(const Json& args) {
+Result<ProcessAction> parse_action(const std::string& name) {
   static const std::map<std::string, ProcessAction> kActions = {
       {"list", ProcessAction::kList},     {"poll", ProcessAction::kPoll},
       {"log", ProcessAction::kLog},       {"wait", ProcessAction::kWait},
       {"kill", ProcessAction::kKill},     {"write", ProcessAction::kWrite},
       {"submit", ProcessAction::kSubmit}, {"close", ProcessAction::kClose}};
-  std::string name = args.value("action", "");
   auto it = kActions.find(name);
   if (it != kActions.end()) return it->second;
   return Error::InvalidArgument("Unknown process action: " + name +
@@ -208,16 +200,18 @@ Json schema() {
 
 Result<ProcessParams> parse_process_params(const Json& args) {
   ProcessParams out;
-  HERMES_ASSIGN_OR_RETURN(out.action, parse_action(args));
+  HERMES_ASSIGN_OR_RETURN(std::optional<std::string> action,
+                          registry::optional_string_arg(args, "process", "action"));
+  HERMES_ASSIGN_OR_RETURN(out.action, parse_action(action.value_or("")));
   out.session_id = session_id_of(args);
   if (out.action != ProcessAction::kList && out.session_id.empty()) {
-    return Error::InvalidArgument("session_id is required for " + args.value("action", ""));
+    return Error::InvalidArgument("session_id is required for " + *action);
   }
   if (auto it = args.find("data"); it != args.end() && it->is_string())
     out.data = it->get<std::string>();
-  out.timeout = opt_int(args, "timeout");
-  out.offset = opt_int(args, "offset");
-  out.limit = std::max<int64_t>(1, opt_int(args, "limit").value_or(200));
+  out.timeout = registry::coerce_int_arg(args, "timeout");
+  out.offset = registry::coerce_int_arg(args, "offset");
+  out.limit = std::max<int64_t>(1, registry::coerce_int_arg(args, "limit").value_or(200));
   return out;
 }
 
@@ -238,6 +232,10 @@ void register_process(registry::Registry& registry) {
           .render = process_json,
           .failure = process_failure,
       }),
+      // A wait blocks until the job exits or its timeout.
+      .long_running = registry::when_parsed(
+          parse_process_params,
+          +[](const ProcessParams& params) { return params.action == ProcessAction::kWait; }),
   });
 }
 

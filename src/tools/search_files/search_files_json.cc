@@ -34,15 +34,6 @@ constexpr const char* kMatchesFormat =
     "path-grouped: each file path on its own line, followed by indented '<line>: <content>' "
     "rows for matches in that file";
 
-int64_t coerce_int(const Json& args, const char* key, int64_t fallback) {
-  auto it = args.find(key);
-  if (it == args.end()) return fallback;
-  if (it->is_number_integer()) return it->get<int64_t>();
-  if (it->is_number_float()) return static_cast<int64_t>(it->get<double>());
-  if (it->is_string()) return parse_int(it->get<std::string>()).value_or(fallback);
-  return fallback;
-}
-
 Result<std::string> string_arg(const Json& args, const char* key) {
   HERMES_ASSIGN_OR_RETURN(std::optional<std::string> value,
                           registry::optional_string_arg(args, "search_files", key));
@@ -169,13 +160,16 @@ Result<SearchFilesParams> parse_search_files_params(const Json& args) {
   req.path = trim(path).empty() ? "." : path;
   HERMES_ASSIGN_OR_RETURN(std::string glob, string_arg(args, "file_glob"));
   if (!glob.empty()) req.file_glob = glob;
-  req.limit = std::clamp<int64_t>(coerce_int(args, "limit", 50), 1, search::kMaxPaging);
-  req.offset = std::clamp<int64_t>(coerce_int(args, "offset", 0), 0, search::kMaxPaging);
+  req.limit = std::clamp<int64_t>(registry::coerce_int_arg(args, "limit").value_or(50), 1,
+                                  search::kMaxPaging);
+  req.offset = std::clamp<int64_t>(registry::coerce_int_arg(args, "offset").value_or(0), 0,
+                                   search::kMaxPaging);
   HERMES_ASSIGN_OR_RETURN(std::string mode, string_arg(args, "output_mode"));
   req.output_mode = mode == "files_only" ? OutputMode::kFilesOnly
                     : mode == "count"    ? OutputMode::kCount
                                          : OutputMode::kContent;
-  req.context = std::clamp<int64_t>(coerce_int(args, "context", 0), 0, search::kMaxPaging);
+  req.context = std::clamp<int64_t>(registry::coerce_int_arg(args, "context").value_or(0), 0,
+                                    search::kMaxPaging);
   HERMES_ASSIGN_OR_RETURN(req.order, parse_order(args));
   return req;
 }

@@ -102,6 +102,9 @@ registry::ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service) {
       .failure = task_failure<TaskSuccess>,
       .render_error = invalid_args_json,
   });
+  // An agent's run takes minutes and reports its own progress.
+  spec.long_running = [](const Json&) { return true; };
+  spec.own_progress = true;
   return spec;
 }
 

@@ -59,15 +59,6 @@ bool truthy(const Json& args, const char* key) {
   return it->is_number() && it->get<double>() != 0;
 }
 
-// Non-integers count as "not given" (the default), like a schema-less client.
-int64_t int_arg(const Json& args, const char* key) {
-  auto it = args.find(key);
-  if (it == args.end()) return 0;
-  if (it->is_number()) return static_cast<int64_t>(it->get<double>());
-  if (it->is_string()) return parse_int(it->get<std::string>()).value_or(0);
-  return 0;
-}
-
 Json to_json(const TerminalRan& ran) {
   const ForegroundResult& r = ran.run;
   Json out = object_with_room(12);
@@ -172,7 +163,8 @@ Result<TerminalParams> parse_terminal_params(const Json& args) {
   TerminalParams out;
   out.command = command->get<std::string>();
   out.background = truthy(args, "background");
-  out.timeout = int_arg(args, "timeout");
+  // Non-integers count as "not given" (the default), like a schema-less client.
+  out.timeout = registry::coerce_int_arg(args, "timeout").value_or(0);
   out.pty = truthy(args, "pty");
   out.notify_on_complete = truthy(args, "notify_on_complete");
   if (auto it = args.find("workdir");
@@ -208,6 +200,9 @@ void register_terminal(registry::Registry& registry) {
           .failure = terminal_failure,
           .render_error = terminal_error_json,
       }),
+      // A foreground command runs until it ends or times out.
+      .long_running = registry::when_parsed(
+          parse_terminal_params, +[](const TerminalParams& params) { return !params.background; }),
   });
 }
 

@@ -8,6 +8,7 @@
 #include "json/json.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "registry/tool_args.h"
 #include "registry/typed_tool.h"
 #include "tools/web/web_tools.h"
 #include "web/backend_select.h"
@@ -52,13 +53,6 @@ constexpr const char* kExtractDescription =
 constexpr const char* kBadItem =
     "expected a URL string or an object with a string 'url' or 'href' field";
 
-std::optional<int64_t> as_integer(const Json& value) {
-  if (value.is_number_integer()) return value.get<int64_t>();
-  if (value.is_number()) return static_cast<int64_t>(std::clamp(value.get<double>(), -1e12, 1e12));
-  if (value.is_string()) return parse_int(value.get<std::string>());
-  return std::nullopt;
-}
-
 Json failure(const Error& e) {
   if (e.code == ErrorCode::kCancelled) return Json{{"error", "Interrupted"}, {"success", false}};
   if (e.code == ErrorCode::kNotFound || e.code == ErrorCode::kIo) return Json{{"error", e.message}};
@@ -69,7 +63,7 @@ Result<SearchParams> search_params(const Json& args) {
   SearchParams p;
   if (auto q = args.find("query"); q != args.end() && q->is_string())
     p.query = q->get<std::string>();
-  auto limit = args.contains("limit") ? as_integer(args["limit"]) : std::nullopt;
+  auto limit = args.contains("limit") ? registry::coerce_int(args["limit"]) : std::nullopt;
   p.limit = static_cast<int>(std::clamp<int64_t>(limit.value_or(5), 1, 100));
   return p;
 }
@@ -105,7 +99,7 @@ Result<ExtractParams> extract_params(const Json& args) {
   for (size_t i = 0; i < list.size() && i < 5; ++i) p.items.push_back(item_of(list[i], i));
   // Absent or null: the configured default; not a number: 15000.
   if (auto limit = args.find("char_limit"); limit != args.end() && !limit->is_null())
-    p.char_limit = as_integer(*limit).value_or(15000);
+    p.char_limit = registry::coerce_int(*limit).value_or(15000);
   return p;
 }
 

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// The whole tool table through the router with every property of every
+// tool given values of the other JSON types (required properties filled
+// with harmless values), as models send them: no call may throw past the
+// router, and none may be answered by the dispatcher's last-resort
+// "Internal error", which means a parser threw instead of naming the
+// argument.
+#include "mcp/router.h"
+#include "registry/client_channel.h"
+#include "testutil/schema_args.h"
+#include "testutil/scoped_env.h"
+#include "testutil/tool_session.h"
+#include "tools/register_all.h"
+
+#include <gtest/gtest.h>
+
+namespace hermes::mcp {
+namespace {
+
+struct Outcome {
+  bool threw = false;
+  Json message;
+};
+
+Outcome call(Router& router, registry::Session& session, registry::ClientChannel& client,
+             const Json& params) {
+  Outcome out;
+  try {
+    auto prepared = router.prepare_call(1, params);
+    if (auto* reply = std::get_if<Reply>(&prepared)) {
+      out.message = reply->message;
+      return out;
+    }
+    auto reply = router.run_call(1, std::get<PreparedCall>(prepared),
+                                 CallEnv{session, client, std::stop_token(), nullptr, "test"});
+    if (reply) out.message = reply->message;
+  } catch (const std::exception&) {
+    out.threw = true;
+  }
+  return out;
+}
+
+std::string result_text(const Json& message) {
+  const Json& content = message.value("result", Json::object()).value("content", Json::array());
+  return content.empty() ? "" : content[0].value("text", "");
+}
+
+class WrongTypedArguments : public ::testing::Test {
+ protected:
+  // web_search's keyless backend, pointed at a closed loopback port.
+  testing::ScopedEnv ddg_{"HERMES_TOOLS_DDG_BASE_URL", "http://127.0.0.1:9/"};
+  testing::ToolSession tools_;
+  registry::NullClientChannel client_;
+};
+
+TEST_F(WrongTypedArguments, NeverThrowAndAreAnsweredAsTheToolsOwnErrors) {
+  tools::register_all_tools(tools_.registry());
+  Router router(tools_.registry(), tools_.services(), {});
+  int calls = 0;
+  for (const registry::ToolSpec* spec : tools_.registry().list(tools_.services())) {
+    const Json& properties = spec->input_schema.value("properties", Json::object());
+    for (const auto& [name, property] : properties.items()) {
+      for (const Json& value : testing::wrong_typed_values(property)) {
+        Json args = testing::required_arguments(*spec);
+        args[name] = value;
+        std::string where = spec->name + " " + name + "=" + value.dump();
+        Outcome out = call(router, tools_.session(), client_,
+                           Json{{"name", spec->name}, {"arguments", args}});
+        ++calls;
+        ASSERT_FALSE(out.threw) << where;
+        ASSERT_TRUE(out.message.contains("result")) << where << ": " << out.message.dump();
+        std::string text = result_text(out.message);
+        EXPECT_TRUE(Json::accept(text)) << where << ": " << text;
+        EXPECT_EQ(text.find("Internal error"), std::string::npos) << where << ": " << text;
+      }
+    }
+  }
+  // Every tool × property × the 13 probes less those of its own type.
+  EXPECT_GT(calls, 300);
+}
+
+// The decision the router takes for a call (long-running: a progress
+// ticker, a task on the modern wire) is the tool's, made on its typed parse.
+TEST_F(WrongTypedArguments, TheToolDecidesWhatIsLongRunning) {
+  tools::register_all_tools(tools_.registry());
+  Router router(tools_.registry(), tools_.services(), {});
+  auto long_running = [&](const std::string& tool, const Json& args) {
+    auto prepared = router.prepare_call(1, Json{{"name", tool}, {"arguments", args}});
+    return std::get<PreparedCall>(prepared).long_running;
+  };
+  EXPECT_TRUE(long_running("terminal", {{"command", "true"}}));
+  EXPECT_FALSE(long_running("terminal", {{"command", "true"}, {"background", true}}));
+  EXPECT_FALSE(long_running("terminal", {{"command", 1}}));
+  EXPECT_TRUE(long_running("process", {{"action", "wait"}, {"session_id", "p"}}));
+  EXPECT_FALSE(long_running("process", {{"action", 1}}));
+  EXPECT_FALSE(long_running("process", {{"action", "list"}}));
+  EXPECT_FALSE(long_running("read_file", {{"path", "a"}}));
+}
+
+}  // namespace
+}  // namespace hermes::mcp
