@@ -98,6 +98,24 @@ TEST(FuzzyReplace, IndentDriftIsReBasedToTheFile) {
   EXPECT_EQ(r.strategy, "line_trimmed");
 }
 
+// Issue 33 §8: old_string indented 2 spaces, the file 4, and new_string
+// already in the file's indentation: written as sent, not shifted again.
+TEST(FuzzyReplace, NewStringAlreadyInTheFilesIndentationIsKept) {
+  std::string file = "class A:\n    def f(self):\n        return 1\n";
+  Result r = run(file, "  def f(self):\n    return 1", "    def f(self):\n        return 2");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.content, "class A:\n    def f(self):\n        return 2\n");
+  EXPECT_EQ(r.strategy, "line_trimmed");
+  // No block opener: the rogue-indentation guard reads new_string in the file's indentation too.
+  Result flat = run("def g():\n    a = 1\n    b = 2\n", "  a = 1\n  b = 2", "    a = 1\n    b = 3");
+  ASSERT_TRUE(flat.ok) << flat.error;
+  EXPECT_EQ(flat.content, "def g():\n    a = 1\n    b = 3\n");
+  // new_string in old_string's indentation is still re-based level by level.
+  Result same = run(file, "  def f(self):\n    return 1", "  def f(self):\n    return 2");
+  ASSERT_TRUE(same.ok) << same.error;
+  EXPECT_EQ(same.content, "class A:\n    def f(self):\n        return 2\n");
+}
+
 TEST(FuzzyReplace, TabsStayTabs) {
   std::string file = "func main() {\n\tif ok {\n\t\trun()\n\t}\n}\n";
   Result r = run(file, "    if ok {\n        run()\n    }",
