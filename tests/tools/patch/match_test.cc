@@ -88,6 +88,30 @@ TEST(FuzzyReplace, DriftedDuplicateBlockIsRefused) {
   EXPECT_NE(r.error.find("L2-21: value_0 = compute(1)"), std::string::npos) << r.error;
 }
 
+// Issue 33 §8: two near-identical blocks, old_string close to both but
+// matched by no tier: an ambiguity listing both, not "Did you mean".
+TEST(FuzzyReplace, NearMissOfTwoTwinBlocksIsAmbiguous) {
+  std::string twin =
+      "    with open(path) as f:\n        data = json.load(f)\n    return [Record(**d) for d in "
+      "data]\n";
+  std::string file = "def load_users(path):\n" + twin + "\n\ndef load_groups(path):\n" + twin;
+  Result r = run(file,
+                 "    with open(path) as fh:\n        data = json.load(fh)\n    return "
+                 "list(map(Record.from_dict, data))",
+                 "    return []");
+  ASSERT_FALSE(r.ok) << r.content;
+  EXPECT_EQ(r.error.find("Could not find"), std::string::npos) << r.error;
+  EXPECT_TRUE(r.error.starts_with("Found 2 approximate matches for old_string")) << r.error;
+  EXPECT_NE(r.error.find("\n  L2-4: with open(path) as f:"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("\n  L8-10: with open(path) as f:"), std::string::npos) << r.error;
+  // One such block alone is still a miss with its closest section.
+  Result one = run("def load_users(path):\n" + twin,
+                   "    with open(path) as fh:\n        data = json.load(fh)\n    return "
+                   "list(map(Record.from_dict, data))",
+                   "    return []");
+  EXPECT_TRUE(one.error.starts_with(std::string(kNoMatchPrefix))) << one.error;
+}
+
 TEST(FuzzyReplace, IndentDriftIsReBasedToTheFile) {
   std::string file = "class A:\n        def f(self):\n            return 1\n";
   Result r =

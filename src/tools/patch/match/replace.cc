@@ -159,8 +159,11 @@ bool is_already_applied(std::string_view content, std::string_view old_text,
 
 std::variant<ReplaceOutcome, ReplaceError> fuzzy_replace(const ReplaceRequest& req) {
   auto found = find_matches(req.content, req.old_text, req.options);
-  if (!found)
+  if (!found) {
+    if (auto twins = near_ambiguity_message(req.content, req.old_text))
+      return ReplaceError{ReplaceFailure::kAmbiguous, *twins};
     return ReplaceError{ReplaceFailure::kNotFound, no_match_message(req.content, req.old_text)};
+  }
   if (req.take_first) found->spans.resize(1);
   const MatchSet& set = *found;
   const size_t n = set.spans.size();
