@@ -2,11 +2,13 @@
 // Structural checks over the parsed commands.
 #include "tools/approval/command_checks.h"
 
+#include "core/strings.h"
 #include "tools/approval/command_render.h"
 
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <map>
 #include <string_view>
 
 namespace hermes::approval {
@@ -211,19 +213,193 @@ bool sensitive_path(const std::string& path) {
 // A write into a credential or shell start-up file that its text does not
 // show: from an unknown directory (cd $x, ~/$x), or relative to a session
 // directory that is itself sensitive (an earlier `cd ~/.ssh`).
+bool hidden_credential_target(const std::string& target, const Command& cmd,
+                              const std::string& origin) {
+  bool relative = !target.empty() && target[0] != '/' && target[0] != '~';
+  if (relative && cmd.cwd == "." && !origin.empty() &&
+      sensitive_path(normalize_path(origin + "/" + target, "."))) {
+    return true;
+  }
+  bool unknown_dir = !shell::is_static(cmd.cwd) || !shell::is_static(target);
+  if (unknown_dir && credential_name(target) && target.find('/') == std::string::npos) return true;
+  return !shell::is_static(target) && credential_name(target);
+}
+
 bool hidden_credential_write(const Command& cmd, const std::string& origin) {
-  for (const shell::Output& o : cmd.outputs) {
-    bool relative = !o.target.empty() && o.target[0] != '/' && o.target[0] != '~';
-    if (relative && cmd.cwd == "." && !origin.empty() &&
-        sensitive_path(normalize_path(origin + "/" + o.target, "."))) {
+  return std::any_of(cmd.outputs.begin(), cmd.outputs.end(), [&](const shell::Output& o) {
+    return hidden_credential_target(o.target, cmd, origin);
+  });
+}
+
+// Short options that take a value, per program.
+std::string_view valued_letters(std::string_view program) {
+  static const std::map<std::string_view, std::string_view> kLetters = {
+      {"ln", "tS"},       {"cp", "tS"},        {"mv", "tS"},       {"install", "tSmog"},
+      {"rsync", "efTBM"}, {"scp", "iPFoclSJ"}, {"truncate", "sr"}, {"curl", "o"},
+      {"wget", "O"},      {"sort", "o"},       {"gpg", "o"},       {"tar", "Cf"},
+      {"unzip", "d"}};
+  auto it = kLetters.find(program);
+  return it == kLetters.end() ? std::string_view() : it->second;
+}
+
+// A short-option cluster read as its program reads it: in `-sft dir` and
+// `-qOfile` the first letter that takes a value ends the cluster, and its
+// value is the rest of the word or else the next word.
+struct ShortOption {
+  bool found = false;      // that letter is `letter`
+  bool uses_next = false;  // the value is the next word
+  std::string value;
+};
+
+ShortOption short_option(std::string_view program, std::string_view word, char letter,
+                         const std::string* next) {
+  ShortOption out;
+  if (word.size() < 2 || word[0] != '-' || word[1] == '-') return out;
+  std::string_view valued = valued_letters(program);
+  for (size_t k = 1; k < word.size(); ++k) {
+    if (valued.find(word[k]) == std::string_view::npos) continue;
+    out.found = word[k] == letter;
+    if (k + 1 < word.size()) {
+      out.value = std::string(word.substr(k + 1));
+    } else if (next) {
+      out.value = *next, out.uses_next = true;
+    }
+    return out;
+  }
+  return out;
+}
+
+// The word is an option whose value is the next word.
+bool value_follows(std::string_view program, std::string_view word, const std::string* next) {
+  return short_option(program, word, '\0', next).uses_next;
+}
+
+std::string join_path(const std::string& dir, std::string_view name) {
+  return dir.ends_with('/') ? dir + std::string(name) : dir + "/" + std::string(name);
+}
+
+// Where a copy, link or sync puts its sources: `-t dir`, else the last
+// operand, which may be a directory the sources land in.
+void add_destinations(const Command& cmd, std::vector<std::string>& out) {
+  std::string program(cmd.name());
+  std::vector<std::string> operands;
+  std::string target_dir;
+  std::vector<std::string> args = cmd.args();
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const std::string* next = i + 1 < args.size() ? &args[i + 1] : nullptr;
+    ShortOption t = short_option(program, a, 't', next);
+    if (a.rfind("--target-directory=", 0) == 0) {
+      target_dir = a.substr(19);
+    } else if (t.found) {
+      target_dir = t.value;
+      i += t.uses_next;
+    } else if (value_follows(program, a, next)) {
+      ++i;
+    } else if (a.size() < 2 || a[0] != '-') {
+      operands.push_back(a);
+    }
+  }
+  if (target_dir.empty() && operands.size() == 1 && program == "ln") {
+    out.push_back(std::string(shell::base_name(operands[0])));  // a link in the directory
+    return;
+  }
+  if (target_dir.empty() && operands.size() >= 2) {
+    target_dir = operands.back();
+    operands.pop_back();
+  }
+  if (target_dir.empty()) return;
+  out.push_back(target_dir);
+  for (const std::string& source : operands)
+    out.push_back(join_path(target_dir, shell::base_name(source)));
+}
+
+// The values of an output option: `-o f`, `-qof`, `--output f`,
+// `--output=f`; `option` is a short letter or a word like `-out`.
+void add_option_values(const Command& cmd, std::string_view option, std::string_view long_opt,
+                       std::vector<std::string>& out) {
+  std::vector<std::string> args = cmd.args();
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    const std::string* next = i + 1 < args.size() ? &args[i + 1] : nullptr;
+    if (option.size() == 1) {
+      ShortOption o = short_option(cmd.name(), a, option[0], next);
+      if (o.found && !o.value.empty()) out.push_back(o.value);
+      if (o.found && o.uses_next) ++i;
+      if (o.found) continue;
+    }
+    if ((a == option || a == long_opt) && next) {
+      out.push_back(*next);
+      ++i;
+    } else if (!long_opt.empty() && a.starts_with(std::string(long_opt) + "=")) {
+      out.push_back(std::string(a.substr(long_opt.size() + 1)));
+    }
+  }
+}
+
+// Every file the command writes, replaces or links by its own words (its
+// redirections are `outputs`).
+std::vector<std::string> written_paths(const Command& cmd) {
+  std::vector<std::string> out;
+  std::string_view name = cmd.name();
+  static constexpr std::string_view kCopiers[] = {"ln", "cp", "mv", "install", "rsync", "scp"};
+  static constexpr std::string_view kOperandWriters[] = {"tee", "truncate", "sponge"};
+  if (one_of(name, kCopiers)) add_destinations(cmd, out);
+  if (one_of(name, kOperandWriters)) {
+    std::vector<std::string> args = cmd.args();
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (value_follows(name, args[i], i + 1 < args.size() ? &args[i + 1] : nullptr))
+        ++i;
+      else if (args[i].size() < 2 || args[i][0] != '-')
+        out.push_back(args[i]);
+    }
+  }
+  if (name == "dd") {
+    for (const std::string& a : cmd.args()) {
+      if (a.rfind("of=", 0) == 0) out.push_back(a.substr(3));
+    }
+  }
+  if (name == "curl") add_option_values(cmd, "o", "--output", out);
+  if (name == "wget") add_option_values(cmd, "O", "--output-document", out);
+  if (name == "sort") add_option_values(cmd, "o", "--output", out);
+  if (name == "gpg") add_option_values(cmd, "o", "--output", out);
+  if (name == "openssl") add_option_values(cmd, "-out", "", out);
+  if (name == "tar") add_option_values(cmd, "C", "--directory", out);
+  if (name == "unzip") add_option_values(cmd, "d", "", out);
+  return out;
+}
+
+bool project_secret(std::string_view path) {
+  std::string_view base = shell::base_name(path);
+  return base == ".env" || base.starts_with(".env.") || base == "config.yaml";
+}
+
+// Any write or link onto a credential path by the command's operands: a
+// `ln -sf key ~/.ssh/authorized_keys` is as much a write as a redirection.
+bool credential_operand_write(const Command& cmd, const std::string& origin) {
+  for (const std::string& target : written_paths(cmd)) {
+    if (target.empty()) continue;
+    std::string path = normalize_path(target, cmd.cwd);
+    if (sensitive_path(path) || project_secret(path) ||
+        hidden_credential_target(target, cmd, origin)) {
       return true;
     }
-    bool unknown_dir = !shell::is_static(cmd.cwd) || !shell::is_static(o.target);
-    if (unknown_dir && credential_name(o.target) && o.target.find('/') == std::string::npos)
-      return true;
-    if (!shell::is_static(o.target) && credential_name(o.target)) return true;
   }
   return false;
+}
+
+// A git alias defined inline that starts with `!` runs a shell command, with
+// the call's remaining words as its arguments: read it as one.
+std::optional<Detection> git_shell_alias(const Command& cmd) {
+  if (cmd.name() != "git") return std::nullopt;
+  std::vector<std::string> words = normalized_words(cmd);
+  if (words.size() < 2) return std::nullopt;
+  if (!shell::is_static(words[1])) return Detection{kDynamicWord, false};
+  if (!words[1].starts_with('!')) return std::nullopt;
+  std::string script = words[1].substr(1);
+  for (size_t i = 2; i < words.size(); ++i) script += " " + shell_quote(words[i]);
+  if (auto d = detect_dangerous(script)) return d;
+  return Detection{"shell command via inline git alias", false};
 }
 
 bool dynamic_word(const Command& cmd) {
@@ -258,7 +434,8 @@ std::optional<Detection> check_command(const Command& cmd, const std::string& or
   if (world_writable(cmd)) return Detection{"world/other-writable permissions", false};
   if (auto d = git_push(cmd)) return d;
   if (auto d = git_branch_force_delete(cmd)) return d;
-  if (hidden_credential_write(cmd, origin))
+  if (auto d = git_shell_alias(cmd)) return d;
+  if (hidden_credential_write(cmd, origin) || credential_operand_write(cmd, origin))
     return Detection{"write to sensitive system or credential file", false};
   return std::nullopt;
 }

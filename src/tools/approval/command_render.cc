@@ -2,11 +2,14 @@
 // Rendering the parsed commands as text for the rules.
 #include "tools/approval/command_render.h"
 
+#include "core/strings.h"
+
 #include <re2/re2.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 namespace hermes::approval {
 namespace {
@@ -92,17 +95,64 @@ std::string show_unknown(std::string text) {
   return text;
 }
 
+bool git_global_takes_value(std::string_view option) {
+  return option == "-C" || option == "-c" || option == "--git-dir" || option == "--work-tree" ||
+         option == "--namespace" || option == "--config-env";
+}
+
 // git [-C dir] [-c k=v] [--git-dir=…] sub args → sub args.
 std::vector<std::string> drop_git_globals(const std::vector<std::string>& words) {
   size_t i = 1;
   while (i < words.size() && words[i].size() > 1 && words[i][0] == '-') {
-    bool with_value = words[i] == "-C" || words[i] == "-c" || words[i] == "--git-dir" ||
-                      words[i] == "--work-tree" || words[i] == "--namespace";
-    i += with_value ? 2 : 1;
+    i += git_global_takes_value(words[i]) ? 2 : 1;
   }
   std::vector<std::string> out = {words[0]};
   out.insert(out.end(), words.begin() + static_cast<long>(std::min(i, words.size())), words.end());
   return out;
+}
+
+// An alias value split as git splits it: blanks, '…', "…" and backslashes.
+std::vector<std::string> split_alias(std::string_view value) {
+  std::vector<std::string> out;
+  std::string word;
+  bool in_word = false;
+  char quote = 0;
+  for (size_t i = 0; i < value.size(); ++i) {
+    char c = value[i];
+    if (!quote && (c == ' ' || c == '\t' || c == '\n')) {
+      if (in_word) out.push_back(std::move(word)), word.clear();
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\\' && i + 1 < value.size() && quote != '\'') {
+      word += value[++i];
+    } else if (!quote && (c == '\'' || c == '"')) {
+      quote = c;
+    } else if (quote == c) {
+      quote = 0;
+    } else {
+      word += c;
+    }
+  }
+  if (in_word) out.push_back(std::move(word));
+  return out;
+}
+
+// `git p` with `p` an alias defined inline: the alias's words in its place,
+// through chains of aliases; a shell alias (`!cmd`) stays one `!cmd` word.
+std::vector<std::string> expand_git_alias(std::vector<std::string> words,
+                                          const std::map<std::string, std::string>& aliases) {
+  for (int depth = 0; depth < 8 && words.size() > 1; ++depth) {
+    auto it = aliases.find(to_lower(words[1]));
+    if (it == aliases.end()) break;
+    std::vector<std::string> value = {it->second};
+    if (it->second.empty() || it->second[0] != '!') value = split_alias(it->second);
+    words.erase(words.begin() + 1);
+    words.insert(words.begin() + 1, value.begin(), value.end());
+    if (value.empty() || value[0].starts_with('!')) break;
+  }
+  return words;
 }
 
 void append_quoted(std::string& plain, std::string& masked, const std::string& word) {
@@ -179,11 +229,38 @@ std::string expand_long_option(std::string_view program, std::string_view arg) {
   return std::string(arg);
 }
 
+std::map<std::string, std::string> inline_git_aliases(const shell::Command& cmd) {
+  std::map<std::string, std::string> out;
+  auto define = [&](std::string_view key_value, std::string_view value) {
+    std::string key = to_lower(key_value.substr(0, key_value.find('=')));
+    if (key.rfind("alias.", 0) == 0 && key.size() > 6) out[key.substr(6)] = std::string(value);
+  };
+  const std::vector<std::string>& argv = cmd.argv;
+  for (size_t i = cmd.word + 1; i + 1 < argv.size() && argv[i].starts_with('-'); ++i) {
+    if (argv[i] == "-c") {
+      const std::string& kv = argv[++i];
+      size_t eq = kv.find('=');
+      define(kv, eq == std::string::npos ? "" : std::string_view(kv).substr(eq + 1));
+    } else if (git_global_takes_value(argv[i])) {
+      ++i;
+    }
+  }
+  // GIT_CONFIG_KEY_<n>=alias.p GIT_CONFIG_VALUE_<n>='push -f' git p
+  for (const auto& [name, key] : cmd.env) {
+    if (!name.starts_with("GIT_CONFIG_KEY_")) continue;
+    std::string value_name = "GIT_CONFIG_VALUE_" + name.substr(15);
+    for (const auto& [other, value] : cmd.env) {
+      if (other == value_name) define(key, value);
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> normalized_words(const shell::Command& cmd) {
   std::vector<std::string> words(cmd.argv.begin() + static_cast<long>(cmd.word), cmd.argv.end());
   if (words.empty()) return words;
   std::string program(cmd.name());
-  if (program == "git") words = drop_git_globals(words);
+  if (program == "git") words = expand_git_alias(drop_git_globals(words), inline_git_aliases(cmd));
   if (program == "git" && words.size() > 1) program += " " + words[1];
   bool paths = takes_paths(cmd.name());
   bool options_done = false;
@@ -209,8 +286,10 @@ std::vector<CommandTexts> render(const shell::Analysis& analysis) {
     std::vector<std::string> words;
     for (const auto& [name, value] : cmd.env) words.push_back(name + "=" + value);
     for (std::string& w : normalized_words(cmd)) words.push_back(std::move(w));
+    size_t command_at = 0;  // where the command word starts in `plain`
     for (size_t i = 0; i < words.size(); ++i) {
       if (i) plain += ' ', masked += ' ';
+      if (i == cmd.env.size()) command_at = plain.size();
       append_quoted(plain, masked, show_unknown(words[i]));
     }
     for (const shell::Output& o : cmd.outputs) {
@@ -239,6 +318,8 @@ std::vector<CommandTexts> render(const shell::Analysis& analysis) {
     texts.masked += masked;
     if (cmd.background) texts.plain += " &", texts.masked += " &";
     if (!plain.empty()) texts.segments.push_back(plain);
+    // An assignment's value may hold blanks (X='a b' cmd): the command alone too.
+    if (!cmd.env.empty() && command_at > 0) texts.segments.push_back(plain.substr(command_at));
     if (cmd.word > 0) {  // wrappers kept, for the rules about sudo itself
       std::string full;
       for (const std::string& w : cmd.argv) full += (full.empty() ? "" : " ") + show_unknown(w);

@@ -6,6 +6,7 @@
 
 #include "tools/approval/command_normalize.h"
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,8 +23,13 @@ std::string normalize_path(std::string_view path, std::string_view cwd);
 // for programs whose options select dangerous behaviour.
 std::string expand_long_option(std::string_view program, std::string_view arg);
 
+// git's aliases defined by the command itself, by lower-case name:
+// `git -c alias.p='push --force' p`, GIT_CONFIG_KEY_<n>/GIT_CONFIG_VALUE_<n>.
+std::map<std::string, std::string> inline_git_aliases(const shell::Command& cmd);
+
 // The command's words from its command word on, with git's global
-// options dropped, options expanded and path operands normalised.
+// options dropped, an alias defined inline expanded (a shell alias as one
+// `!cmd` word), options expanded and path operands normalised.
 std::vector<std::string> normalized_words(const shell::Command& cmd);
 
 // One CommandTexts for the whole analysis (segments: one per command), and

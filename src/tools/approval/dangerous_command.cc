@@ -8,6 +8,7 @@
 #include "tools/approval/command_checks.h"
 #include "tools/approval/command_normalize.h"
 #include "tools/approval/command_render.h"
+#include "tools/approval/sql_where.h"
 
 #include <re2/re2.h>
 
@@ -28,6 +29,8 @@ struct Rule {
   const char* also = nullptr;
   // Optional: must not match.
   const char* unless = nullptr;
+  // Optional: must also hold, for what a pattern cannot say.
+  bool (*holds)(std::string_view text) = nullptr;
 };
 
 // Wrappers a command word may hide behind, and an optional /path/ prefix.
@@ -93,12 +96,26 @@ const Rule kRules[] = {
      R"(\sroot(?::\S*)?(?:\s|$))"},
     // Disks.
     {"disk copy", false, Scope::kCommand, PRE R"(dd\b.*\bif=)"},
+    // Syncs that delete what the source lacks (an empty source empties the
+    // destination), locally or in cloud storage.
+    {"sync that deletes files", false, Scope::kCommand,
+     PRE R"((?:rsync\b.*\s--(?:del|delete(?:-[\w-]+)?|remove-(?:source|sent)-files)(?:[\s=]|$)|)"
+         R"(rclone\s+(?:-\S+\s+)*(?:sync|bisync|purge|delete|deletefile)\b|)"
+         R"(aws\s+s3\s+sync\b.*\s--delete\b|s3cmd\s+sync\b.*\s--delete-removed\b|)"
+         R"(gsutil\s+(?:-\S+\s+)*rsync\b.*\s-[a-zA-Z]*d|)"
+         R"(gcloud\s+storage\s+rsync\b.*\s--delete-unmatched-destination-objects\b|)"
+         R"(azcopy\s+sync\b.*\s--delete-destination(?:=true)?\b|mc\s+mirror\b.*\s--remove\b))"},
     // SQL: only with a database client in the command, so prose (commit
     // messages, greps of migrations) does not count.
     {"SQL DROP", false, Scope::kPlain,
      R"((?i)\bdrop\s+(?:table|database|schema|index|view|user)\b)", SQL_CLIENT},
     {"SQL DELETE without WHERE", false, Scope::kPlain, R"((?i)\bdelete\s+from\s+\S+)", SQL_CLIENT,
      R"((?i)\bdelete\s+from\s+[^\n]*\bwhere\b)"},
+    {"SQL DELETE or UPDATE with an always-true WHERE", false, Scope::kPlain,
+     R"((?i)\b(?:delete\s+from|update)\b[^\n]*\bwhere\b)", SQL_CLIENT, nullptr,
+     has_always_true_where},
+    {"SQL UPDATE without WHERE", false, Scope::kPlain, R"((?i)\bupdate\s+\S+\s+set\s)", SQL_CLIENT,
+     R"((?i)\bupdate\s+[^\n]*\bwhere\b)"},
     {"SQL TRUNCATE", false, Scope::kPlain, R"((?i)\btruncate\s+(?:table\s+)?[\w."`]+\s*;?)",
      SQL_CLIENT},
     // System.
@@ -228,7 +245,8 @@ const std::vector<CompiledRule>& compiled_rules() {
 bool matches_text(const CompiledRule& r, const std::string& text) {
   if (!RE2::PartialMatch(text, *r.pattern)) return false;
   if (r.also && !RE2::PartialMatch(text, *r.also)) return false;
-  return !(r.unless && RE2::PartialMatch(text, *r.unless));
+  if (r.unless && RE2::PartialMatch(text, *r.unless)) return false;
+  return !r.rule->holds || r.rule->holds(text);
 }
 
 bool matches(const CompiledRule& r, const CommandTexts& texts) {

@@ -51,6 +51,13 @@ bool ReadTracker::has_read(const std::string& real_path) const {
   return stamps_.count(real_path) > 0;
 }
 
+bool ReadTracker::changed_since_read(const std::string& real_path,
+                                     const FileVersion& current) const {
+  std::lock_guard lock(mu_);
+  auto it = stamps_.find(real_path);
+  return it != stamps_.end() && it->second.version != current;
+}
+
 void ReadTracker::add_write_listener(std::function<void(const std::string&)> listener) {
   std::lock_guard lock(mu_);
   listeners_.push_back(std::move(listener));

@@ -65,6 +65,9 @@ class ReadTracker : public registry::SessionState {
   bool has_seen_whole(const std::string& real_path, const FileVersion& current) const;
   // True when the session has read any part of the file at any version.
   bool has_read(const std::string& real_path) const;
+  // True when the session read (or wrote) the file and it has changed since:
+  // its version is no longer `current`.
+  bool changed_since_read(const std::string& real_path, const FileVersion& current) const;
 
   // Per-path caches (dedup stubs, negative cache) register here to be told
   // when a path is written. Listeners must not call back into the tracker.

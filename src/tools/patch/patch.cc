@@ -33,6 +33,25 @@ std::string workspace_warning(const std::vector<ResolvedPath>& paths, const std:
   return joined;
 }
 
+// "modified since you last read it" for every path the session read (or
+// wrote) at another version than the one about to be edited.
+std::string stale_warning(const std::vector<ResolvedPath>& paths, registry::CallContext& ctx,
+                          const fs::FileSystem& fs) {
+  const auto& tracker = ctx.session.state<file_common::ReadTracker>();
+  std::string joined;
+  for (const auto& p : paths) {
+    file_common::FileVersion current;
+    if (!file_common::stat_version(fs, p.real, current) ||
+        !tracker.changed_since_read(p.real, current)) {
+      continue;
+    }
+    joined += (joined.empty() ? "" : " | ") + std::string("Warning: ") + p.given +
+              " was modified since you last read it. The edit was made to its current content; "
+              "read it again to check the result.";
+  }
+  return joined;
+}
+
 void record_writes(registry::CallContext& ctx, const fs::FileSystem& fs,
                    const std::vector<ResolvedPath>& paths) {
   auto& tracker = ctx.session.state<file_common::ReadTracker>();
@@ -77,9 +96,11 @@ Result<std::vector<ResolvedPath>> resolve_headers(std::vector<v4a::FileOp>& ops,
   return out;
 }
 
+// Both modes: `paths` receives every path resolved, `stale` the staleness
+// warning, taken under the paths' locks before the edit.
 Result<PatchSuccess> run_patch_mode(const PatchParams& params, registry::CallContext& ctx,
                                     const file_common::FileAccess& access,
-                                    std::vector<ResolvedPath>& paths) {
+                                    std::vector<ResolvedPath>& paths, std::string& stale) {
   auto ops = v4a::parse_patch(params.patch);
   if (!ops) return Error::InvalidArgument("Failed to parse patch: " + ops.error().message);
   HERMES_ASSIGN_OR_RETURN(paths, resolve_headers(*ops, access));
@@ -87,6 +108,7 @@ Result<PatchSuccess> run_patch_mode(const PatchParams& params, registry::CallCon
   std::vector<std::string> reals;
   for (const auto& p : paths) reals.push_back(p.real);
   HERMES_ASSIGN_OR_RETURN(auto lock, file_common::take_writer_locks(reals, ctx));
+  stale = stale_warning(paths, ctx, access.fs());
   return v4a::apply_patch({std::move(ops).value(),
                            ctx.services.config.home(),
                            {},
@@ -97,11 +119,12 @@ Result<PatchSuccess> run_patch_mode(const PatchParams& params, registry::CallCon
 
 Result<PatchSuccess> run_replace_mode(const PatchParams& params, registry::CallContext& ctx,
                                       const file_common::FileAccess& access,
-                                      std::vector<ResolvedPath>& paths) {
+                                      std::vector<ResolvedPath>& paths, std::string& stale) {
   HERMES_ASSIGN_OR_RETURN(ResolvedPath path, access.resolve(params.path));
   paths = {path};
   HERMES_TRY(file_common::check_write_paths(paths, params.cross_profile, ctx, access.fs()));
   HERMES_ASSIGN_OR_RETURN(auto lock, file_common::take_writer_locks({path.real}, ctx));
+  stale = stale_warning(paths, ctx, access.fs());
   return run_replace(path, params.replace, ctx.services.config.home(), access);
 }
 
@@ -124,12 +147,14 @@ Result<PatchApplied> apply(const PatchParams& params, registry::CallContext& ctx
                            PatchState& state) {
   HERMES_ASSIGN_OR_RETURN(file_common::FileAccess access, file_common::FileAccess::for_call(ctx));
   PatchApplied out;
+  std::string stale;
   HERMES_ASSIGN_OR_RETURN(out.edit, params.mode == PatchMode::kPatch
-                                        ? run_patch_mode(params, ctx, access, out.paths)
-                                        : run_replace_mode(params, ctx, access, out.paths));
+                                        ? run_patch_mode(params, ctx, access, out.paths, stale)
+                                        : run_replace_mode(params, ctx, access, out.paths, stale));
   if (!out.edit.no_change) record_writes(ctx, access.fs(), out.paths);
   if (params.mode == PatchMode::kReplace) state.record_success(params.path);
-  out.warning = workspace_warning(out.paths, access.workspace());
+  std::string workspace = workspace_warning(out.paths, access.workspace());
+  out.warning = stale.empty() || workspace.empty() ? stale + workspace : stale + " | " + workspace;
   return out;
 }
 

@@ -34,7 +34,9 @@ struct PatchParams {
 struct PatchApplied {
   PatchSuccess edit;
   std::vector<ResolvedPath> paths;  // every path the call named, resolved
-  std::string warning;              // outside-the-workspace warnings, or empty
+  // Files changed since the session read them, then outside-the-workspace
+  // warnings, or empty.
+  std::string warning;
 };
 
 // A refused or failed edit, with the hint the session's history earned.

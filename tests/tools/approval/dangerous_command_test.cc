@@ -68,6 +68,31 @@ TEST(DangerousCommand, DescriptionsAreKeys) {
   EXPECT_TRUE(detect_dangerous("git branch -D topic").has_value());
 }
 
+// Issue 33 §7: each probe stands for a class, which the corpus covers.
+TEST(DangerousCommand, ClassesBehindTheIssueProbes) {
+  const std::pair<const char*, const char*> kProbes[] = {
+      {"rsync -a --delete EMPTY/ DIR/", "sync that deletes files"},
+      {"ln -sf FILE ~/.ssh/authorized_keys", "write to sensitive system or credential file"},
+      {"cat k | dd of=$HOME/.ssh/authorized_keys", "write to sensitive system or credential file"},
+      {"git -c alias.p='push --force' p origin main", "git force push"},
+      {"sqlite3 DB \"DELETE FROM t WHERE 1=1\"", "SQL DELETE or UPDATE with an always-true WHERE"},
+      {"git -c alias.x='!rm -rf build' x", "recursive delete"},
+      {"git -c alias.x='!echo hi' x", "shell command via inline git alias"},
+      {"psql -c 'UPDATE users SET admin = true'", "SQL UPDATE without WHERE"},
+  };
+  for (const auto& [command, description] : kProbes) {
+    std::optional<Detection> d = detect_dangerous(command);
+    ASSERT_TRUE(d.has_value()) << command;
+    EXPECT_EQ(d->description, description) << command;
+  }
+  EXPECT_TRUE(detect_dangerous("git -c alias.x='!rm -rf /' x")->hardline);
+  for (const char* c :
+       {"git -c alias.st=status st", "psql -c 'DELETE FROM t WHERE id = 1'",
+        "psql -c 'DELETE FROM t WHERE a = b'", "rsync -a src/ dst/", "ln -s ../lib lib"}) {
+    EXPECT_FALSE(detect_dangerous(c).has_value()) << c;
+  }
+}
+
 TEST(DangerousCommand, ParserLimitAndExemption) {
   EXPECT_EQ(detect_dangerous(std::string(200'000, 'a'))->description,
             "command parser limit exceeded");

@@ -88,6 +88,30 @@ TEST(FuzzyReplace, DriftedDuplicateBlockIsRefused) {
   EXPECT_NE(r.error.find("L2-21: value_0 = compute(1)"), std::string::npos) << r.error;
 }
 
+// Issue 33 §8: two near-identical blocks, old_string close to both but
+// matched by no tier: an ambiguity listing both, not "Did you mean".
+TEST(FuzzyReplace, NearMissOfTwoTwinBlocksIsAmbiguous) {
+  std::string twin =
+      "    with open(path) as f:\n        data = json.load(f)\n    return [Record(**d) for d in "
+      "data]\n";
+  std::string file = "def load_users(path):\n" + twin + "\n\ndef load_groups(path):\n" + twin;
+  Result r = run(file,
+                 "    with open(path) as fh:\n        data = json.load(fh)\n    return "
+                 "list(map(Record.from_dict, data))",
+                 "    return []");
+  ASSERT_FALSE(r.ok) << r.content;
+  EXPECT_EQ(r.error.find("Could not find"), std::string::npos) << r.error;
+  EXPECT_TRUE(r.error.starts_with("Found 2 approximate matches for old_string")) << r.error;
+  EXPECT_NE(r.error.find("\n  L2-4: with open(path) as f:"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("\n  L8-10: with open(path) as f:"), std::string::npos) << r.error;
+  // One such block alone is still a miss with its closest section.
+  Result one = run("def load_users(path):\n" + twin,
+                   "    with open(path) as fh:\n        data = json.load(fh)\n    return "
+                   "list(map(Record.from_dict, data))",
+                   "    return []");
+  EXPECT_TRUE(one.error.starts_with(std::string(kNoMatchPrefix))) << one.error;
+}
+
 TEST(FuzzyReplace, IndentDriftIsReBasedToTheFile) {
   std::string file = "class A:\n        def f(self):\n            return 1\n";
   Result r =
@@ -96,6 +120,24 @@ TEST(FuzzyReplace, IndentDriftIsReBasedToTheFile) {
   EXPECT_EQ(r.content,
             "class A:\n        def f(self):\n            if x:\n                return 2\n");
   EXPECT_EQ(r.strategy, "line_trimmed");
+}
+
+// Issue 33 §8: old_string indented 2 spaces, the file 4, and new_string
+// already in the file's indentation: written as sent, not shifted again.
+TEST(FuzzyReplace, NewStringAlreadyInTheFilesIndentationIsKept) {
+  std::string file = "class A:\n    def f(self):\n        return 1\n";
+  Result r = run(file, "  def f(self):\n    return 1", "    def f(self):\n        return 2");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.content, "class A:\n    def f(self):\n        return 2\n");
+  EXPECT_EQ(r.strategy, "line_trimmed");
+  // No block opener: the rogue-indentation guard reads new_string in the file's indentation too.
+  Result flat = run("def g():\n    a = 1\n    b = 2\n", "  a = 1\n  b = 2", "    a = 1\n    b = 3");
+  ASSERT_TRUE(flat.ok) << flat.error;
+  EXPECT_EQ(flat.content, "def g():\n    a = 1\n    b = 3\n");
+  // new_string in old_string's indentation is still re-based level by level.
+  Result same = run(file, "  def f(self):\n    return 1", "  def f(self):\n    return 2");
+  ASSERT_TRUE(same.ok) << same.error;
+  EXPECT_EQ(same.content, "class A:\n    def f(self):\n        return 2\n");
 }
 
 TEST(FuzzyReplace, TabsStayTabs) {

@@ -163,6 +163,34 @@ TEST_F(PatchToolTest, WriteAfterPatchNeedsAReread) {
   EXPECT_EQ(out["stale_write_blocked"], true) << out.dump();
 }
 
+// Issue 33 §8: no stale blocker for patch, but a warning (docs/tools/patch.md).
+TEST_F(PatchToolTest, FileChangedSinceReadIsPatchedWithAWarning) {
+  std::string path = dir.write("s.txt", "alpha\nbeta\n");
+  tools.mark_read(path);
+  Json fresh = replace(path, "alpha", "ALPHA");
+  ASSERT_EQ(fresh["success"], true) << fresh.dump();
+  EXPECT_FALSE(fresh.contains("_warning")) << fresh.dump();
+
+  tools.mark_read(path);
+  dir.write("s.txt", "ALPHA\nbeta\ngamma\n");  // another writer
+  Json out = replace(path, "beta", "BETA");
+  ASSERT_EQ(out["success"], true) << out.dump();
+  EXPECT_TRUE(out.value("_warning", "")
+                  .starts_with("Warning: " + path + " was modified since you last read it"))
+      << out.dump();
+  EXPECT_EQ(dir.read("s.txt"), "ALPHA\nBETA\ngamma\n");
+
+  tools.mark_read(path);
+  dir.write("s.txt", "ALPHA\nBETA\ngamma\ndelta\n");
+  Json v4a = tools.call("patch", {{"mode", "patch"},
+                                  {"patch", "*** Begin Patch\n*** Update File: " + path +
+                                                "\n@@\n-delta\n+DELTA\n*** End Patch\n"}});
+  ASSERT_EQ(v4a["success"], true) << v4a.dump();
+  EXPECT_TRUE(v4a.value("_warning", "")
+                  .starts_with("Warning: " + path + " was modified since you last read it"))
+      << v4a.dump();
+}
+
 TEST_F(PatchToolTest, NotAPatchIsAParseErrorWithTheLine) {
   Json out = tools.call("patch", {{"mode", "patch"}, {"patch", "diff --git a/x b/x\n--- a/x\n"}});
   EXPECT_TRUE(out["error"].get<std::string>().starts_with(

@@ -18,7 +18,8 @@ struct Scored {
   double score;
 };
 
-// The best three lines above 0.3, scoring only the most promising by bound.
+// The best lines above 0.3 (up to kKept), scoring only the most promising
+// by bound.
 std::vector<Scored> closest_lines(const std::vector<std::string_view>& lines,
                                   std::string_view anchor) {
   std::u32string want = decode_utf8(trim_view(anchor));
@@ -43,7 +44,11 @@ std::vector<Scored> closest_lines(const std::vector<std::string_view>& lines,
     });
     if (best.size() > kKept) best.pop_back();
   }
-  // Three snippets that do not show the same lines twice.
+  return best;
+}
+
+// Three snippets that do not show the same lines twice.
+std::vector<Scored> distinct_snippets(const std::vector<Scored>& best) {
   std::vector<Scored> out;
   for (const auto& s : best) {
     bool near = std::any_of(out.begin(), out.end(), [&](const Scored& o) {
@@ -84,6 +89,27 @@ std::string row_text(std::string_view line) {
   return t.size() > 80 ? t.substr(0, 77) + "..." : t;
 }
 
+// One candidate row: `\n  L<first>[-<last>]: <first line>` (0-based in).
+std::string candidate_row(size_t first, size_t last, std::string_view text) {
+  std::string range = last > first ? "-" + std::to_string(last + 1) : "";
+  return "\n  L" + std::to_string(first + 1) + range + ": " + row_text(text);
+}
+
+constexpr size_t kMaxWindow = 200;  // pattern lines scored per window
+constexpr double kNearScore = 0.6;  // mean line similarity of a near match
+constexpr double kTie = 0.02;       // windows this close fit equally well
+
+// Mean similarity of the pattern's lines to the window's, blank pairs equal.
+double window_score(const std::vector<std::string_view>& lines, size_t start,
+                    const std::vector<std::string_view>& pattern) {
+  double sum = 0;
+  for (size_t j = 0; j < pattern.size(); ++j) {
+    std::string_view p = trim_view(pattern[j]), f = trim_view(lines[start + j]);
+    sum += p.empty() && f.empty() ? 1.0 : similarity_ratio(p, f);
+  }
+  return sum / static_cast<double>(pattern.size());
+}
+
 }  // namespace
 
 std::string ambiguity_message(std::string_view content, const std::vector<Span>& spans) {
@@ -95,10 +121,8 @@ std::string ambiguity_message(std::string_view content, const std::vector<Span>&
     size_t first = line_index_at(lines, spans[k].begin);
     size_t last =
         line_index_at(lines, spans[k].end > spans[k].begin ? spans[k].end - 1 : spans[k].begin);
-    std::string_view text =
-        content.substr(lines[first].begin, lines[first].end - lines[first].begin);
-    std::string range = last > first ? "-" + std::to_string(last + 1) : "";
-    out += "\n  L" + std::to_string(first + 1) + range + ": " + row_text(text);
+    out += candidate_row(first, last,
+                         content.substr(lines[first].begin, lines[first].end - lines[first].begin));
   }
   if (spans.size() > 5) out += "\n  ... and " + std::to_string(spans.size() - 5) + " more";
   return out;
@@ -109,7 +133,7 @@ std::string no_match_message(std::string_view content, std::string_view old_text
   std::string anchor = first_non_blank(old_text);
   if (anchor.empty()) return out;
   auto lines = line_views(content);
-  auto best = closest_lines(lines, anchor);
+  auto best = distinct_snippets(closest_lines(lines, anchor));
   if (best.empty()) return out;
   out += "\n\n" + std::string(kDidYouMean) + "\n";
   for (size_t k = 0; k < best.size(); ++k)
@@ -119,6 +143,46 @@ std::string no_match_message(std::string_view content, std::string_view old_text
     out += "\n\nWhitespace differs on line " + std::to_string(best[0].line + 1) +
            " (→ tab, · space):\n  file:       " + visible(top) +
            "\n  old_string: " + visible(anchor);
+  }
+  return out;
+}
+
+std::optional<std::string> near_ambiguity_message(std::string_view content,
+                                                  std::string_view old_text) {
+  std::vector<std::string_view> pattern = line_views(old_text);
+  if (!pattern.empty() && pattern.back().empty()) pattern.pop_back();
+  size_t anchor_at = 0;
+  while (anchor_at < pattern.size() && is_blank(pattern[anchor_at])) ++anchor_at;
+  if (pattern.size() < 2 || pattern.size() > kMaxWindow || anchor_at == pattern.size())
+    return std::nullopt;
+  auto lines = line_views(content);
+  // Windows placed by the lines closest to old_string's first non-blank line.
+  std::vector<Scored> windows;
+  for (const Scored& s : closest_lines(lines, pattern[anchor_at])) {
+    if (s.line < anchor_at || s.line - anchor_at + pattern.size() > lines.size()) continue;
+    size_t start = s.line - anchor_at;
+    windows.push_back({start, window_score(lines, start, pattern)});
+  }
+  std::stable_sort(windows.begin(), windows.end(),
+                   [](auto& a, auto& b) { return a.score > b.score; });
+  if (windows.empty() || windows[0].score < kNearScore) return std::nullopt;
+  std::vector<size_t> picked;
+  for (const Scored& w : windows) {
+    if (w.score < windows[0].score - kTie) break;
+    bool overlaps = std::any_of(picked.begin(), picked.end(), [&](size_t p) {
+      return w.line < p + pattern.size() && p < w.line + pattern.size();
+    });
+    if (!overlaps) picked.push_back(w.line);
+  }
+  if (picked.size() < 2) return std::nullopt;
+  std::sort(picked.begin(), picked.end());
+  std::string out = "Found " + std::to_string(picked.size()) +
+                    " approximate matches for old_string, equally close and none of them exact, "
+                    "so the edit is ambiguous. Make old_string match one of them exactly, with a "
+                    "line only that one has. Matches:";
+  for (size_t start : picked) {
+    size_t first = start + anchor_at;
+    out += candidate_row(first, start + pattern.size() - 1, lines[first]);
   }
   return out;
 }

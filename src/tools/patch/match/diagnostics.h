@@ -6,6 +6,7 @@
 
 #include "tools/patch/match/strategies.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,13 @@ std::string ambiguity_message(std::string_view content, const std::vector<Span>&
 // mean one of these sections?" snippets (best three) and a whitespace
 // diagnosis when the best line differs only in whitespace.
 std::string no_match_message(std::string_view content, std::string_view old_text);
+
+// A miss that fits two or more places equally well (near-identical blocks,
+// none matched by a tier): "Found <n> approximate matches for old_string, …
+// Matches:" with each candidate's line range; nullopt when one place fits
+// best or none is close (mean line similarity under 0.6).
+std::optional<std::string> near_ambiguity_message(std::string_view content,
+                                                  std::string_view old_text);
 
 inline constexpr std::string_view kNoMatchPrefix =
     "Could not find a match for old_string in the file";

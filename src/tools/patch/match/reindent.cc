@@ -179,22 +179,50 @@ std::vector<std::optional<size_t>> replaced_lines(const std::vector<std::optiona
 
 }  // namespace
 
+std::string_view base_indent(std::string_view text) {
+  return indent_of(first_non_blank(line_views(text)));
+}
+
+bool in_file_indentation(std::string_view old_base, std::string_view file_base,
+                         std::string_view new_base) {
+  return new_base == file_base && old_base != file_base;
+}
+
 size_t indent_columns(std::string_view indent) {
   size_t cols = 0;
   for (char c : indent) cols += c == '\t' ? 4 : 1;
   return cols;
 }
 
-std::vector<std::string> rebase_new_lines(const std::vector<std::string_view>& old_lines,
+std::vector<std::string> rebase_new_lines(std::vector<std::string_view> old_lines,
                                           const std::vector<std::string_view>& file_lines,
                                           std::vector<std::string> new_lines, bool line_start) {
+  std::string_view old_base = indent_of(first_non_blank(old_lines));
+  std::string_view file_base = indent_of(first_non_blank(file_lines));
+  std::string_view new_base;
+  for (const std::string& l : new_lines) {
+    if (!is_blank(l)) {
+      new_base = indent_of(l);
+      break;
+    }
+  }
+  // new_string in the file's indentation: old_string is read in it too, each
+  // line with the indentation of the file line it matched.
+  std::vector<std::string> old_in_file;
+  if (line_start && old_lines.size() == file_lines.size() &&
+      in_file_indentation(old_base, file_base, new_base)) {
+    for (size_t i = 0; i < old_lines.size(); ++i) {
+      old_in_file.push_back(std::string(indent_of(file_lines[i])) +
+                            std::string(old_lines[i].substr(indent_of(old_lines[i]).size())));
+    }
+    for (size_t i = 0; i < old_lines.size(); ++i) old_lines[i] = old_in_file[i];
+    old_base = file_base;
+  }
   std::vector<std::optional<size_t>> same(new_lines.size()), replaced(new_lines.size());
   if (old_lines.size() == file_lines.size()) {
     same = unchanged_lines(old_lines, new_lines);
     replaced = replaced_lines(same, old_lines.size());
   }
-  std::string_view old_base = indent_of(first_non_blank(old_lines));
-  std::string_view file_base = indent_of(first_non_blank(file_lines));
   IndentStyle model = detect_style(old_lines, old_base);
   IndentStyle file = detect_style(file_lines, file_base);
   if (file_base.find('\t') != std::string_view::npos) file.tabs = true;

@@ -45,10 +45,15 @@ size_t max_indent(std::string_view text) {
   return deepest;
 }
 
-// Rogue indentation: a new line deeper than any old line, with no block opener to explain it.
-std::optional<std::string> rogue_indent(std::string_view old_text, std::string_view new_text) {
+// Rogue indentation: a new line deeper than any old line, with no block
+// opener to explain it. new_string written in the file's indentation is
+// measured against the matched file text instead.
+std::optional<std::string> rogue_indent(std::string_view old_text, std::string_view new_text,
+                                        std::string_view matched) {
   if (opens_block(old_text) || opens_block(new_text)) return std::nullopt;
-  if (max_indent(new_text) <= max_indent(old_text)) return std::nullopt;
+  bool in_file =
+      in_file_indentation(base_indent(old_text), base_indent(matched), base_indent(new_text));
+  if (max_indent(new_text) <= max_indent(in_file ? matched : old_text)) return std::nullopt;
   return std::string(
       "Suspicious indentation in new_string: a line is indented deeper than any line of "
       "old_string, and no line opens a block (':', '{' or '('). Check the indentation of "
@@ -154,8 +159,11 @@ bool is_already_applied(std::string_view content, std::string_view old_text,
 
 std::variant<ReplaceOutcome, ReplaceError> fuzzy_replace(const ReplaceRequest& req) {
   auto found = find_matches(req.content, req.old_text, req.options);
-  if (!found)
+  if (!found) {
+    if (auto twins = near_ambiguity_message(req.content, req.old_text))
+      return ReplaceError{ReplaceFailure::kAmbiguous, *twins};
     return ReplaceError{ReplaceFailure::kNotFound, no_match_message(req.content, req.old_text)};
+  }
   if (req.take_first) found->spans.resize(1);
   const MatchSet& set = *found;
   const size_t n = set.spans.size();
@@ -174,9 +182,9 @@ std::variant<ReplaceOutcome, ReplaceError> fuzzy_replace(const ReplaceRequest& r
       std::string_view matched = req.content.substr(span.begin, span.end - span.begin);
       if (auto e = escape_drift(req.old_text, req.new_text, matched))
         return ReplaceError{ReplaceFailure::kRefused, *e};
+      if (auto e = rogue_indent(req.old_text, req.new_text, matched))
+        return ReplaceError{ReplaceFailure::kRefused, *e};
     }
-    if (auto e = rogue_indent(req.old_text, req.new_text))
-      return ReplaceError{ReplaceFailure::kRefused, *e};
   }
   // Built once, front to back: no copy of the file that is then shifted.
   std::string out;
