@@ -118,7 +118,10 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
     on_output(held);
     held.clear();
   };
-  proc::RunOutcome r = proc::run_bounded(*child, {.timeout = run.timeout}, stop, hold_then_stream);
+  proc::RunOutcome r = proc::run_bounded(
+      *child,
+      {.timeout = run.timeout, .kill_grace = run.kill_grace, .stop_signal = run.stop_signal}, stop,
+      hold_then_stream);
   // The child is gone; an unread stdin pipe now fails fast with EPIPE.
   child->close_stdin();
   if (feeder.joinable()) feeder.join();
@@ -127,6 +130,7 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
   }
   attempt.outcome.end = r.end;
   attempt.outcome.exit_code = r.status.code;
+  attempt.outcome.forced = r.forced;
   attempt.outcome.escaped = child->escaped();
   // What the killed supervisor held came back to the server: end it now,
   // before the result says so.

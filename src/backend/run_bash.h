@@ -8,6 +8,8 @@
 #include "backend/backend.h"
 #include "proc/run.h"
 
+#include <signal.h>
+
 #include <chrono>
 #include <optional>
 #include <stop_token>
@@ -21,6 +23,10 @@ struct BashRun {
   // Written to the script's stdin, then closed; nullopt gives /dev/null.
   std::optional<std::string> stdin_data;
   std::chrono::milliseconds timeout{0};
+  // A timeout or cancel sends `stop_signal` (SIGTERM, or SIGINT for a
+  // foreground command) and SIGKILL after `kill_grace` (proc::RunLimits).
+  int stop_signal = SIGTERM;
+  std::chrono::milliseconds kill_grace{200};
   // Keep stderr out of the output and return it in BashOutcome::stderr_text.
   bool separate_stderr = false;
   // The launcher leads a new session (the default, as terminal commands
@@ -35,6 +41,8 @@ struct BashRun {
 struct BashOutcome {
   proc::RunEnd end = proc::RunEnd::kExited;
   int exit_code = 0;
+  // Cut short, and the stop signal did not end it within the grace: SIGKILL did.
+  bool forced = false;
   // whole_tree: the command killed its supervisor (`kill -9 $PPID`); what it
   // started came back to the server, which ended it (proc/child_ledger.h)
   // but for `escapees_left` processes still alive when it gave up.

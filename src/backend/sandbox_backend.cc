@@ -49,6 +49,14 @@ std::vector<std::string> SandboxBackend::bash_argv(const std::string& script, bo
                                    "--setenv",
                                    "TMPDIR",
                                    "/tmp"};
+  // The private /tmp hides the host's, and with it a HOME there (a CI
+  // runner's, a test run's): `~`, the rc files and the snapshot bootstrap
+  // would find nothing. It is shown read-only, as the rest of the root;
+  // the binds below still make the workspace in it writable.
+  const std::string home_dir = home();
+  if (home_dir != "/tmp" && is_within(home_dir, "/tmp")) {
+    argv.insert(argv.end(), {"--ro-bind-try", home_dir, home_dir});
+  }
   if (options_.network) argv.push_back("--share-net");
   argv.insert(argv.end(), {"--bind", options_.workspace, options_.workspace});
   for (const auto& dir : options_.writable) argv.insert(argv.end(), {"--bind", dir, dir});

@@ -6,6 +6,7 @@
 #include "mcp/line_reader.h"
 
 #include <exception>
+#include <vector>
 
 namespace hermes::mcp {
 namespace {
@@ -44,7 +45,10 @@ int Server::run(int in_fd, int out_fd) {
     input_waiting_ = reader.has_buffered();
     handle_line(line);
   }
+  // Nothing can answer a question to the client any more; calls that would
+  // ask fail at once.
   client_->close();
+  finish_on_eof();
   stop_all_and_join();
   router_.stop_tasks();
   session_.reset();  // ends background processes the session owns
@@ -137,6 +141,7 @@ void Server::handle_tools_call(const Json& id, const Json& params,
   auto prepared = router_.prepare_call(id, params);
   if (auto* reply = std::get_if<Reply>(&prepared)) return send(reply->message);
   auto flight = std::make_shared<InFlight>();
+  flight->id = id;
   flight->envelope = std::move(envelope);
   if (!track(id, flight)) {
     return send(make_error(id, RpcError::kInvalidRequest,
@@ -182,11 +187,13 @@ void Server::run_call(const Json& id, const PreparedCall& call, std::shared_ptr<
                   flight->stop.get_token(), modern ? &*flight->envelope : nullptr, session_->id()};
       reply = router_.run_call(id, call, env);
     }
-    // A cancelled request gets no response (the client has moved on).
-    if (reply && !flight->cancelled) send(reply->message);
+    // A cancelled request gets no response (the client has moved on), nor
+    // one that finish_on_eof already answered.
+    if (reply && !flight->cancelled && !flight->answered.exchange(true)) send(reply->message);
   }
   std::lock_guard lock(flights_mu_);
   flights_.erase(id_key(id));
+  flight_done_.notify_all();
 }
 
 void Server::cancel(const Json& request_id) {
@@ -195,6 +202,29 @@ void Server::cancel(const Json& request_id) {
   if (it == flights_.end()) return;  // finished already, or never ours
   it->second->cancelled = true;
   it->second->stop.request_stop();
+}
+
+// A client that closes its input after its last request (`printf ... |
+// hermes-tools mcp`) still wants the answers: calls in flight get
+// `eof_grace` to finish; each one left is answered now, with an error that
+// says why, so no call holds the answers past the grace. They are stopped
+// afterwards (stop_all_and_join).
+void Server::finish_on_eof() {
+  std::vector<std::shared_ptr<InFlight>> left;
+  {
+    std::unique_lock lock(flights_mu_);
+    flight_done_.wait_for(lock, options_.eof_grace, [&] { return flights_.empty(); });
+    for (auto& [key, flight] : flights_) {
+      flight->cancelled = true;  // one still queued does not start
+      left.push_back(flight);
+    }
+  }
+  for (const auto& flight : left) {
+    if (flight->answered.exchange(true)) continue;  // its own answer is being written
+    send(make_error(flight->id, RpcError::kInternalError,
+                    "Request cancelled: input closed and the call did not finish within " +
+                        std::to_string(options_.eof_grace.count()) + " ms"));
+  }
 }
 
 void Server::stop_all_and_join() {

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -35,6 +36,10 @@ struct ServerOptions {
   // client's next call often comes right after our answer; the price is at
   // most this much CPU per message that finds the reader waiting.
   std::chrono::microseconds input_spin{100};
+  // At stdin EOF, how long calls in flight may still take to finish and
+  // write their answers (docs/mcp.md, Shutdown); the rest are cancelled and
+  // answered with an error.
+  std::chrono::milliseconds eof_grace{2000};
 };
 
 class Server {
@@ -45,15 +50,18 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Serves until EOF on `in_fd`, then stops every running call, waits for
-  // them and ends the session (killing what it started). Returns 0.
+  // Serves until EOF on `in_fd`; then lets calls in flight finish for up to
+  // `eof_grace`, answers the rest with a cancellation error, stops them,
+  // waits for them and ends the session (killing what it started). Returns 0.
   int run(int in_fd, int out_fd);
 
  private:
   struct InFlight {
+    Json id;
     std::stop_source stop;
     std::atomic<bool> cancelled{false};
-    std::optional<Envelope> envelope;  // set for a modern request
+    std::atomic<bool> answered{false};  // whoever sets it first writes the one answer
+    std::optional<Envelope> envelope;   // set for a modern request
   };
 
   void handle_line(const std::string& line);
@@ -64,6 +72,7 @@ class Server {
   bool track(const Json& id, const std::shared_ptr<InFlight>& flight);  // false: id in use
   void run_call(const Json& id, const PreparedCall& call, std::shared_ptr<InFlight> flight);
   void cancel(const Json& request_id);
+  void finish_on_eof();
   void stop_all_and_join();
   void send(const Json& message);
 
@@ -76,6 +85,7 @@ class Server {
   bool input_waiting_ = false;  // reader thread: input past the line in hand
   std::mutex flights_mu_;
   std::map<std::string, std::shared_ptr<InFlight>> flights_;  // flights_mu_; by id
+  std::condition_variable flight_done_;                       // a flight left flights_
   CallPool pool_;  // last: its workers finish before the members they use go
 };
 

@@ -9,9 +9,11 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <thread>
+#include <vector>
 
 namespace hermes::proc {
 
@@ -229,10 +231,26 @@ void ProcessRegistry::end_all() {
     std::lock_guard lock(mu_);
     jobs.swap(jobs_);
   }
-  // Stop all first so the groups die in parallel, then join.
+  // Stop all first so the jobs' graces run side by side, then join: each
+  // running job's reader ends it (SIGTERM, SIGKILL after its grace).
   for (auto& [id, job] : jobs) job->reader.request_stop();
   for (auto& [id, job] : jobs) {
     if (job->reader.joinable()) job->reader.join();
+  }
+  // What an exited job left running (a daemon in its tree) is ended the same
+  // way, never SIGKILLed at once: SIGTERM now, SIGKILL to what is left when
+  // the longest grace is over (the child's destructor).
+  std::vector<Job*> left;
+  SteadyClock::time_point until = SteadyClock::now();
+  for (auto& [id, job] : jobs) {
+    if (job->child.survivors().empty()) continue;
+    job->child.signal_group(SIGTERM);
+    left.push_back(job.get());
+    until = std::max(until, SteadyClock::now() + job->request.kill_grace);
+  }
+  for (Job* job : left) {
+    auto rest = std::chrono::duration_cast<std::chrono::milliseconds>(until - SteadyClock::now());
+    job->child.wait_tree_gone(std::max(rest, std::chrono::milliseconds(0)));
   }
 }
 
@@ -274,8 +292,10 @@ Result<std::string> ProcessRegistry::start(StartRequest request) {
   Job* raw = job.get();
   RegistryLimits limits = limits_;
   job->reader = std::jthread([raw, limits](std::stop_token stop) {
-    RunOutcome outcome = run_bounded(raw->child, {.drain_grace = std::chrono::milliseconds(300)},
-                                     stop, [&](std::string_view b) { on_output(*raw, b, limits); });
+    RunOutcome outcome = run_bounded(
+        raw->child,
+        {.drain_grace = std::chrono::milliseconds(300), .kill_grace = raw->request.kill_grace},
+        stop, [&](std::string_view b) { on_output(*raw, b, limits); });
     finish(*raw, outcome);
   });
   jobs_[job->id] = job;
@@ -338,13 +358,15 @@ KillReport ProcessRegistry::kill(const std::string& id, std::chrono::millisecond
   job->child.signal_group(SIGTERM);
   if (whole_tree) {
     lock.unlock();
-    if (!job->child.wait_tree_gone(grace)) job->child.signal_group(SIGKILL);
+    report.forced = !job->child.wait_tree_gone(grace);
+    if (report.forced) job->child.signal_group(SIGKILL);
     job->child.wait_tree_gone(kKillLimit);
     report.survivors = job->child.survivors();
     // A killed supervisor handed its tree back to this process: end it.
     report.untracked = job->child.escaped() && end_adopted() > 0;
     lock.lock();
   } else if (!job->cv.wait_for(lock, grace, [&] { return !job->running; })) {
+    report.forced = true;
     job->child.signal_group(SIGKILL);
   }
   // The reader records the end once the output is drained.

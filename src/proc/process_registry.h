@@ -39,6 +39,9 @@ struct StartRequest {
   std::string cwd;
   bool notify_on_complete = false;
   std::vector<std::string> watch_patterns;
+  // When the session ends: SIGTERM to the job's tree (what an exited job
+  // left running included), SIGKILL to what is left after this grace.
+  std::chrono::milliseconds kill_grace{3000};
   EventSink on_event;
   // Runs on the reader thread after the job was killed or the session ended
   // it: ends what the local kill cannot reach (the command on an ssh host).
@@ -71,6 +74,8 @@ struct KillReport {
   // The tree's supervisor was killed (by the command itself) and some of
   // what came back to the server could not be ended (proc/child_ledger.h).
   bool untracked = false;
+  // SIGTERM did not end the job within the grace: SIGKILL did (or tried).
+  bool forced = false;
   bool complete() const { return survivors.empty() && !untracked; }
 };
 
@@ -118,8 +123,9 @@ class ProcessRegistry {
   Status close_stdin(const std::string& id);
   // Marks the output as read (wait/log): the completion event is skipped.
   void mark_read(const std::string& id);
-  // Kills every job (group SIGTERM, then SIGKILL) and joins their threads;
-  // the registry is empty afterwards.
+  // Ends every job and what it left running (SIGTERM, then SIGKILL after the
+  // job's `kill_grace`, all jobs at once) and joins their threads; the
+  // registry is empty afterwards.
   void end_all();
 
   // Opaque per-job state and the shared watch breaker (defined in the .cc).

@@ -62,18 +62,22 @@ bool wait_exit(ChildProcess& child, std::chrono::milliseconds grace) {
 
 }  // namespace
 
-ExitStatus terminate_group(ChildProcess& child, std::chrono::milliseconds grace) {
-  if (auto done = child.exit_status()) return *done;
-  child.signal_group(SIGTERM);
+Termination terminate_group(ChildProcess& child, std::chrono::milliseconds grace,
+                            int first_signal) {
+  if (auto done = child.exit_status()) return {*done};
+  const Clock::time_point until = Clock::now() + grace;
+  auto left = [&] { return std::chrono::milliseconds(remaining_ms(until)); };
+  child.signal_group(first_signal);
+  if (first_signal != SIGTERM && wait_exit(child, grace)) child.signal_group(SIGTERM);
   // A whole tree gets its grace as a whole: a descendant cleaning up after
   // the child exited is not cut short.
-  bool ended = child.whole_tree() ? child.wait_tree_gone(grace) : wait_exit(child, grace);
+  bool ended = child.whole_tree() ? child.wait_tree_gone(left()) : wait_exit(child, left());
   if (!ended) child.signal_group(SIGKILL);
   child.wait_tree_gone(kKillLimit);
   ExitStatus status = child.wait();
   // Grandchildren that ignored SIGTERM still share the group.
   child.signal_group(SIGKILL);
-  return status;
+  return {status, !ended};
 }
 
 RunOutcome run_bounded(ChildProcess& child, const RunLimits& limits, std::stop_token stop,
@@ -90,11 +94,10 @@ RunOutcome run_bounded(ChildProcess& child, const RunLimits& limits, std::stop_t
   for (;;) {
     if (!exited_at && child.try_reap()) exited_at = Clock::now();
     if (exited_at && (!output_open || Clock::now() >= *exited_at + limits.drain_grace)) break;
-    if (stop.stop_requested()) {
-      return {RunEnd::kCancelled, terminate_group(child, limits.kill_grace)};
-    }
-    if (has_deadline && Clock::now() >= deadline) {
-      return {RunEnd::kTimedOut, terminate_group(child, limits.kill_grace)};
+    const bool cancelled = stop.stop_requested();
+    if (cancelled || (has_deadline && Clock::now() >= deadline)) {
+      Termination ended = terminate_group(child, limits.kill_grace, limits.stop_signal);
+      return {cancelled ? RunEnd::kCancelled : RunEnd::kTimedOut, ended.status, ended.forced};
     }
     int wait_ms = -1;
     if (has_deadline) wait_ms = remaining_ms(deadline);

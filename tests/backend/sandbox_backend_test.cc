@@ -6,6 +6,7 @@
 #include "backend/sandbox_backend.h"
 
 #include "backend/backend_test_util.h"
+#include "testutil/scoped_env.h"
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace hermes::testing {
 namespace {
@@ -81,6 +83,29 @@ TEST_F(SandboxBackendTest, WritesOutsideTheWorkspaceFail) {
   EXPECT_NE(r->exit_code, 0);
   EXPECT_NE(r->output.find("No such file or directory"), std::string::npos) << r->output;
   EXPECT_FALSE(std::filesystem::exists(outside_.file("escape.txt")));
+}
+
+// A HOME under the host's /tmp (a CI runner's, a build tree's test home in
+// a checkout under /tmp) is not hidden by the private /tmp: `~` and what is
+// in it are there, read-only.
+TEST_F(SandboxBackendTest, AHomeUnderTmpIsVisibleAndReadOnly) {
+  std::string made = "/tmp/hermes-home-XXXXXX";
+  ASSERT_NE(::mkdtemp(made.data()), nullptr);
+  std::string home = std::filesystem::canonical(made).string();
+  struct Remove {
+    std::string dir;
+    ~Remove() { std::filesystem::remove_all(dir); }
+  } remove{home};
+  { std::ofstream(home + "/.bashrc") << "export FROM_RC=yes\n"; }
+  ScopedEnv env("HOME", home);
+  auto box = sandbox();
+  auto r = run(*box->backend, "cd ~ && pwd && . ~/.bashrc && echo $FROM_RC");
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->output, home + "\nyes\n");
+  auto write = run(*box->backend, "echo x > ~/escape");
+  ASSERT_TRUE(write);
+  EXPECT_NE(write->output.find("Read-only file system"), std::string::npos) << write->output;
+  EXPECT_FALSE(std::filesystem::exists(home + "/escape"));
 }
 
 TEST_F(SandboxBackendTest, WritesInsideTheWorkspaceLandOnTheHost) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A call blocked in I/O (here: waiting on a subprocess that never answers)
 // is stopped by notifications/cancelled, and stdin EOF ends the server
-// promptly even while such a call is blocked: the subprocess is killed, not
-// waited for.
+// promptly even while such a call is blocked: past the EOF grace the call is
+// answered as cancelled and the subprocess is killed, not waited for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -70,6 +70,10 @@ test('stdin EOF ends the server promptly while a call is blocked', async () => {
     r.child.stdin.end();
     const code = await Promise.race([r.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
     assert.equal(code, 0, `the server ended with ${code} ${Date.now() - closed} ms after stdin closed`);
+    // The blocked call was answered before the server ended, with the reason.
+    const answer = await r.next(1000);
+    assert.equal(answer.id, 1);
+    assert.match(answer.error.message, /input closed/);
     assert.equal(alive(pid), false, 'the blocked agent was killed');
   } finally {
     if (r.child.exitCode === null) r.child.kill('SIGKILL');

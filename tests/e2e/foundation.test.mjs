@@ -118,6 +118,24 @@ test('an oversized line is refused and the server goes on', async () => {
   } finally { await r.close(); }
 });
 
+// `printf '<initialize>\n<initialized>\n<tools/call>\n' | hermes-tools mcp`:
+// input ends before the call does, and its answer still comes.
+test('a call in flight when stdin closes still gets its answer', async () => {
+  const r = rawServer();
+  try {
+    r.send(INIT);
+    r.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    r.send({ jsonrpc: '2.0', id: 1, method: 'tools/call',
+      params: { name: 'terminal', arguments: { command: 'sleep 0.3; echo answered' } } });
+    r.child.stdin.end();
+    assert.equal((await r.next()).id, 0);
+    const answer = await r.next(20000);
+    assert.equal(answer.id, 1);
+    assert.equal(JSON.parse(answer.result.content[0].text).output, 'answered');
+    assert.equal(await r.exited, 0);
+  } finally { await r.close(); }
+});
+
 test('EOF on stdin ends the server cleanly', async () => {
   const r = rawServer();
   r.send(INIT);

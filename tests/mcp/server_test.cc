@@ -14,6 +14,7 @@
 #include <functional>
 #include <set>
 #include <thread>
+#include <utility>
 
 namespace hermes::mcp {
 namespace {
@@ -42,6 +43,8 @@ Json modern(const Json& id, const std::string& method, Json params = Json::objec
 
 class ServerTest : public ::testing::Test {
  protected:
+  static constexpr std::chrono::milliseconds kEofGrace{3000};
+
   void SetUp() override {
     registry_.add(registry::ToolSpec{.name = "slow",
                                      .toolset = "file",
@@ -66,6 +69,7 @@ class ServerTest : public ::testing::Test {
     ASSERT_EQ(::pipe(out_), 0);
     ServerOptions options;
     options.router.task.inline_budget = 100ms;
+    options.eof_grace = kEofGrace;
     server_ = std::make_unique<Server>(registry_, services_, options);
     thread_ = std::thread([this] {
       server_->run(in_[0], out_[1]);
@@ -74,10 +78,14 @@ class ServerTest : public ::testing::Test {
     reader_ = std::make_unique<LineReader>(out_[0], 1 << 20);
   }
   void TearDown() override {
-    ::close(in_[1]);
+    close_input();
     thread_.join();
     ::close(in_[0]);
     ::close(out_[0]);
+  }
+  // EOF on the server's stdin (once).
+  void close_input() {
+    if (in_[1] >= 0) ::close(std::exchange(in_[1], -1));
   }
   void send(const std::string& line) {
     std::string l = line + "\n";
@@ -86,7 +94,12 @@ class ServerTest : public ::testing::Test {
   Json next() {
     std::string line;
     EXPECT_EQ(reader_->next(line), LineReader::Status::kLine);
-    return Json::parse(line);
+    return line.empty() ? Json() : Json::parse(line);
+  }
+  // True once the server has closed its output: run() returned.
+  bool output_ended() {
+    std::string line;
+    return reader_->next(line) == LineReader::Status::kEof;
   }
   Json call(int id, const std::string& tool, const Json& args) {
     return {{"jsonrpc", "2.0"},
@@ -262,6 +275,38 @@ TEST_F(ServerTest, ManyConcurrentCallsAllAnswerAndAReadIsNotHeldBehindThem) {
   send(dump_json(call(101, "slow", {{"ms", 0}})));
   EXPECT_EQ(next()["id"], 101);
   send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":100}})");
+}
+
+// `printf '<calls>' | hermes-tools mcp`: input ends right after the calls,
+// and each still gets its answer, in both eras.
+TEST_F(ServerTest, CallsInFlightAtEofStillAnswer) {
+  send(dump_json(call(1, "slow", {{"ms", 200}})));
+  send(dump_json(modern(2, "tools/call", {{"name", "slow"}, {"arguments", {{"ms", 200}}}})));
+  close_input();
+  std::set<int> answered;
+  for (int i = 0; i < 2; ++i) {
+    Json reply = next();
+    EXPECT_EQ(reply["result"]["isError"], false) << reply.dump();
+    EXPECT_NE(reply["result"]["content"][0]["text"].get<std::string>().find(R"("stopped":false)"),
+              std::string::npos)
+        << reply.dump();
+    answered.insert(reply["id"].get<int>());
+  }
+  EXPECT_EQ(answered, (std::set<int>{1, 2}));
+  EXPECT_TRUE(output_ended());
+}
+
+// A call that outlives the grace is answered with an error that says why,
+// then stopped, and the server ends.
+TEST_F(ServerTest, ACallPastTheEofGraceIsAnsweredAsCancelled) {
+  send(dump_json(call(1, "slow", {{"ms", 600'000}})));
+  close_input();
+  Json reply = next();
+  EXPECT_EQ(reply["id"], 1);
+  EXPECT_EQ(reply["error"]["code"], -32603);
+  EXPECT_NE(reply["error"]["message"].get<std::string>().find("input closed"), std::string::npos)
+      << reply.dump();
+  EXPECT_TRUE(output_ended());
 }
 
 // Each hostile text gets a -32700 with a null id, and the server keeps serving.

@@ -2,6 +2,7 @@
 #include "proc/process_registry.h"
 
 #include "proc/proc_test_util.h"
+#include "testutil/temp_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -104,6 +105,47 @@ TEST(ProcessRegistry, DestructorKillsRunningJobs) {
   }
   for (int i = 0; i < 100 && testing::is_running(pid); ++i) ::usleep(10000);
   EXPECT_FALSE(testing::is_running(pid));
+}
+
+// A daemon that cleans up on SIGTERM (removes its lock file, here writes a
+// line) and writes `up` once its trap is set.
+std::string daemon_script(const hermes::testing::TempDir& dir, const std::string& on_term) {
+  return "(trap '" + on_term + "' TERM; echo up > " + dir.file("up") +
+         "; while :; do sleep 0.05; done) >/dev/null 2>&1 &";
+}
+
+// At session end a daemon that a job left running gets SIGTERM and time to
+// clean up, not SIGKILL at once.
+TEST(ProcessRegistry, SessionEndLetsWhatAJobLeftRunningCleanUp) {
+  hermes::testing::TempDir dir;
+  ProcessRegistry reg;
+  StartRequest r = sh(daemon_script(dir, "echo cleaned > " + dir.file("done") + "; exit 0"));
+  r.spawn.whole_tree = true;
+  r.kill_grace = seconds(10);
+  auto id = reg.start(std::move(r));
+  ASSERT_TRUE(id.has_value());
+  ASSERT_TRUE(reg.wait(*id, seconds(10), {}));  // the job's own shell is done
+  for (int i = 0; i < 1000 && dir.read("up").empty(); ++i) ::usleep(10000);
+  ASSERT_EQ(dir.read("up"), "up\n");
+  reg.end_all();
+  EXPECT_EQ(dir.read("done"), "cleaned\n");
+}
+
+// process kill says whether SIGTERM ended the job or SIGKILL had to.
+TEST(ProcessRegistry, KillSaysWhetherSigkillWasNeeded) {
+  for (bool ignores_term : {false, true}) {
+    hermes::testing::TempDir dir;
+    ProcessRegistry reg;
+    StartRequest r = sh(daemon_script(dir, ignores_term ? "" : "exit 0") + " wait");
+    r.spawn.whole_tree = true;
+    auto id = reg.start(std::move(r));
+    ASSERT_TRUE(id.has_value());
+    for (int i = 0; i < 1000 && dir.read("up").empty(); ++i) ::usleep(10000);
+    ASSERT_EQ(dir.read("up"), "up\n");
+    KillReport report = reg.kill(*id, milliseconds(300));
+    EXPECT_EQ(report.forced, ignores_term) << ignores_term;
+    EXPECT_TRUE(report.complete());
+  }
 }
 
 TEST(ProcessRegistry, ResolvesPrefixes) {

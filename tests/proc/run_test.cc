@@ -2,6 +2,7 @@
 #include "proc/run.h"
 
 #include "proc/proc_test_util.h"
+#include "testutil/temp_dir.h"
 
 #include <gtest/gtest.h>
 
@@ -80,8 +81,50 @@ TEST(TerminateGroup, EscalatesToKill) {
   pollfd p{child->output_fd(), POLLIN, 0};
   ::poll(&p, 1, 2000);
   ASSERT_GT(::read(child->output_fd(), buf, sizeof buf), 0);
-  ExitStatus st = terminate_group(*child, milliseconds(100));
-  EXPECT_EQ(st.code, -SIGKILL);
+  Termination st = terminate_group(*child, milliseconds(100));
+  EXPECT_EQ(st.status.code, -SIGKILL);
+  EXPECT_TRUE(st.forced);
+}
+
+// Waits (bounded) for the child's first output: its traps are set.
+void await_ready(ChildProcess& child) {
+  pollfd p{child.output_fd(), POLLIN, 0};
+  ::poll(&p, 1, 5000);
+  char buf[16];
+  ASSERT_GT(::read(child.output_fd(), buf, sizeof buf), 0);
+}
+
+// A foreground command is interrupted as by Ctrl-C, and its cleanup (a
+// lock file removed, here a line written) finishes within the grace.
+TEST(RunBounded, AForegroundStopIsAnInterruptWithTimeToCleanUp) {
+  hermes::testing::TempDir dir;
+  auto child = spawn({.argv = {"bash", "-c",
+                               "trap 'sleep 0.3; echo cleaned > " + dir.file("done") +
+                                   "; exit 3' INT; echo ready; while :; do sleep 0.05; done"},
+                      .whole_tree = true});
+  ASSERT_TRUE(child.has_value());
+  await_ready(*child);
+  std::stop_source source;
+  source.request_stop();
+  RunOutcome r =
+      run_bounded(*child, {.kill_grace = std::chrono::seconds(10), .stop_signal = SIGINT},
+                  source.get_token(), [](std::string_view) {});
+  EXPECT_EQ(r.end, RunEnd::kCancelled);
+  EXPECT_FALSE(r.forced);
+  EXPECT_EQ(r.status.code, 3);
+  EXPECT_EQ(dir.read("done"), "cleaned\n");
+}
+
+// A shell's `&` jobs ignore SIGINT: once the shell is gone they get SIGTERM,
+// not a wait for the whole grace and SIGKILL.
+TEST(TerminateGroup, WhatOutlivesAnInterruptedShellGetsSigterm) {
+  auto child = spawn({.argv = {"sh", "-c", "sleep 60 & echo ready; wait"}, .whole_tree = true});
+  ASSERT_TRUE(child.has_value());
+  await_ready(*child);
+  Termination st = terminate_group(*child, std::chrono::seconds(30), SIGINT);
+  EXPECT_EQ(st.status.code, -SIGINT);
+  EXPECT_FALSE(st.forced);
+  EXPECT_TRUE(child->survivors().empty());
 }
 
 }  // namespace

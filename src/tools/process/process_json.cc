@@ -166,6 +166,7 @@ Json to_json(const ProcessKill& kill) {
               {"session_id", kill.id},
               {"completion_reason", "killed"},
               {"termination_source", "process.kill"},
+              {"stopped_by", kill.report.forced ? "SIGKILL" : "SIGTERM"},
               {"output", last_chars(kill.output, 1000)}};
 }
 

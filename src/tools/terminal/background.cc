@@ -12,6 +12,7 @@
 #include "tools/background_jobs/background_jobs.h"
 #include "tools/background_jobs/job_output.h"
 #include "tools/file_common/session_backend.h"
+#include "tools/terminal/foreground.h"
 #include "tools/terminal/output_pipeline.h"
 #include "tools/terminal/terminal_state.h"
 
@@ -46,8 +47,9 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request,
   // Killing the local ssh/docker client leaves the command running there.
   std::string tag = backend->outlives_its_launcher() ? random_hex(8) : "";
   HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(*backend));
+  const std::chrono::milliseconds grace = kill_grace(ctx.services.config);
   proc::StartRequest start{
-      .spawn = {.argv = shell.background_argv(request.command, request.cwd, backend, tag),
+      .spawn = {.argv = shell.background_argv(request.command, request.cwd, backend, grace, tag),
                 .env = backend->launch_env(),
                 .cwd = "/",
                 .stdin_mode = proc::StdinMode::kPipe,
@@ -58,6 +60,7 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request,
       .cwd = request.cwd,
       .notify_on_complete = request.notify_on_complete,
       .watch_patterns = request.watch_patterns,
+      .kill_grace = grace,
       .on_event =
           [client, options](const proc::ProcessEvent& e) {
             send_process_notice(*client, clean_event(e, options));

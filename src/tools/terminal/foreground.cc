@@ -55,6 +55,13 @@ std::string escape_notice(int left) {
 
 }  // namespace
 
+std::chrono::milliseconds kill_grace(const Config& config) {
+  constexpr double kDefault = 3, kMax = 60;
+  double seconds = config.get_double("terminal.kill_grace_seconds", kDefault);
+  if (!(seconds >= 0 && seconds <= kMax)) seconds = kDefault;
+  return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+}
+
 std::optional<char> workdir_disallowed_char(std::string_view workdir) {
   for (char c : workdir) {
     if (!is_allowed_workdir_char(c)) return c;
@@ -125,8 +132,10 @@ Result<ForegroundResult> run_foreground(const ForegroundRequest& request,
   ShellCommand cmd{.command = request.command,
                    .cwd = start,
                    .fall_back_to_ancestor = !request.workdir,
-                   .timeout = std::chrono::seconds(request.timeout_seconds)};
+                   .timeout = std::chrono::seconds(request.timeout_seconds),
+                   .kill_grace = kill_grace(ctx.services.config)};
   HERMES_ASSIGN_OR_RETURN(ShellResult run, shell.run(cmd, backend, ctx.stop));
+  out.snapshot_note = shell.take_snapshot_note();
   out.formatted = format_output(run.output, output_options(ctx.services.config, request.command));
   out.output = out.formatted.text;
   out.exit_code = run.exit_code;
@@ -138,6 +147,7 @@ Result<ForegroundResult> run_foreground(const ForegroundRequest& request,
     out.exit_code = 130;
     append_notice(out.output, "[Command interrupted]");
   }
+  if (run.end != proc::RunEnd::kExited) out.stopped_by = run.forced ? "SIGKILL" : "SIGINT";
   if (run.escaped) append_notice(out.output, escape_notice(run.escapees_left));
   // A workdir is per-command: only runs from the session cwd move it. The
   // marker holds the physical path, so compare against the physical start.

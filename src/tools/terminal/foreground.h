@@ -6,10 +6,15 @@
 #include "core/result.h"
 #include "tools/terminal/output_pipeline.h"
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <stop_token>
 #include <string>
+
+namespace hermes {
+class Config;
+}  // namespace hermes
 
 namespace hermes::registry {
 struct CallContext;
@@ -30,14 +35,24 @@ struct ForegroundRequest {
 struct ForegroundResult {
   std::string output;
   int exit_code = 0;
+  // A command cut short (timeout, cancellation): the signal that ended it,
+  // "SIGINT", or "SIGKILL" when it outlived the grace after SIGINT.
+  std::optional<std::string> stopped_by;
   // The new session cwd when this command changed it.
   std::optional<std::string> cwd;
   // Why the session cwd was put back at the workspace root.
   std::optional<std::string> cwd_note;
   // Once per session: commands are not write-fenced, and why.
   std::optional<std::string> notice;
+  // Once per session: the shell snapshot bootstrap failed or was slow.
+  std::optional<std::string> snapshot_note;
   FormattedOutput formatted;
 };
+
+// How long a command that is cut short (timeout, cancellation, session end)
+// gets between the polite signal and SIGKILL: `terminal.kill_grace_seconds`
+// (default 3, at most 60).
+std::chrono::milliseconds kill_grace(const Config& config);
 
 // The first character outside the workdir allow-list, if any.
 std::optional<char> workdir_disallowed_char(std::string_view workdir);

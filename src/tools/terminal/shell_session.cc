@@ -7,15 +7,21 @@
 #include "core/log.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <utility>
 
 namespace hermes::terminal {
 namespace {
 
 constexpr std::chrono::seconds kBootstrapTimeout{30};
+// A bootstrap slower than this is worth a note in the result: the user's rc
+// files do something slow (or wait on a lock another shell left behind).
+constexpr std::chrono::seconds kSlowBootstrap{5};
+constexpr std::string_view kRcFiles = "~/.bashrc (and ~/.bash_profile or ~/.profile)";
 constexpr std::chrono::seconds kCleanupTimeout{5};
 constexpr std::string_view kTagVariable = "HERMES_BG_TAG";
 
@@ -43,6 +49,27 @@ std::string cd_line(const std::string& dir, bool fall_back) {
          "[ -z \"$__hermes_d\" ] && break; case $__hermes_d in */*) __hermes_d=${__hermes_d%/*};; "
          "*) __hermes_d=;; esac; done\n"
          "unset __hermes_d\n";
+}
+
+// Why a bootstrap run did not complete, or nullopt when it did.
+std::optional<std::string> bootstrap_failure(const Result<backend::BashOutcome>& run) {
+  if (!run) return run.error().message;
+  switch (run->end) {
+    case proc::RunEnd::kTimedOut:
+      return "timed out after " + std::to_string(kBootstrapTimeout.count()) + " s";
+    case proc::RunEnd::kCancelled:
+      return std::string("cancelled with its call");
+    case proc::RunEnd::kExited:
+      break;
+  }
+  if (run->exit_code == 0) return std::nullopt;
+  return "exited with " + std::to_string(run->exit_code);
+}
+
+std::string seconds_text(std::chrono::steady_clock::duration d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", std::chrono::duration<double>(d).count());
+  return buf;
 }
 
 }  // namespace
@@ -126,7 +153,13 @@ std::string ShellSession::snapshot_path() const {
   return snapshot_;
 }
 
-void ShellSession::ensure_snapshot(backend::Backend& backend, std::stop_token stop) {
+std::optional<std::string> ShellSession::take_snapshot_note() {
+  std::lock_guard lock(mu_);
+  return std::exchange(snapshot_note_, std::nullopt);
+}
+
+void ShellSession::ensure_snapshot(backend::Backend& backend, std::stop_token stop,
+                                   std::chrono::milliseconds kill_grace) {
   std::lock_guard bootstrap(bootstrap_mu_);
   std::string snapshot;
   {
@@ -141,16 +174,28 @@ void ShellSession::ensure_snapshot(backend::Backend& backend, std::stop_token st
       dump_script(snapshot + ".boot", snapshot,
                   "for __f in $(compgen -A function); do case $__f in _|_[!_]*) ;; "
                   "*) declare -f \"$__f\";; esac; done");
-  auto run =
-      backend::run_bash(backend, {.script = script, .login = true, .timeout = kBootstrapTimeout},
-                        stop, [](std::string_view) {});
-  if (run && run->end == proc::RunEnd::kExited && run->exit_code == 0) {
-    std::lock_guard lock(mu_);
-    have_snapshot_ = true;
+  const auto started = std::chrono::steady_clock::now();
+  // SIGTERM and a grace, never SIGKILL at once: an rc file cut short in
+  // `pyenv rehash` leaves its lock file, and every later shell waits on it.
+  auto run = backend::run_bash(
+      backend,
+      {.script = script, .login = true, .timeout = kBootstrapTimeout, .kill_grace = kill_grace},
+      stop, [](std::string_view) {});
+  const auto took = std::chrono::steady_clock::now() - started;
+  std::optional<std::string> failure = bootstrap_failure(run);
+  std::lock_guard lock(mu_);
+  if (failure) {
+    snapshot_note_ = "Shell snapshot failed (" + *failure + ") in a login shell sourcing " +
+                     std::string(kRcFiles) +
+                     "; every command now runs in a login shell, which sources them again.";
+    log::warn("terminal: " + *snapshot_note_);
     return;
   }
-  log::warn("terminal: snapshot bootstrap did not complete; using login shells" +
-            (run ? std::string() : ": " + run.error().message));
+  have_snapshot_ = true;
+  if (took >= kSlowBootstrap) {
+    snapshot_note_ = "Shell snapshot took " + seconds_text(took) + ": a login shell sourcing " +
+                     std::string(kRcFiles) + " is slow; later commands reuse the snapshot.";
+  }
 }
 
 std::string ShellSession::wrapper(const ShellCommand& cmd, const std::string& next,
@@ -178,7 +223,7 @@ Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
                                       const std::shared_ptr<backend::Backend>& backend,
                                       std::stop_token stop) {
   bind(backend);
-  ensure_snapshot(*backend, stop);
+  ensure_snapshot(*backend, stop, cmd.kill_grace);
   bool login;
   {
     std::lock_guard lock(mu_);
@@ -194,15 +239,19 @@ Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
           {.script = wrapper(cmd, next, on_host),
            .login = login,
            .timeout = std::chrono::duration_cast<std::chrono::milliseconds>(cmd.timeout),
+           .stop_signal = SIGINT,
+           .kill_grace = cmd.kill_grace,
            .whole_tree = backend->runs_on_this_host()},
           stop, [&result](std::string_view bytes) { result.output.append(bytes); }));
   result.end = outcome.end;
   result.exit_code = outcome.exit_code;
+  result.forced = outcome.forced;
   result.escaped = outcome.escaped;
   result.escapees_left = outcome.escapees_left;
-  if (outcome.end == proc::RunEnd::kExited) {
-    result.final_cwd = take_cwd_marker(result.output, marker_);
-  }
+  // A command that trapped the interrupt may still reach the marker: it is
+  // never output, but a run cut short changes no state.
+  std::optional<std::string> final_cwd = take_cwd_marker(result.output, marker_);
+  if (outcome.end == proc::RunEnd::kExited) result.final_cwd = std::move(final_cwd);
   // Only a command that reached the marker wrote a complete snapshot.
   bool complete = result.final_cwd.has_value();
   if (on_host) {
@@ -218,9 +267,10 @@ Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
 
 std::vector<std::string> ShellSession::background_argv(
     const std::string& command, const std::string& cwd,
-    const std::shared_ptr<backend::Backend>& backend, const std::string& tag) {
+    const std::shared_ptr<backend::Backend>& backend, std::chrono::milliseconds kill_grace,
+    const std::string& tag) {
   bind(backend);
-  ensure_snapshot(*backend, {});
+  ensure_snapshot(*backend, {}, kill_grace);
   std::string script =
       "source " + shell_quote(snapshot_path()) +
       " >/dev/null 2>&1\n"

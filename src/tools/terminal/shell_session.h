@@ -29,6 +29,9 @@ struct ShellCommand {
   // cwd) instead of failing with 126 (an explicit workdir).
   bool fall_back_to_ancestor = false;
   std::chrono::seconds timeout{180};
+  // A timeout or cancel interrupts the command (SIGINT, as Ctrl-C would) and
+  // SIGKILLs what is left after this grace (`terminal.kill_grace_seconds`).
+  std::chrono::milliseconds kill_grace{3000};
 };
 
 struct ShellResult {
@@ -36,6 +39,7 @@ struct ShellResult {
   proc::OutputCapture output{kPrefixCap, kTailCap};
   proc::RunEnd end = proc::RunEnd::kExited;
   int exit_code = 0;
+  bool forced = false;   // see BashOutcome::forced
   bool escaped = false;  // see BashOutcome::escaped
   int escapees_left = 0;
   // Physical cwd reported by the wrapper; nullopt when the command was
@@ -71,7 +75,12 @@ class ShellSession {
   // kill_tagged_script can find them on the target.
   std::vector<std::string> background_argv(const std::string& command, const std::string& cwd,
                                            const std::shared_ptr<backend::Backend>& backend,
+                                           std::chrono::milliseconds kill_grace,
                                            const std::string& tag = "");
+
+  // Once: why the snapshot bootstrap failed or was slow (the reason and the
+  // rc file), for the result of the call that paid for it; nullopt after.
+  std::optional<std::string> take_snapshot_note();
 
   // The snapshot script when it is a file of this host (what the approval
   // gate reads definitions from), else "". Capped at kMaxSnapshotRead.
@@ -85,8 +94,10 @@ class ShellSession {
  private:
   // Remembers the backend and places the snapshot in its temp dir.
   void bind(const std::shared_ptr<backend::Backend>& backend);
-  // Bootstraps the snapshot once from a login shell (30 s limit).
-  void ensure_snapshot(backend::Backend& backend, std::stop_token stop);
+  // Bootstraps the snapshot once from a login shell (30 s limit); a cut-short
+  // bootstrap gets SIGTERM and `kill_grace` before SIGKILL.
+  void ensure_snapshot(backend::Backend& backend, std::stop_token stop,
+                       std::chrono::milliseconds kill_grace);
   // `on_host`: the snapshot is a file of this host, renamed by run() itself.
   std::string wrapper(const ShellCommand& cmd, const std::string& next_snapshot,
                       bool on_host) const;
@@ -98,6 +109,7 @@ class ShellSession {
   std::string snapshot_;                       // mu_ (written once, by bind)
   bool bootstrapped_ = false;                  // mu_
   bool have_snapshot_ = false;                 // mu_
+  std::optional<std::string> snapshot_note_;   // mu_; see take_snapshot_note
   std::mutex bootstrap_mu_;                    // serializes the bootstrap itself
   std::atomic<uint64_t> counter_{0};
 };

@@ -56,6 +56,7 @@ Result<TerminalOutput> background(const TerminalParams& params, registry::CallCo
   out.job = std::move(*started);
   out.approval = approval_of(gate);
   out.notice = backend::fence_notice(*backend);
+  out.snapshot_note = ctx.session.state<TerminalState>().shell().take_snapshot_note();
   return TerminalOutput(std::move(out));
 }
 

@@ -48,6 +48,7 @@ struct TerminalStarted {
   bool watch_patterns_ignored = false;      // given along with notify_on_complete
   std::vector<std::string> watch_patterns;  // watched (empty: not watching)
   std::optional<std::string> notice;
+  std::optional<std::string> snapshot_note;  // see ForegroundResult::snapshot_note
 };
 
 // Refused with `status: "blocked"`: the approval gate (kPermissionDenied), a

@@ -61,13 +61,15 @@ bool truthy(const Json& args, const char* key) {
 
 Json to_json(const TerminalRan& ran) {
   const ForegroundResult& r = ran.run;
-  Json out = object_with_room(12);
+  Json out = object_with_room(14);
   out["output"] = r.output;
   out["exit_code"] = r.exit_code;
   out["error"] = nullptr;
+  if (r.stopped_by) out["stopped_by"] = *r.stopped_by;
   if (r.cwd) out["cwd"] = *r.cwd;
   if (r.cwd_note) out["cwd_note"] = *r.cwd_note;
   if (r.notice) out["notice"] = *r.notice;
+  if (r.snapshot_note) out["snapshot_note"] = *r.snapshot_note;
   if (r.formatted.truncated) {
     out["output_total_chars"] = r.formatted.total_chars;
     if (!r.formatted.full_output_path.empty()) {
@@ -105,6 +107,7 @@ Json to_json(const TerminalStarted& started) {
   if (started.watch_patterns_ignored) out["watch_patterns_ignored"] = true;
   if (watching) out["watch_patterns"] = started.watch_patterns;
   if (started.notice) out["notice"] = *started.notice;
+  if (started.snapshot_note) out["snapshot_note"] = *started.snapshot_note;
   return out;
 }
 

@@ -75,6 +75,7 @@ TEST(Background, KillTheGroup) {
   Json k = h.process("kill", id);
   EXPECT_EQ(k["status"], "killed");
   EXPECT_EQ(k["termination_source"], "process.kill");
+  EXPECT_EQ(k["stopped_by"], "SIGTERM");
   Json p = h.process("poll", id);
   EXPECT_EQ(p["status"], "exited");
   EXPECT_EQ(p["exit_code"], -15);
@@ -263,6 +264,7 @@ TEST(BackgroundTree, TreeIgnoringSigtermIsSigkilled) {
   ASSERT_GT(survivor, 0);
   Json k = h.process("kill", id);
   EXPECT_EQ(k["status"], "killed") << k.dump();
+  EXPECT_EQ(k["stopped_by"], "SIGKILL");
   EXPECT_FALSE(proc::testing::is_running(survivor));
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The terminal tool end to end in one session: results, persistence,
 // timeouts, cancellation, truncation and hostile output.
+#include "testutil/scoped_env.h"
 #include "testutil/status_matchers.h"
+#include "testutil/temp_dir.h"
 #include "tools/terminal/terminal_harness.h"
 
 #include <gtest/gtest.h>
@@ -112,6 +114,44 @@ TEST(Terminal, StopTokenInterrupts) {
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(r["exit_code"], 130);
   EXPECT_EQ(r["output"], "[Command interrupted]");
+}
+
+// A timeout interrupts the command as Ctrl-C would and leaves it the grace
+// to clean up (a lock file removed, here a line written); the result says
+// the interrupt ended it.
+TEST(Terminal, ATimeoutInterruptsAndLeavesTimeToCleanUp) {
+  TerminalHarness h("terminal:\n  kill_grace_seconds: 20\n");
+  Json r = h.call("terminal", {{"command", "trap 'sleep 0.3; echo cleaned > " +
+                                               h.work().file("done") + "' INT; sleep 30"},
+                               {"timeout", 1}});
+  EXPECT_EQ(r["exit_code"], 124);
+  EXPECT_EQ(r["output"], "[Command timed out after 1s]") << r.dump();
+  EXPECT_EQ(r["stopped_by"], "SIGINT");
+  EXPECT_EQ(h.work().read("done"), "cleaned\n");
+}
+
+// What ignores the interrupt is killed once the grace is over, and the
+// result says so.
+TEST(Terminal, ACommandIgnoringTheInterruptIsKilledAfterTheGrace) {
+  TerminalHarness h("terminal:\n  kill_grace_seconds: 0.5\n");
+  Json r = h.call("terminal", {{"command", "trap '' INT TERM; sleep 30"}, {"timeout", 1}});
+  EXPECT_EQ(r["exit_code"], 124);
+  EXPECT_EQ(r["stopped_by"], "SIGKILL") << r.dump();
+}
+
+// A snapshot bootstrap that fails says so, once, in the result: the reason
+// and the rc file.
+TEST(Terminal, AFailedSnapshotBootstrapIsNotedOnce) {
+  testing::TempDir home;
+  home.write(".bashrc", "exit 3\n");
+  testing::ScopedEnv env("HOME", home.path());
+  TerminalHarness h;
+  Json r = h.run("echo hi");
+  EXPECT_EQ(r["output"], "hi");
+  std::string note = r.value("snapshot_note", "");
+  EXPECT_NE(note.find("exited with 3"), std::string::npos) << r.dump();
+  EXPECT_NE(note.find("~/.bashrc"), std::string::npos) << note;
+  EXPECT_FALSE(h.run("echo again").contains("snapshot_note"));
 }
 
 TEST(Terminal, DaemonDoesNotHoldTheCall) {
