@@ -44,3 +44,5 @@ BENCHMARK(BM_NlohmannOrderedKeys)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
+
+BENCHMARK_MAIN();
