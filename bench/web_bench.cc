@@ -7,10 +7,10 @@
 //   web_bench --dump-page          the generated 1 MB page on stdout
 //   web_bench --convert FILE N     median ms of N conversions of FILE, then
 //                                  the markdown of FILE on stderr
+#include "web/ddg_results.h"
 #include "web/html_markdown.h"
 #include "web/isolated_markdown.h"
 #include "web/page_content.h"
-#include "web/search_backends.h"
 
 #include <benchmark/benchmark.h>
 

@@ -19,6 +19,7 @@
 #include <set>
 #include <thread>
 #include <utility>  // before Asio: 1.74's awaitable.hpp uses std::exchange without it
+#include <variant>
 
 namespace hermes::http {
 namespace {
@@ -213,12 +214,16 @@ struct Server::Impl {
   asio::io_context signal_io{1};
   asio::signal_set signals;
   CallRunner calls;
+  // Where large bodies are handled (handle()). Last: destroyed first, it
+  // finishes a body in hand while the loops and the endpoint still exist.
+  asio::thread_pool parsers{std::min<size_t>(usable_cpus(), 4)};
 
   awaitable<void> accept_loop();
   awaitable<void> sweep_loop();
   void note_request();
   awaitable<void> trim_when_quiet();
   awaitable<void> serve(tcp::socket socket);
+  awaitable<std::variant<HttpResponse, CallJob>> handle(const HttpRequest& request);
   awaitable<bool> write(beast::tcp_stream& stream, HttpResponse response, bool keep_alive);
   awaitable<bool> run_call(beast::tcp_stream& stream, beast::flat_buffer& buffer, CallJob job,
                            bool keep_alive);
@@ -327,7 +332,7 @@ awaitable<void> Server::Impl::serve(tcp::socket socket) {
     }
     request.body = std::move(message.body());
     bool keep_alive = message.keep_alive();
-    auto outcome = endpoint.handle(request);
+    auto outcome = co_await handle(request);
     if (auto* response = std::get_if<HttpResponse>(&outcome)) {
       open = co_await write(stream, std::move(*response), keep_alive);
     } else {
@@ -337,6 +342,22 @@ awaitable<void> Server::Impl::serve(tcp::socket socket) {
   }
   error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+}
+
+// Handling a request parses its body. Up to this size that costs less than
+// a hand-off to another thread; a larger body is parsed on `parsers`, so
+// that no other connection of this loop waits for it (16 MiB of JSON: a
+// second or more).
+constexpr std::size_t kBodyParsedOnLoop = 64 << 10;
+
+awaitable<std::variant<HttpResponse, CallJob>> Server::Impl::handle(const HttpRequest& request) {
+  if (request.body.size() <= kBodyParsedOnLoop) co_return endpoint.handle(request);
+  co_return co_await asio::co_spawn(
+      parsers,
+      [this, &request]() -> awaitable<std::variant<HttpResponse, CallJob>> {
+        co_return endpoint.handle(request);
+      },
+      use_awaitable);
 }
 
 void Server::Impl::start_worker(CallJob& job, std::shared_ptr<CallState> state) {

@@ -38,10 +38,16 @@ constexpr std::array<Range4, 15> kInternal4 = {{
     {v4(240, 0, 0, 0), 4},
 }};
 
-// Cloud metadata services: all of link-local (AWS, GCP, Azure, ECS task
-// metadata) and Alibaba's 100.100.100.200.
-constexpr std::array<Range4, 2> kMetadata4 = {
-    {{v4(169, 254, 0, 0), 16}, {v4(100, 100, 100, 200), 32}}};
+// Cloud metadata services, blocked even where private addresses are
+// allowed (the list and its sources: docs/web-tools.md, "Cloud metadata").
+// All of link-local: AWS (IMDS, ECS task metadata, Amazon DNS), GCP, Azure,
+// Oracle, OpenStack, DigitalOcean and Tencent answer there. Then Alibaba's
+// 100.100.100.200, Oracle Compute Cloud@Customer's 192.0.0.192 and Azure's
+// WireServer 168.63.129.16.
+constexpr std::array<Range4, 4> kMetadata4 = {{{v4(169, 254, 0, 0), 16},
+                                               {v4(100, 100, 100, 200), 32},
+                                               {v4(192, 0, 0, 192), 32},
+                                               {v4(168, 63, 129, 16), 32}}};
 
 bool in_range(uint32_t ip, const Range4& r) {
   uint32_t mask = r.prefix == 0 ? 0 : ~uint32_t{0} << (32 - r.prefix);
@@ -74,9 +80,25 @@ std::optional<uint32_t> embedded_v4(const std::array<uint8_t, 16>& b) {
   return std::nullopt;
 }
 
-// fd00:ec2::254, AWS's IPv6 metadata endpoint.
-constexpr std::array<uint8_t, 16> kAwsMetadata6 = {0xfd, 0, 0x0e, 0xc2, 0, 0, 0,    0,
-                                                   0,    0, 0,    0,    0, 0, 0x02, 0x54};
+using Bytes6 = std::array<uint8_t, 16>;
+
+// The IPv6 metadata endpoints: AWS's IMDS, Amazon DNS and NTP
+// (fd00:ec2::254, ::253, ::123), GCP's metadata server (fd20:ce::254) and
+// Oracle's IMDS (fd00:c1::a9fe:a9fe). All of fe80::/10 too, as all of
+// 169.254/16 for IPv4: OpenStack's metadata service answers at
+// fe80::a9fe:a9fe.
+constexpr std::array<Bytes6, 5> kMetadata6 = {{
+    {0xfd, 0, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54},
+    {0xfd, 0, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x53},
+    {0xfd, 0, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x23},
+    {0xfd, 0x20, 0, 0xce, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54},
+    {0xfd, 0, 0, 0xc1, 0, 0, 0, 0, 0, 0, 0, 0, 0xa9, 0xfe, 0xa9, 0xfe},
+}};
+
+bool metadata6(const Bytes6& b) {
+  bool link_local = b[0] == 0xfe && (b[1] & 0xc0) == 0x80;
+  return link_local || std::find(kMetadata6.begin(), kMetadata6.end(), b) != kMetadata6.end();
+}
 
 // Globally routable IPv6 is 2000::/3, minus 2001::/23 (IETF protocol
 // assignments, Teredo), 2001:db8::/32 and 3fff::/20 (documentation).
@@ -89,7 +111,7 @@ bool public6(const std::array<uint8_t, 16>& b) {
 }
 
 AddressClass classify6(const std::array<uint8_t, 16>& b) {
-  if (b == kAwsMetadata6) return AddressClass::kMetadata;
+  if (metadata6(b)) return AddressClass::kMetadata;
   if (auto inner = embedded_v4(b)) return classify4(*inner);
   return public6(b) ? AddressClass::kPublic : AddressClass::kInternal;
 }

@@ -193,7 +193,10 @@ Result<HttpResponse> perform(const HttpRequest& request, const HttpLimits& limit
     setopt(c.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
     setopt(c.get(), CURLOPT_POSTFIELDS, request.body.c_str());
   }
-  if (pin) {
+  // An IP literal needs no resolving, and curl cannot take an IPv6 literal
+  // as CURLOPT_RESOLVE's host: the connect-time check alone holds it to the
+  // vetted address.
+  if (pin && !parse_ip(pin->host)) {
     append(resolve, resolve_entry(*pin));
     setopt(c.get(), CURLOPT_RESOLVE, resolve.get());
   }

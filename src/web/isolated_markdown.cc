@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "web/isolated_markdown.h"
 
-#include "proc/forked_call.h"
-
 #include <cstdlib>
 #include <mutex>
 
@@ -53,16 +51,23 @@ Result<HtmlDocument> receive(const std::string& bytes) {
 
 }  // namespace
 
-Result<HtmlDocument> html_to_markdown_isolated(std::string_view html, const std::string& page_url,
-                                               std::chrono::steady_clock::time_point deadline,
-                                               std::stop_token stop, HtmlConverter convert) {
+Result<std::string> run_html_child(const std::function<void(proc::ForkedOutput&)>& work,
+                                   size_t html_bytes, size_t output_cap,
+                                   std::chrono::steady_clock::time_point deadline,
+                                   std::stop_token stop) {
   bind_converter_symbols();
   proc::ForkedLimits limits;
   limits.deadline = deadline;
-  limits.memory_growth = kMemoryBase + kMemoryPerByte * html.size();
-  limits.output_cap = kMarkdownCap + 64;
-  auto bytes = proc::run_forked(
-      [&](proc::ForkedOutput& out) { send(out, convert(html, page_url)); }, limits, stop);
+  limits.memory_growth = kMemoryBase + kMemoryPerByte * html_bytes;
+  limits.output_cap = output_cap;
+  return proc::run_forked(work, limits, stop);
+}
+
+Result<HtmlDocument> html_to_markdown_isolated(std::string_view html, const std::string& page_url,
+                                               std::chrono::steady_clock::time_point deadline,
+                                               std::stop_token stop, HtmlConverter convert) {
+  auto bytes = run_html_child([&](proc::ForkedOutput& out) { send(out, convert(html, page_url)); },
+                              html.size(), kMarkdownCap + 64, deadline, stop);
   if (!bytes) return bytes.error();
   return receive(*bytes);
 }

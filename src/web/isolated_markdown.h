@@ -8,9 +8,11 @@
 #pragma once
 
 #include "core/result.h"
+#include "proc/forked_call.h"
 #include "web/html_markdown.h"
 
 #include <chrono>
+#include <functional>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -20,6 +22,15 @@ namespace hermes::web {
 // The markdown the child may send back: far above what a 10 MiB page
 // legitimately gives, far below what a colspan or nesting bomb would.
 constexpr size_t kMarkdownCap = 32u << 20;
+
+// `work`, which parses `html_bytes` of HTML off the network, in a child
+// under the converter's limits: `deadline`, `stop`, memory in proportion to
+// the page, at most `output_cap` bytes back. Errors as run_forked's. The
+// search backends parse their results pages through it too.
+Result<std::string> run_html_child(const std::function<void(proc::ForkedOutput&)>& work,
+                                   size_t html_bytes, size_t output_cap,
+                                   std::chrono::steady_clock::time_point deadline,
+                                   std::stop_token stop);
 
 using HtmlConverter = HtmlDocument (*)(std::string_view html, const std::string& page_url);
 

@@ -3,11 +3,9 @@
 
 #include "core/strings.h"
 #include "json/json.h"
-#include "web/html_tree.h"
+#include "web/ddg_results.h"
 #include "web/url.h"
 #include "web/vendor_http.h"
-
-#include <gumbo.h>
 
 #include <algorithm>
 
@@ -142,6 +140,8 @@ class DdgSearch final : public SearchBackend {
 
   Result<std::vector<SearchHit>> search(const std::string& query, int limit,
                                         std::stop_token stop) const override {
+    // The exchange and the parse of its page share the request's time.
+    auto deadline = std::chrono::steady_clock::now() + timeout_;
     VendorCall call{"DuckDuckGo",
                     "search",
                     base_ + "/html/",
@@ -151,98 +151,37 @@ class DdgSearch final : public SearchBackend {
                     timeout_,
                     ""};
     auto reply = vendor_exchange(call, stop);
-    if (!reply) {
-      if (reply.error().code == ErrorCode::kCancelled)
-        return Error::Cancelled("DuckDuckGo search interrupted");
-      if (reply.error().code == ErrorCode::kTimeout)
-        return Error::Timeout(
-            "DuckDuckGo search timed out after " + std::to_string(timeout_.count()) +
-            "s — DuckDuckGo may be rate-limiting or slow. Try again later or switch to a "
-            "different search provider.");
-      return Error::Unavailable("DuckDuckGo search failed: " + reply.error().message);
-    }
+    if (!reply) return failure(reply.error());
     if (reply->status == 202) return Error::Unavailable(kDdgThrottled);
     if (reply->status != 200)
       return Error::Unavailable("DuckDuckGo search failed: HTTP " + std::to_string(reply->status));
-    auto hits = parse_ddg_html(reply->body, limit);
-    if (hits.empty() && reply->body.find("anomaly-modal") != std::string::npos)
+    auto hits = parse_ddg_html_isolated(reply->body, limit, deadline, stop);
+    if (!hits)
+      return failure(
+          {hits.error().code, "could not parse the results page (" + hits.error().message + ")"});
+    if (hits->empty() && reply->body.find("anomaly-modal") != std::string::npos)
       return Error::Unavailable(kDdgThrottled);
     return hits;
   }
 
  private:
+  // The contract's texts for an exchange or parse that failed.
+  Error failure(const Error& error) const {
+    if (error.code == ErrorCode::kCancelled)
+      return Error::Cancelled("DuckDuckGo search interrupted");
+    if (error.code == ErrorCode::kTimeout)
+      return Error::Timeout(
+          "DuckDuckGo search timed out after " + std::to_string(timeout_.count()) +
+          "s — DuckDuckGo may be rate-limiting or slow. Try again later or switch to a "
+          "different search provider.");
+    return Error::Unavailable("DuckDuckGo search failed: " + error.message);
+  }
+
   std::string base_;
   std::chrono::seconds timeout_;
 };
 
-// `//duckduckgo.com/l/?uddg=<target>&rut=…` → the target.
-std::string ddg_target(std::string href) {
-  size_t at = href.find("uddg=");
-  if (href.find("duckduckgo.com/l/") == std::string::npos || at == std::string::npos) return href;
-  std::string value = href.substr(at + 5, href.find('&', at) - (at + 5));
-  return percent_decode(value);
-}
-
-struct DdgRow {
-  const GumboNode* link = nullptr;
-  const GumboNode* snippet = nullptr;
-};
-
-void find_parts(const GumboNode* node, DdgRow& row) {
-  if (node->type != GUMBO_NODE_ELEMENT) return;
-  if (!row.link && has_class_token(node, "result__a")) row.link = node;
-  if (!row.snippet && has_class_token(node, "result__snippet")) row.snippet = node;
-  const GumboVector& kids = node->v.element.children;
-  for (unsigned i = 0; i < kids.length; ++i)
-    find_parts(static_cast<const GumboNode*>(kids.data[i]), row);
-}
-
-void collect_results(const GumboNode* node, std::vector<DdgRow>& rows, int depth) {
-  if (node->type != GUMBO_NODE_ELEMENT || depth > 64) return;
-  if (node->v.element.tag == GUMBO_TAG_DIV && has_class_token(node, "result")) {
-    if (has_class_token(node, "result--ad")) return;
-    DdgRow row;
-    find_parts(node, row);
-    if (row.link) rows.push_back(row);
-    return;
-  }
-  const GumboVector& kids = node->v.element.children;
-  for (unsigned i = 0; i < kids.length; ++i)
-    collect_results(static_cast<const GumboNode*>(kids.data[i]), rows, depth + 1);
-}
-
-// `html` with every run of ASCII whitespace made one space: Gumbo spends
-// most of its time on a results page emitting the indentation one
-// character token at a time, and nothing read from the page (link text,
-// snippets, hrefs) depends on the length of a run.
-std::string squeezed(std::string_view html) {
-  std::string out;
-  out.reserve(html.size());
-  bool in_run = false;
-  for (char c : html) {
-    bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f';
-    if (!space || !in_run) out += space ? ' ' : c;
-    in_run = space;
-  }
-  return out;
-}
-
 }  // namespace
-
-std::vector<SearchHit> parse_ddg_html(std::string_view html, int limit) {
-  const std::string text = squeezed(html);  // Gumbo's tree points into it
-  ParsedHtml doc(text);
-  std::vector<DdgRow> rows;
-  collect_results(doc.root(), rows, 0);
-  std::vector<SearchHit> hits;
-  for (const DdgRow& r : rows) {
-    if (static_cast<int>(hits.size()) >= limit) break;
-    std::string href = ddg_target(std::string(attribute(r.link, "href")));
-    if (starts_with(href, "//")) href = "https:" + href;
-    hits.push_back({collapsed_text(r.link), href, r.snippet ? collapsed_text(r.snippet) : ""});
-  }
-  return hits;
-}
 
 std::unique_ptr<SearchBackend> make_searxng(std::string base, std::chrono::seconds timeout) {
   return std::make_unique<SearxngSearch>(std::move(base), timeout);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The keyless and search-only backends: SearXNG (self-hosted), DuckDuckGo's
-// HTML endpoint (our own client, parsed with Gumbo) and Brave's free tier.
+// HTML endpoint (our own client; web/ddg_results.h reads its pages) and
+// Brave's free tier.
 #pragma once
 
 #include "web/backend.h"
@@ -19,9 +20,5 @@ std::unique_ptr<SearchBackend> make_ddg(std::string base, std::chrono::seconds t
 // `key` is BRAVE_SEARCH_API_KEY; `base` defaults to https://api.search.brave.com.
 std::unique_ptr<SearchBackend> make_brave(std::string key, std::string base,
                                           std::chrono::seconds timeout);
-
-// The hits of a DuckDuckGo HTML results page (ads skipped, `uddg`
-// redirect links decoded), at most `limit`.
-std::vector<SearchHit> parse_ddg_html(std::string_view html, int limit);
 
 }  // namespace hermes::web

@@ -32,7 +32,9 @@ TEST(AddressTable, EveryInternalIpv4RangeAtBothEnds) {
 
 TEST(AddressTable, MetadataIsItsOwnClass) {
   for (const char* a : {"169.254.169.254", "169.254.170.2", "169.254.169.253", "169.254.0.1",
-                        "100.100.100.200", "fd00:ec2::254", "::ffff:169.254.169.254",
+                        "100.100.100.200", "192.0.0.192", "168.63.129.16", "fd00:ec2::254",
+                        "fd00:ec2::253", "fd00:ec2::123", "fd20:ce::254", "fd00:c1::a9fe:a9fe",
+                        "fe80::a9fe:a9fe", "fe80::1%eth0", "febf::1", "::ffff:169.254.169.254",
                         "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::1", "::ffff:100.100.100.200"})
     EXPECT_EQ(class_of(a), AddressClass::kMetadata) << a;
 }
@@ -47,10 +49,16 @@ TEST(AddressTable, PublicNeighboursOfInternalRanges) {
 }
 
 TEST(AddressTable, Ipv6OutsideGlobalUnicastIsInternal) {
-  for (const char* a :
-       {"::", "::1", "fe80::1", "fe80::1%eth0", "fc00::1", "fd12:3456::1", "fec0::1", "ff02::1",
-        "100::1", "2001::1", "2001:1ff::1", "2001:db8::1", "3fff::1", "3fff:fff::1",
-        "64:ff9b:1::a00:1", "::7f00:1", "::a00:1", "4000::1", "[::1]"})
+  for (const char* a : {"::",           "::1",
+                        "fec0::1%eth0", "fc00::1",
+                        "fd20:ce::253", "fd00:c1::a9fe:a9ff",
+                        "fd12:3456::1", "fec0::1",
+                        "ff02::1",      "100::1",
+                        "2001::1",      "2001:1ff::1",
+                        "2001:db8::1",  "3fff::1",
+                        "3fff:fff::1",  "64:ff9b:1::a00:1",
+                        "::7f00:1",     "::a00:1",
+                        "4000::1",      "[::1]"})
     EXPECT_EQ(class_of(a), AddressClass::kInternal) << a;
   EXPECT_EQ(class_of("3fff:1000::1"), AddressClass::kPublic);
   EXPECT_EQ(class_of("2001:200::1"), AddressClass::kPublic);
@@ -198,8 +206,21 @@ TEST(UrlGuard, AllowPrivateStillBlocksMetadata) {
   EXPECT_TRUE(guard.vet(std::string_view("http://[::1]/")));
   for (const char* u :
        {"http://169.254.169.254/", "http://[::ffff:169.254.169.254]/", "http://100.100.100.200/",
-        "http://[fd00:ec2::254]/", "http://[2002:a9fe:a9fe::1]/"})
+        "http://[fd00:ec2::254]/", "http://[2002:a9fe:a9fe::1]/", "http://[fd20:ce::254]/",
+        "http://[fd00:c1::a9fe:a9fe]/opc/v2/instance/", "http://[fe80::a9fe:a9fe]/"})
     EXPECT_FALSE(guard.vet(std::string_view(u))) << u;
+}
+
+TEST(UrlGuard, NamesOfMetadataAddressesBlockedInEveryMode) {
+  auto resolver = std::make_shared<testing::FakeResolver>();
+  resolver->set("gcp.test", {"2600:1900::1", "fd20:ce::254"});
+  resolver->set("oci.test", {"fd00:c1::a9fe:a9fe"});
+  resolver->set("azure.test", {"168.63.129.16"});
+  for (const GuardOptions& options : {GuardOptions{}, private_allowed()}) {
+    UrlGuard guard(resolver, options);
+    for (const char* u : {"http://gcp.test/", "http://oci.test/", "http://azure.test/"})
+      EXPECT_FALSE(guard.vet(std::string_view(u))) << u;
+  }
 }
 
 TEST(TestAllowlist, OnlyLoopbackLiteralsWithPorts) {

@@ -41,11 +41,12 @@ class WebHarness : public hermes::testing::ExecHarness {
     start_service(nullptr);
   }
 
-  // A fresh WebService (empty caches; the environment read again) on `clock`.
-  void start_service(web_tools::Clock clock) {
+  // A fresh WebService (empty caches; the environment read again) on `clock`,
+  // reaching the loopback `address:port` pairs of `allowed`.
+  void start_service(web_tools::Clock clock, const std::string& allowed = fixture().allow_entry()) {
     auto& state = session().state<web_tools::WebState>();
     state.service = std::make_unique<web_tools::WebService>(
-        services().config, *TestAllowlist::parse(fixture().allow_entry()),
+        services().config, *TestAllowlist::parse(allowed),
         web_tools::WebServiceOptions{resolver, std::move(clock)});
   }
 

@@ -64,6 +64,25 @@ TEST(WebSearch, DuckDuckGoByDefault) {
   EXPECT_EQ(h.search("  ")["error"], "query must be a non-empty string");
 }
 
+// Results, then 200,000 nested <div>s: Gumbo's tree builder is quadratic in
+// nesting depth (minutes of CPU), so the page is parsed in a child within
+// the request's time, and a cancelled call ends the child.
+TEST(WebSearch, DuckDuckGoPageParsedWithinDeadlineAndCancellable) {
+  WebHarness h("web:\n  ddgs:\n    timeout: 2\n");
+  EXPECT_EQ(h.search("nested")["error"],
+            "DuckDuckGo search timed out after 2s — DuckDuckGo may be rate-limiting or slow. Try "
+            "again later or switch to a different search provider.");
+  WebHarness patient("web:\n  ddgs:\n    timeout: 300\n");
+  std::stop_source stop;
+  std::jthread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    stop.request_stop();
+  });
+  Json out = patient.call("web_search", {{"query", "nested again"}}, stop.get_token());
+  EXPECT_EQ(out["error"], "Interrupted") << out;
+  EXPECT_EQ(h.search("python")["data"]["web"].size(), 2u) << "the parse still finds results";
+}
+
 TEST(WebSearch, SearxngWhenConfiguredSortedByScore) {
   WebHarness h("", search_env("SEARXNG_URL", "/searxng/"));
   Json out = h.search("q", {{"limit", "abc"}});
@@ -235,6 +254,33 @@ TEST(WebExtract, BlockedAddressesNeverContacted) {
     EXPECT_EQ(h.page(u)["error"], "Blocked: URL targets a private or internal network address")
         << u;
   EXPECT_EQ(sentinel().requests(), seen);
+}
+
+TEST(WebExtract, Ipv6LiteralsAreFetched) {
+  FixtureServer v6("::1");
+  ASSERT_NE(v6.port(), 0);
+  WebHarness listed;
+  listed.start_service(nullptr, v6.allow_entry());
+  Json row = listed.page(v6.url("/page.html"));
+  EXPECT_EQ(row["title"], "Fixture Page") << row;
+  EXPECT_TRUE(row["error"].is_null()) << row;
+  WebHarness open("security:\n  allow_private_urls: true\n");
+  EXPECT_EQ(open.page(v6.url("/page.html"))["title"], "Fixture Page");
+}
+
+TEST(WebExtract, MetadataRefusedWithPrivateAllowed) {
+  WebHarness h("security:\n  allow_private_urls: true\nweb:\n  native:\n    timeout: 2\n");
+  h.resolver->set("gcp-meta.test", {"fd20:ce::254"});
+  h.resolver->set("oci-meta.test", {"fd00:c1::a9fe:a9fe"});
+  for (std::string meta :
+       {"http://[fd20:ce::254]/computeMetadata/v1/", "http://[fd00:c1::a9fe:a9fe]/opc/v2/instance/",
+        "http://gcp-meta.test/computeMetadata/v1/", "http://oci-meta.test/opc/v2/instance/"}) {
+    EXPECT_EQ(h.page(meta)["error"], "Blocked: URL targets a private or internal network address")
+        << meta;
+    Json hop = h.page(fx("/redirect?to=" + meta));
+    EXPECT_EQ(hop["error"], "Blocked: URL targets a private or internal network address") << meta;
+    EXPECT_EQ(hop["url"], meta);
+  }
 }
 
 TEST(WebExtract, PinnedAddressDefeatsRebinding) {
