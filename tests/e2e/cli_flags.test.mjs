@@ -112,7 +112,7 @@ test('call says a background job ends with the CLI process', () => {
   const out = run(['call', 'terminal', '{"command":"sleep 30","background":true}']);
   assert.equal(out.status, 0, out.stdout + out.stderr);
   const json = JSON.parse(out.stdout);
-  assert.match(json._hint, /ends when this hermes-tools call process exits/);
+  assert.match(json._hint ?? '', /ends when this hermes-tools call process exits/, out.stdout);
   const foreground = run(['call', 'terminal', '{"command":"echo hi"}']);
   assert.equal(JSON.parse(foreground.stdout)._hint, undefined);
 });
