@@ -39,12 +39,8 @@ const CommandFence* LocalBackend::command_fence() const {
 std::string LocalBackend::home() const { return PathResolver::expand_user("~"); }
 
 std::string LocalBackend::default_cwd() const {
-  std::string cwd = PathResolver::workspace("");
   // A server started elsewhere still starts its commands inside the root.
-  if (!options_.root.empty() && !is_within(PathResolver::real_path(cwd), options_.root)) {
-    return options_.root;
-  }
-  return cwd;
+  return PathResolver::inside_root(PathResolver::workspace(""), options_.root);
 }
 
 std::string LocalBackend::temp_dir() const {

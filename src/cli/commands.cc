@@ -12,9 +12,11 @@
 #include "registry/client_channel.h"
 #include "registry/dispatcher.h"
 #include "registry/session.h"
+#include "tools/background_jobs/background_jobs.h"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <thread>
 
@@ -36,20 +38,39 @@ constexpr const char* kInstructions =
 // A `call -` line or `call` argument: the MCP server's line limit.
 constexpr size_t kMaxLineBytes = 64u << 20;
 
+// The session of `call` ends with the process, and its background jobs with
+// it (BackgroundJobs::on_session_end): a later `call process` finds nothing.
+constexpr const char* kJobsEndHint =
+    "This background job ends when this hermes-tools call process exits (for `call -`, when its "
+    "input ends): poll it from the same `call -` batch, or serve with `hermes-tools mcp`.";
+
+size_t running_jobs(registry::Session& session) {
+  auto jobs = background_jobs::session_jobs(session).list();
+  return std::count_if(jobs.begin(), jobs.end(), [](const auto& job) { return job.running; });
+}
+
 // Runs one call in `session`; prints the tool's JSON text.
 int call_one(const Runtime& runtime, registry::Session& session, const std::string& tool,
              const Json& args) {
   registry::Dispatcher dispatcher(runtime.registry(), runtime.services());
   const registry::ToolSpec* spec = dispatcher.find(tool);
   if (!spec) {
-    std::cerr << "hermes-tools: unknown tool '" << tool << "' (see `hermes-tools tools`)\n";
+    std::cerr << "hermes-tools: "
+              << runtime.registry().why_missing(tool, runtime.services()).message
+              << " (see `hermes-tools tools`)\n";
     return kExitUsage;
   }
   registry::NullClientChannel client;
   std::stop_source stop;
   registry::CallContext ctx{session,    runtime.services(), client,
                             dispatcher, stop.get_token(),   Json()};
+  size_t jobs_before = running_jobs(session);
   registry::ToolCallResult result = dispatcher.call(*spec, args, ctx);
+  if (running_jobs(session) > jobs_before && result.value.is_object()) {
+    std::string hint = result.value.value("_hint", std::string());
+    result.value["_hint"] = hint.empty() ? kJobsEndHint : hint + " " + kJobsEndHint;
+    result.text = dump_json(result.value);
+  }
   std::cout << result.text << std::endl;
   return result.is_error ? kExitToolError : kExitSuccess;
 }

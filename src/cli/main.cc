@@ -6,12 +6,37 @@
 #include "cli/serve.h"
 #include "core/allocator.h"
 #include "proc/spawn.h"
+#include "registry/registry.h"
 
 #include <CLI/CLI.hpp>
 
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+// CLI11 checks for the missing subcommand before it reports words it did not
+// take, so `hermes-tools frob` would say only "A subcommand is required":
+// the first word left over is what the person mistyped.
+std::optional<std::string> unexpected_word(const CLI::App& app, const CLI::ParseError& e) {
+  if (dynamic_cast<const CLI::RequiredError*>(&e) == nullptr) return std::nullopt;
+  std::vector<std::string> left = app.remaining();
+  if (left.empty()) return std::nullopt;
+  return left.front();
+}
+
+int usage_error(const std::string& word) {
+  std::cerr << "hermes-tools: "
+            << (word.starts_with("-") ? "unknown option '" : "unknown subcommand '") << word
+            << "' (subcommands: mcp, serve, call, tools; see --help)\n";
+  return hermes::cli::kExitUsage;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // A vanished client must not kill us mid-write: EPIPE is handled instead.
@@ -29,8 +54,10 @@ int main(int argc, char** argv) {
       "Global options go before or after the subcommand: "
       "`hermes-tools --root . mcp` and `hermes-tools mcp --root .` are the same.");
   GlobalOptions options;
-  app.add_option("--toolsets", options.toolsets,
-                 "Toolsets to enable: file, terminal, code, task (default: all)")
+  app.add_option(
+         "--toolsets", options.toolsets,
+         "Toolsets to enable, comma-separated: " + hermes::registry::Registry::toolset_names() +
+             " (default: config `toolsets`, else all)")
       ->delimiter(',');
   app.add_option("--root", options.root, "Confine file tools and workdir to this tree");
   app.add_flag("--yolo", options.yolo, "Run dangerous commands without approval");
@@ -49,6 +76,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (auto word = unexpected_word(app, e)) return usage_error(*word);
     int code = app.exit(e);
     return code == 0 ? 0 : kExitUsage;
   }
@@ -61,11 +89,15 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    Runtime runtime(options);
-    if (*mcp) return run_mcp(runtime);
-    if (*serve) return run_serve(runtime, serve_flags);
-    if (*call) return run_call(runtime, tool, args);
-    return run_tools(runtime, as_json);
+    auto runtime = Runtime::create(options);
+    if (!runtime) {
+      std::cerr << "hermes-tools: " << runtime.error().message << "\n";
+      return kExitUsage;
+    }
+    if (*mcp) return run_mcp(**runtime);
+    if (*serve) return run_serve(**runtime, serve_flags);
+    if (*call) return run_call(**runtime, tool, args);
+    return run_tools(**runtime, as_json);
   } catch (const std::exception& e) {
     std::cerr << "hermes-tools: fatal: " << e.what() << "\n";
     return kExitToolError;

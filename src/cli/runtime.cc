@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/runtime.h"
 
-#include "core/log.h"
 #include "tools/register_all.h"
-
-#include <set>
 
 namespace hermes::cli {
 namespace {
@@ -16,29 +13,26 @@ std::unique_ptr<Config> load_config(const GlobalOptions& options) {
   return config;
 }
 
-std::set<std::string> pick_toolsets(const GlobalOptions& options, const Config& config) {
-  std::vector<std::string> names = options.toolsets;
-  if (names.empty()) names = config.get_string_list("toolsets");
-  std::set<std::string> out;
-  for (const auto& name : names) {
-    if (name == "all") return {};
-    if (registry::Registry::known_toolsets().count(name)) {
-      out.insert(name);
-    } else {
-      log::warn("unknown toolset '" + name + "' ignored");
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
-Runtime::Runtime(const GlobalOptions& options)
-    : config_(load_config(options)),
+Result<std::unique_ptr<Runtime>> Runtime::create(const GlobalOptions& options) {
+  auto config = load_config(options);
+  bool from_flag = !options.toolsets.empty();
+  auto toolsets = registry::Registry::select_toolsets(
+      from_flag ? options.toolsets : config->get_string_list("toolsets"));
+  if (!toolsets) {
+    return Error::InvalidArgument((from_flag ? "--toolsets: " : "config.yaml `toolsets`: ") +
+                                  toolsets.error().message);
+  }
+  return std::unique_ptr<Runtime>(new Runtime(std::move(config), *toolsets));
+}
+
+Runtime::Runtime(std::unique_ptr<Config> config, const std::set<std::string>& toolsets)
+    : config_(std::move(config)),
       paths_(config_->get_string("security.workspace_root", "")),
       services_{*config_, paths_} {
   tools::register_all_tools(registry_);
-  registry_.enable_toolsets(pick_toolsets(options, *config_));
+  registry_.enable_toolsets(toolsets);
 }
 
 }  // namespace hermes::cli

@@ -5,10 +5,12 @@
 
 #include "core/config.h"
 #include "core/paths.h"
+#include "core/result.h"
 #include "registry/registry.h"
 #include "registry/tool.h"
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,11 +25,14 @@ struct GlobalOptions {
 // Owns everything a tool call needs. Not copyable.
 class Runtime {
  public:
-  explicit Runtime(const GlobalOptions& options);
+  // kInvalidArgument for an unknown toolset (--toolsets or config `toolsets`):
+  // the command then ends with a usage error instead of enabling every tool.
+  static Result<std::unique_ptr<Runtime>> create(const GlobalOptions& options);
   const registry::Registry& registry() const { return registry_; }
   const registry::Services& services() const { return services_; }
 
  private:
+  Runtime(std::unique_ptr<Config> config, const std::set<std::string>& toolsets);
   std::unique_ptr<Config> config_;
   PathResolver paths_;
   registry::Registry registry_;

@@ -87,8 +87,13 @@ std::variant<http::ServerOptions, Problem> server_options(const ServeFlags& flag
   endpoint.session_idle = *idle;
   options.max_body_bytes = *body;
   options.max_header_bytes = *header;
-  endpoint.legacy = std::find(flags.eras.begin(), flags.eras.end(), "legacy") != flags.eras.end();
-  endpoint.modern = std::find(flags.eras.begin(), flags.eras.end(), "modern") != flags.eras.end();
+  endpoint.legacy = endpoint.modern = false;
+  for (const std::string& era : flags.eras) {
+    if (era != "legacy" && era != "modern" && era != "both")
+      return Problem{"--eras: unknown era '" + era + "' (name legacy, modern or both)"};
+    endpoint.legacy = endpoint.legacy || era != "modern";
+    endpoint.modern = endpoint.modern || era != "legacy";
+  }
   if (!endpoint.legacy && !endpoint.modern) return Problem{"--eras: name legacy, modern or both"};
   auto tokens = load_tokens(flags);
   if (auto* problem = std::get_if<Problem>(&tokens)) return *problem;
@@ -165,7 +170,9 @@ CLI::App* add_serve_command(CLI::App& app, ServeFlags& f) {
                    "Event-loop threads (0: one per usable CPU, at most 16)")
       ->check(CLI::Range(0, 64))
       ->capture_default_str();
-  serve->add_option("--eras", f.eras, "Protocol eras to serve: legacy, modern")
+  serve
+      ->add_option("--eras", f.eras,
+                   "Protocol eras to serve: legacy, modern, both (comma-separated)")
       ->capture_default_str()
       ->delimiter(',');
   serve->add_option("--tasks", f.tasks, "Offer the tasks extension on the modern wire: on|off")

@@ -50,6 +50,11 @@ std::string PathResolver::workspace(const std::string& session_cwd) {
   return process_cwd();
 }
 
+std::string PathResolver::inside_root(const std::string& dir, const std::string& root) {
+  if (root.empty() || is_within(real_path(dir), root)) return dir;
+  return root;
+}
+
 std::string PathResolver::expand_user(std::string_view path) {
   if (path.empty() || path[0] != '~') return std::string(path);
   const char* home = std::getenv("HOME");
@@ -93,7 +98,7 @@ Result<ResolvedPath> PathResolver::resolve(std::string_view given, const std::st
                                            const KnownRealPath* known) const {
   HERMES_TRY(check_given(given));
   std::string expanded = expand_user(given);
-  if (expanded[0] != '/') expanded = workspace(session_cwd) + "/" + expanded;
+  if (expanded[0] != '/') expanded = inside_root(workspace(session_cwd), root_) + "/" + expanded;
   ResolvedPath out{std::string(given), normalize(expanded), ""};
   // A loop stays as given; opening it fails later.
   out.real = known && known->absolute == out.absolute ? known->real : real_path(out.absolute);

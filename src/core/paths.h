@@ -36,6 +36,10 @@ class PathResolver {
   // absolute `$TERMINAL_CWD` (``, `.`, `./`, `auto`, `cwd` mean unset), else
   // the process cwd.
   static std::string workspace(const std::string& session_cwd);
+  // `dir` when its real path lies in `root` (a real path; empty: no root),
+  // else `root`: with `--root` set, relative paths and the terminal start
+  // inside the root from the first call, wherever the server was started.
+  static std::string inside_root(const std::string& dir, const std::string& root);
   // `~` and `~/x` against $HOME; other text unchanged.
   static std::string expand_user(std::string_view path);
   // `~` and `~/x` against `home`.
@@ -47,7 +51,8 @@ class PathResolver {
   // file still resolves through its parent's links.
   static std::string real_path(const std::string& absolute_path);
 
-  // Resolves `given`; fails with kOutsideRoot when a root is set and the real
+  // Resolves `given` (a relative path against workspace(session_cwd) kept
+  // inside the root); fails with kOutsideRoot when a root is set and the real
   // path leaves it (symlinks included), kInvalidArgument for an empty path.
   // `known`, when it names this absolute path, gives its real path.
   Result<ResolvedPath> resolve(std::string_view given, const std::string& session_cwd,

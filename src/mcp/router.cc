@@ -156,7 +156,10 @@ std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Jso
   }
   const std::string& name = params["name"].get_ref<const std::string&>();
   const registry::ToolSpec* spec = dispatcher_.find(name);
-  if (!spec) return error_reply(id, RpcError::kInvalidParams, "Unknown tool: " + name);
+  if (!spec) {
+    return error_reply(id, RpcError::kInvalidParams,
+                       dispatcher_.registry().why_missing(name, services_).message);
+  }
   registry::BriefFindings found;
   const CallKind kind = call_kind(*spec, args, services_, found);
   const bool long_running = is_long_running(*spec, args);

@@ -20,6 +20,25 @@ const std::set<std::string>& Registry::known_toolsets() {
   return kToolsets;
 }
 
+std::string Registry::toolset_names() {
+  std::string out = "all";
+  for (const auto& name : known_toolsets()) out += ", " + name;
+  return out;
+}
+
+Result<std::set<std::string>> Registry::select_toolsets(const std::vector<std::string>& names) {
+  std::set<std::string> out;
+  for (const auto& name : names) {
+    if (name == "all") return std::set<std::string>{};
+    if (!known_toolsets().count(name)) {
+      return Error::InvalidArgument("unknown toolset '" + name + "' (valid: " + toolset_names() +
+                                    ")");
+    }
+    out.insert(name);
+  }
+  return out;
+}
+
 bool Registry::is_enabled(const ToolSpec& spec) const {
   return toolsets_.empty() || toolsets_.count(spec.toolset) > 0;
 }
@@ -52,6 +71,25 @@ const ToolSpec* Registry::find(const std::string& name, const Services& services
     }
   }
   return nullptr;
+}
+
+Error Registry::why_missing(const std::string& name, const Services& services) const {
+  const std::string& wanted = classic_name(name);
+  for (const auto& tool : tools_) {
+    if (tool.name != wanted) continue;
+    if (!is_enabled(tool)) {
+      std::string enabled;
+      for (const auto& set : toolsets_) enabled += (enabled.empty() ? "" : ",") + set;
+      return Error::PermissionDenied("Tool '" + name + "' is not enabled (--toolsets " + enabled +
+                                     "; it is in toolset '" + tool.toolset + "')");
+    }
+    if (!tool.is_available(services)) {
+      return Error::Unavailable("Tool '" + name +
+                                "' is not available on this host (a program or key it "
+                                "needs is missing)");
+    }
+  }
+  return Error::NotFound("Unknown tool: " + name);
 }
 
 }  // namespace hermes::registry

@@ -4,6 +4,7 @@
 // read-only (thread-safe for reads).
 #pragma once
 
+#include "core/result.h"
 #include "registry/tool.h"
 
 #include <set>
@@ -18,15 +19,24 @@ class Registry {
   void add(ToolSpec spec);
   // Restricts the listed/callable tools to these toolsets (all when empty).
   void enable_toolsets(std::set<std::string> toolsets);
+  // The toolsets `names` selects: empty (every toolset) for none or `all`;
+  // kInvalidArgument naming the word and the valid names for an unknown one,
+  // so a typo never falls open to every tool.
+  static Result<std::set<std::string>> select_toolsets(const std::vector<std::string>& names);
 
   // Enabled and available tools in registration order.
   std::vector<const ToolSpec*> list(const Services& services) const;
   // The enabled and available tool named `name`, or nullptr.
   const ToolSpec* find(const std::string& name, const Services& services) const;
+  // Why `name` is not callable (find gave nullptr): unknown, outside the
+  // enabled toolsets (kPermissionDenied, naming them), or unavailable here.
+  Error why_missing(const std::string& name, const Services& services) const;
   // Every registered tool, ignoring toolsets and availability.
   const std::vector<ToolSpec>& all() const { return tools_; }
 
   static const std::set<std::string>& known_toolsets();
+  // "all, code, file, …": every word --toolsets accepts.
+  static std::string toolset_names();
 
  private:
   bool is_enabled(const ToolSpec& spec) const;

@@ -98,7 +98,7 @@ using ToolEntry = std::function<ToolReply(const Json& args, CallContext& ctx)>;
 
 struct ToolSpec {
   std::string name;
-  std::string toolset;  // file, terminal, code, task
+  std::string toolset;  // one of Registry::known_toolsets()
   std::string description;
   Json input_schema;
   ToolAnnotations annotations;

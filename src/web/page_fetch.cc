@@ -63,9 +63,11 @@ std::optional<HttpResponse> hop(const std::string& url, const PageFetchEnv& env,
                                 HopDeadline deadline, std::stop_token stop, FetchedPage& page) {
   page.url = url;
   auto parsed = parse_url(url);
-  auto vetted = parsed ? env.guard.vet(*parsed) : Result<VettedTarget>(Error::PermissionDenied(""));
+  auto vetted = parsed
+                    ? env.guard.vet(*parsed)
+                    : Result<VettedTarget>(Error::PermissionDenied(std::string(kBlockedInternal)));
   if (!vetted) {
-    page.error = std::string(kBlockedInternal);
+    page.error = vetted.error().message;
     return std::nullopt;
   }
   if (auto block = env.policy.check(url)) {

@@ -6,6 +6,7 @@
 #include <netdb.h>
 #include <sys/socket.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 
@@ -53,6 +54,22 @@ std::string first_set(std::initializer_list<const char*> names) {
 }
 
 Error blocked() { return Error::PermissionDenied(std::string(kBlockedInternal)); }
+
+// The scheme `url` names (RFC 3986: a letter, then letters, digits, `+-.`,
+// then `:`), lower case; empty when it names none (`example.com/x`) or the
+// colon starts a port (`localhost:8080`).
+std::string scheme_of(std::string_view url) {
+  auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  size_t colon = url.find(':');
+  if (colon == 0 || colon == std::string_view::npos || !letter(url[0])) return "";
+  for (char c : url.substr(0, colon))
+    if (!letter(c) && !digit(c) && c != '+' && c != '-' && c != '.') return "";
+  if (colon + 1 < url.size() && digit(url[colon + 1])) return "";
+  return to_lower(url.substr(0, colon));
+}
+
+bool fetchable(const std::string& scheme) { return scheme == "http" || scheme == "https"; }
 
 bool is_metadata_name(const std::string& host) {
   return host == "metadata.google.internal" || host == "metadata.goog";
@@ -116,14 +133,16 @@ UrlGuard::UrlGuard(std::shared_ptr<const Resolver> resolver, GuardOptions option
     : resolver_(std::move(resolver)), options_(std::move(options)) {}
 
 Result<VettedTarget> UrlGuard::vet(std::string_view url) const {
+  if (std::string scheme = scheme_of(url); !scheme.empty() && !fetchable(scheme))
+    return Error::PermissionDenied(std::string(kBlockedScheme));
   auto parsed = parse_url(url);
   if (!parsed) return blocked();
   return vet(*parsed);
 }
 
 Result<VettedTarget> UrlGuard::vet(const Url& url) const {
-  if ((url.scheme != "http" && url.scheme != "https") || is_metadata_name(url.host))
-    return blocked();
+  if (!fetchable(url.scheme)) return Error::PermissionDenied(std::string(kBlockedScheme));
+  if (is_metadata_name(url.host)) return blocked();
   VettedTarget out;
   out.proxy = options_.proxies.for_scheme(url.scheme);
   std::vector<IpAddress> addresses;

@@ -17,6 +17,9 @@ namespace hermes::web {
 
 inline constexpr std::string_view kBlockedInternal =
     "Blocked: URL targets a private or internal network address";
+// Before the address checks: `file:///etc/passwd` names no address at all.
+inline constexpr std::string_view kBlockedScheme =
+    "Blocked: only http and https URLs can be fetched";
 
 // The name-lookup seam (tests inject answers).
 class Resolver {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/paths.h"
 
+#include "testutil/scoped_env.h"
 #include "testutil/temp_dir.h"
 
 #include <gtest/gtest.h>
@@ -127,6 +128,35 @@ TEST(PathResolver, ARelativeRootIsTakenFromTheProcessCwd) {
   EXPECT_EQ(dot.root(), PathResolver::real_path(dir.file("ws")));
   EXPECT_EQ(sub.root(), PathResolver::real_path(dir.file("ws/sub")));
   EXPECT_FALSE(dot.resolve("/etc/passwd", ""));
+}
+
+// Issue 33 §3: a server started above its root (`cd /srv && --root
+// /srv/proj`) resolves `calc/ops.py` in the root from the first call, as the
+// terminal starts there; a session cwd inside the root still comes first.
+TEST(PathResolver, RelativePathsStartInsideTheRootFromTheFirstCall) {
+  testing::TempDir dir;
+  dir.write("proj/calc/ops.py", "x");
+  std::string root = PathResolver::real_path(dir.file("proj"));
+  PathResolver resolver(root);
+  char before[4096];
+  ASSERT_NE(::getcwd(before, sizeof before), nullptr);
+  ASSERT_EQ(::chdir(dir.path().c_str()), 0);
+  auto from_cwd = resolver.resolve("calc/ops.py", "");
+  auto from_env = [&] {
+    testing::ScopedEnv env("TERMINAL_CWD", dir.path());
+    return resolver.resolve("calc/ops.py", "");
+  }();
+  auto from_session = resolver.resolve("ops.py", root + "/calc");
+  ASSERT_EQ(::chdir(before), 0);
+  ASSERT_TRUE(from_cwd) << from_cwd.error().message;
+  EXPECT_EQ(from_cwd->absolute, root + "/calc/ops.py");
+  ASSERT_TRUE(from_env) << from_env.error().message;
+  EXPECT_EQ(from_env->absolute, root + "/calc/ops.py");
+  ASSERT_TRUE(from_session);
+  EXPECT_EQ(from_session->absolute, root + "/calc/ops.py");
+  EXPECT_EQ(PathResolver::inside_root(dir.path(), root), root);
+  EXPECT_EQ(PathResolver::inside_root(root + "/calc", root), root + "/calc");
+  EXPECT_EQ(PathResolver::inside_root(dir.path(), ""), dir.path());
 }
 
 TEST(IsWithin, ComparesWholeComponents) {

@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
+#include <string>
 
 namespace hermes::registry {
 namespace {
@@ -49,6 +51,32 @@ TEST(Dispatcher, ResetsLoopCountersOnOtherToolsOnly) {
   w.call("write_file", Json::object());
   EXPECT_EQ(w.session.state<Counter>().resets, 1);
   EXPECT_EQ(w.dispatcher.find("terminal"), nullptr);  // toolset not enabled
+}
+
+// Issue 33 §2: a typo never falls open to every tool, and a tool left out
+// by --toolsets says so instead of "Unknown tool".
+TEST(Registry, ToolsetsFailClosedAndSayWhatIsMissing) {
+  auto selected = Registry::select_toolsets({"file", "terminal"});
+  ASSERT_TRUE(selected);
+  EXPECT_EQ(*selected, (std::set<std::string>{"file", "terminal"}));
+  EXPECT_TRUE(Registry::select_toolsets({"file", "all"})->empty()) << "all: every toolset";
+  auto typo = Registry::select_toolsets({"flie"});
+  ASSERT_FALSE(typo);
+  EXPECT_EQ(typo.error().message,
+            "unknown toolset 'flie' (valid: all, code, file, task, terminal, web)");
+  World w;
+  auto noop = [](const Json&, CallContext&) { return ToolReply{Json::object()}; };
+  w.registry.add({.name = "read_file", .toolset = "file", .run = noop});
+  w.registry.add({.name = "terminal", .toolset = "terminal", .run = noop});
+  w.registry.add(
+      {.name = "web_search", .toolset = "web", .run = noop, .is_available = [](const Services&) {
+         return false;
+       }});
+  w.registry.enable_toolsets({"file", "web"});
+  EXPECT_EQ(w.registry.why_missing("terminal", w.services).message,
+            "Tool 'terminal' is not enabled (--toolsets file,web; it is in toolset 'terminal')");
+  EXPECT_EQ(w.registry.why_missing("web_search", w.services).code, ErrorCode::kUnavailable);
+  EXPECT_EQ(w.registry.why_missing("frob", w.services).message, "Unknown tool: frob");
 }
 
 // A typed tool: its parse error, its handler's Error, and an output that is

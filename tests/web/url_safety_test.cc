@@ -114,6 +114,21 @@ TEST(UrlGuard, SchemesAndShapes) {
   EXPECT_TRUE(guard.vet(std::string_view("HTTPS://EXAMPLE.COM./a")));
 }
 
+// Another scheme is refused as a scheme: `file:///etc/passwd` names no
+// network address, so the address message would mislead.
+TEST(UrlGuard, OtherSchemesAreRefusedAsSchemes) {
+  UrlGuard guard(std::make_shared<testing::FakeResolver>(), {});
+  for (const char* u : {"ftp://example.com/", "file:///etc/passwd", "FILE:///etc/passwd",
+                        "gopher://example.com/", "javascript:alert(1)"}) {
+    auto vetted = guard.vet(std::string_view(u));
+    ASSERT_FALSE(vetted) << u;
+    EXPECT_EQ(vetted.error().message, kBlockedScheme) << u;
+  }
+  auto port = guard.vet(std::string_view("localhost:8080/x"));
+  ASSERT_FALSE(port);
+  EXPECT_NE(port.error().message, kBlockedScheme) << "a host and port is no scheme";
+}
+
 // A redirect from https to http is followed like any other hop (web contract,
 // redirects): the fetch loop has no scheme rule of its own, so what decides is
 // the Location resolved against the https page and the guard's vet of the result.

@@ -249,10 +249,12 @@ TEST(WebExtract, BlockedAddressesNeverContacted) {
         "http://[::ffff:127.0.0.1]:" + std::to_string(sentinel().port()) + "/",
         "http://mixed.test:" + std::to_string(fixture().port()) + "/page.html",
         std::string("http://meta.test/"), std::string("http://metadata.google.internal/"),
-        std::string("ftp://example.com/"), std::string("file:///etc/passwd"),
         std::string("http://nowhere.test/")})
     EXPECT_EQ(h.page(u)["error"], "Blocked: URL targets a private or internal network address")
         << u;
+  for (const std::string& u :
+       {std::string("ftp://example.com/"), std::string("file:///etc/passwd")})
+    EXPECT_EQ(h.page(u)["error"], "Blocked: only http and https URLs can be fetched") << u;
   EXPECT_EQ(sentinel().requests(), seen);
 }
 

@@ -32,7 +32,8 @@ std::stop_token FileAccess::stop() const { return ctx_->stop; }
 
 std::string FileAccess::workspace() const {
   std::string cwd = ctx_->session.cwd();
-  if (!shell_) return PathResolver::workspace(cwd);
+  if (!shell_)
+    return PathResolver::inside_root(PathResolver::workspace(cwd), ctx_->services.paths.root());
   return cwd.empty() ? backend_->default_cwd() : cwd;
 }
 

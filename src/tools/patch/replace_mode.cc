@@ -73,7 +73,8 @@ Result<PatchSuccess> run_replace(const ResolvedPath& path, const ReplaceArgs& ar
   auto committed = write_pipeline::commit_write(*prepared);
   if (!committed) return write_failed(committed.error());
   PatchSuccess out;
-  out.diff = unified_diff(content, done.content, "a/" + path.given, "b/" + path.given);
+  out.diff =
+      unified_diff(content, done.content, diff_label("a", path.given), diff_label("b", path.given));
   out.files_modified = {path.absolute};
   out.lint.emplace_back(path.absolute,
                         write_pipeline::lint_delta(path.real, prepared->bytes, *raw,

@@ -184,6 +184,10 @@ Window changed_window(std::string_view from, std::string_view to) {
 
 }  // namespace
 
+std::string diff_label(std::string_view side, const std::string& path) {
+  return path.starts_with('/') ? path : std::string(side) + "/" + path;
+}
+
 std::string unified_diff(std::string_view from, std::string_view to, const std::string& from_label,
                          const std::string& to_label) {
   if (from == to) return "";

@@ -78,7 +78,9 @@ class BackendHost final : public SearchHost {
 
   std::string home() override { return backend_->home(); }
 
-  std::string workspace(const std::string& session_cwd) override {
+  // The backend's default cwd is already inside the root where one applies
+  // (LocalBackend::default_cwd); a remote host has no root of ours.
+  std::string workspace(const std::string& session_cwd, const std::string&) override {
     return session_cwd.empty() ? backend_->default_cwd() : session_cwd;
   }
 

@@ -43,8 +43,8 @@ class NativeHost final : public SearchHost {
     return PathResolver::expand_user(path);
   }
 
-  std::string workspace(const std::string& session_cwd) override {
-    return PathResolver::workspace(session_cwd);
+  std::string workspace(const std::string& session_cwd, const std::string& root) override {
+    return PathResolver::inside_root(PathResolver::workspace(session_cwd), root);
   }
 
   std::string real_path(const std::string& absolute) override {

@@ -58,8 +58,10 @@ class SearchHost {
 
   // $HOME on the host; `~` and `~/x` expand against it.
   virtual std::string home() = 0;
-  // Where relative paths start: the session's cwd, else the host default.
-  virtual std::string workspace(const std::string& session_cwd) = 0;
+  // Where relative paths start: the session's cwd, else the host default;
+  // kept inside `root` (the workspace root, empty: none) as PathResolver
+  // keeps it.
+  virtual std::string workspace(const std::string& session_cwd, const std::string& root) = 0;
   // `absolute` with every existing symlink hop resolved (PathResolver's
   // real_path on the host).
   virtual std::string real_path(const std::string& absolute) = 0;

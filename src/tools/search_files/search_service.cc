@@ -33,7 +33,8 @@ struct FoundRoot {
 Result<FoundRoot> locate_root(SearchHost& host, const SearchDeps& deps, const std::string& given) {
   if (given.empty()) return Error::InvalidArgument("path is empty");
   std::string expanded = host.expand_user(given);
-  if (!expanded.starts_with('/')) expanded = host.workspace(deps.session_cwd) + "/" + expanded;
+  if (!expanded.starts_with('/'))
+    expanded = host.workspace(deps.session_cwd, deps.paths.root()) + "/" + expanded;
   FoundRoot out{{given, PathResolver::normalize(expanded), ""}, PathKind::kMissing};
   SearchHost::Located where = host.locate(out.path.absolute);
   out.path.real = std::move(where.real);
@@ -189,7 +190,7 @@ std::optional<Result<SearchOutcome>> try_multi_path(const SearchRequest& req, Se
 Result<SearchOutcome> run_search(const SearchRequest& req, SearchDeps& deps) {
   if (auto error = nt_namespace_error(req.path)) return Error::PermissionDenied(*error);
   SearchHost& host = *deps.env.host;
-  deps.env.cwd = host.workspace(deps.session_cwd);
+  deps.env.cwd = host.workspace(deps.session_cwd, deps.paths.root());
   deps.env.home = host.home();
   deps.env.fence_root = deps.paths.root();
   // The string filter below judges the paths the engine prints; the fence

@@ -69,8 +69,10 @@ void merge(std::vector<Slot>& slots, const std::vector<web::ExtractRow>& rows,
       fail(slot, row->error);
       continue;
     }
-    if (moved && !service.guard().vet(std::string_view(slot.entry.url))) {
-      fail(slot, std::string(web::kBlockedInternal));
+    auto moved_to = moved ? service.guard().vet(std::string_view(slot.entry.url))
+                          : Result<web::VettedTarget>(web::VettedTarget{});
+    if (!moved_to) {
+      fail(slot, moved_to.error().message);
     } else if (auto block = policy.check(slot.entry.url)) {
       fail(slot, block->message());
       slot.entry.blocked_by_policy = block;
@@ -195,7 +197,7 @@ Result<ExtractOutput> run_extract(const ExtractParams& params, WebService& servi
     if (!slot.pending) continue;
     auto vetted = service.guard().vet(std::string_view(slot.entry.url));
     if (!vetted)
-      fail(slot, std::string(web::kBlockedInternal));
+      fail(slot, vetted.error().message);  // the guard's text: the scheme or the address
     else
       slot.cacheable = service.cacheable(slot.entry.url, *vetted);
   }

@@ -139,8 +139,7 @@ void register_web(registry::Registry& registry) {
     log::error(fixtures.error().message);
     std::exit(2);
   }
-  if (!fixtures->empty())
-    log::warn("WARNING: test loopback allowlist active: " + fixtures->describe());
+  if (!fixtures->empty()) log::warn("test loopback allowlist active: " + fixtures->describe());
   registry::ToolAnnotations annotations{
       .read_only = true, .destructive = false, .idempotent = false, .open_world = true};
   registry.add(registry::ToolSpec{

@@ -72,6 +72,26 @@ TEST_F(PatchToolTest, OversizedFileIsRefusedUpFront) {
       << v4a.dump();
 }
 
+// An absolute path heads the diff as it is (`--- /tmp/x/a.py`), the way
+// `diff -u` prints it, never as `--- a//tmp/x/a.py`.
+TEST_F(PatchToolTest, DiffHeadersOfAbsolutePathsHaveNoDoubledSlash) {
+  std::string path = dir.write("a.py", "x = 1\n");
+  Json out = replace(path, "x = 1", "x = 2");
+  ASSERT_EQ(out["success"], true) << out.dump();
+  EXPECT_TRUE(out["diff"].get<std::string>().starts_with("--- " + path + "\n+++ " + path + "\n"))
+      << out["diff"];
+  std::string added = dir.file("b.py");
+  Json v4a = tools.call(
+      "patch", {{"mode", "patch"},
+                {"patch", "*** Begin Patch\n*** Update File: " + path + "\n@@\n-x = 2\n+x = 3\n" +
+                              "*** Add File: " + added + "\n+y = 1\n*** End Patch\n"}});
+  ASSERT_EQ(v4a["success"], true) << v4a.dump();
+  std::string diff = v4a["diff"].get<std::string>();
+  EXPECT_NE(diff.find("--- " + path + "\n+++ " + path + "\n"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("+++ " + added + "\n"), std::string::npos) << diff;
+  EXPECT_EQ(diff.find("//"), std::string::npos) << diff;
+}
+
 TEST_F(PatchToolTest, FifoAndDirectoryAreRefusedWithoutBlocking) {
   ASSERT_EQ(::mkfifo(dir.file("pipe").c_str(), 0600), 0);
   Json fifo = replace(dir.file("pipe"), "a", "b");

@@ -91,5 +91,11 @@ TEST(UnifiedDiff, EditsInsideARepeatedRunAndAtTheEnds) {
   EXPECT_EQ(unified_diff("a\nb", "a\nc", "a", "b"), "--- a\n+++ b\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
 }
 
+TEST(DiffLabel, RelativeGetsItsSideAbsoluteStaysAsIs) {
+  EXPECT_EQ(diff_label("a", "calc/ops.py"), "a/calc/ops.py");
+  EXPECT_EQ(diff_label("b", "calc/ops.py"), "b/calc/ops.py");
+  EXPECT_EQ(diff_label("a", "/srv/proj/ops.py"), "/srv/proj/ops.py");
+}
+
 }  // namespace
 }  // namespace hermes::patch

@@ -18,14 +18,14 @@ namespace hermes::v4a {
 namespace {
 
 std::string add_diff(const std::string& path, const std::string& content) {
-  std::string out = "--- /dev/null\n+++ b/" + path + "\n";
+  std::string out = "--- /dev/null\n+++ " + patch::diff_label("b", path) + "\n";
   for (auto line : match::line_views(content)) out += "+" + std::string(line) + "\n";
   return out;
 }
 
 std::string delete_diff(const std::string& path, const std::string& content) {
   if (content.empty()) return "# Deleted: " + path;
-  return patch::unified_diff(content, "", "a/" + path, "/dev/null");
+  return patch::unified_diff(content, "", patch::diff_label("a", path), "/dev/null");
 }
 
 class DryRun {
@@ -108,7 +108,8 @@ class DryRun {
       return problems.push_back(op.path + ": " + *error);
     const HunkOutcome& done = std::get<HunkOutcome>(result);
     if (done.changed) {
-      diffs.push_back(patch::unified_diff(body, done.content, "a/" + op.path, "b/" + op.path));
+      diffs.push_back(patch::unified_diff(body, done.content, patch::diff_label("a", op.path),
+                                          patch::diff_label("b", op.path)));
       overlay.put(op.path, (bom ? std::string(write_pipeline::kUtf8Bom) : "") + done.content);
     }
     if (!op.move_to.empty()) move(op.path, op.move_to);
