@@ -75,9 +75,12 @@ std::variant<http::ServerOptions, Problem> server_options(const ServeFlags& flag
   endpoint.allow_hosts = flags.allow_hosts;
   endpoint.allow_origins = flags.allow_origins;
   endpoint.max_sessions = flags.max_sessions;
+  endpoint.max_sessions_per_principal = flags.max_sessions_per_principal;
   endpoint.max_inflight = flags.max_inflight;
   endpoint.max_inflight_per_principal = flags.max_inflight_per_principal;
   options.io_threads = flags.io_threads;
+  options.max_connections = flags.max_connections;
+  options.max_connections_per_peer = flags.max_connections_per_peer;
   auto idle = parse_duration(flags.session_idle);
   auto body = parse_size(flags.max_body);
   auto header = parse_size(flags.max_header);
@@ -112,8 +115,7 @@ std::optional<Problem> check_exposure(const http::ServerOptions& options, const 
                    " without authentication: give --token-file (or HERMES_MCP_TOKENS), or "
                    "--allow-unauthenticated"};
   }
-  bool wildcard = options.host == "0.0.0.0" || options.host == "::";
-  if (wildcard && flags.allow_hosts.empty()) {
+  if (http::is_wildcard_address(options.host) && flags.allow_hosts.empty()) {
     return Problem{
         "a wildcard --listen needs --allow-host with the names clients use (or --allow-host '*')"};
   }
@@ -153,6 +155,11 @@ CLI::App* add_serve_command(CLI::App& app, ServeFlags& f) {
                   "Permit a non-loopback bind without tokens");
   serve->add_option("--max-sessions", f.max_sessions, "Legacy sessions at most")
       ->capture_default_str();
+  serve
+      ->add_option("--max-sessions-per-principal", f.max_sessions_per_principal,
+                   "Legacy sessions of one principal at most, with tokens (0: a quarter of "
+                   "--max-sessions); beyond, its least recently used one ends")
+      ->capture_default_str();
   serve->add_option("--session-idle", f.session_idle, "Idle time that ends a session")
       ->capture_default_str();
   serve->add_option("--max-body", f.max_body, "Largest request body (413 beyond)")
@@ -169,6 +176,15 @@ CLI::App* add_serve_command(CLI::App& app, ServeFlags& f) {
       ->add_option("--io-threads", f.io_threads,
                    "Event-loop threads (0: one per usable CPU, at most 16)")
       ->check(CLI::Range(0, 64))
+      ->capture_default_str();
+  serve
+      ->add_option("--max-connections", f.max_connections,
+                   "Connections open at once (0: half the open-files limit; 503 beyond)")
+      ->capture_default_str();
+  serve
+      ->add_option("--max-connections-per-peer", f.max_connections_per_peer,
+                   "Connections open at once from one address or IPv6 /64 (0: a quarter of "
+                   "--max-connections)")
       ->capture_default_str();
   serve
       ->add_option("--eras", f.eras,

@@ -19,12 +19,15 @@ struct ServeFlags {
   std::vector<std::string> allow_origins;
   bool allow_unauthenticated = false;
   size_t max_sessions = 256;
+  size_t max_sessions_per_principal = 0;  // 0: a quarter of max_sessions
   std::string session_idle = "30m";
   std::string max_body = "16MiB";
   std::string max_header = "16KiB";
   size_t max_inflight = 256;
   size_t max_inflight_per_principal = 32;
-  size_t io_threads = 0;  // 0: one per usable CPU
+  size_t io_threads = 0;                // 0: one per usable CPU
+  size_t max_connections = 0;           // 0: half the open-files limit
+  size_t max_connections_per_peer = 0;  // 0: a quarter of max_connections
   std::vector<std::string> eras = {"legacy", "modern"};
   std::string tasks = "on";
   long task_inline_ms = 5000;

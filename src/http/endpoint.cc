@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 namespace hermes::http {
 namespace {
@@ -151,24 +152,54 @@ void Endpoint::expire_idle() {
   expire_idle_locked();
 }
 
+// Decided under the bucket's lock, where a starting call counts itself:
+// the call is either counted here or finds the bucket retired.
+bool Endpoint::retire_if_unused_since(const std::shared_ptr<Bucket>& bucket, Clock::rep before) {
+  {
+    std::lock_guard lock(bucket->mu);
+    if (bucket->inflight > 0 || bucket->last_used >= before) return false;
+    bucket->retired = true;
+  }
+  retire(bucket);
+  return true;
+}
+
 void Endpoint::expire_idle_locked() {
-  auto now = Clock::now().time_since_epoch().count();
-  auto idle = std::chrono::duration_cast<Clock::duration>(options_.session_idle).count();
-  // Decided under the bucket's lock, where a starting call counts itself:
-  // the call is either counted here or finds the bucket retired.
-  auto retire_if_idle = [&](const std::shared_ptr<Bucket>& bucket) {
-    {
-      std::lock_guard lock(bucket->mu);
-      if (bucket->inflight > 0 || now - bucket->last_used <= idle) return false;
-      bucket->retired = true;
-    }
-    retire(bucket);
-    return true;
+  auto idle = std::chrono::duration_cast<Clock::duration>(options_.session_idle);
+  auto before = (Clock::now() - idle).time_since_epoch().count();
+  auto retire_if_idle = [&](const auto& entry) {
+    return retire_if_unused_since(entry.second, before);
   };
-  std::erase_if(sessions_, [&](const auto& entry) { return retire_if_idle(entry.second); });
+  std::erase_if(sessions_, retire_if_idle);
   std::erase_if(modern_, [&](const auto& entry) {
-    return !router_.has_live_tasks(entry.first) && retire_if_idle(entry.second);
+    return !router_.has_live_tasks(entry.first) && retire_if_idle(entry);
   });
+}
+
+// A principal at its own cap makes room by ending its least recently used
+// session without a call in flight, so that one token can neither take
+// every session nor be locked out by its own leaked ones (issue 34 §4).
+// False when every one of its sessions has a call in flight.
+bool Endpoint::make_room_for_locked(const std::string& principal) {
+  if (options_.tokens.empty()) return true;  // one principal: only the total counts
+  size_t cap = options_.max_sessions_per_principal ? options_.max_sessions_per_principal
+                                                   : std::max<size_t>(options_.max_sessions / 4, 1);
+  // Last use read once: a request on another thread may touch a session.
+  std::vector<std::pair<Clock::rep, decltype(sessions_)::iterator>> own;
+  for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
+    if (it->second->principal == principal) own.emplace_back(it->second->last_used.load(), it);
+  }
+  if (own.size() < cap) return true;
+  std::sort(own.begin(), own.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  size_t excess = own.size() - cap + 1;  // to end for one more
+  for (auto& [used, it] : own) {
+    if (excess == 0) break;
+    if (retire_if_unused_since(it->second, std::numeric_limits<Clock::rep>::max())) {
+      sessions_.erase(it);
+      --excess;
+    }
+  }
+  return excess == 0;
 }
 
 std::optional<HttpResponse> Endpoint::check_guards(const HttpRequest& request) const {
@@ -195,6 +226,21 @@ std::variant<std::string, HttpResponse> Endpoint::authenticate(const HttpRequest
   return json_response(401, body, {{"WWW-Authenticate", challenge}});
 }
 
+std::variant<Admission, HttpResponse> Endpoint::admit(const HttpRequest& request) const {
+  std::string_view target = request.target;
+  std::string_view path = target.substr(0, target.find('?'));
+  if (auto refused = check_guards(request)) return *refused;
+  if (path == "/healthz" && request.method == "GET") return Admission{};
+  if (path != options_.path) return refuse(404, -32000, "Not Found");
+  if (target.find("access_token=") != std::string_view::npos) {
+    return refuse(400, -32000, "Bad Request: tokens go in the Authorization header");
+  }
+  if (request.method == "OPTIONS" && request.header("origin")) return Admission{};
+  auto auth = authenticate(request);
+  if (auto* refused = std::get_if<HttpResponse>(&auth)) return *refused;
+  return Admission{std::get<std::string>(std::move(auth))};
+}
+
 std::variant<HttpResponse, CallJob> Endpoint::handle(const HttpRequest& request) {
   try {
     return route(request);
@@ -205,15 +251,11 @@ std::variant<HttpResponse, CallJob> Endpoint::handle(const HttpRequest& request)
 }
 
 Endpoint::Outcome Endpoint::route(const HttpRequest& request) {
-  std::string_view target = request.target;
-  std::string_view path = target.substr(0, target.find('?'));
-  if (auto refused = check_guards(request)) return *refused;
+  auto admitted = admit(request);
+  if (auto* refused = std::get_if<HttpResponse>(&admitted)) return *refused;
+  std::string_view path = std::string_view(request.target).substr(0, request.target.find('?'));
   if (path == "/healthz" && request.method == "GET")
     return HttpResponse{200, {{"Content-Type", "text/plain"}}, "ok"};
-  if (path != options_.path) return refuse(404, -32000, "Not Found");
-  if (target.find("access_token=") != std::string_view::npos) {
-    return refuse(400, -32000, "Bad Request: tokens go in the Authorization header");
-  }
   if (request.method == "OPTIONS" && request.header("origin")) {
     return HttpResponse{
         204,
@@ -226,9 +268,7 @@ Endpoint::Outcome Endpoint::route(const HttpRequest& request) {
           "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate"}},
         ""};
   }
-  auto auth = authenticate(request);
-  if (auto* refused = std::get_if<HttpResponse>(&auth)) return *refused;
-  const std::string& principal = std::get<std::string>(auth);
+  const std::string& principal = *std::get<Admission>(admitted).principal;
   if (request.method == "POST") return handle_post(request, principal);
   if (request.method == "DELETE") return handle_delete(request, principal);
   if (request.method == "GET" &&
@@ -356,6 +396,12 @@ std::variant<HttpResponse, CallJob> Endpoint::legacy_initialize(const Post& post
   {
     std::lock_guard lock(sessions_mu_);
     if (sessions_.size() >= options_.max_sessions) expire_idle_locked();
+    if (!make_room_for_locked(post.principal)) {
+      return refuse(503, -32000,
+                    "Service Unavailable: too many sessions for this principal, each with a call "
+                    "in flight",
+                    {{"Retry-After", "30"}});
+    }
     if (sessions_.size() >= options_.max_sessions) {
       return refuse(503, -32000, "Service Unavailable: too many sessions", {{"Retry-After", "30"}});
     }

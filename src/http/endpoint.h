@@ -36,6 +36,9 @@ struct EndpointOptions {
   std::vector<std::string> allow_origins;
   TokenTable tokens;  // empty: no authentication (every caller is "local")
   size_t max_sessions = 256;
+  // 0: a quarter of max_sessions (at least 1). Applies only with tokens:
+  // without them every caller is one principal.
+  size_t max_sessions_per_principal = 0;
   std::chrono::milliseconds session_idle{std::chrono::minutes(30)};
   size_t max_inflight = 256;
   size_t max_inflight_per_principal = 32;
@@ -71,6 +74,13 @@ struct CallJob {
   Headers headers;  // for the response (Mcp-Session-Id)
 };
 
+// What a request's headers alone decided (Endpoint::admit).
+struct Admission {
+  // The principal a token (or the absence of a token table) vouched for;
+  // nullopt for the requests that need none (GET /healthz, a CORS preflight).
+  std::optional<std::string> principal;
+};
+
 class Endpoint {
  public:
   Endpoint(mcp::Router& router, EndpointOptions options);
@@ -79,6 +89,10 @@ class Endpoint {
   Endpoint(const Endpoint&) = delete;
   Endpoint& operator=(const Endpoint&) = delete;
 
+  // Guards, path and token, judged on the headers (the body may be empty):
+  // the listener asks before it reads a body, so that a refused request
+  // never buffers one (issue 34 §2).
+  std::variant<Admission, HttpResponse> admit(const HttpRequest& request) const;
   // Never throws: a request whose handling throws is answered 500 and the
   // server keeps serving.
   std::variant<HttpResponse, CallJob> handle(const HttpRequest& request);
@@ -106,6 +120,11 @@ class Endpoint {
                                                                    const std::string& principal);
   std::shared_ptr<Bucket> modern_bucket(const std::string& principal);
   void expire_idle_locked();  // sessions_mu_ held
+  // Retires `bucket` unless a call is in flight on it or it was used at or
+  // after `before` (a steady_clock count); sessions_mu_ held.
+  bool retire_if_unused_since(const std::shared_ptr<Bucket>& bucket,
+                              std::chrono::steady_clock::rep before);
+  bool make_room_for_locked(const std::string& principal);  // sessions_mu_ held
   void retire(std::shared_ptr<Bucket> bucket);
   void reap_loop(std::stop_token stop);
   void release_load(const std::string& principal);

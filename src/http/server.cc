@@ -12,14 +12,24 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <deque>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <thread>
 #include <utility>  // before Asio: 1.74's awaitable.hpp uses std::exchange without it
 #include <variant>
+
+#include "http/connection_limits.h"
 
 namespace hermes::http {
 namespace {
@@ -134,7 +144,118 @@ std::string sse_event(const std::string& message) {
   return "event: message\ndata: " + message + "\n\n";
 }
 
+// A request that no token vouched for (GET /healthz, a CORS preflight) has
+// no use for a body: it may not make the server buffer one (issue 34 §2).
+constexpr std::uint64_t kUnvouchedBodyBytes = 4 << 10;
+
+// How long a refused request's remaining bytes are read and dropped before
+// its connection closes (see refuse_and_close()).
+constexpr auto kLinger = 1s;
+
+// After an accept fails for want of a resource, the next try waits this long
+// rather than failing again at once in a loop.
+constexpr auto kAcceptPause = 50ms;
+
+// The most queued connections taken and closed at once when out of
+// descriptors (see Server::Impl::shed_queued()).
+constexpr int kShedAtMost = 64;
+
+// Written to a connection over a cap, if its socket takes it at once.
+constexpr std::string_view kBusy =
+    "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\n"
+    "Connection: close\r\n\r\n";
+
+// Over a cap: the short answer, then close.
+void turn_away(tcp::socket& socket) {
+  error_code ignored;
+  socket.non_blocking(true, ignored);
+  socket.write_some(asio::buffer(kBusy), ignored);
+  socket.close(ignored);
+}
+
+// Whose connection this is, for the per-peer cap: an IPv4 address (mapped
+// or not), or an IPv6 /64, which one host usually holds whole.
+std::string peer_key(asio::ip::address address) {
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
+  if (address.is_v4()) return address.to_string();
+  auto bytes = address.to_v6().to_bytes();
+  std::fill(bytes.begin() + 8, bytes.end(), 0);
+  return asio::ip::address_v6(bytes).to_string() + "/64";
+}
+
+size_t open_files_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 1 << 20;
+  return limit.rlim_cur;
+}
+
+// The caps ServerOptions asks for, its zeros worked out.
+ConnectionLimits connection_limits(const ServerOptions& options) {
+  size_t total = options.max_connections ? options.max_connections
+                                         : std::max<size_t>(open_files_limit() / 2, 1);
+  size_t per_peer = options.max_connections_per_peer ? options.max_connections_per_peer
+                                                     : std::max<size_t>(total / 4, 1);
+  return ConnectionLimits(total, per_peer);
+}
+
+// A descriptor kept spare for when the process runs out (see
+// Server::Impl::shed_queued()).
+class ReserveFd {
+ public:
+  ReserveFd() { take(); }
+  ~ReserveFd() { release(); }
+  ReserveFd(const ReserveFd&) = delete;
+  ReserveFd& operator=(const ReserveFd&) = delete;
+  void take() {
+    if (fd_ < 0) fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  }
+  void release() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// A request's method, target and headers (names lowercased); no body yet.
+HttpRequest request_head(const bhttp::request<bhttp::string_body>& message) {
+  HttpRequest request;
+  request.method = std::string(message.method_string());
+  request.target = std::string(message.target());
+  for (const auto& field : message) {
+    std::string name(field.name_string());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    request.headers.emplace_back(std::move(name), std::string(field.value()));
+  }
+  return request;
+}
+
+// The bind address as a request's Host names it ("10.0.0.5", "[fe80::1]"),
+// so that it is a valid Host (docs/http.md; issue 34 §6); nothing for a
+// wildcard, which names no one host.
+ServerOptions with_bind_host(ServerOptions options) {
+  error_code ec;
+  auto address = asio::ip::make_address(options.host, ec);
+  if (ec || is_wildcard_address(options.host)) return options;
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
+  options.endpoint.allow_hosts.push_back(address.is_v6() ? "[" + address.to_string() + "]"
+                                                         : address.to_string());
+  return options;
+}
+
 }  // namespace
+
+bool is_wildcard_address(const std::string& host) {
+  error_code ec;
+  auto address = asio::ip::make_address(host, ec);
+  if (ec) return false;
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    return asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6()).is_unspecified();
+  return address.is_unspecified();
+}
 
 Result<std::pair<std::string, unsigned short>> parse_listen(const std::string& listen) {
   size_t colon = listen.rfind(':');
@@ -189,11 +310,13 @@ class IoThreads {
 
 struct Server::Impl {
   Impl(mcp::Router& router, ServerOptions opts)
-      : options(std::move(opts)),
+      : options(with_bind_host(std::move(opts))),
         endpoint(router, options.endpoint),
+        connections(connection_limits(options)),
         loops(options.io_threads ? options.io_threads : std::min<size_t>(usable_cpus(), 16)),
         io(loops.main()),
         acceptor(io),
+        accept_pause(io),
         sweeper(io),
         trim_timer(io),
         signals(signal_io, SIGINT, SIGTERM) {}
@@ -202,9 +325,13 @@ struct Server::Impl {
   // Before the loops: a call's job left in a connection's frame gives its
   // place back to the endpoint when the loops destroy that frame.
   Endpoint endpoint;
+  // Before the loops too: a connection's frame gives its place back here.
+  ConnectionLimits connections;
   IoThreads loops;
   asio::io_context& io;  // the main loop: accepting, sweeping
   tcp::acceptor acceptor;
+  asio::steady_timer accept_pause;
+  ReserveFd reserve;
   asio::steady_timer sweeper;
   asio::steady_timer trim_timer;
   std::atomic<bool> trim_pending = false;  // trim_when_quiet is waiting
@@ -219,10 +346,13 @@ struct Server::Impl {
   asio::thread_pool parsers{std::min<size_t>(usable_cpus(), 4)};
 
   awaitable<void> accept_loop();
+  awaitable<void> back_off(const error_code& ec);
+  void shed_queued();
   awaitable<void> sweep_loop();
   void note_request();
   awaitable<void> trim_when_quiet();
-  awaitable<void> serve(tcp::socket socket);
+  awaitable<void> serve(tcp::socket socket, ConnectionLimits::Slot slot);
+  awaitable<void> refuse_and_close(beast::tcp_stream& stream, HttpResponse response);
   awaitable<std::variant<HttpResponse, CallJob>> handle(const HttpRequest& request);
   awaitable<bool> write(beast::tcp_stream& stream, HttpResponse response, bool keep_alive);
   awaitable<bool> run_call(beast::tcp_stream& stream, beast::flat_buffer& buffer, CallJob job,
@@ -242,12 +372,47 @@ awaitable<void> Server::Impl::accept_loop() {
     tcp::socket socket =
         co_await acceptor.async_accept(loops.next(), asio::redirect_error(use_awaitable, ec));
     if (ec == asio::error::operation_aborted) co_return;
-    if (ec) continue;  // EMFILE and friends: the next accept may work
+    if (ec) {
+      co_await back_off(ec);
+      continue;
+    }
+    auto peer = socket.remote_endpoint(ec);
+    std::optional<ConnectionLimits::Slot> slot =
+        ec ? std::nullopt : connections.admit(peer_key(peer.address()));
+    if (!slot) {
+      turn_away(socket);
+      continue;
+    }
     // Small responses must not wait for the peer's delayed ACK (Nagle).
     socket.set_option(tcp::no_delay(true), ec);
     auto loop = socket.get_executor();
-    asio::co_spawn(loop, serve(std::move(socket)), asio::detached);
+    asio::co_spawn(loop, serve(std::move(socket), std::move(*slot)), asio::detached);
   }
+}
+
+// An accept that failed (out of descriptors, memory or buffers) would fail
+// again at once: the loop waits a moment rather than spin (issue 34 §1).
+awaitable<void> Server::Impl::back_off(const error_code& ec) {
+  if (ec == asio::error::no_descriptors ||
+      ec == error_code(ENFILE, asio::error::get_system_category()))
+    shed_queued();
+  accept_pause.expires_after(kAcceptPause);
+  error_code ignored;
+  co_await accept_pause.async_wait(asio::redirect_error(use_awaitable, ignored));
+}
+
+// Out of descriptors, a connection waiting in the listen queue cannot be
+// accepted, and its client waits on. The reserve descriptor is given up to
+// take the waiting connections and close them (the client learns at once),
+// then taken back.
+void Server::Impl::shed_queued() {
+  reserve.release();
+  for (int i = 0; i < kShedAtMost; ++i) {
+    int fd = ::accept4(acceptor.native_handle(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) break;
+    ::close(fd);
+  }
+  reserve.take();
 }
 
 awaitable<void> Server::Impl::sweep_loop() {
@@ -299,39 +464,68 @@ awaitable<bool> Server::Impl::write(beast::tcp_stream& stream, HttpResponse resp
   co_return !ec && keep_alive;
 }
 
-awaitable<void> Server::Impl::serve(tcp::socket socket) {
+// A request refused before its body was read: the answer, then the
+// connection closes. The client may still be sending that body, and a close
+// with bytes unread would reset the connection and could lose the answer, so
+// they are read and dropped for up to kLinger first (nothing is kept).
+awaitable<void> Server::Impl::refuse_and_close(beast::tcp_stream& stream, HttpResponse response) {
+  co_await write(stream, std::move(response), false);
+  error_code ec;
+  stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  stream.expires_after(kLinger);
+  std::array<char, 4096> sink;
+  while (!ec)
+    co_await stream.async_read_some(asio::buffer(sink), asio::redirect_error(use_awaitable, ec));
+}
+
+// `slot`, the connection's place under the caps, is given back when this ends.
+awaitable<void> Server::Impl::serve(tcp::socket socket,
+                                    [[maybe_unused]] ConnectionLimits::Slot slot) {
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer;
   bool open = true;
+  // Has a token (or the absence of a token table) vouched for a request on
+  // this connection? Until then an idle connection is kept only briefly.
+  bool vouched_once = false;
   for (bool first = true; open; first = false) {
     bhttp::request_parser<bhttp::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(options.max_header_bytes));
-    parser.body_limit(options.max_body_bytes);
-    stream.expires_after(first ? options.header_timeout : options.keep_alive_timeout);
+    // The body's size is judged once the headers are admitted, below.
+    parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+    stream.expires_after(first          ? options.header_timeout
+                         : vouched_once ? options.keep_alive_timeout
+                                        : options.unauthenticated_keep_alive);
     error_code ec;
     co_await bhttp::async_read_header(stream, buffer, parser,
                                       asio::redirect_error(use_awaitable, ec));
-    if (!ec) {
-      stream.expires_after(options.body_timeout);
-      co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
-    }
     if (ec == bhttp::error::header_limit) {
-      co_await write(stream, limit_refusal(431, "Request Header Fields Too Large"), false);
-    } else if (ec == bhttp::error::body_limit) {
-      co_await write(stream, limit_refusal(413, "Payload Too Large"), false);
+      co_await refuse_and_close(stream, limit_refusal(431, "Request Header Fields Too Large"));
     }
     if (ec) break;  // refused above, or EOF, timeout, garbage: drop the connection
-    auto& message = parser.get();
-    HttpRequest request;
-    request.method = std::string(message.method_string());
-    request.target = std::string(message.target());
-    for (const auto& field : message) {
-      std::string name(field.name_string());
-      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      request.headers.emplace_back(std::move(name), std::string(field.value()));
+    HttpRequest request = request_head(parser.get());
+    // Guards and token on the headers: a refused request's body is never
+    // read, so no client without a token makes the server buffer one.
+    auto admitted = endpoint.admit(request);
+    if (auto* refused = std::get_if<HttpResponse>(&admitted)) {
+      co_await refuse_and_close(stream, std::move(*refused));
+      break;
     }
-    request.body = std::move(message.body());
-    bool keep_alive = message.keep_alive();
+    bool vouched = std::get<Admission>(admitted).principal.has_value();
+    vouched_once = vouched_once || vouched;
+    std::uint64_t body_limit = vouched ? options.max_body_bytes : kUnvouchedBodyBytes;
+    if (parser.content_length().value_or(0) > body_limit) {
+      co_await refuse_and_close(stream, limit_refusal(413, "Payload Too Large"));
+      break;
+    }
+    parser.body_limit(body_limit);  // a chunked body is counted as it comes
+    stream.expires_after(options.body_timeout);
+    co_await bhttp::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    if (ec == bhttp::error::body_limit) {
+      co_await refuse_and_close(stream, limit_refusal(413, "Payload Too Large"));
+    }
+    if (ec) break;
+    request.body = std::move(parser.get().body());
+    bool keep_alive = parser.get().keep_alive();
     auto outcome = co_await handle(request);
     if (auto* response = std::get_if<HttpResponse>(&outcome)) {
       open = co_await write(stream, std::move(*response), keep_alive);
@@ -519,6 +713,7 @@ Result<void> Server::bind() {
   if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) acceptor.bind(where, ec);
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (!ec) acceptor.non_blocking(true, ec);  // shed_queued() accepts until none waits
   if (ec)
     return Error::Unavailable("cannot listen on " + impl_->options.host + ":" +
                               std::to_string(impl_->options.port) + ": " + ec.message());
@@ -555,6 +750,7 @@ void Server::stop() {
   asio::post(impl->io, [impl] {
     error_code ignored;
     impl->acceptor.close(ignored);
+    impl->accept_pause.cancel();
     impl->sweeper.cancel();
     impl->trim_timer.cancel();
     impl->loops.stop();

@@ -30,14 +30,28 @@ struct ServerOptions {
   std::chrono::milliseconds header_timeout{10000};
   std::chrono::milliseconds body_timeout{30000};
   std::chrono::milliseconds keep_alive_timeout{60000};
+  // For a connection none of whose requests has been authenticated yet: a
+  // client without a token holds no descriptor for long (issue 34 §1).
+  std::chrono::milliseconds unauthenticated_keep_alive{5000};
   std::chrono::milliseconds write_stall_timeout{30000};
   std::chrono::milliseconds json_window{1000};  // longer than this: SSE
   std::chrono::milliseconds sse_keep_alive{15000};
   size_t io_threads = 0;  // 0: one per usable CPU, at most 16
+  // Connections held open at once; beyond, a new one is answered 503 and
+  // closed. 0: half the soft open-files limit, so that the descriptors
+  // never run out on connections alone.
+  size_t max_connections = 0;
+  // The same from one peer (an IPv4 address, an IPv6 /64). 0: a quarter of
+  // max_connections.
+  size_t max_connections_per_peer = 0;
 };
 
 // Splits "HOST:PORT" / "[V6]:PORT" for --listen. An error names the problem.
 Result<std::pair<std::string, unsigned short>> parse_listen(const std::string& listen);
+// Does an IP address (as parse_listen gives it) mean "every address"?
+// Judged on the parsed address, whatever the spelling: "::0",
+// "0:0:0:0:0:0:0:0" and "::ffff:0.0.0.0" are all wildcards.
+bool is_wildcard_address(const std::string& host);
 
 class Server {
  public:

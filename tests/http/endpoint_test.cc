@@ -210,6 +210,68 @@ TEST_F(EndpointTest, SessionCapAndIdleExpiry) {
   initialize(e);  // room again
 }
 
+// With tokens, one principal holds at most its share of the sessions: at
+// its cap its least recently used session without a call in flight ends,
+// and while every one of them has a call in flight it is refused; another
+// principal still gets sessions (issue 34 §4).
+TEST_F(EndpointTest, SessionsPerPrincipal) {
+  EndpointOptions options;
+  options.tokens = *TokenTable::parse("alice:a-token\nbob:b-token\n");
+  options.max_sessions = 4;
+  options.max_sessions_per_principal = 2;
+  Endpoint& e = endpoint(std::move(options));
+  Headers alice{{"authorization", "Bearer a-token"}};
+  auto as_alice = [&](const std::string& sid) {
+    Headers h = alice;
+    h.emplace_back("mcp-session-id", sid);
+    return h;
+  };
+  std::string first = initialize(e, alice);
+  std::string second = initialize(e, alice);
+  // `first` used last: `second` is the least recently used.
+  EXPECT_EQ(response(e.handle(post(rpc(2, "ping"), as_alice(first)))).status, 200);
+  std::string third = initialize(e, alice);
+  EXPECT_EQ(e.session_count(), 2u);
+  EXPECT_EQ(response(e.handle(post(rpc(3, "ping"), as_alice(second)))).status, 404);
+  EXPECT_EQ(response(e.handle(post(rpc(4, "ping"), as_alice(first)))).status, 200);
+  // A call in flight on each of alice's sessions: none of them ends for a new one.
+  Json call = rpc(5, "tools/call", {{"name", "echo"}, {"arguments", Json::object()}});
+  auto on_first = e.handle(post(call, as_alice(first)));
+  auto on_third = e.handle(post(call, as_alice(third)));
+  ASSERT_TRUE(std::holds_alternative<CallJob>(on_first));
+  ASSERT_TRUE(std::holds_alternative<CallJob>(on_third));
+  EXPECT_EQ(response(e.handle(post(rpc(1, "initialize"), alice))).status, 503);
+  initialize(e, {{"authorization", "Bearer b-token"}});
+  initialize(e, {{"authorization", "Bearer b-token"}});
+  EXPECT_EQ(e.session_count(), 4u);
+}
+
+// The headers alone decide whether a request may send its body: guards and
+// token before any byte of it (issue 34 §2).
+TEST_F(EndpointTest, AdmitJudgesTheHeadersAlone) {
+  EndpointOptions options;
+  options.tokens = *TokenTable::parse("alice:a-token\n");
+  Endpoint& e = endpoint(std::move(options));
+  HttpRequest head = post(Json());
+  head.body.clear();
+  auto refused = e.admit(head);
+  ASSERT_TRUE(std::holds_alternative<HttpResponse>(refused));
+  EXPECT_EQ(std::get<HttpResponse>(refused).status, 401);
+  HttpRequest foreign =
+      post(Json(), {{"host", "evil.example"}, {"authorization", "Bearer a-token"}});
+  ASSERT_TRUE(std::holds_alternative<HttpResponse>(e.admit(foreign)));
+  EXPECT_EQ(std::get<HttpResponse>(e.admit(foreign)).status, 403);
+  auto admitted = e.admit(post(Json(), {{"authorization", "Bearer a-token"}}));
+  ASSERT_TRUE(std::holds_alternative<Admission>(admitted));
+  EXPECT_EQ(std::get<Admission>(admitted).principal, "alice");
+  HttpRequest health = post(Json());
+  health.method = "GET";
+  health.target = "/healthz";
+  auto healthz = e.admit(health);
+  ASSERT_TRUE(std::holds_alternative<Admission>(healthz));
+  EXPECT_FALSE(std::get<Admission>(healthz).principal) << "no token vouched for it";
+}
+
 // Several I/O loops call the endpoint at once: the session cap holds, and
 // a session DELETEd from many threads at once is ended exactly once.
 TEST_F(EndpointTest, SessionTablesHoldUnderThreads) {

@@ -54,6 +54,16 @@ TEST(HttpServer, AFirstSignalStopsItAndASecondWouldEndTheProcess) {
   EXPECT_TRUE(has_default_action(SIGINT));
 }
 
+// Issue 34 §5: the parsed address decides, not its spelling.
+TEST(HttpServer, EverySpellingOfAllAddressesIsAWildcard) {
+  for (const char* host : {"0.0.0.0", "::", "::0", "0:0:0:0:0:0:0:0", "::ffff:0.0.0.0", "0::"}) {
+    EXPECT_TRUE(is_wildcard_address(host)) << host;
+  }
+  for (const char* host : {"127.0.0.1", "::1", "10.0.0.5", "::ffff:10.0.0.5", "not an address"}) {
+    EXPECT_FALSE(is_wildcard_address(host)) << host;
+  }
+}
+
 // One HTTP/1.1 request on a fresh connection to 127.0.0.1:`port`; what
 // came back before the server closed the connection or `read_for` passed
 // (a streamed call never ends on its own). `progress`, if given, is set

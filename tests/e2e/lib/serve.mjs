@@ -5,27 +5,29 @@ import { spawn } from 'node:child_process';
 import { BIN, scratchDir } from './client.mjs';
 
 // Resolves to {url, port, child, stderr(), stop()} once the server listens.
-// `wrap`: a command that runs the server's command line (appended to it).
-export async function serve(args = [], { env = {}, globalArgs = [], wrap = [] } = {}) {
+// `wrap`: a command that runs the server's command line (appended to it);
+// `listen`: the address to bind (port 0: a free one).
+export async function serve(args = [], { env = {}, globalArgs = [], wrap = [], listen = '127.0.0.1:0' } = {}) {
   const home = scratchDir('hermes-home-');
-  const command = [...wrap, BIN, ...globalArgs, 'serve', '--listen', '127.0.0.1:0', ...args];
+  const command = [...wrap, BIN, ...globalArgs, 'serve', '--listen', listen, ...args];
   const child = spawn(command[0], command.slice(1), {
     env: { ...process.env, HERMES_HOME: home.dir, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  const host = listen.slice(0, listen.lastIndexOf(':'));
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 20000);
     child.stderr.on('data', (d) => {
       stderr += d.toString();
-      const m = stderr.match(/on http:\/\/127\.0\.0\.1:(\d+)\//);
+      const m = stderr.match(/on http:\/\/\S+:(\d+)\//);
       if (m) { clearTimeout(timer); resolve(Number(m[1])); }
     });
     child.on('exit', () => { clearTimeout(timer); reject(new Error(`serve exited: ${stderr}`)); });
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://${host}:${port}/mcp`,
     port,
     child,
     stderr: () => stderr,
