@@ -43,6 +43,8 @@ Result<TerminalOutput> background(const TerminalParams& params, registry::CallCo
   out.notify_on_complete = params.notify_on_complete;
   out.watch_patterns_ignored = params.notify_on_complete && !params.watch_patterns.empty();
   if (!params.notify_on_complete) out.watch_patterns = params.watch_patterns;
+  out.notifications_undeliverable =
+      (out.notify_on_complete || !out.watch_patterns.empty()) && !ctx.client.notifies_after_call();
   auto started = start_background({.command = params.command,
                                    .cwd = *cwd,
                                    .pty = params.pty && !out.pty_disabled,
@@ -123,8 +125,7 @@ Result<TerminalOutput> terminal(const TerminalParams& params, registry::CallCont
   }
   if (gate.verdict == Verdict::kPending) {
     return TerminalOutput(
-        TerminalPending{Error::PermissionDenied("Approval required: " + gate.description),
-                        params.command, gate.description});
+        TerminalPending{Error::PermissionDenied(gate.message), params.command, gate.description});
   }
   if (params.workdir) {
     if (auto bad = workdir_disallowed_char(*params.workdir)) {

@@ -48,6 +48,9 @@ struct TerminalStarted {
   bool watch_patterns_ignored = false;      // given along with notify_on_complete
   std::vector<std::string> watch_patterns;  // watched (empty: not watching)
   std::optional<std::string> notice;
+  // Notifications were asked for, but this client connection cannot
+  // receive them once the call has returned (ClientChannel).
+  bool notifications_undeliverable = false;
 };
 
 // Refused with `status: "blocked"`: the approval gate (kPermissionDenied), a
