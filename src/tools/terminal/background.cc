@@ -7,6 +7,7 @@
 #include "core/ansi.h"
 #include "core/config.h"
 #include "core/strings.h"
+#include "registry/client_channel.h"
 #include "registry/session.h"
 #include "registry/tool.h"
 #include "tools/background_jobs/background_jobs.h"

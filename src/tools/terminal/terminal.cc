@@ -7,6 +7,7 @@
 
 #include "backend/command_fence.h"
 #include "core/config.h"
+#include "registry/client_channel.h"
 #include "registry/session.h"
 #include "tools/approval/approval_gate.h"
 #include "tools/file_common/session_backend.h"
