@@ -3,7 +3,9 @@
 
 #include "core/log.h"
 #include "core/strings.h"
+#include "mcp/call_channel.h"
 #include "mcp/lenient_json.h"
+#include "mcp/pending_requests.h"
 #include "mcp/request_channel.h"
 #include "registry/session.h"
 
@@ -49,6 +51,27 @@ bool is_json_media_type(std::string_view content_type) {
   return type == "application/json";
 }
 
+// The modern wire's conversation key: the client's name for one
+// conversation with the model, so that calls on one token keep their read
+// dedup and loop guards apart (docs/http.md).
+constexpr const char* kConversationKey = "hermes-tools/conversationId";
+constexpr size_t kMaxConversationKey = 256;
+
+// The request's conversation key; nullopt when it names none.
+Result<std::optional<std::string>> conversation_key(const Json& params) {
+  if (!params.contains("_meta") || !params["_meta"].contains(kConversationKey)) {
+    return std::optional<std::string>();
+  }
+  const Json& key = params["_meta"][kConversationKey];
+  if (!key.is_string() || key.get<std::string>().empty() ||
+      key.get<std::string>().size() > kMaxConversationKey) {
+    return Error::InvalidArgument(std::string("Invalid params: _meta[\"") + kConversationKey +
+                                  "\"] must be a string of 1 to " +
+                                  std::to_string(kMaxConversationKey) + " bytes");
+  }
+  return std::optional<std::string>(key.get<std::string>());
+}
+
 bool is_legacy_version(std::string_view version) {
   const auto& versions = mcp::supported_versions();
   return std::find(versions.begin(), versions.end(), version) != versions.end();
@@ -70,13 +93,27 @@ std::optional<std::string_view> HttpRequest::header(std::string_view name) const
 
 // One legacy session, or one principal's modern state: the tool session, the
 // channel progress takes, and the calls in flight (legacy cancellation by id).
+// On the modern wire each call runs in a conversation inside the session
+// (registry::Session's shared form): the one its key names, else one of its
+// own, so that read dedup and loop guards never span clients of one token.
 struct Endpoint::Bucket {
+  static constexpr size_t kMaxConversations = 64;
+
   Bucket(std::string owner, const std::string& id) : principal(std::move(owner)), session(id) {}
   const std::string principal;
   // Before the session: the session ends first, and the background jobs it
   // stops may still notify through the channel as they go.
   mcp::RequestChannel channel;
+  // Legacy: our requests to the client (elicitation, when its initialize
+  // declared it), answered in later POSTs.
+  bool elicitation = false;  // set before the bucket is shared
+  mcp::PendingRequests asked;
   registry::Session session;
+  // After the session, so they end before it. mu; by key, each with when it
+  // was last used: past the cap the least recent goes (a call still in it
+  // keeps it alive), which costs it only its guards' memory.
+  std::map<std::string, std::pair<std::shared_ptr<registry::Session>, uint64_t>> conversations;
+  uint64_t conversation_uses = 0;  // mu
   std::atomic<int> inflight{0};
   std::atomic<Clock::rep> last_used{Clock::now().time_since_epoch().count()};
   std::mutex mu;
@@ -86,6 +123,23 @@ struct Endpoint::Bucket {
   // counted by the retirement).
   bool retired = false;
   void touch() { last_used = Clock::now().time_since_epoch().count(); }
+
+  // mu held: the conversation `key` names, or a new one of the call's own.
+  std::shared_ptr<registry::Session> conversation(const std::optional<std::string>& key) {
+    if (!key) return std::make_shared<registry::Session>(session.id() + "/call", session);
+    auto found = conversations.find(*key);
+    if (found == conversations.end()) {
+      if (conversations.size() >= kMaxConversations) {
+        conversations.erase(std::min_element(
+            conversations.begin(), conversations.end(),
+            [](const auto& a, const auto& b) { return a.second.second < b.second.second; }));
+      }
+      auto made = std::make_shared<registry::Session>(session.id() + "/" + *key, session);
+      found = conversations.emplace(*key, std::make_pair(std::move(made), 0)).first;
+    }
+    found->second.second = ++conversation_uses;
+    return found->second.first;
+  }
 };
 
 // A parsed POST: the message and what the headers said.
@@ -303,7 +357,10 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_post(const HttpRequest& req
                      "Invalid request: jsonrpc must be \"2.0\"");
   }
   if (!message.contains("method")) {
-    // We send no requests over HTTP, so no response can be ours.
+    // Only a legacy session's client answers our requests (elicitation).
+    if (message.contains("result") || message.contains("error")) {
+      return deliver_response(request, principal, message);
+    }
     return rpc_error(400, id, RpcError::kInvalidRequest,
                      "Invalid request: expected a request or notification");
   }
@@ -356,7 +413,11 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_modern(const Post& post) {
   // Any request keeps the principal's state alive: a client that polls a
   // long task with tasks/get is not idle.
   std::shared_ptr<Bucket> bucket = modern_bucket(post.principal);
-  if (post.method == "tools/call") return start_call(post, std::move(bucket), &envelope);
+  if (post.method == "tools/call") {
+    auto key = conversation_key(post.params);
+    if (!key) return rpc_error(400, post.id, RpcError::kInvalidParams, key.error().message);
+    return start_call(post, std::move(bucket), &envelope, *key);
+  }
   mcp::Reply reply = router_.modern(post.id, post.method, post.params, envelope, post.principal);
   return json_response(reply.http_status, reply.message);
 }
@@ -391,6 +452,21 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_legacy(const Post& post) {
   return json_response(200, reply.message);
 }
 
+HttpResponse Endpoint::deliver_response(const HttpRequest& request, const std::string& principal,
+                                        const Json& message) {
+  if (!request.header("mcp-session-id")) {  // only a session's client is asked anything
+    return rpc_error(400, message.value("id", Json()), RpcError::kInvalidRequest,
+                     "Invalid request: expected a request or notification");
+  }
+  auto found = find_session(request, principal);
+  if (auto* refused = std::get_if<HttpResponse>(&found)) return *refused;
+  if (!std::get<std::shared_ptr<Bucket>>(found)->asked.deliver(message)) {
+    return rpc_error(400, message.value("id", Json()), RpcError::kInvalidRequest,
+                     "Invalid request: no request of ours has this id");
+  }
+  return accepted();
+}
+
 std::variant<HttpResponse, CallJob> Endpoint::legacy_initialize(const Post& post) {
   std::string id = random_hex(16);
   {
@@ -405,7 +481,10 @@ std::variant<HttpResponse, CallJob> Endpoint::legacy_initialize(const Post& post
     if (sessions_.size() >= options_.max_sessions) {
       return refuse(503, -32000, "Service Unavailable: too many sessions", {{"Retry-After", "30"}});
     }
-    sessions_[id] = std::make_shared<Bucket>(post.principal, "http:" + id.substr(0, 8));
+    auto bucket = std::make_shared<Bucket>(post.principal, "http:" + id.substr(0, 8));
+    const Json& capabilities = post.params.value("capabilities", Json::object());
+    bucket->elicitation = capabilities.is_object() && capabilities.contains("elicitation");
+    sessions_[id] = std::move(bucket);
   }
   mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr);
   return json_response(200, reply.message, {{"Mcp-Session-Id", id}});
@@ -478,6 +557,7 @@ class Endpoint::CallTicket {
   ~CallTicket() { end(); }
 
   Bucket& bucket() const { return *bucket_; }
+  const std::shared_ptr<Bucket>& shared_bucket() const { return bucket_; }
 
   void end() {
     if (ended_.exchange(true)) return;
@@ -500,9 +580,9 @@ class Endpoint::CallTicket {
   std::atomic<bool> ended_{false};
 };
 
-std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
-                                                         std::shared_ptr<Bucket> bucket,
-                                                         const mcp::Envelope* envelope) {
+std::variant<HttpResponse, CallJob> Endpoint::start_call(
+    const Post& post, std::shared_ptr<Bucket> bucket, const mcp::Envelope* envelope,
+    const std::optional<std::string>& conversation_key) {
   auto prepared = router_.prepare_call(post.id, post.params);
   if (auto* reply = std::get_if<mcp::Reply>(&prepared)) return json_response(200, reply->message);
   {
@@ -517,6 +597,7 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
   }
   auto stop = std::make_shared<std::stop_source>();
   std::string key = dump_json(post.id);
+  std::shared_ptr<registry::Session> conversation;  // the modern wire's
   for (;;) {
     std::unique_lock lock(bucket->mu);
     if (bucket->retired && envelope) {  // the principal's state expired: a fresh one
@@ -534,6 +615,7 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
                        "Invalid request: id " + key + " is already in use");
     }
     ++bucket->inflight;
+    if (envelope) conversation = bucket->conversation(conversation_key);
     break;
   }
   auto ticket = std::make_shared<CallTicket>(*this, bucket, post.principal, envelope ? "" : key);
@@ -545,15 +627,27 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(const Post& post,
   std::optional<mcp::Envelope> env_copy;
   if (envelope) env_copy = *envelope;
   job.run = [this, ticket, stop, id = post.id, principal = post.principal,
-             call = std::get<mcp::PreparedCall>(std::move(prepared)),
-             env_copy](std::function<void(const Json&)> sink) -> std::optional<Json> {
+             call = std::get<mcp::PreparedCall>(std::move(prepared)), env_copy,
+             conversation](std::function<void(const Json&)> sink) -> std::optional<Json> {
     Bucket& mine = ticket->bucket();
     std::optional<mcp::Reply> reply;
     try {
-      auto route = mine.channel.open(call.progress_token, std::move(sink));
-      reply = router_.run_call(id, call,
-                               mcp::CallEnv{mine.session, mine.channel, stop->get_token(),
-                                            env_copy ? &*env_copy : nullptr, principal});
+      auto route = mine.channel.open(call.progress_token, sink);
+      // A brief call runs on its connection's loop, which must not wait for
+      // the client's answer (it may come on that loop): it asks nothing.
+      mcp::CallChannel legacy_channel(mine.channel, mine.asked, sink,
+                                      mine.elicitation && call.kind != mcp::CallKind::kBrief);
+      registry::ClientChannel& client =
+          env_copy ? static_cast<registry::ClientChannel&>(mine.channel) : legacy_channel;
+      mcp::CallEnv env{conversation ? *conversation : mine.session, client, stop->get_token(),
+                       env_copy ? &*env_copy : nullptr, principal};
+      // A task keeps the conversation, and the session it shares, past this call.
+      if (conversation) {
+        env.keep_alive = std::make_shared<
+            std::pair<std::shared_ptr<Bucket>, std::shared_ptr<registry::Session>>>(
+            ticket->shared_bucket(), conversation);
+      }
+      reply = router_.run_call(id, call, std::move(env));
     } catch (const std::exception& e) {  // no thread to be had for a task or a ticker
       reply = mcp::Reply{mcp::make_error(id, RpcError::kInternalError,
                                          std::string("Internal error: ") + e.what())};

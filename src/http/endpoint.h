@@ -113,9 +113,12 @@ class Endpoint {
   Outcome handle_modern(const Post& post);
   Outcome handle_legacy(const Post& post);
   Outcome legacy_initialize(const Post& post);
+  HttpResponse deliver_response(const HttpRequest& request, const std::string& principal,
+                                const Json& message);
   HttpResponse handle_delete(const HttpRequest& request, const std::string& principal);
   Outcome start_call(const Post& post, std::shared_ptr<Bucket> bucket,
-                     const mcp::Envelope* envelope);
+                     const mcp::Envelope* envelope,
+                     const std::optional<std::string>& conversation_key = std::nullopt);
   std::variant<std::shared_ptr<Bucket>, HttpResponse> find_session(const HttpRequest& request,
                                                                    const std::string& principal);
   std::shared_ptr<Bucket> modern_bucket(const std::string& principal);

@@ -117,8 +117,8 @@ std::optional<std::string> run_job(CallJob& job, std::function<void(std::string)
 
 // A brief call (a local file tool) runs on the connection's I/O thread:
 // handing it to a worker and back would cost more than the call. It never
-// waits on the client either: over HTTP a tool's channel asks the client
-// nothing (RequestChannel), so no answer has to come through this loop.
+// waits on the client either: a brief call's channel asks the client
+// nothing (Endpoint), so no answer has to come through this loop.
 void run_here(CallRunner& calls, CallJob& job, const std::shared_ptr<CallState>& state) {
   calls.run_inline(job.stop, [&] {
     state->response =

@@ -45,39 +45,13 @@ void ClientLink::notify(const std::string& method, const Json& params) {
 
 std::optional<Json> ClientLink::request(const std::string& method, const Json& params,
                                         std::chrono::milliseconds timeout, std::stop_token stop) {
-  std::string id;
-  {
-    std::lock_guard lock(mu_);
-    if (closed_) return std::nullopt;
-    id = "hermes-" + std::to_string(next_id_++);
-    pending_[id];
-  }
-  Json message = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
-  if (!writer_.write(message)) return std::nullopt;
-  std::unique_lock lock(mu_);
-  std::stop_callback wake(stop, [this] { cv_.notify_all(); });
-  cv_.wait_for(lock, timeout,
-               [&] { return pending_[id].done || closed_ || stop.stop_requested(); });
-  std::optional<Json> result = std::move(pending_[id].result);
-  pending_.erase(id);
-  return result;
+  return pending_.ask(
+      method, params, [this](const Json& message) { return writer_.write(message); }, timeout,
+      stop);
 }
 
-bool ClientLink::deliver_response(const Json& message) {
-  if (!message.contains("id") || !message["id"].is_string()) return false;
-  std::lock_guard lock(mu_);
-  auto it = pending_.find(message["id"].get<std::string>());
-  if (it == pending_.end()) return false;
-  it->second.done = true;
-  if (message.contains("result")) it->second.result = message["result"];
-  cv_.notify_all();
-  return true;
-}
+bool ClientLink::deliver_response(const Json& message) { return pending_.deliver(message); }
 
-void ClientLink::close() {
-  std::lock_guard lock(mu_);
-  closed_ = true;
-  cv_.notify_all();
-}
+void ClientLink::close() { pending_.close(); }
 
 }  // namespace hermes::mcp

@@ -5,12 +5,10 @@
 #pragma once
 
 #include "mcp/output_writer.h"
+#include "mcp/pending_requests.h"
 #include "registry/client_channel.h"
 
 #include <atomic>
-#include <condition_variable>
-#include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,18 +39,10 @@ class ClientLink final : public registry::ClientChannel {
                               std::chrono::milliseconds timeout, std::stop_token stop) override;
 
  private:
-  struct Pending {
-    bool done = false;
-    std::optional<Json> result;
-  };
   OutputWriter& writer_;
   std::atomic<bool> elicitation_{false};
   std::atomic<int> min_log_level_{0};
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::map<std::string, Pending> pending_;  // mu_
-  uint64_t next_id_ = 1;                    // mu_
-  bool closed_ = false;                     // mu_
+  PendingRequests pending_;
 };
 
 }  // namespace hermes::mcp

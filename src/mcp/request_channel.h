@@ -47,6 +47,9 @@ class RequestChannel final : public registry::ClientChannel {
 
   void notify(const std::string& method, const Json& params) override;
   bool supports_elicitation() const override { return false; }
+  // Only progress of an open request travels: the stream a later event
+  // would need is gone (and HTTP offers no standalone one).
+  bool notifies_after_call() const override { return false; }
   std::optional<Json> request(const std::string&, const Json&, std::chrono::milliseconds,
                               std::stop_token) override {
     return std::nullopt;

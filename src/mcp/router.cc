@@ -214,7 +214,10 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
     return Reply{make_result(id, std::move(result))};
   }
   bool at_once = call.spec->own_progress || options_.task.inline_budget.count() == 0;
-  auto work = [run, call](std::stop_token stop) { return run(call, stop); };
+  auto work = [run, call, keep = env.keep_alive](std::stop_token stop) {
+    (void)keep;  // held, not used
+    return run(call, stop);
+  };
   TaskStore::Outcome outcome =
       tasks_.run(env.principal, call.spec->name, std::move(work), env.stop, at_once);
   if (auto* promoted = std::get_if<TaskStore::Promoted>(&outcome)) {

@@ -63,6 +63,10 @@ struct CallEnv {
   std::stop_token stop;
   const Envelope* envelope = nullptr;  // null: legacy era
   std::string principal;
+  // What `session` and `client` live in when the transport made them for
+  // this call (HTTP's conversations): a call that becomes a task holds it
+  // for as long as its work runs.
+  std::shared_ptr<const void> keep_alive;
 };
 
 class Router {

@@ -20,6 +20,12 @@ class ClientChannel {
   virtual void notify(const std::string& method, const Json& params) = 0;
   // True when the client declared the `elicitation` capability.
   virtual bool supports_elicitation() const = 0;
+  // False when a notification sent after the call that caused it has
+  // returned cannot reach the client (background process events).
+  virtual bool notifies_after_call() const { return true; }
+  // The channel to keep for what is sent after this call has returned (a
+  // background job's events): one that lives as long as the session.
+  virtual ClientChannel& session_channel() { return *this; }
   // Sends a request to the client and waits for its result. nullopt on an
   // error response, timeout, stop request or disconnect.
   virtual std::optional<Json> request(const std::string& method, const Json& params,
@@ -30,6 +36,7 @@ class NullClientChannel final : public ClientChannel {
  public:
   void notify(const std::string&, const Json&) override {}
   bool supports_elicitation() const override { return false; }
+  bool notifies_after_call() const override { return false; }
   std::optional<Json> request(const std::string&, const Json&, std::chrono::milliseconds,
                               std::stop_token) override {
     return std::nullopt;

@@ -10,11 +10,13 @@ Session::~Session() {
 }
 
 std::string Session::cwd() const {
+  if (shared_ != nullptr) return shared_->cwd();
   std::lock_guard lock(mu_);
   return cwd_;
 }
 
 void Session::set_cwd(std::string cwd) {
+  if (shared_ != nullptr) return shared_->set_cwd(std::move(cwd));
   std::lock_guard lock(mu_);
   cwd_ = std::move(cwd);
 }
@@ -26,6 +28,7 @@ void Session::notify_other_tool_call() {
     for (auto& [type, state] : states_) states.push_back(state.get());
   }
   for (SessionState* state : states) state->on_other_tool_call();
+  if (shared_ != nullptr) shared_->notify_other_tool_call();
 }
 
 }  // namespace hermes::registry

@@ -19,6 +19,11 @@ namespace hermes::registry {
 // Base of every per-session tool state.
 class SessionState {
  public:
+  // True for a state that belongs to one conversation with the model (read
+  // dedup, loop guards, miss counters): a conversation Session keeps its own
+  // and hands every other state to the session it shares.
+  static constexpr bool kPerConversation = false;
+
   virtual ~SessionState() = default;
   // Called by the dispatcher before a call to any tool but the reading ones
   // (`ToolSpec::keeps_loop_counters`): loop counters and negative caches
@@ -33,6 +38,11 @@ class SessionState {
 class Session {
  public:
   explicit Session(std::string id) : id_(std::move(id)) {}
+  // One conversation inside `shared`, which must outlive it: HTTP's
+  // 2026-07-28 wire, where the calls of one principal share a workspace
+  // (background processes, read stamps, the cwd) but not what a guard
+  // remembers of one conversation (`SessionState::kPerConversation`).
+  Session(std::string id, Session& shared) : id_(std::move(id)), shared_(&shared) {}
   // Ends every state (`on_session_end`), then destroys them in reverse
   // creation order (their destructors stop what the session started:
   // scripts, anything not ended yet).
@@ -46,6 +56,9 @@ class Session {
   // reference stays valid for the session's lifetime.
   template <class T>
   T& state() {
+    if constexpr (!T::kPerConversation) {
+      if (shared_ != nullptr) return shared_->state<T>();
+    }
     std::lock_guard lock(mu_);
     auto it = states_.find(std::type_index(typeid(T)));
     if (it != states_.end()) return static_cast<T&>(*it->second);
@@ -56,15 +69,18 @@ class Session {
     return ref;
   }
 
-  // The working directory recorded by the terminal tool (empty until set).
+  // The working directory recorded by the terminal tool (empty until set);
+  // a conversation's is its shared session's.
   std::string cwd() const;
   void set_cwd(std::string cwd);
 
-  // Dispatcher hook: a call to a tool that resets the loop counters.
+  // Dispatcher hook: a call to a tool that resets the loop counters (a
+  // conversation's, and those of the session it shares).
   void notify_other_tool_call();
 
  private:
   const std::string id_;
+  Session* const shared_ = nullptr;  // set: a conversation inside it
   mutable std::mutex mu_;
   std::map<std::type_index, std::unique_ptr<SessionState>> states_;  // mu_
   std::vector<std::type_index> order_;                               // mu_

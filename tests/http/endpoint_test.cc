@@ -4,10 +4,14 @@
 
 #include "core/config.h"
 #include "core/paths.h"
+#include "registry/client_channel.h"
+#include "registry/session.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -389,6 +393,121 @@ TEST_F(EndpointTest, ModernLadder) {
   Json call = modern(10, "tools/call", {{"name", "echo"}, {"arguments", Json::object()}});
   EXPECT_EQ(status_code(call, modern_headers("tools/call", "other")), P(400, -32020));
   EXPECT_EQ(status_code(call, modern_headers("tools/call")), P(400, -32020));
+}
+
+// What one conversation's guards remember (read dedup, loop counters), and
+// what every call of a principal shares (background processes, read stamps).
+struct GuardMemory : registry::SessionState {
+  static constexpr bool kPerConversation = true;
+  std::atomic<int> calls{0};
+};
+struct WorkspaceMemory : registry::SessionState {
+  std::atomic<int> calls{0};
+};
+
+// On the 2026-07-28 wire, clients that share a token share the workspace,
+// but a conversation's guards are its own: the conversation its key names,
+// or, without a key, the call's alone; never the token's.
+TEST_F(EndpointTest, ModernCallsKeepGuardsPerConversationNotPerToken) {
+  registry_.add(
+      registry::ToolSpec{.name = "count",
+                         .toolset = "file",
+                         .description = "d",
+                         .input_schema = {{"type", "object"}},
+                         .run = [](const Json&, registry::CallContext& ctx) {
+                           return registry::ToolReply{
+                               Json{{"conversation", ++ctx.session.state<GuardMemory>().calls},
+                                    {"workspace", ++ctx.session.state<WorkspaceMemory>().calls}}};
+                         }});
+  router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
+  Endpoint& e = endpoint();
+  int next_id = 1;
+  auto count = [&](std::optional<Json> key) {
+    Json call = modern(next_id++, "tools/call", {{"name", "count"}, {"arguments", Json::object()}});
+    if (key) call["params"]["_meta"]["hermes-tools/conversationId"] = *key;
+    auto outcome = e.handle(post(call, modern_headers("tools/call", "count")));
+    if (auto* refused = std::get_if<HttpResponse>(&outcome)) return body(*refused);
+    std::optional<Json> reply = std::get<CallJob>(outcome).run([](const Json&) {});
+    EXPECT_TRUE(reply);
+    return Json::parse((*reply)["result"]["content"][0]["text"].get<std::string>());
+  };
+  using P = std::pair<int, int>;
+  auto pair = [](const Json& r) {
+    return P(r["conversation"].get<int>(), r["workspace"].get<int>());
+  };
+  EXPECT_EQ(pair(count(std::nullopt)), P(1, 1));
+  EXPECT_EQ(pair(count(std::nullopt)), P(1, 2));  // another client: a fresh conversation
+  EXPECT_EQ(pair(count(Json("alpha"))), P(1, 3));
+  EXPECT_EQ(pair(count(Json("alpha"))), P(2, 4));  // the same conversation again
+  EXPECT_EQ(pair(count(Json("beta"))), P(1, 5));
+  EXPECT_EQ(pair(count(Json("alpha"))), P(3, 6));
+  Json bad = count(Json(7));
+  EXPECT_EQ(bad["error"]["code"], -32602) << bad;
+  EXPECT_EQ(count(Json(std::string(300, 'k')))["error"]["code"], -32602);
+}
+
+// A legacy session whose client declared elicitation is asked on the call's
+// own stream, and its answer, POSTed back with the session id, reaches the
+// tool; a session that did not declare it is never asked.
+TEST_F(EndpointTest, LegacyCallsAskTheClientOnTheirStream) {
+  registry_.add(registry::ToolSpec{
+      .name = "ask",
+      .toolset = "file",
+      .description = "d",
+      .input_schema = {{"type", "object"}},
+      .run = [](const Json&, registry::CallContext& ctx) {
+        if (!ctx.client.supports_elicitation()) return registry::ToolReply{Json("not asked")};
+        auto answer = ctx.client.request("elicitation/create", {{"message", "ok?"}},
+                                         std::chrono::seconds(20), ctx.stop);
+        return registry::ToolReply{answer ? *answer : Json("no answer")};
+      }});
+  router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
+  Endpoint& e = endpoint();
+  auto session = [&](Json capabilities) {
+    HttpResponse r = response(e.handle(
+        post(rpc(1, "initialize",
+                 {{"protocolVersion", "2025-11-25"}, {"capabilities", std::move(capabilities)}}))));
+    return header(r, "Mcp-Session-Id");
+  };
+  auto text = [](const std::optional<Json>& reply) {
+    return (*reply)["result"]["content"][0]["text"].get<std::string>();
+  };
+  std::string plain = session(Json::object());
+  auto job = e.handle(post(rpc(2, "tools/call", {{"name", "ask"}}), {{"mcp-session-id", plain}}));
+  ASSERT_TRUE(std::holds_alternative<CallJob>(job));
+  EXPECT_EQ(text(std::get<CallJob>(job).run([](const Json&) {})), "\"not asked\"");
+
+  std::string sid = session({{"elicitation", Json::object()}});
+  job = e.handle(post(rpc(3, "tools/call", {{"name", "ask"}}), {{"mcp-session-id", sid}}));
+  ASSERT_TRUE(std::holds_alternative<CallJob>(job));
+  std::mutex mu;
+  std::condition_variable cv;
+  std::optional<Json> asked;
+  std::optional<Json> reply;
+  std::thread worker([&] {
+    reply = std::get<CallJob>(job).run([&](const Json& message) {
+      std::lock_guard lock(mu);
+      asked = message;
+      cv.notify_all();
+    });
+  });
+  bool was_asked = false;
+  {
+    std::unique_lock lock(mu);
+    was_asked = cv.wait_for(lock, 20s, [&] { return asked.has_value(); });
+  }
+  if (!was_asked) {  // the tool went on without asking: it has answered
+    worker.join();
+    FAIL() << "the client was not asked: " << reply->dump();
+  }
+  EXPECT_EQ((*asked)["method"], "elicitation/create");
+  Json answer = {{"jsonrpc", "2.0"}, {"id", (*asked)["id"]}, {"result", {{"action", "accept"}}}};
+  // Another session cannot answer for this one; this session can, once.
+  EXPECT_EQ(response(e.handle(post(answer, {{"mcp-session-id", plain}}))).status, 400);
+  EXPECT_EQ(response(e.handle(post(answer, {{"mcp-session-id", sid}}))).status, 202);
+  worker.join();
+  EXPECT_EQ(text(reply), R"({"action":"accept"})");
+  EXPECT_EQ(response(e.handle(post(answer, {{"mcp-session-id", sid}}))).status, 400);
 }
 
 TEST_F(EndpointTest, ModernCallRunsWithBase64NameAndCountsLoad) {

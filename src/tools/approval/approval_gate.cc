@@ -114,6 +114,16 @@ GateResult ask_user(const std::string& command, const std::string& description,
   return {Verdict::kApproved, description, ""};
 }
 
+// Nobody could be asked, so the result tells the person reading it how to
+// let the command through (docs/approval.md).
+std::string pending_message(const std::string& description, const Config& config) {
+  std::string file = config.home().empty() ? "config.yaml" : config.home() + "/config.yaml";
+  return "This command needs approval (" + description +
+         ") and no one could be asked through this client: a person can allow it by adding \"" +
+         description + "\" to command_allowlist in " + file +
+         ", or by turning approvals off (approvals.mode: off, or --yolo).";
+}
+
 // Approval proper, once the floors have passed.
 GateResult evaluate(const std::string& command, const std::optional<Detection>& found,
                     registry::CallContext& ctx) {
@@ -122,7 +132,7 @@ GateResult evaluate(const std::string& command, const std::optional<Detection>& 
   if (allowlisted(config, command, found->description)) return {};
   if (ctx.session.state<ApprovalState>().is_approved(found->description)) return {};
   if (ctx.client.supports_elicitation()) return ask_user(command, found->description, ctx);
-  return {Verdict::kPending, found->description, ""};
+  return {Verdict::kPending, found->description, pending_message(found->description, config)};
 }
 
 }  // namespace

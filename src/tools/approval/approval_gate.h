@@ -29,7 +29,8 @@ struct GateResult {
   Verdict verdict = Verdict::kAllow;
   // The family description (= the approval key) when dangerous.
   std::string description;
-  // The `error` text for kBlocked.
+  // The `error` text for kBlocked, and for kPending the sentence that says
+  // how a person lets the command through.
   std::string message;
 };
 

@@ -27,17 +27,13 @@ void ReadTracker::record_read(const std::string& real_path, const FileVersion& v
 
 void ReadTracker::record_write(const std::string& real_path, const FileVersion& version,
                                Baseline baseline) {
-  std::vector<std::function<void(const std::string&)>> listeners;
-  {
-    std::lock_guard lock(mu_);
-    if (baseline == Baseline::kEarned) {
-      stamps_[real_path] = Stamp{version, 0, true};
-    } else {
-      stamps_.erase(real_path);
-    }
-    listeners = listeners_;
+  std::lock_guard lock(mu_);
+  if (baseline == Baseline::kEarned) {
+    stamps_[real_path] = Stamp{version, 0, true};
+  } else {
+    stamps_.erase(real_path);
   }
-  for (auto& listener : listeners) listener(real_path);
+  for (auto& [id, listener] : listeners_) listener(real_path);
 }
 
 bool ReadTracker::has_seen_whole(const std::string& real_path, const FileVersion& current) const {
@@ -58,9 +54,15 @@ bool ReadTracker::changed_since_read(const std::string& real_path,
   return it != stamps_.end() && it->second.version != current;
 }
 
-void ReadTracker::add_write_listener(std::function<void(const std::string&)> listener) {
+uint64_t ReadTracker::add_write_listener(std::function<void(const std::string&)> listener) {
   std::lock_guard lock(mu_);
-  listeners_.push_back(std::move(listener));
+  listeners_.emplace(next_listener_, std::move(listener));
+  return next_listener_++;
+}
+
+void ReadTracker::remove_write_listener(uint64_t id) {
+  std::lock_guard lock(mu_);
+  listeners_.erase(id);
 }
 
 }  // namespace hermes::file_common

@@ -70,8 +70,11 @@ class ReadTracker : public registry::SessionState {
   bool changed_since_read(const std::string& real_path, const FileVersion& current) const;
 
   // Per-path caches (dedup stubs, negative cache) register here to be told
-  // when a path is written. Listeners must not call back into the tracker.
-  void add_write_listener(std::function<void(const std::string&)> listener);
+  // when a path is written, until they remove the id this returns. Listeners
+  // run under the tracker's lock, so a removal waits for a call in progress;
+  // they must not call back into the tracker.
+  uint64_t add_write_listener(std::function<void(const std::string&)> listener);
+  void remove_write_listener(uint64_t id);
 
  private:
   struct Stamp {
@@ -80,8 +83,9 @@ class ReadTracker : public registry::SessionState {
     bool whole_file = false;
   };
   mutable std::mutex mu_;
-  std::map<std::string, Stamp> stamps_;                             // mu_
-  std::vector<std::function<void(const std::string&)>> listeners_;  // mu_
+  std::map<std::string, Stamp> stamps_;                                    // mu_
+  std::map<uint64_t, std::function<void(const std::string&)>> listeners_;  // mu_
+  uint64_t next_listener_ = 0;                                             // mu_
 };
 
 }  // namespace hermes::file_common

@@ -13,6 +13,8 @@ namespace hermes::patch {
 
 class PatchState : public registry::SessionState {
  public:
+  static constexpr bool kPerConversation = true;
+
   // Counts one more consecutive "Could not find" miss on `path`; returns the count.
   int record_miss(const std::string& path) {
     std::lock_guard lock(mu_);

@@ -128,8 +128,9 @@ Result<ReadFileOutput> read_file(const ReadFileParams& params, registry::CallCon
   if (auto early = document_or_extension(resolved, info, settings, ctx, access)) {
     return std::move(*early);
   }
-  ReadState& state = ctx.session.state<ReadState>();
+  // The tracker first: the dedup state unsubscribes from it as it goes.
   file_common::ReadTracker& tracker = ctx.session.state<file_common::ReadTracker>();
+  ReadState& state = ctx.session.state<ReadState>();
   state.attach(tracker);
   return read_text_file(fs, resolved, info, settings, state, tracker);
 }

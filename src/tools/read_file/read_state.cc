@@ -15,7 +15,14 @@ constexpr auto kNegativeTtl = std::chrono::seconds(60);
 void ReadState::attach(file_common::ReadTracker& tracker) {
   // A load first: every read asks, and only the first one subscribes.
   if (attached_.load(std::memory_order_acquire) || attached_.exchange(true)) return;
-  tracker.add_write_listener([this](const std::string& path) { drop_path(path); });
+  uint64_t id = tracker.add_write_listener([this](const std::string& path) { drop_path(path); });
+  std::lock_guard lock(mu_);
+  tracker_ = &tracker;
+  listener_ = id;
+}
+
+ReadState::~ReadState() {
+  if (tracker_ != nullptr) tracker_->remove_write_listener(listener_);
 }
 
 std::optional<ReadFileNotFound> ReadState::cached_not_found(const std::string& real_path,

@@ -48,11 +48,22 @@ struct DedupVerdict {
 
 class ReadState : public registry::SessionState {
  public:
+  static constexpr bool kPerConversation = true;
+
   static constexpr size_t kMaxPaths = 4096;
   static constexpr size_t kMaxRegions = 16;
   static constexpr size_t kMaxMisses = 4096;
 
+  ReadState() = default;
+  ReadState(const ReadState&) = delete;
+  ReadState& operator=(const ReadState&) = delete;
+  // Unsubscribes from the tracker.
+  ~ReadState() override;
+
   // Subscribes to `tracker` so a write/patch of a path drops its entries.
+  // The tracker must outlive this state: in one session, it is created
+  // first (so destroyed last); a conversation's lives in the session the
+  // conversation shares.
   void attach(file_common::ReadTracker& tracker);
 
   // The cached not-found result for `real_path`, if younger than 60 s.
@@ -90,11 +101,13 @@ class ReadState : public registry::SessionState {
 
   std::mutex mu_;
   std::atomic<bool> attached_ = false;
-  std::unordered_map<std::string, PathReads> reads_;                             // mu_
-  uint64_t epoch_ = 0;                                                           // mu_
-  uint64_t uses_ = 0;                                                            // mu_
-  std::optional<ReadKey> last_key_;                                              // mu_
-  int consecutive_ = 0;                                                          // mu_
+  file_common::ReadTracker* tracker_ = nullptr;       // mu_; set once attached
+  uint64_t listener_ = 0;                             // mu_
+  std::unordered_map<std::string, PathReads> reads_;  // mu_
+  uint64_t epoch_ = 0;                                // mu_
+  uint64_t uses_ = 0;                                 // mu_
+  std::optional<ReadKey> last_key_;                   // mu_
+  int consecutive_ = 0;                               // mu_
   std::map<std::string, std::pair<ReadFileNotFound, Clock::TimePoint>> misses_;  // mu_
 };
 

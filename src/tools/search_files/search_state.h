@@ -20,6 +20,8 @@ namespace hermes::search {
 
 class SearchSessionState : public registry::SessionState {
  public:
+  static constexpr bool kPerConversation = true;
+
   using Clock = std::chrono::steady_clock;
   static constexpr std::chrono::seconds kNotFoundTtl{60};
 

@@ -7,6 +7,7 @@
 #include "core/ansi.h"
 #include "core/config.h"
 #include "core/strings.h"
+#include "registry/client_channel.h"
 #include "registry/session.h"
 #include "registry/tool.h"
 #include "tools/background_jobs/background_jobs.h"
@@ -43,7 +44,8 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request,
   ShellSession& shell = ctx.session.state<TerminalState>().shell();
   proc::ProcessRegistry& jobs = background_jobs::session_jobs(ctx.session);
   OutputOptions options = output_options(ctx.services.config, request.command);
-  registry::ClientChannel* client = &ctx.client;
+  // The job outlives this call, so its events take the session's channel.
+  registry::ClientChannel* client = &ctx.client.session_channel();
   // Killing the local ssh/docker client leaves the command running there.
   std::string tag = backend->outlives_its_launcher() ? random_hex(8) : "";
   HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(*backend));

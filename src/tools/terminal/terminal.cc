@@ -7,6 +7,7 @@
 
 #include "backend/command_fence.h"
 #include "core/config.h"
+#include "registry/client_channel.h"
 #include "registry/session.h"
 #include "tools/approval/approval_gate.h"
 #include "tools/file_common/session_backend.h"
@@ -43,6 +44,8 @@ Result<TerminalOutput> background(const TerminalParams& params, registry::CallCo
   out.notify_on_complete = params.notify_on_complete;
   out.watch_patterns_ignored = params.notify_on_complete && !params.watch_patterns.empty();
   if (!params.notify_on_complete) out.watch_patterns = params.watch_patterns;
+  out.notifications_undeliverable =
+      (out.notify_on_complete || !out.watch_patterns.empty()) && !ctx.client.notifies_after_call();
   auto started = start_background({.command = params.command,
                                    .cwd = *cwd,
                                    .pty = params.pty && !out.pty_disabled,
@@ -124,8 +127,7 @@ Result<TerminalOutput> terminal(const TerminalParams& params, registry::CallCont
   }
   if (gate.verdict == Verdict::kPending) {
     return TerminalOutput(
-        TerminalPending{Error::PermissionDenied("Approval required: " + gate.description),
-                        params.command, gate.description});
+        TerminalPending{Error::PermissionDenied(gate.message), params.command, gate.description});
   }
   if (params.workdir) {
     if (auto bad = workdir_disallowed_char(*params.workdir)) {

@@ -49,6 +49,9 @@ struct TerminalStarted {
   std::vector<std::string> watch_patterns;  // watched (empty: not watching)
   std::optional<std::string> notice;
   std::optional<std::string> snapshot_note;  // see ForegroundResult::snapshot_note
+  // Notifications were asked for, but this client connection cannot
+  // receive them once the call has returned (ClientChannel).
+  bool notifications_undeliverable = false;
 };
 
 // Refused with `status: "blocked"`: the approval gate (kPermissionDenied), a

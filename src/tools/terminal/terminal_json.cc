@@ -106,6 +106,12 @@ Json to_json(const TerminalStarted& started) {
   if (started.notify_on_complete) out["notify_on_complete"] = true;
   if (started.watch_patterns_ignored) out["watch_patterns_ignored"] = true;
   if (watching) out["watch_patterns"] = started.watch_patterns;
+  if (started.notifications_undeliverable) {
+    out["notification_note"] =
+        "This client connection cannot receive notifications once this call has returned "
+        "(HTTP, or the 2026-07-28 wire): check on the job with process(action=\"poll\") or "
+        "process(action=\"wait\").";
+  }
   if (started.notice) out["notice"] = *started.notice;
   if (started.snapshot_note) out["snapshot_note"] = *started.snapshot_note;
   return out;
@@ -119,7 +125,7 @@ Json to_json(const TerminalBlocked& blocked) {
 Json to_json(const TerminalPending& pending) {
   return Json{{"output", ""},
               {"exit_code", -1},
-              {"error", ""},
+              {"error", pending.error.message},
               {"status", "pending_approval"},
               {"approval_pending", true},
               {"command", pending.command},

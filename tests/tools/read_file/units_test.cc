@@ -235,8 +235,8 @@ TEST(ReadState, StampsAreBoundedLeastRecentFirst) {
 }
 
 TEST(ReadState, AWriteDropsEveryRegionOfItsPathOnly) {
+  file_common::ReadTracker tracker;  // outlives the state, which unsubscribes
   ReadState state;
-  file_common::ReadTracker tracker;
   state.attach(tracker);
   state.record_served({"/w", 1, 10}, version(1));
   state.record_served({"/w", 5, 10}, version(1));

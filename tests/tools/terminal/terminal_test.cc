@@ -280,9 +280,17 @@ TEST(TerminalApproval, DangerousCommandIsPendingAndDoesNotRun) {
   TerminalHarness h;
   h.work().write("keep/file", "x");
   Json r = h.run("rm -rf keep");
-  EXPECT_EQ(r, Json::parse(R"({"output":"","exit_code":-1,"error":"","status":"pending_approval",
+  // The error says, in one sentence, how a person lets the command through.
+  const std::string error =
+      "This command needs approval (recursive delete) and no one could be asked through this "
+      "client: a person can allow it by adding \"recursive delete\" to command_allowlist in " +
+      h.home().path() +
+      "/config.yaml, or by turning approvals off (approvals.mode: off, or --yolo).";
+  Json expected = Json::parse(R"({"output":"","exit_code":-1,"error":"","status":"pending_approval",
     "approval_pending":true,"command":"rm -rf keep","description":"recursive delete",
-    "pattern_key":"recursive delete","smart_denied":false,"allow_permanent":true})"));
+    "pattern_key":"recursive delete","smart_denied":false,"allow_permanent":true})");
+  expected["error"] = error;
+  EXPECT_EQ(r, expected);
   EXPECT_EQ(h.work().read("keep/file"), "x");
 }
 
