@@ -164,7 +164,7 @@ std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, 
                               prepared.progress_token,
                               &prepared.brief_findings};
     registry::ToolCallResult result = dispatcher_.call(*prepared.spec, prepared.args, ctx);
-    Json out = call_result(std::move(result.text), result.is_error);
+    Json out = call_result(std::move(result.text), result.is_error, result.images);
     return modern ? modern_result(options_.identity, std::move(out)) : out;
   };
   if (!may_become_task(call, env)) {
