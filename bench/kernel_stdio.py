@@ -51,7 +51,7 @@ class Server:
             f.write("code_execution:\n  kernel: %s\n" % ("true" if kernel else "false"))
         self.proc = subprocess.Popen(
             [binary, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env=dict(os.environ, HERMES_HOME=self.home), bufsize=0)
+            stderr=subprocess.DEVNULL, env=dict(os.environ, HERMES_HOME=self.home), bufsize=0)
         self.next_id = 0
         self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                                     "clientInfo": {"name": "bench", "version": "1"}})
