@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // execute_code costs: the RPC round trip per tool call as a script sees it
-// (p50/p99 over 10,000 calls to a cheap tool), a script making 1,000
-// read_file calls, and one whole run of `print(1)` (staging + interpreter)
-// next to a bare `python3 -c 'print(1)'`; the same round trip and `print(1)`
-// over the file RPC of non-local backends.
+// (p50/p99 over 10,000 calls to a cheap tool; per-call interpreter and
+// kernel), a script making 1,000 read_file calls, one whole per-call run of
+// `print(1)` (staging + interpreter) next to a bare `python3 -c 'print(1)'`,
+// `print(1)` in a warm kernel and as a session's first call (kernel start);
+// the same round trip and `print(1)` over the file RPC of non-local backends.
 #include "core/config.h"
 #include "core/paths.h"
 #include "proc/run.h"
@@ -63,6 +64,10 @@ class Bench {
   // unchanged file with a short stub.
   Json run(const std::string& code) {
     registry::Session session("bench");
+    return run_in(session, code);
+  }
+  // A run in `session` (with the kernel on: in that session's kernel).
+  Json run_in(registry::Session& session, const std::string& code) {
     session.set_cwd(dir_);
     registry::CallContext ctx{session, services_, client_, dispatcher_, {}, Json()};
     return dispatcher_.call(*dispatcher_.find("execute_code"), {{"code", code}}, ctx).value;
@@ -96,8 +101,12 @@ constexpr const char* kRoundTrips =
     "samples.sort()\n"
     "print(samples[5000] / 1000, samples[9900] / 1000)\n";
 
+// The per-call interpreter (docs/tools/execute_code.md, The run).
+constexpr const char* kPerCall = "  kernel: false\n";
+
+// state.range(0): 1 in the session's kernel, 0 in a per-call interpreter.
 void BM_RpcRoundTrip(benchmark::State& state) {
-  Bench bench;
+  Bench bench(state.range(0) ? "" : kPerCall);
   double p50 = 0, p99 = 0;
   for (auto _ : state) {
     Json result = bench.run(kRoundTrips);
@@ -106,7 +115,7 @@ void BM_RpcRoundTrip(benchmark::State& state) {
   state.counters["p50_us"] = p50;
   state.counters["p99_us"] = p99;
 }
-BENCHMARK(BM_RpcRoundTrip)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RpcRoundTrip)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 void BM_ThousandReadFileCalls(benchmark::State& state) {
   Bench bench;
@@ -120,13 +129,37 @@ void BM_ThousandReadFileCalls(benchmark::State& state) {
 }
 BENCHMARK(BM_ThousandReadFileCalls)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 
+// A whole per-call run: staging, RPC server, supervisor, interpreter.
 void BM_PrintOne(benchmark::State& state) {
-  Bench bench;
+  Bench bench(kPerCall);
   for (auto _ : state) {
     if (bench.run("print(1)").value("output", "") != "1\n") state.SkipWithError("wrong output");
   }
 }
 BENCHMARK(BM_PrintOne)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
+
+// A warm kernel: one session, its kernel started before the timing.
+void BM_KernelWarmPrintOne(benchmark::State& state) {
+  Bench bench;
+  registry::Session session("bench");
+  bench.run_in(session, "print(0)");
+  for (auto _ : state) {
+    if (bench.run_in(session, "print(1)").value("output", "") != "1\n") {
+      state.SkipWithError("wrong output");
+    }
+  }
+}
+BENCHMARK(BM_KernelWarmPrintOne)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
+
+// A session's first call: its kernel starts, then runs the cell; the
+// session's end kills it.
+void BM_KernelFirstCall(benchmark::State& state) {
+  Bench bench;
+  for (auto _ : state) {
+    if (bench.run("print(1)").value("output", "") != "1\n") state.SkipWithError("wrong output");
+  }
+}
+BENCHMARK(BM_KernelFirstCall)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 
 // The same interpreter started bare, for the overhead of staging, RPC server
 // and supervisor over plain interpreter start-up.

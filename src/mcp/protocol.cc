@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "mcp/protocol.h"
 
+#include "core/base64.h"
+
 namespace hermes::mcp {
 
 const std::vector<std::string>& supported_versions() {
@@ -89,12 +91,20 @@ Json tool_to_json(const registry::ToolSpec& spec, const std::string& description
   return out;
 }
 
-Json call_result(std::string text, bool is_error) {
+Json call_result(std::string text, bool is_error,
+                 const std::vector<registry::ImageContent>& images) {
   Json block = object_with_room(2);
   block["type"] = "text";
   block["text"] = std::move(text);
   Json out = object_with_room(2);
   out["content"] = Json::array({std::move(block)});
+  for (const registry::ImageContent& image : images) {
+    Json shown = object_with_room(3);
+    shown["type"] = "image";
+    shown["data"] = base64_encode(image.data);
+    shown["mimeType"] = image.mime_type;
+    out["content"].push_back(std::move(shown));
+  }
   out["isError"] = is_error;
   return out;
 }

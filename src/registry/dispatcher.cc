@@ -23,6 +23,7 @@ ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallCont
   result.value = std::move(reply.value);
   result.is_error = reply.is_error;
   result.code = reply.code;
+  result.images = std::move(reply.images);
   return result;
 }
 

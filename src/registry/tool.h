@@ -17,6 +17,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 namespace hermes {
 class Config;
@@ -83,6 +84,13 @@ struct ToolAnnotations {
   bool open_world = false;
 };
 
+// An image a call returns beside its JSON (execute_code's shown PNGs): an MCP
+// `image` content block after the text.
+struct ImageContent {
+  std::string mime_type;  // image/png
+  std::string data;       // the raw bytes
+};
+
 // What one call returns at the edge: the contract's JSON object, and
 // whether it is a tool failure (MCP `isError`), which the tool decides from
 // its typed result, naming the failure's `code`. The JSON's keys never
@@ -91,6 +99,7 @@ struct ToolReply {
   Json value;
   bool is_error = false;
   std::optional<ErrorCode> code;  // the failure's kind
+  std::vector<ImageContent> images;
 };
 
 // The entry point of a tool (built by `typed_entry`).

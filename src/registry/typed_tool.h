@@ -37,6 +37,9 @@ struct TypedTool {
   // What arguments `parse` refused become, for tools that count malformed
   // calls per session (patch's hint); nullptr: the parse error as is.
   Result<Output> (*rejected)(const Error& error, CallContext& ctx) = nullptr;
+  // The images an output carries (MCP image content after the text);
+  // nullptr: none.
+  std::vector<ImageContent> (*images)(const Output& output) = nullptr;
 };
 
 namespace typed_tool_internal {
@@ -69,8 +72,10 @@ ToolEntry typed_entry(TypedTool<Params, Output> tool) {
           error, tool.render_error ? tool.render_error(error) : error_json(error.message));
     }
     const Error* failure = tool.failure ? tool.failure(*out) : nullptr;
-    if (failure) return internal::failed(*failure, tool.render(*out));
-    return ToolReply{tool.render(*out), false, std::nullopt};
+    ToolReply reply = failure ? internal::failed(*failure, tool.render(*out))
+                              : ToolReply{tool.render(*out), false, std::nullopt};
+    if (tool.images) reply.images = tool.images(*out);
+    return reply;
   };
 }
 

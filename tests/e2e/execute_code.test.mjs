@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // execute_code through the official MCP SDK client: the per-session
 // description, a script that writes, patches, reads and runs terminal and
-// prints only a summary, and cancellation / disconnect killing the script's
-// whole process tree (a double-forked daemon included).
+// prints only a summary, cancellation interrupting the script, and the
+// session's end killing its whole process tree (a double-forked daemon
+// included).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -94,22 +95,27 @@ test('a failing script is an error result', async () => {
   } finally { await s.close(); }
 });
 
-test('cancelling the call kills the script and its daemon', async () => {
+// The kernel (docs/tools/execute_code.md) takes SIGINT: the cell stops, its
+// state and the daemon it started in a session of its own stay until the
+// session ends.
+test('cancelling the call interrupts the cell; the session end kills its daemon', async () => {
   const d = scratchDir();
   const s = await connect();
+  let pid = 0;
   try {
     const pidFile = path.join(d.dir, 'daemon.pid');
     const controller = new AbortController();
-    const call = callTool(s.client, 'execute_code', { code: daemonScript(pidFile) },
+    const call = callTool(s.client, 'execute_code', { code: 'y = 2\n' + daemonScript(pidFile) },
       { signal: controller.signal, timeout: 60000 });
-    const pid = Number(await waitForFile(pidFile));
+    pid = Number(await waitForFile(pidFile));
     assert.ok(alive(pid));
     controller.abort('test cancels');
     await assert.rejects(call);
-    assert.ok(await waitDead(pid), 'the daemon outlived the cancelled script');
-    const again = await callTool(s.client, 'execute_code', { code: 'print("still serving")' });
-    assert.equal(again.json.output, 'still serving\n');
+    const again = await callTool(s.client, 'execute_code', { code: 'print("still serving", y)' });
+    assert.equal(again.json.output, 'still serving 2\n');
+    assert.ok(alive(pid), 'the daemon belongs to the kernel until the session ends');
   } finally { await s.close(); d.cleanup(); }
+  assert.ok(await waitDead(pid), 'the daemon outlived the session');
 });
 
 test('closing the connection kills a running script tree', async () => {

@@ -34,5 +34,13 @@ TEST(Protocol, CallResultIsOneTextBlock) {
   EXPECT_TRUE(r["isError"].get<bool>());
 }
 
+TEST(Protocol, ImagesFollowTheTextAsImageBlocks) {
+  Json r = call_result("{}", false, {{"image/png", std::string("\x89PNG", 4)}});
+  ASSERT_EQ(r["content"].size(), 2u);
+  EXPECT_EQ(r["content"][0]["type"], "text");
+  EXPECT_EQ(r["content"][1],
+            Json::parse(R"({"type":"image","data":"iVBORw==","mimeType":"image/png"})"));
+}
+
 }  // namespace
 }  // namespace hermes::mcp

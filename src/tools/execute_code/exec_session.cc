@@ -8,6 +8,18 @@ namespace hermes::execute_code {
 ExecSession::~ExecSession() {
   std::lock_guard lock(mu_);
   for (std::stop_source& run : runs_) run.request_stop();
+  if (kernel_) kernel_->close();
+}
+
+void ExecSession::on_session_end() {
+  std::lock_guard lock(mu_);
+  if (kernel_) kernel_->close();
+}
+
+KernelSlot& ExecSession::kernel_slot() {
+  std::lock_guard lock(mu_);
+  if (!kernel_) kernel_ = KernelPool::shared()->open_slot();
+  return *kernel_;
 }
 
 ExecSession::RunGuard ExecSession::register_run(std::stop_source source) {

@@ -19,6 +19,15 @@ ExecSettings read_settings(const Config& config) {
   s.redact = redaction_enabled(config);
   if (!config.home().empty()) s.spill_dir = config.home() + "/cache/exec";
   s.timezone = config.get_string("timezone", "", "HERMES_TIMEZONE");
+  s.kernel = config.get_bool("code_execution.kernel", true);
+  s.max_kernels = config.get_int("code_execution.max_kernels", 8);
+  if (s.max_kernels <= 0) s.max_kernels = 8;
+  s.kernel_idle_timeout_s = config.get_int("code_execution.kernel_idle_timeout", 1800);
+  if (s.kernel_idle_timeout_s <= 0) s.kernel_idle_timeout_s = 1800;
+  s.kernel_memory_mb = config.get_int("code_execution.kernel_memory_mb", 4096);
+  if (s.kernel_memory_mb < 0) s.kernel_memory_mb = 4096;
+  s.interrupt_grace_s = config.get_double("code_execution.interrupt_grace", 2.0);
+  if (s.interrupt_grace_s < 0) s.interrupt_grace_s = 2.0;
   return s;
 }
 

@@ -24,6 +24,13 @@ struct ExecSettings {
   bool redact = true;
   std::string spill_dir;  // empty: no spill file
   std::string timezone;   // `timezone` / HERMES_TIMEZONE, passed as TZ
+  // The session's kernel (local backend): on, its limits, and the grace
+  // between SIGINT and the kill.
+  bool kernel = true;
+  int64_t max_kernels = 8;
+  int64_t kernel_idle_timeout_s = 1800;
+  int64_t kernel_memory_mb = 4096;  // 0: no limit
+  double interrupt_grace_s = 2.0;
 };
 
 ExecSettings read_settings(const Config& config);

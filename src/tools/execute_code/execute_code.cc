@@ -14,6 +14,8 @@
 #include "tools/execute_code/exec_session.h"
 #include "tools/execute_code/exec_settings.h"
 #include "tools/execute_code/interpreter.h"
+#include "tools/execute_code/kernel.h"
+#include "tools/execute_code/kernel_pool.h"
 #include "tools/execute_code/remote_run.h"
 #include "tools/execute_code/script_run.h"
 #include "tools/execute_code/stub_module.h"
@@ -70,18 +72,42 @@ ScriptTruncation truncation(const StdoutView& view, const RunResult& run,
   return out;
 }
 
+// What the kernel did to the session's state during the call.
+struct KernelFate {
+  bool in_kernel = false;  // the call ran in the session's kernel
+  bool lost = false;       // which died or was killed: its state is gone
+};
+
+std::string signal_or_code(int exit_code) {
+  return exit_code < 0 ? "signal " + std::to_string(-exit_code)
+                       : "exit code " + std::to_string(exit_code);
+}
+
 // How the run ended, as status, error and the notes appended to stdout.
 void add_ending(ScriptRan& out, const RunResult& run, const ExecSettings& settings,
-                const std::string& err) {
+                const std::string& err, KernelFate fate) {
+  const std::string lost = " The kernel's state is lost; the next call starts a fresh kernel.";
   if (run.end == RunEnd::kTimedOut) {
     out.status = ScriptStatus::kTimeout;
-    out.error = Error::Timeout("Script timed out after " + std::to_string(settings.timeout_s) +
-                               "s and was killed.");
+    std::string how = !fate.in_kernel ? " and was killed."
+                      : fate.lost     ? " and was killed." + lost
+                                      : " and was interrupted (KeyboardInterrupt); the kernel "
+                                        "keeps its state.";
+    out.error =
+        Error::Timeout("Script timed out after " + std::to_string(settings.timeout_s) + "s" + how);
     out.output += (out.output.empty() ? "⏰ " : "\n\n⏰ ") + out.error->message;
   } else if (run.end == RunEnd::kInterrupted) {
     out.status = ScriptStatus::kInterrupted;
     out.error = Error::Cancelled("Script interrupted");
     out.output += kInterruptedMarker;
+    if (fate.lost) {
+      out.output += "\n[the cell did not stop after SIGINT and the kernel was killed:" + lost + "]";
+    }
+  } else if (fate.lost) {
+    out.status = ScriptStatus::kError;
+    out.error = Error::Internal("The Python kernel died (" + signal_or_code(run.exit_code) +
+                                ") during this call." + lost);
+    if (!err.empty()) out.output += "\n--- stderr ---\n" + err;
   } else if (run.exit_code != 0) {
     out.status = ScriptStatus::kError;
     out.error = Error::InvalidArgument(
@@ -90,15 +116,16 @@ void add_ending(ScriptRan& out, const RunResult& run, const ExecSettings& settin
   }
 }
 
-ScriptRan script_ran(const RunResult& run, const ExecSettings& settings, int calls,
-                     double seconds) {
+ScriptRan script_ran(const RunResult& run, const ExecSettings& settings, int calls, double seconds,
+                     KernelFate fate) {
   StdoutView view = assemble_stdout(run.output.stdout_capture);
   ScriptRan out{.output = clean_text(view.text, settings.redact),
                 .tool_calls_made = calls,
                 .duration_seconds = seconds};
   add_ending(out, run, settings,
-             clean_text(assemble_stderr(run.output.stderr_capture), settings.redact));
+             clean_text(assemble_stderr(run.output.stderr_capture), settings.redact), fate);
   if (view.truncated) out.truncation = truncation(view, run, settings);
+  out.kernel_state_lost = fate.lost;
   return out;
 }
 
@@ -194,6 +221,77 @@ Result<RunResult> run_there(const std::string& code, const std::vector<StubSigna
   return run_remote_script(backend, request, run.bridge, run.stop);
 }
 
+// Why a call runs in a fresh kernel, as the result's `fresh_kernel` says it.
+std::optional<std::string> fresh_text(FreshReason why, const ExecSettings& settings) {
+  switch (why) {
+    case FreshReason::kNone:
+      return std::nullopt;
+    case FreshReason::kFirstUse:
+      return "first call of this session";
+    case FreshReason::kReset:
+      return "reset: true";
+    case FreshReason::kDied:
+      return "the previous kernel died or was killed";
+    case FreshReason::kIdle:
+      return "the previous kernel was idle for " + std::to_string(settings.kernel_idle_timeout_s) +
+             "s and was stopped";
+    case FreshReason::kEvicted:
+      return "the previous kernel was stopped to make room (code_execution.max_kernels: " +
+             std::to_string(settings.max_kernels) + ")";
+  }
+  return std::nullopt;
+}
+
+// What a kernel run adds to the result.
+struct KernelNotes {
+  KernelFate fate;
+  std::optional<std::string> fresh;
+  std::vector<std::string> images;
+};
+
+// The local backend's default: the code runs as a cell of the session's
+// kernel, started on first use (or after a reset, a death, reaping or
+// eviction) under the containment of run_here.
+Result<RunResult> run_in_kernel(const ExecuteCodeParams& params,
+                                const std::vector<StubSignature>& sigs, RunContext run,
+                                const std::string& interpreter, registry::CallContext& ctx,
+                                const backend::Backend& backend, KernelNotes& notes) {
+  const ExecSettings& settings = run.settings;
+  KernelPool::shared()->set_limits(
+      {.max_kernels = static_cast<size_t>(settings.max_kernels),
+       .idle_timeout = std::chrono::seconds(settings.kernel_idle_timeout_s)});
+  std::optional<KernelSlot::Lease> lease =
+      ctx.session.state<ExecSession>().kernel_slot().acquire(run.stop.get_token());
+  if (!lease) return Error::Cancelled("Script interrupted before it started");
+  if (params.reset) lease->reset();
+  auto start = [&]() -> Result<std::unique_ptr<Kernel>> {
+    HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(backend));
+    KernelSpec spec{
+        .module_source = generate_module(sigs, RpcTransport::kSocket),
+        .interpreter = interpreter,
+        .cwd = working_dir(settings.mode, ctx.session, backend),
+        .env = scrubbed_env(settings),
+        .write_fence_fd = fence_fd,
+        .memory_bytes = static_cast<uint64_t>(settings.kernel_memory_mb) << 20,
+    };
+    if (const backend::CommandFence* fence = backend.command_fence()) {
+      proc::set_env(spec.env, "TMPDIR", fence->temp_dir());
+    }
+    return Kernel::start(spec);
+  };
+  HERMES_ASSIGN_OR_RETURN(Kernel * kernel, lease->kernel(start));
+  CellResult cell = kernel->run_cell(
+      {.code = params.code,
+       .timeout = std::chrono::seconds(settings.timeout_s),
+       .grace = std::chrono::milliseconds(static_cast<int64_t>(settings.interrupt_grace_s * 1000))},
+      run.bridge, run.stop);
+  if (cell.kernel_lost) lease->lost();
+  notes.fate = {.in_kernel = true, .lost = cell.kernel_lost};
+  notes.fresh = fresh_text(lease->fresh(), settings);
+  notes.images = std::move(cell.images);
+  return std::move(cell.run);
+}
+
 }  // namespace
 
 Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params,
@@ -218,13 +316,19 @@ Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params,
   ToolBridge bridge(std::move(tools), static_cast<int>(settings.max_tool_calls), ctx,
                     run_stop.get_token());
   RunContext run_context{settings, bridge, run_stop};
-  auto run = here ? run_here(params.code, sigs, run_context, interpreter, ctx, **backend)
-                  : run_there(params.code, sigs, run_context, **backend);
+  KernelNotes kernel;
+  auto run = here && settings.kernel
+                 ? run_in_kernel(params, sigs, run_context, interpreter, ctx, **backend, kernel)
+             : here ? run_here(params.code, sigs, run_context, interpreter, ctx, **backend)
+                    : run_there(params.code, sigs, run_context, **backend);
   if (!run) {
     return ExecuteCodeOutput(ScriptFailed{run.error(), bridge.calls_made(), seconds_since(start)});
   }
-  ScriptRan out = script_ran(*run, settings, bridge.calls_made(), seconds_since(start));
+  ScriptRan out =
+      script_ran(*run, settings, bridge.calls_made(), seconds_since(start), kernel.fate);
   out.notice = backend::fence_notice(**backend);
+  out.fresh_kernel = std::move(kernel.fresh);
+  out.images = std::move(kernel.images);
   return ExecuteCodeOutput(std::move(out));
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace hermes::registry {
 class Registry;
@@ -19,7 +20,8 @@ class Registry;
 namespace hermes::execute_code {
 
 struct ExecuteCodeParams {
-  std::string code;  // never blank
+  std::string code;    // never blank
+  bool reset = false;  // restart the session's kernel first
 };
 
 enum class ScriptStatus { kSuccess, kError, kTimeout, kInterrupted };
@@ -45,6 +47,11 @@ struct ScriptRan {
   double duration_seconds = 0;  // rounded to 2 decimals
   std::optional<ScriptTruncation> truncation;
   std::optional<std::string> notice;  // commands are not write-fenced, once per session
+  // The kernel: why this call ran in a fresh one (its globals are gone),
+  // whether it died or was killed during the call, and the PNGs it showed.
+  std::optional<std::string> fresh_kernel;
+  bool kernel_state_lost = false;
+  std::vector<std::string> images;
 };
 
 // The run could not start or finish (backend, staging, spawn): `status: "error"`.

@@ -40,7 +40,7 @@ void add_truncation(Json& out, const ScriptTruncation& truncation) {
 }
 
 Json to_json(const ScriptRan& ran) {
-  Json out = object_with_room(12);
+  Json out = object_with_room(15);
   out["status"] = status_name(ran.status);
   out["output"] = ran.output;
   out["tool_calls_made"] = ran.tool_calls_made;
@@ -49,6 +49,9 @@ Json to_json(const ScriptRan& ran) {
   if (ran.error && ran.status != ScriptStatus::kInterrupted) out["error"] = ran.error->message;
   if (ran.truncation) add_truncation(out, *ran.truncation);
   if (ran.notice) out["notice"] = *ran.notice;
+  if (ran.fresh_kernel) out["fresh_kernel"] = *ran.fresh_kernel;
+  if (ran.kernel_state_lost) out["kernel_state_lost"] = true;
+  if (!ran.images.empty()) out["images_shown"] = ran.images.size();
   return out;
 }
 
@@ -65,7 +68,8 @@ Json schema() {
   return Json::parse(R"json({
     "type": "object",
     "properties": {
-      "code": {"type": "string", "description": "Python code to execute. Import tools with `from hermes_tools import read_file, terminal, ...` and print your final result to stdout."}
+      "code": {"type": "string", "description": "Python code to execute. Import tools with `from hermes_tools import read_file, terminal, ...` and print your final result to stdout."},
+      "reset": {"type": "boolean", "default": false, "description": "Restart the session's Python kernel before running the code: globals, imports and the working directory start afresh."}
     },
     "required": ["code"]
   })json");
@@ -79,7 +83,20 @@ Result<ExecuteCodeParams> parse_execute_code_params(const Json& args) {
       code->get_ref<const std::string&>().find_first_not_of(" \t\r\n") == std::string::npos) {
     return Error::InvalidArgument("No code provided.");
   }
-  return ExecuteCodeParams{code->get<std::string>()};
+  bool reset = false;
+  if (auto flag = args.find("reset"); flag != args.end() && !flag->is_null()) {
+    if (!flag->is_boolean()) return Error::InvalidArgument("reset must be a boolean.");
+    reset = flag->get<bool>();
+  }
+  return ExecuteCodeParams{.code = code->get<std::string>(), .reset = reset};
+}
+
+std::vector<registry::ImageContent> execute_code_images(const ExecuteCodeOutput& output) {
+  std::vector<registry::ImageContent> out;
+  if (const auto* ran = std::get_if<ScriptRan>(&output)) {
+    for (const std::string& png : ran->images) out.push_back({"image/png", png});
+  }
+  return out;
 }
 
 Json execute_code_json(const ExecuteCodeOutput& output) {
@@ -100,6 +117,7 @@ void register_execute_code(registry::Registry& registry) {
           .handler = run_execute_code,
           .render = execute_code_json,
           .failure = execute_code_failure,
+          .images = execute_code_images,
       }),
       // A script runs until it ends or times out.
       .long_running = registry::when_parsed(

@@ -1,25 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "tools/execute_code/script_run.h"
 
-#include "proc/child_env.h"
 #include "proc/process_tree.h"
 #include "rpc/rpc_server.h"
+#include "tools/execute_code/staging.h"
 
-#include <fcntl.h>
 #include <poll.h>
-#include <stdlib.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <thread>
 
 namespace hermes::execute_code {
-using proc::get_env;
-using proc::set_env;
-
 namespace {
 
 using proc::ProcessTree;
@@ -30,83 +24,6 @@ using proc::UniqueFd;
 constexpr std::chrono::milliseconds kDrainGrace{500};
 // The grace between SIGTERM and SIGKILL (docs/tools/execute_code.md).
 constexpr std::chrono::milliseconds kTerminateGrace{5000};
-// Room for "/hermes_rpc_<32 hex>.sock" inside sockaddr_un's 108 bytes.
-constexpr size_t kMaxStagingPath = 50;
-
-// A private (0700) temporary directory, removed with its contents.
-class StagingDir {
- public:
-  static Result<StagingDir> create() {
-    std::error_code ec;
-    std::string base = std::filesystem::temp_directory_path(ec).string();
-    if (ec || base.size() > kMaxStagingPath) base = "/tmp";
-    std::string path = base + "/hermes_sandbox_XXXXXX";
-    if (!::mkdtemp(path.data())) return Error::FromErrno(errno, "mkdtemp \"" + path + "\"");
-    return StagingDir(std::move(path));
-  }
-  StagingDir(StagingDir&& other) noexcept : path_(std::exchange(other.path_, "")) {}
-  StagingDir& operator=(StagingDir&&) = delete;
-  ~StagingDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  explicit StagingDir(std::string path) : path_(std::move(path)) {}
-  std::string path_;
-};
-
-Status write_private_file(const std::string& path, const std::string& content) {
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
-  if (!fd.valid()) return Error::FromErrno(errno, "open \"" + path + "\"");
-  for (size_t done = 0; done < content.size();) {
-    ssize_t n = ::write(fd.get(), content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error::FromErrno(errno, "write \"" + path + "\"");
-    done += static_cast<size_t>(n);
-  }
-  return {};
-}
-
-// A pipe whose read end is ours (non-blocking) and write end the script's.
-struct OutputPipe {
-  UniqueFd read;
-  UniqueFd write;
-};
-
-Result<OutputPipe> make_output_pipe() {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe");
-  ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
-  return OutputPipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
-}
-
-std::vector<std::string> child_env(const RunRequest& request, const std::string& staging,
-                                   const rpc::RpcServer& server) {
-  std::vector<std::string> env = request.env;
-  set_env(env, "HERMES_RPC_SOCKET", server.socket_path());
-  set_env(env, "HERMES_RPC_TOKEN", server.token());
-  set_env(env, "PYTHONDONTWRITEBYTECODE", "1");
-  set_env(env, "PYTHONIOENCODING", "utf-8");
-  set_env(env, "PYTHONUTF8", "1");
-  std::string inherited = get_env(env, "PYTHONPATH");
-  set_env(env, "PYTHONPATH", inherited.empty() ? staging : staging + ":" + inherited);
-  return env;
-}
-
-// Reads what `fd` has into `capture`; false at EOF or on a hard error.
-bool drain(int fd, proc::OutputCapture& capture) {
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n > 0) {
-      capture.append(std::string_view(buf, static_cast<size_t>(n)));
-      continue;
-    }
-    return n < 0 && (errno == EAGAIN || errno == EINTR);
-  }
-}
 
 // The poll loop over one running tree. Not thread-safe.
 class RunLoop {
@@ -215,7 +132,7 @@ Result<RunResult> run_script(const RunRequest& request, rpc::RpcHandler& handler
       ProcessTree tree,
       ProcessTree::launch({.program = request.interpreter,
                            .argv = {request.interpreter, script},
-                           .env = child_env(request, staging.path(), *server),
+                           .env = python_env(request.env, staging.path(), *server),
                            .cwd = request.cwd.empty() ? staging.path() : request.cwd,
                            .stdout_fd = out.write.get(),
                            .stderr_fd = err.write.get(),

@@ -50,18 +50,26 @@ def _connect():
 
 
 def _call(tool, args):
+    global _sock
     request = (json.dumps({"tool": tool, "args": args, "token": _TOKEN}) + "\n").encode("utf-8")
     with _lock:
         conn = _connect()
-        conn.sendall(request)
-        chunks = []
-        while True:
-            chunk = conn.recv(1 << 16)
-            if not chunk:
-                raise RuntimeError("Agent process disconnected")
-            chunks.append(chunk)
-            if chunk.endswith(b"\n"):
-                break
+        try:
+            conn.sendall(request)
+            chunks = []
+            while True:
+                chunk = conn.recv(1 << 16)
+                if not chunk:
+                    raise RuntimeError("Agent process disconnected")
+                chunks.append(chunk)
+                if chunk.endswith(b"\n"):
+                    break
+        except BaseException:
+            # An interrupted call (a kernel's KeyboardInterrupt) leaves its
+            # answer unread: the next call starts on a new connection.
+            _sock = None
+            conn.close()
+            raise
     return _decode(b"".join(chunks).decode("utf-8", "replace"))
 )PY";
 
@@ -134,6 +142,22 @@ def retry(fn, max_attempts=3, delay=2):
             if attempt + 1 < max_attempts:
                 time.sleep(delay * (2 ** attempt))
     raise last
+
+
+_shown = []
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def show(image):
+    """Shows a PNG (a file path or the bytes) to the model as an image when the cell ends."""
+    if isinstance(image, (bytes, bytearray, memoryview)):
+        data = bytes(image)
+    else:
+        with open(image, "rb") as f:
+            data = f.read()
+    if not data.startswith(_PNG_SIGNATURE):
+        raise ValueError("show() takes a PNG image")
+    _shown.append(data)
 )PY";
 
 constexpr std::array<std::string_view, 35> kPythonKeywords = {

@@ -38,15 +38,15 @@ std::string render_signature(const StubSignature& signature);
 // response files in `HERMES_RPC_DIR` (runs on another backend, docs/tools/execute_code.md).
 enum class RpcTransport { kSocket, kFiles };
 
-// The whole module: the RPC client, the helpers json_parse, shell_quote and
-// retry, then one stub per tool in the given order. Each stub sends every
-// argument, None included; a lock around each request/response keeps threads
-// from swapping answers and results are decoded to dicts. The socket client
-// opens one socket lazily and raises `RuntimeError("Agent process
-// disconnected")` on EOF; the file client writes `req_<seq:06d>.tmp`, renames
-// it to `req_<seq:06d>`, polls for `res_<seq:06d>` (50 ms, ×1.2, up to
-// 250 ms), reads and deletes it, and raises `RuntimeError("RPC timeout: no
-// response for <tool> after 300s")` when none comes.
+// The whole module: the RPC client, the helpers json_parse, shell_quote,
+// retry and show (a PNG for the model, which a kernel returns as MCP image
+// content when the cell ends; a per-call script drops it), then one stub per tool in the given
+// order. Each stub sends every argument, None included; a lock around each request/response keeps
+// threads from swapping answers and results are decoded to dicts. The socket client opens one
+// socket lazily and raises `RuntimeError("Agent process disconnected")` on EOF; the file client
+// writes `req_<seq:06d>.tmp`, renames it to `req_<seq:06d>`, polls for `res_<seq:06d>` (50 ms,
+// ×1.2, up to 250 ms), reads and deletes it, and raises `RuntimeError("RPC timeout: no response for
+// <tool> after 300s")` when none comes.
 std::string generate_module(const std::vector<StubSignature>& tools,
                             RpcTransport transport = RpcTransport::kSocket);
 

@@ -105,4 +105,19 @@ Json ToolBridge::handle(const std::string& tool, const Json& args) {
   return parent_.dispatcher.call(*spec, clean_args(tool, args), child).value;
 }
 
+Json BridgeSlot::handle(const std::string& tool, const Json& args) {
+  std::lock_guard lock(mu_);
+  if (!bridge_) {
+    return registry::error_json("Tool '" + tool +
+                                "' was called between execute_code calls; tools answer only while "
+                                "a call runs.");
+  }
+  return bridge_->handle(tool, args);
+}
+
+void BridgeSlot::attach(rpc::RpcHandler* bridge) {
+  std::lock_guard lock(mu_);
+  bridge_ = bridge;
+}
+
 }  // namespace hermes::execute_code

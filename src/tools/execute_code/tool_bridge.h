@@ -10,6 +10,7 @@
 #include "tools/execute_code/stub_module.h"
 
 #include <atomic>
+#include <mutex>
 #include <set>
 #include <stop_token>
 #include <string>
@@ -55,6 +56,21 @@ class ToolBridge : public rpc::RpcHandler {
   registry::CallContext& parent_;
   std::stop_token stop_;
   std::atomic<int> calls_{0};
+};
+
+// A kernel's RPC handler, which outlives its cells: each cell attaches its
+// own bridge (its budget, its call's session and stop token) while it runs;
+// a call with none attached (a thread the cell left running) is refused.
+// Thread-safe.
+class BridgeSlot : public rpc::RpcHandler {
+ public:
+  Json handle(const std::string& tool, const Json& args) override;
+  // Attaches `bridge`; nullptr detaches, after any call in flight returns.
+  void attach(rpc::RpcHandler* bridge);
+
+ private:
+  std::mutex mu_;
+  rpc::RpcHandler* bridge_ = nullptr;  // mu_, held while a call runs
 };
 
 }  // namespace hermes::execute_code

@@ -66,6 +66,13 @@ class ExecHarness : public ToolSession {
   }
 };
 
+// The per-call interpreter instead of the session's kernel
+// (docs/tools/execute_code.md), for what only it does: a fresh process and
+// staging directory per call, SIGTERM at the deadline, calls of one session
+// side by side.
+inline constexpr const char* kPerCall = "code_execution:\n  kernel: false\n";
+inline constexpr const char* kPerCallTimeout1 = "code_execution:\n  kernel: false\n  timeout: 1\n";
+
 // `{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","default":5}},"required":["query"]}`
 inline Json query_schema() {
   return Json::parse(R"({"type":"object","properties":{

@@ -71,7 +71,7 @@ constexpr const char* kDaemonScript =
     "print(os.read(r, 32).decode(), flush=True)\n";
 
 TEST(ExecuteCodeProcess, DaemonIsKilledWhenTheScriptEnds) {
-  ExecHarness h;
+  ExecHarness h(kPerCall);
   Json result = h.run(kDaemonScript);
   ASSERT_EQ(result["status"], "success") << result.dump();
   auto pid = parse_int(result["output"].get<std::string>());
@@ -81,7 +81,7 @@ TEST(ExecuteCodeProcess, DaemonIsKilledWhenTheScriptEnds) {
 }
 
 TEST(ExecuteCodeProcess, DaemonIsKilledOnTimeout) {
-  ExecHarness h("code_execution:\n  timeout: 1\n");
+  ExecHarness h(kPerCallTimeout1);
   Json result = h.run(std::string(kDaemonScript) + "time.sleep(60)\n");
   EXPECT_EQ(result["status"], "timeout");
   auto pid = parse_int(split(result["output"].get<std::string>(), '\n')[0]);
@@ -90,7 +90,7 @@ TEST(ExecuteCodeProcess, DaemonIsKilledOnTimeout) {
 }
 
 TEST(ExecuteCodeProcess, StagingIsRemovedAfterATimeout) {
-  ExecHarness h("code_execution:\n  timeout: 1\n");
+  ExecHarness h(kPerCallTimeout1);
   Json result = h.run(
       "import os, time\nprint(os.path.dirname(os.environ['HERMES_RPC_SOCKET']), flush=True)\n"
       "time.sleep(60)");
@@ -101,7 +101,7 @@ TEST(ExecuteCodeProcess, StagingIsRemovedAfterATimeout) {
 }
 
 TEST(ExecuteCodeProcess, TermIgnoringScriptIsKilledAfterTheGrace) {
-  ExecHarness h("code_execution:\n  timeout: 1\n");
+  ExecHarness h(kPerCallTimeout1);
   Json result = h.run(
       "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
       "while True: time.sleep(0.05)");
@@ -115,7 +115,7 @@ TEST(ExecuteCodeProcess, OtherCallsAreServedWhileAScriptRuns) {
   Rendezvous meet;
   std::promise<void> release;
   meet.release = release.get_future().share();
-  ExecHarness h("", {meet.tool()});
+  ExecHarness h(kPerCall, {meet.tool()});
   auto slow = std::async(std::launch::async, [&] {
     return h.run("from hermes_tools import web_search\nweb_search('wait')\nprint('slow')");
   });

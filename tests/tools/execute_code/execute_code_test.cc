@@ -21,6 +21,7 @@ std::string output_of(const Json& result) { return result.value("output", ""); }
 
 TEST(ExecuteCode, PrintsOnlyWhatTheScriptPrints) {
   ExecHarness h;
+  h.run("pass");  // the session's first call says its kernel is fresh
   Json result = h.run("print('hello')\nprint(6 * 7)");
   EXPECT_EQ(result["status"], "success") << result.dump();
   EXPECT_EQ(result["output"], "hello\n42\n");
@@ -126,7 +127,7 @@ TEST(ExecuteCode, OutputIsUtf8AnsiFreeAndRedacted) {
 }
 
 TEST(ExecuteCode, TimeoutKillsTheScript) {
-  ExecHarness h("code_execution:\n  timeout: 1\n");
+  ExecHarness h(kPerCallTimeout1);
   Json result = h.run("import time\nprint('before', flush=True)\ntime.sleep(60)");
   EXPECT_EQ(result["status"], "timeout");
   EXPECT_EQ(result["error"], "Script timed out after 1s and was killed.");
@@ -135,7 +136,7 @@ TEST(ExecuteCode, TimeoutKillsTheScript) {
 }
 
 TEST(ExecuteCode, TimeoutWithNoOutputIsJustTheLine) {
-  ExecHarness h("code_execution:\n  timeout: 1\n");
+  ExecHarness h(kPerCallTimeout1);
   Json result = h.run("while True: pass");
   EXPECT_EQ(result["output"], "⏰ Script timed out after 1s and was killed.");
 }
@@ -148,7 +149,7 @@ TEST(ExecuteCode, ProjectModeRunsInTheSessionDirectory) {
 }
 
 TEST(ExecuteCode, StrictModeRunsInStagingAndCleansUp) {
-  ExecHarness h("code_execution:\n  mode: strict\n");
+  ExecHarness h("code_execution:\n  mode: strict\n  kernel: false\n");
   Json result = h.run(
       "import os, hermes_tools\nprint(os.getcwd())\n"
       "print(os.path.dirname(hermes_tools.__file__))\n"

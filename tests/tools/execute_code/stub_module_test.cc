@@ -81,7 +81,7 @@ TEST(StubModule, GeneratedModuleIsValidPythonWithEveryStub) {
   proc::run_bounded(*child, proc::RunLimits{.timeout = std::chrono::seconds(10)}, {},
                     [&](std::string_view bytes) { out += bytes; });
   EXPECT_EQ(out,
-            "['json_parse', 'odd', 'read_file', 'retry', 'shell_quote']\n"
+            "['json_parse', 'odd', 'read_file', 'retry', 'shell_quote', 'show']\n"
             "'quote\" back\\\\ nl\\n é'\n");
 }
 
