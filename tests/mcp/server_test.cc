@@ -51,12 +51,13 @@ class ServerTest : public ::testing::Test {
                                      .description = "d",
                                      .input_schema = {{"type", "object"}},
                                      .run = slow_tool});
-    // Named like the foreground tool whose calls may become tasks.
-    registry_.add(registry::ToolSpec{.name = "terminal",
+    // A long-running tool: its calls may become tasks.
+    registry_.add(registry::ToolSpec{.name = "long",
                                      .toolset = "file",
                                      .description = "d",
                                      .input_schema = {{"type", "object"}},
-                                     .run = slow_tool});
+                                     .run = slow_tool,
+                                     .long_running = [](const Json&) { return true; }});
     registry_.add(
         registry::ToolSpec{.name = "fail",
                            .toolset = "file",
@@ -230,8 +231,7 @@ Json ServerTest::poll_task(const std::string& task_id) {
 }
 
 TEST_F(ServerTest, LongCallBecomesATaskThatCompletes) {
-  send(dump_json(
-      modern(1, "tools/call", {{"name", "terminal"}, {"arguments", {{"ms", 600}}}}, true)));
+  send(dump_json(modern(1, "tools/call", {{"name", "long"}, {"arguments", {{"ms", 600}}}}, true)));
   Json created = next()["result"];
   ASSERT_EQ(created["resultType"], "task");
   ASSERT_EQ(created["status"], "working");
@@ -244,8 +244,8 @@ TEST_F(ServerTest, LongCallBecomesATaskThatCompletes) {
 }
 
 TEST_F(ServerTest, CancelledTaskSettlesCancelled) {
-  send(dump_json(
-      modern(1, "tools/call", {{"name", "terminal"}, {"arguments", {{"ms", 30000}}}}, true)));
+  send(
+      dump_json(modern(1, "tools/call", {{"name", "long"}, {"arguments", {{"ms", 30000}}}}, true)));
   std::string id = next()["result"]["taskId"];
   send(dump_json(modern(2, "tasks/cancel", {{"taskId", id}}, true)));
   EXPECT_EQ(next()["result"]["resultType"], "complete");
@@ -255,7 +255,7 @@ TEST_F(ServerTest, CancelledTaskSettlesCancelled) {
 }
 
 TEST_F(ServerTest, NoTaskWithoutTheExtension) {
-  send(dump_json(modern(1, "tools/call", {{"name", "terminal"}, {"arguments", {{"ms", 300}}}})));
+  send(dump_json(modern(1, "tools/call", {{"name", "long"}, {"arguments", {{"ms", 300}}}})));
   EXPECT_EQ(next()["result"]["resultType"], "complete");
   send(dump_json(modern(2, "tasks/get", {{"taskId", "tk_x"}})));
   EXPECT_EQ(next()["error"]["code"], -32021);
