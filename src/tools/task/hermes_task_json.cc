@@ -37,7 +37,8 @@ Json schema() {
 int64_t timeout_seconds(const Json& args) {
   auto value = number_arg(args, "timeout_seconds");
   if (!value) return 300;
-  return std::clamp<int64_t>(static_cast<int64_t>(std::floor(*value + 0.5)), 10, 1800);
+  // Clamped as a double: a cast of one past int64 is undefined.
+  return static_cast<int64_t>(std::clamp(std::floor(*value + 0.5), 10.0, 1800.0));
 }
 
 std::string toolsets(const Json& args) {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace hermes::task {
 
@@ -50,6 +51,8 @@ std::optional<double> number_arg(const Json& args, const char* key) {
 int64_t positive_int_arg(const Json& args, const char* key, int64_t fallback) {
   auto value = number_arg(args, key);
   if (!value || *value <= 0) return fallback;
+  // Past int64 the cast is undefined: such a count saturates.
+  if (*value >= 9223372036854775807.0) return std::numeric_limits<int64_t>::max();
   return static_cast<int64_t>(std::floor(*value + 0.5));
 }
 
