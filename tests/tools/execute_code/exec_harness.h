@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <csignal>
 #include <functional>
+#include <future>
 #include <string>
 
 namespace hermes {
@@ -78,6 +79,31 @@ inline Json query_schema() {
   return Json::parse(R"({"type":"object","properties":{
       "query":{"type":"string"},"limit":{"type":"integer","default":5}},
       "required":["query"]})");
+}
+
+// A fake tool that tells the test the script reached it, then answers.
+struct Rendezvous {
+  std::promise<void> reached;
+  std::shared_future<void> release;
+  FakeTool tool() {
+    return {"web_search", "web", query_schema(), [this](const Json&, registry::CallContext&) {
+              reached.set_value();
+              if (release.valid()) release.wait();
+              return Json{{"ok", true}};
+            }};
+  }
+};
+
+// Runs `code`, which calls the rendezvous tool, and cancels the call once
+// the script has reached it; the call's whole result.
+inline registry::ToolCallResult cancel_when_reached(ExecHarness& h, Rendezvous& meet,
+                                                    const std::string& code) {
+  std::stop_source stop;
+  auto future =
+      std::async(std::launch::async, [&] { return h.run_result(code, stop.get_token()); });
+  meet.reached.get_future().wait();
+  stop.request_stop();
+  return future.get();
 }
 
 }  // namespace testing

@@ -75,19 +75,6 @@ size_t descendants() {
   return count;
 }
 
-// A fake tool that tells the test the cell reached it, then answers.
-struct Rendezvous {
-  std::promise<void> reached;
-  std::shared_future<void> release;
-  FakeTool tool() {
-    return {"web_search", "web", query_schema(), [this](const Json&, registry::CallContext&) {
-              reached.set_value();
-              if (release.valid()) release.wait();
-              return Json{{"ok", true}};
-            }};
-  }
-};
-
 TEST(ExecuteCodeKernel, GlobalsImportsAndCwdPersist) {
   ExecHarness h;
   Json first = h.run("import os, json\nx = 41\nos.chdir('/')\nprint('set')");
@@ -127,16 +114,10 @@ TEST(ExecuteCodeKernel, InterruptKeepsTheState) {
   ExecHarness h("", {meet.tool()});
   pid_t pid = kernel_pid(h);
   ASSERT_EQ(h.run("x = 7")["status"], "success");
-  std::stop_source stop;
-  auto future = std::async(std::launch::async, [&] {
-    return h.run_result(
-        "from hermes_tools import web_search\nimport time\nprint('started', flush=True)\n"
-        "web_search('x')\ntime.sleep(60)",
-        stop.get_token());
-  });
-  meet.reached.get_future().wait();
-  stop.request_stop();
-  registry::ToolCallResult reply = future.get();
+  registry::ToolCallResult reply = cancel_when_reached(
+      h, meet,
+      "from hermes_tools import web_search\nimport time\nprint('started', flush=True)\n"
+      "web_search('x')\ntime.sleep(60)");
   EXPECT_THAT(reply, IsError(ErrorCode::kCancelled));
   EXPECT_EQ(reply.value["status"], "interrupted");
   EXPECT_EQ(reply.value["output"], "started\n\n[execution interrupted — user sent a new message]");
@@ -151,17 +132,11 @@ TEST(ExecuteCodeKernel, ACellThatIgnoresSigintIsKilledAfterTheGrace) {
   Rendezvous meet;
   ExecHarness h("code_execution:\n  interrupt_grace: 0.2\n", {meet.tool()});
   pid_t pid = kernel_pid(h);
-  std::stop_source stop;
-  auto future = std::async(std::launch::async, [&] {
-    return h.run_result(
-        "import signal, time\nfrom hermes_tools import web_search\n"
-        "signal.signal(signal.SIGINT, signal.SIG_IGN)\nweb_search('x')\n"
-        "while True: time.sleep(0.05)",
-        stop.get_token());
-  });
-  meet.reached.get_future().wait();
-  stop.request_stop();
-  registry::ToolCallResult reply = future.get();
+  registry::ToolCallResult reply =
+      cancel_when_reached(h, meet,
+                          "import signal, time\nfrom hermes_tools import web_search\n"
+                          "signal.signal(signal.SIGINT, signal.SIG_IGN)\nweb_search('x')\n"
+                          "while True: time.sleep(0.05)");
   EXPECT_THAT(reply, IsError(ErrorCode::kCancelled));
   EXPECT_EQ(reply.value["status"], "interrupted");
   EXPECT_EQ(reply.value["kernel_state_lost"], true);

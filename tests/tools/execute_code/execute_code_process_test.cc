@@ -19,34 +19,15 @@
 namespace hermes::testing {
 namespace {
 
-// A fake tool that tells the test the script reached it, then answers.
-struct Rendezvous {
-  std::promise<void> reached;
-  std::shared_future<void> release;
-  FakeTool tool() {
-    return {"web_search", "web", query_schema(), [this](const Json&, registry::CallContext&) {
-              reached.set_value();
-              if (release.valid()) release.wait();
-              return Json{{"ok", true}};
-            }};
-  }
-};
-
 bool process_alive(pid_t pid) { return ::kill(pid, 0) == 0; }
 
 TEST(ExecuteCodeProcess, StopTokenInterruptsTheScript) {
   Rendezvous meet;
   ExecHarness h("", {meet.tool()});
-  std::stop_source stop;
-  auto future = std::async(std::launch::async, [&] {
-    return h.run_result(
-        "from hermes_tools import web_search\nimport time\n"
-        "print('started', flush=True)\nweb_search('x')\ntime.sleep(60)",
-        stop.get_token());
-  });
-  meet.reached.get_future().wait();
-  stop.request_stop();
-  registry::ToolCallResult reply = future.get();
+  registry::ToolCallResult reply =
+      cancel_when_reached(h, meet,
+                          "from hermes_tools import web_search\nimport time\n"
+                          "print('started', flush=True)\nweb_search('x')\ntime.sleep(60)");
   EXPECT_THAT(reply, IsError(ErrorCode::kCancelled));
   const Json& result = reply.value;
   EXPECT_EQ(result["status"], "interrupted");
