@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { connect, callTool, scratchDir } from './lib/client.mjs';
+import { connect, callTool, scratchDir, alive, waitDead } from './lib/client.mjs';
 
 // Waits until `file` exists and returns its content (polling a condition,
 // not sleeping a fixed time).
@@ -22,16 +22,6 @@ async function waitForFile(file, timeoutMs = 10000) {
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`${file} did not appear`);
-}
-
-function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch { return false; }
-}
-
-async function waitDead(pid, timeoutMs = 8000) {
-  const deadline = Date.now() + timeoutMs;
-  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  return !alive(pid);
 }
 
 // A script that starts a daemon escaping its process group, records the

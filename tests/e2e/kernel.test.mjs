@@ -7,18 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { BIN, connect, callTool, rawServer, scratchDir, INIT } from './lib/client.mjs';
+import { BIN, connect, callTool, rawServer, scratchDir, INIT, alive, waitDead } from './lib/client.mjs';
 import { serve, legacySession, replyText } from './lib/serve.mjs';
-
-function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch { return false; }
-}
-
-async function waitDead(pid, timeoutMs = 8000) {
-  const deadline = Date.now() + timeoutMs;
-  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  return !alive(pid);
-}
 
 // Prints the kernel's pid and that of a daemon it starts in a session of its own.
 const DAEMON = [

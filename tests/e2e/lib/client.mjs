@@ -105,3 +105,15 @@ export const INIT = {
   jsonrpc: '2.0', id: 0, method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
+
+// Whether process `pid` still exists.
+export function alive(pid) {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+// Waits up to timeoutMs for `pid` to end; whether it did.
+export async function waitDead(pid, timeoutMs = 8000) {
+  const deadline = Date.now() + timeoutMs;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return !alive(pid);
+}
