@@ -95,23 +95,37 @@ void write_text(int fd, const char* text) {
   [[maybe_unused]] ssize_t w = ::write(fd, text, n);
 }
 
-// Sends `sig` to every descendant of the supervisor. A process that forks
-// meanwhile is caught by the next round: when its parent dies it is
-// reparented to us (we are its subreaper).
-void signal_descendants(int sig) {
+// Sends `sig` once to every descendant of the supervisor. The command's
+// process group (`group`, -1 once the command is reaped and its number may be
+// reused) gets it in one kill(): the kernel then also delivers it to a child
+// being forked, which a scan of /proc would miss. The rest (other groups) are
+// signalled one by one; one of them forking meanwhile is caught by the next
+// kill round, its orphans being reparented to us (we are their subreaper).
+void signal_descendants(int sig, pid_t group) {
+  bool group_signalled = group > 0 && ::kill(-group, sig) == 0;
   pid_t tree[kMaxScannedProcesses];
-  collect_descendants(::getpid(), tree, kMaxScannedProcesses,
-                      [sig](pid_t pid) { ::kill(pid, sig); });
+  collect_descendants(::getpid(), tree, kMaxScannedProcesses, [&](pid_t pid) {
+    if (!group_signalled || ::getpgid(pid) != group) ::kill(pid, sig);
+  });
 }
+
+enum class Phase { kRunning, kTerminating, kKilling };
+
+struct State {
+  pid_t command;  // -1 once reaped
+  Phase phase = Phase::kRunning;
+  int64_t kill_at = 0;
+};
 
 // Reaps every exited child, reporting the command's code on the status pipe.
 // True when no child is left at all.
-bool reap_children(pid_t command) {
+bool reap_children(State& state) {
   for (;;) {
     int status = 0;
     pid_t pid = ::waitpid(-1, &status, WNOHANG);
     if (pid <= 0) return pid < 0 && errno == ECHILD;
-    if (pid != command) continue;
+    if (pid != state.command) continue;
+    state.command = -1;
     int32_t code = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
     [[maybe_unused]] ssize_t w = ::write(kStatusFd, &code, sizeof code);
   }
@@ -152,13 +166,6 @@ bool reap_children(pid_t command) {
 
 void on_sigchld(int) {}
 
-enum class Phase { kRunning, kTerminating, kKilling };
-
-struct State {
-  Phase phase = Phase::kRunning;
-  int64_t kill_at = 0;
-};
-
 // Applies one command; EOF, an error or an unknown command means kill.
 void read_command(State& state) {
   Command command{};
@@ -168,12 +175,14 @@ void read_command(State& state) {
   if (state.phase == Phase::kKilling) return;
   switch (command.op) {
     case kSignalOp:
-      if (command.value > 0 && command.value < NSIG) signal_descendants(command.value);
+      if (command.value > 0 && command.value < NSIG) {
+        signal_descendants(command.value, state.command);
+      }
       return;
     case kTerminateOp: {
       int64_t kill_at = now_ms() + (command.value > 0 ? command.value : 0);
       if (state.phase == Phase::kRunning) {
-        signal_descendants(SIGTERM);
+        signal_descendants(SIGTERM, state.command);
         state.kill_at = kill_at;
       }
       state.kill_at = kill_at < state.kill_at ? kill_at : state.kill_at;
@@ -202,24 +211,31 @@ void release_stdio() {
   for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM}) {
     ::sigaction(sig, &sa, nullptr);
   }
-  sigset_t chld, waitmask;
+  sigset_t chld, waitmask, all;
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);
   ::sigprocmask(SIG_BLOCK, &chld, nullptr);
   sigemptyset(&waitmask);
+  // The command starts with the signals above ignored until exec_command
+  // resets them, and an ignored signal is discarded: a SIGTERM sent right
+  // after launch would be lost. A blocked one stays pending (even while
+  // ignored) and lands once exec_command unblocks it.
+  sigfillset(&all);
+  ::sigprocmask(SIG_BLOCK, &all, nullptr);
   pid_t command = ::fork();
   if (command == 0) exec_command(args);
+  ::sigprocmask(SIG_SETMASK, &chld, nullptr);
   if (command < 0) ::_exit(1);  // launch sees EOF before any pid
   release_stdio();
-  State state;
+  State state{.command = command};
   int64_t last_kill = 0;
   for (;;) {
-    if (reap_children(command)) ::_exit(0);
+    if (reap_children(state)) ::_exit(0);
     if (state.phase == Phase::kTerminating && now_ms() >= state.kill_at) {
       state.phase = Phase::kKilling;
     }
     if (state.phase == Phase::kKilling && now_ms() - last_kill >= kKillRoundMs) {
-      signal_descendants(SIGKILL);
+      signal_descendants(SIGKILL, state.command);
       last_kill = now_ms();
     }
     int64_t wait_ms = state.phase == Phase::kKilling       ? kKillRoundMs

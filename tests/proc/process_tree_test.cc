@@ -159,6 +159,21 @@ TEST(ProcessTree, SigtermIgnoringTreeIsKilledAfterTheGrace) {
   EXPECT_TRUE(dies_within(stubborn, milliseconds(1000)));
 }
 
+// A SIGTERM sent the moment launch returns reaches the whole tree. It used
+// to miss a child the shell was forking just then (the shell died, the child
+// slept on until the grace ran out), and to be lost while the command still
+// had the supervisor's ignored signals: each about one launch in thirty
+// under load.
+TEST(ProcessTree, ATerminateRightAfterLaunchIsNotLost) {
+  for (int i = 0; i < 60; ++i) {
+    auto tree = ProcessTree::launch(shell("sleep 30; :"));
+    ASSERT_TRUE(tree);
+    tree->terminate(milliseconds(20000));
+    ASSERT_TRUE(tree->wait_gone(milliseconds(10000))) << "launch " << i;
+    EXPECT_EQ(run_to_end(*tree), -SIGTERM) << "launch " << i;
+  }
+}
+
 TEST(ProcessTree, ForkingLoopIsKilled) {
   TempDir dir;
   std::string file = dir.file("pid");
