@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#include "checkpoint/apply_state.h"
+
+#include "fs/contained_write.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+
+namespace hermes::checkpoint {
+
+namespace {
+
+Status remove_entry(const fs::Beneath::Parent& parent, const std::string& path, Kind kind) {
+  int flags = kind == Kind::kDir ? AT_REMOVEDIR : 0;
+  if (::unlinkat(parent.dir, parent.name.c_str(), flags) != 0 && errno != ENOENT) {
+    return Error::FromErrno(errno, "remove \"" + path + "\"");
+  }
+  return {};
+}
+
+Status set_mode(const fs::Beneath::Parent& parent, const std::string& path, uint32_t mode) {
+  if (::fchmodat(parent.dir, parent.name.c_str(), mode, 0) != 0) {
+    return Error::FromErrno(errno, "chmod \"" + path + "\"");
+  }
+  return {};
+}
+
+Status make_link(const fs::Beneath::Parent& parent, const std::string& path,
+                 const std::string& target) {
+  static std::atomic<uint64_t> counter{0};
+  std::string temp =
+      ".hermes-tmp." + std::to_string(::getpid()) + ".link" + std::to_string(++counter);
+  if (::symlinkat(target.c_str(), parent.dir, temp.c_str()) != 0) {
+    return Error::FromErrno(errno, "symlink \"" + path + "\"");
+  }
+  if (::renameat(parent.dir, temp.c_str(), parent.dir, parent.name.c_str()) != 0) {
+    Error error = Error::FromErrno(errno, "rename over \"" + path + "\"");
+    ::unlinkat(parent.dir, temp.c_str(), 0);
+    return error;
+  }
+  return {};
+}
+
+}  // namespace
+
+Status apply_state(const fs::Beneath& root, const std::string& real_path, const PathState& have,
+                   const PathState& want, const BlobStore& store) {
+  if (want.unrecoverable()) return Error::Unavailable("its content was not kept");
+  std::vector<std::string> created;
+  HERMES_ASSIGN_OR_RETURN(
+      fs::Beneath::Parent parent,
+      root.open_parent(real_path, want.kind == Kind::kAbsent ? nullptr : &created));
+  // What is there goes first when it is of another kind (a directory only
+  // when empty: its entries are restored, or refused, on their own).
+  bool replace = have.kind != want.kind && have.kind != Kind::kAbsent;
+  if (replace || (want.kind == Kind::kAbsent && have.kind != Kind::kAbsent)) {
+    HERMES_TRY(remove_entry(parent, real_path, have.kind));
+  }
+  switch (want.kind) {
+    case Kind::kAbsent:
+      return {};
+    case Kind::kDir:
+      if (have.kind != Kind::kDir && ::mkdirat(parent.dir, parent.name.c_str(), want.mode) != 0) {
+        return Error::FromErrno(errno, "mkdir \"" + real_path + "\"");
+      }
+      return set_mode(parent, real_path, want.mode);
+    case Kind::kSymlink:
+      return make_link(parent, real_path, want.target);
+    case Kind::kFile: {
+      HERMES_ASSIGN_OR_RETURN(std::string bytes, store.get(want.blob));
+      HERMES_TRY(fs::atomic_write_beneath(root, real_path, bytes));
+      return set_mode(parent, real_path, want.mode);
+    }
+    case Kind::kOther:
+      break;
+  }
+  return Error::Unavailable("its content was not kept");
+}
+
+}  // namespace hermes::checkpoint

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: MIT
+#include "checkpoint/checkpoints.h"
+
+#include "core/paths.h"
+#include "fs/atomic_write.h"
+#include "fs/beneath.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <set>
+
+#include "checkpoint/apply_state.h"
+#include "checkpoint/tree_index.h"
+
+namespace hermes::checkpoint {
+
+namespace {
+
+using States = std::map<std::string, PathState>;
+
+std::string real_of(const std::string& root, const std::string& rel) {
+  return root == "/" ? "/" + rel : root + "/" + rel;
+}
+
+bool under_git(const std::string& rel) { return rel == ".git" || rel.starts_with(".git/"); }
+
+// The store's own lock: every call holds it shared, pruning exclusively (so
+// no object is collected between its write and the journal line naming it).
+Result<FileLock> hold_store(const std::string& dir, bool exclusive = false) {
+  return FileLock::acquire(dir + "/gc.lock", !exclusive);
+}
+
+// Position of checkpoint `id` in `all`.
+Result<size_t> position(const std::vector<Checkpoint>& all, uint64_t id) {
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].id == id) return i;
+  }
+  return Error::NotFound("No checkpoint " + std::to_string(id) + " in this workspace");
+}
+
+// Each path changed by a checkpoint in [from, to), with its state just
+// before the first of them that changed it: the workspace before `from`.
+States states_before(const std::vector<Checkpoint>& all, size_t from, size_t to) {
+  States out;
+  for (size_t i = from; i < to; ++i) {
+    for (const auto& [rel, after] : all[i].after) {
+      if (out.contains(rel)) continue;
+      auto it = all[i].before.find(rel);
+      out[rel] = it == all[i].before.end() ? PathState{} : it->second;
+    }
+  }
+  return out;
+}
+
+// Each path's state as the agent's last call that changed it left it.
+States last_written(const std::vector<Checkpoint>& all, size_t from) {
+  States out;
+  for (size_t i = all.size(); i-- > from;) {
+    for (const auto& [rel, after] : all[i].after) out.try_emplace(rel, after);
+  }
+  return out;
+}
+
+bool selected(const std::string& rel, const std::vector<std::string>& paths) {
+  if (paths.empty()) return true;
+  return std::any_of(paths.begin(), paths.end(), [&](const std::string& p) {
+    return rel == p || (rel.size() > p.size() && rel.starts_with(p) && rel[p.size()] == '/');
+  });
+}
+
+// Brings the index entries of `states` (relative paths) up to date.
+Status refresh_index(const Journal& journal, const fs::Beneath& root, const std::string& real_root,
+                     const States& states) {
+  HERMES_ASSIGN_OR_RETURN(std::optional<TreeIndex> index, journal.load_index());
+  if (!index) return {};  // no shell call armed it yet
+  for (const auto& [rel, state] : states) {
+    HERMES_ASSIGN_OR_RETURN(std::optional<Stamp> stamp, stamp_path(root, real_of(real_root, rel)));
+    if (!stamp) {
+      index->erase(rel);
+    } else {
+      (*index)[rel] = IndexEntry{state, *stamp};
+    }
+  }
+  return journal.save_index(*index);
+}
+
+Result<ScanResult> scan(const Journal& journal, const std::string& root, const BlobStore& store,
+                        const Settings& settings, TreeIndex& before) {
+  HERMES_ASSIGN_OR_RETURN(std::optional<TreeIndex> index, journal.load_index());
+  before = index ? std::move(*index) : TreeIndex{};
+  ScanOptions options{
+      .store = &store, .max_bytes = settings.max_file_bytes, .ignored = settings.ignored};
+  return scan_tree(root, before, options);
+}
+
+// The missing directories above `rel`, which the call may create (write_file
+// makes the parents of its file): kept as absent, so a restore removes them.
+Status note_missing_parents(const fs::Beneath& root, const std::string& real_root,
+                            const std::string& rel, Ticket& ticket) {
+  for (size_t slash = rel.rfind('/'); slash != std::string::npos && slash > 0;
+       slash = rel.rfind('/', slash - 1)) {
+    std::string parent = rel.substr(0, slash);
+    if (ticket.before.contains(parent)) return {};
+    HERMES_ASSIGN_OR_RETURN(PathState state, read_state(root, real_of(real_root, parent), {}));
+    if (state.kind != Kind::kAbsent) return {};
+    ticket.before[parent] = state;
+    ticket.content[parent] = "";
+  }
+  return {};
+}
+
+int64_t now_seconds() { return static_cast<int64_t>(::time(nullptr)); }
+
+}  // namespace
+
+std::optional<std::string> relative_to(const std::string& root, const std::string& real) {
+  if (root == "/") {
+    return real.size() > 1 && real[0] == '/' ? std::optional(real.substr(1)) : std::nullopt;
+  }
+  if (real.size() <= root.size() + 1 || !real.starts_with(root) || real[root.size()] != '/') {
+    return std::nullopt;
+  }
+  return real.substr(root.size() + 1);
+}
+
+Checkpoints::Checkpoints(std::string dir) : dir_(std::move(dir)), store_(dir_) {}
+
+Journal Checkpoints::journal_of(const std::string& root) const {
+  return Journal(dir_ + "/workspaces/" + fs::sha256_hex(root).substr(0, 16));
+}
+
+Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings) const {
+  HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_));
+  Journal journal = journal_of(call.root);
+  HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
+  HERMES_TRY(replace_file(journal.dir() + "/root", call.root));
+  HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(call.root));
+  Ticket ticket{.root = call.root, .shell = call.shell && call.shell_captured};
+  Capture how{.store = &store_, .max_bytes = settings.max_file_bytes};
+  for (const std::string& real : call.paths) {
+    std::optional<std::string> rel = relative_to(call.root, real);
+    if (!rel || under_git(*rel) || ticket.before.contains(*rel)) continue;
+    std::string content;
+    how.content = &content;
+    HERMES_ASSIGN_OR_RETURN(ticket.before[*rel], read_state(root, real, how));
+    ticket.content[*rel] = std::move(content);
+    HERMES_TRY(note_missing_parents(root, call.root, *rel, ticket));
+  }
+  if (ticket.shell) {
+    // What changed since the last look (hand edits, other programs) becomes
+    // the baseline, so this call's checkpoint holds only what it did.
+    TreeIndex old;
+    HERMES_ASSIGN_OR_RETURN(ScanResult now, scan(journal, call.root, store_, settings, old));
+    HERMES_TRY(journal.save_index(now.index));
+  }
+  HERMES_ASSIGN_OR_RETURN(ticket.id, journal.next_id());
+  Checkpoint header{.id = ticket.id,
+                    .created = now_seconds(),
+                    .tool = call.tool,
+                    .summary = call.summary,
+                    .session = call.session,
+                    .coverage = !call.shell           ? Coverage::kPaths
+                                : call.shell_captured ? Coverage::kShell
+                                                      : Coverage::kNotCaptured,
+                    .before = ticket.before};
+  HERMES_TRY(journal.begin(header));
+  return ticket;
+}
+
+Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const {
+  HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_));
+  Journal journal = journal_of(ticket.root);
+  HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
+  HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(ticket.root));
+  States before, after;
+  for (const auto& [rel, pre] : ticket.before) {
+    BlobStore::Base base{pre.blob, ticket.content.at(rel)};
+    Capture how{.store = &store_,
+                .max_bytes = settings.max_file_bytes,
+                .base = pre.kind == Kind::kFile && !pre.blob.empty() ? &base : nullptr};
+    HERMES_ASSIGN_OR_RETURN(PathState post, read_state(root, real_of(ticket.root, rel), how));
+    if (!post.same_as(pre)) after[rel] = std::move(post);
+  }
+  if (ticket.shell) {
+    TreeIndex old;
+    HERMES_ASSIGN_OR_RETURN(ScanResult now, scan(journal, ticket.root, store_, settings, old));
+    for (const std::string& rel : now.changed) {
+      auto was = old.find(rel);
+      auto is = now.index.find(rel);
+      if (!ticket.before.contains(rel))
+        before[rel] = was == old.end() ? PathState{} : was->second.state;
+      after[rel] = is == now.index.end() ? PathState{} : is->second.state;
+    }
+    HERMES_TRY(journal.save_index(now.index));
+  } else {
+    HERMES_TRY(refresh_index(journal, root, ticket.root, after));
+  }
+  return journal.finish(ticket.id, before, after);
+}
+
+Result<std::vector<Checkpoint>> Checkpoints::list(const std::string& root) const {
+  Journal journal = journal_of(root);
+  HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
+  return journal.load();
+}
+
+Result<std::vector<PathChange>> Checkpoints::changes(const std::string& root_dir, uint64_t id,
+                                                     std::optional<uint64_t> to) const {
+  Journal journal = journal_of(root_dir);
+  HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
+  HERMES_ASSIGN_OR_RETURN(std::vector<Checkpoint> all, journal.load());
+  HERMES_ASSIGN_OR_RETURN(size_t from, position(all, id));
+  size_t end = all.size();
+  if (to) {
+    HERMES_ASSIGN_OR_RETURN(end, position(all, *to));
+    if (end < from) return Error::InvalidArgument("`to` must be a later checkpoint than `id`");
+  }
+  States old_states = states_before(all, from, end);
+  States later = states_before(all, end, all.size());
+  HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(root_dir));
+  std::vector<PathChange> out;
+  for (const auto& [rel, was] : old_states) {
+    PathState now;
+    if (auto it = later.find(rel); it != later.end()) {
+      now = it->second;
+    } else {
+      // Now: kept in the store (dedup makes it free when unchanged) so the
+      // text comes from one place.
+      Capture how{.store = &store_, .max_bytes = UINT64_MAX};
+      HERMES_ASSIGN_OR_RETURN(now, read_state(root, real_of(root_dir, rel), how));
+    }
+    if (!was.same_as(now)) out.push_back({rel, was, now});
+  }
+  return out;
+}
+
+Result<RestoreReport> Checkpoints::restore(const RestoreRequest& request,
+                                           const Settings& settings) const {
+  HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_));
+  Journal journal = journal_of(request.root);
+  HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
+  HERMES_ASSIGN_OR_RETURN(std::vector<Checkpoint> all, journal.load());
+  HERMES_ASSIGN_OR_RETURN(size_t from, position(all, request.id));
+  States want = states_before(all, from, all.size());
+  std::erase_if(want, [&](const auto& kv) { return !selected(kv.first, request.paths); });
+  States last = last_written(all, from);
+  HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(request.root));
+  RestoreReport report;
+  States have;
+  Capture how{.store = &store_, .max_bytes = settings.max_file_bytes};
+  for (const auto& [rel, state] : want) {
+    HERMES_ASSIGN_OR_RETURN(have[rel], read_state(root, real_of(request.root, rel), how));
+    if (!have[rel].same_as(last[rel])) report.hand_edited.push_back(rel);
+  }
+  if (!report.hand_edited.empty() && !request.force) return report;
+  std::erase_if(want, [&](const auto& kv) { return have[kv.first].same_as(kv.second); });
+  Checkpoint header{.id = 0,
+                    .created = now_seconds(),
+                    .tool = "checkpoint",
+                    .summary = "restore " + std::to_string(request.id),
+                    .session = request.session};
+  HERMES_ASSIGN_OR_RETURN(header.id, journal.next_id());
+  for (const auto& [rel, state] : want) header.before[rel] = have[rel];
+  HERMES_TRY(journal.begin(header));
+  // Removals deepest first (a directory's entries before it), then the
+  // rest parents first.
+  std::vector<std::string> order;
+  for (auto it = want.rbegin(); it != want.rend(); ++it) {
+    if (it->second.kind == Kind::kAbsent) order.push_back(it->first);
+  }
+  for (const auto& [rel, state] : want) {
+    if (state.kind != Kind::kAbsent) order.push_back(rel);
+  }
+  States after;
+  for (const std::string& rel : order) {
+    std::string real = real_of(request.root, rel);
+    Status applied = apply_state(root, real, have[rel], want[rel], store_);
+    if (!applied) {
+      report.not_restored.emplace_back(rel, applied.error().message);
+      continue;
+    }
+    report.restored.push_back(rel);
+    Capture keep{.store = &store_, .max_bytes = settings.max_file_bytes};
+    HERMES_ASSIGN_OR_RETURN(PathState now, read_state(root, real, keep));
+    if (!now.same_as(have[rel])) after[rel] = std::move(now);
+  }
+  std::sort(report.restored.begin(), report.restored.end());
+  HERMES_TRY(refresh_index(journal, root, request.root, after));
+  HERMES_TRY(journal.finish(header.id, {}, after));
+  report.checkpoint = header.id;
+  return report;
+}
+
+namespace {
+
+std::vector<std::string> workspace_dirs(const std::string& store_dir) {
+  std::vector<std::string> dirs;
+  std::string parent = store_dir + "/workspaces";
+  DIR* d = ::opendir(parent.c_str());
+  if (d == nullptr) return dirs;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name != "." && name != "..") dirs.push_back(parent + "/" + name);
+  }
+  ::closedir(d);
+  return dirs;
+}
+
+// Every object file (path, bytes, hash).
+struct ObjectFile {
+  std::string path;
+  uint64_t bytes = 0;
+  std::string hash;
+};
+
+std::vector<ObjectFile> object_files(const std::string& store_dir) {
+  std::vector<ObjectFile> out;
+  std::string objects = store_dir + "/objects";
+  DIR* top = ::opendir(objects.c_str());
+  if (top == nullptr) return out;
+  while (dirent* fan = ::readdir(top)) {
+    std::string prefix = fan->d_name;
+    if (prefix.size() != 2) continue;
+    DIR* sub = ::opendir((objects + "/" + prefix).c_str());
+    if (sub == nullptr) continue;
+    while (dirent* e = ::readdir(sub)) {
+      std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      std::string path = objects + "/" + prefix + "/" + name;
+      struct stat st {};
+      if (::stat(path.c_str(), &st) != 0) continue;
+      out.push_back({path, static_cast<uint64_t>(st.st_size), prefix + name});
+    }
+    ::closedir(sub);
+  }
+  ::closedir(top);
+  return out;
+}
+
+void add_states(const States& states, std::set<std::string>& live) {
+  for (const auto& [rel, state] : states) {
+    if (!state.blob.empty()) live.insert(state.blob);
+  }
+}
+
+}  // namespace
+
+uint64_t Checkpoints::store_bytes() const {
+  uint64_t total = 0;
+  for (const ObjectFile& f : object_files(dir_)) total += f.bytes;
+  return total;
+}
+
+Status Checkpoints::prune(const Settings& settings, int64_t now) const {
+  HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_, true));
+  for (int round = 0;; ++round) {
+    std::set<std::string> live;
+    bool dropped = round == 0;
+    for (const std::string& dir : workspace_dirs(dir_)) {
+      Journal journal(dir);
+      HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
+      HERMES_ASSIGN_OR_RETURN(std::vector<Checkpoint> all, journal.load());
+      size_t before = all.size();
+      std::erase_if(
+          all, [&](const Checkpoint& c) { return now - c.created > settings.max_age_seconds; });
+      // Over the size cap: each further round drops the oldest quarter.
+      if (round > 0) all.erase(all.begin(), all.begin() + static_cast<long>((all.size() + 3) / 4));
+      if (all.size() != before) {
+        dropped = true;
+        HERMES_TRY(journal.rewrite(all));
+      }
+      for (const Checkpoint& c : all) {
+        add_states(c.before, live);
+        add_states(c.after, live);
+      }
+      HERMES_ASSIGN_OR_RETURN(std::optional<TreeIndex> index, journal.load_index());
+      if (index) {
+        for (const auto& [rel, entry] : *index) {
+          if (!entry.state.blob.empty()) live.insert(entry.state.blob);
+        }
+      }
+    }
+    // A live delta keeps its bases.
+    std::vector<std::string> pending(live.begin(), live.end());
+    while (!pending.empty()) {
+      std::string base = store_.base_of(pending.back());
+      pending.pop_back();
+      if (!base.empty() && live.insert(base).second) pending.push_back(base);
+    }
+    uint64_t total = 0;
+    for (const ObjectFile& f : object_files(dir_)) {
+      if (live.contains(f.hash)) {
+        total += f.bytes;
+      } else {
+        ::unlink(f.path.c_str());
+      }
+    }
+    if (total <= settings.max_store_bytes || !dropped) return {};
+  }
+}
+
+}  // namespace hermes::checkpoint

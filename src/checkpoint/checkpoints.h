@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// Checkpoints of a workspace (docs/checkpoints.md): before a call that can
+// change the workspace, `begin` keeps what it may change (the named paths'
+// states; for a shell call, the tree's index brought up to date), and
+// `finish` records what the call did change. `list`, `diff` and `restore`
+// serve the `checkpoint` tool. The store (objects shared by every
+// workspace, one folder per workspace) lives under the Hermes home, never
+// in the workspace. Thread- and process-safe: each workspace's files are
+// changed under its lock.
+#pragma once
+
+#include "core/result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checkpoint/blob_store.h"
+#include "checkpoint/journal.h"
+#include "checkpoint/settings.h"
+
+namespace hermes::checkpoint {
+
+// One call about to run.
+struct CallInfo {
+  std::string root;  // the workspace: a real, symlink-free directory
+  std::string tool;
+  std::string summary;
+  std::string session;
+  std::vector<std::string> paths;  // real paths the call names
+  bool shell = false;              // it runs commands
+  bool shell_captured = true;      // false: its backend's shell changes are not seen
+};
+
+// What `finish` needs of `begin`.
+struct Ticket {
+  std::string root;
+  uint64_t id = 0;
+  bool shell = false;
+  std::map<std::string, PathState> before;     // the named paths
+  std::map<std::string, std::string> content;  // their bytes, delta bases for what follows
+};
+
+struct RestoreRequest {
+  std::string root;
+  uint64_t id = 0;
+  std::vector<std::string> paths;  // relative to the root; empty: all
+  bool force = false;              // overwrite hand edits
+  std::string session;
+};
+
+struct RestoreReport {
+  uint64_t checkpoint = 0;            // the restore's own checkpoint (undo: restore it)
+  std::vector<std::string> restored;  // relative paths
+  std::vector<std::pair<std::string, std::string>> not_restored;  // path, why
+  std::vector<std::string> hand_edited;                           // set: refused, nothing changed
+};
+
+struct PathChange {
+  std::string path;
+  PathState from;
+  PathState to;
+};
+
+class Checkpoints {
+ public:
+  // `dir`: the store, `<hermes home>/checkpoints`.
+  explicit Checkpoints(std::string dir);
+
+  const BlobStore& store() const { return store_; }
+  // The folder of `root`'s journal.
+  Journal journal_of(const std::string& root) const;
+
+  Result<Ticket> begin(const CallInfo& call, const Settings& settings) const;
+  Status finish(const Ticket& ticket, const Settings& settings) const;
+
+  Result<std::vector<Checkpoint>> list(const std::string& root) const;
+  // Each path that differs between the workspace before checkpoint `id`
+  // and before checkpoint `to` (none: now), relative paths in order.
+  Result<std::vector<PathChange>> changes(const std::string& root, uint64_t id,
+                                          std::optional<uint64_t> to) const;
+  Result<RestoreReport> restore(const RestoreRequest& request, const Settings& settings) const;
+
+  // Drops checkpoints older than the age cap, then the oldest while the
+  // store is over its size cap, and the objects nothing refers to any more.
+  Status prune(const Settings& settings, int64_t now) const;
+  // Bytes of every object in the store.
+  uint64_t store_bytes() const;
+
+ private:
+  std::string dir_;
+  BlobStore store_;
+};
+
+// `real` relative to `root`, or nullopt when it is the root or outside it.
+std::optional<std::string> relative_to(const std::string& root, const std::string& real);
+
+}  // namespace hermes::checkpoint
