@@ -30,7 +30,9 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const GlobalOptions& options) {
 Runtime::Runtime(std::unique_ptr<Config> config, const std::set<std::string>& toolsets)
     : config_(std::move(config)),
       paths_(config_->get_string("security.workspace_root", "")),
+      checkpoints_(config_->home() + "/checkpoints"),
       services_{*config_, paths_} {
+  services_.checkpoints = &checkpoints_;
   tools::register_all_tools(registry_);
   registry_.enable_toolsets(toolsets);
 }

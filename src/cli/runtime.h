@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/checkpoints.h"
+
 namespace hermes::cli {
 
 struct GlobalOptions {
@@ -35,6 +37,7 @@ class Runtime {
   Runtime(std::unique_ptr<Config> config, const std::set<std::string>& toolsets);
   std::unique_ptr<Config> config_;
   PathResolver paths_;
+  checkpoint::Checkpoints checkpoints_;  // under the Hermes home (docs/checkpoints.md)
   registry::Registry registry_;
   registry::Services services_;
 };

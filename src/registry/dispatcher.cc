@@ -2,6 +2,7 @@
 #include "registry/dispatcher.h"
 
 #include "core/log.h"
+#include "registry/checkpoint_hook.h"
 #include "registry/session.h"
 
 #include <exception>
@@ -10,14 +11,18 @@ namespace hermes::registry {
 
 ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallContext& ctx) {
   if (!spec.keeps_loop_counters) ctx.session.notify_other_tool_call();
+  const Json& arguments = args.is_null() ? Json::object() : args;
   ToolReply reply;
+  std::optional<checkpoint::Ticket> ticket;
   try {
-    reply = invoke_tool(spec, args.is_null() ? Json::object() : args, ctx);
+    ticket = checkpoint_before(spec, arguments, ctx);
+    reply = invoke_tool(spec, arguments, ctx);
   } catch (const std::exception& e) {
     log::error("tool " + spec.name + " failed: " + e.what());
     reply = ToolReply{error_json("Internal error in " + spec.name + ": " + e.what()), true,
                       ErrorCode::kInternal};
   }
+  if (ticket) checkpoint_after(*ticket, ctx);
   ToolCallResult result;
   result.text = dump_json(reply.value);
   result.value = std::move(reply.value);

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/footprint.h"
+
 namespace hermes {
 class Config;
 class PathResolver;
@@ -27,6 +29,10 @@ class PathResolver;
 namespace hermes::fs {
 class PathLocks;
 }  // namespace hermes::fs
+
+namespace hermes::checkpoint {
+class Checkpoints;
+}  // namespace hermes::checkpoint
 
 namespace hermes::registry {
 
@@ -50,6 +56,9 @@ struct Services {
   BackendFactory backends = backend::make_backend;
   // Time for negative caches and other expiring state.
   const Clock& clock = steady_clock_source();
+  // Where the dispatcher records a checkpoint before a call that changes
+  // the workspace (docs/checkpoints.md); nullptr: none are kept.
+  const checkpoint::Checkpoints* checkpoints = nullptr;
 };
 
 // What a call's brief check found and took, for the call itself: the real
@@ -129,6 +138,11 @@ struct ToolSpec {
   // arguments the parse refuses fail at once, so they are not long-running.
   // Unset: no call is.
   std::function<bool(const Json& args)> long_running;
+  // What a call with these arguments may change in the workspace, as the
+  // tool declares it: the dispatcher records a checkpoint before the call
+  // and what it changed after (registry/checkpoint_hook.h). Unset, or
+  // nullopt: the call changes nothing there.
+  std::function<std::optional<checkpoint::Footprint>(const Json& args)> changes;
   // The tool reports its own progress (no ticker from the router), and a
   // call of it that may become a task becomes one at once: hermes_task,
   // which waits on an agent for minutes.

@@ -90,4 +90,17 @@ std::function<bool(const Json&)> when_parsed(Result<Params> (*parse)(const Json&
   };
 }
 
+// A `ToolSpec::changes` declaration decided on the tool's own typed parse:
+// arguments that `parse` refuses change nothing (the call fails at once).
+template <class Params>
+std::function<std::optional<checkpoint::Footprint>(const Json&)> changes_when_parsed(
+    Result<Params> (*parse)(const Json& args),
+    std::optional<checkpoint::Footprint> (*footprint)(const Params& params)) {
+  return [parse, footprint](const Json& args) -> std::optional<checkpoint::Footprint> {
+    Result<Params> params = parse(args);
+    if (!params) return std::nullopt;
+    return footprint(*params);
+  };
+}
+
 }  // namespace hermes::registry

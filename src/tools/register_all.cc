@@ -4,6 +4,7 @@
 #include "tools/register_all.h"
 
 #include "registry/registry.h"
+#include "tools/checkpoint/checkpoint.h"
 #include "tools/execute_code/execute_code.h"
 #include "tools/patch/patch.h"
 #include "tools/process/process.h"
@@ -20,6 +21,7 @@ void register_all_tools(registry::Registry& registry) {
   read_file::register_read_file(registry);
   write_file::register_write_file(registry);
   patch::register_patch(registry);
+  checkpoint_tool::register_checkpoint(registry);
   search::register_search_files(registry);
   terminal::register_terminal(registry);
   process::register_process(registry);

@@ -122,6 +122,13 @@ void register_execute_code(registry::Registry& registry) {
       // A script runs until it ends or times out.
       .long_running = registry::when_parsed(
           parse_execute_code_params, +[](const ExecuteCodeParams&) { return true; }),
+      // A script may write any file; its terminal() calls are checkpoints of their own.
+      .changes = registry::changes_when_parsed(
+          parse_execute_code_params,
+          +[](const ExecuteCodeParams& params) {
+            return std::optional(
+                checkpoint::Footprint{{}, true, params.code.substr(0, params.code.find('\n'))});
+          }),
       .is_available =
           [](const registry::Services& services) {
             return !execute_code::system_python().empty() ||

@@ -8,6 +8,7 @@
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"
 #include "tools/patch/patch.h"
+#include "tools/patch/v4a/parser.h"
 #include "tools/write_pipeline/lint_json.h"
 
 #include <string>
@@ -117,6 +118,29 @@ Result<PatchParams> parse_patch_params(const Json& args) {
   return out;
 }
 
+namespace {
+
+// The files a call names: its path, or every path (and move target) of its
+// V4A operations; a patch that does not parse changes nothing.
+std::optional<checkpoint::Footprint> patch_footprint(const PatchParams& params) {
+  if (params.mode == PatchMode::kReplace) {
+    return checkpoint::Footprint{{params.path}, false, params.path};
+  }
+  auto ops = v4a::parse_patch(params.patch);
+  if (!ops) return std::nullopt;
+  checkpoint::Footprint footprint;
+  for (const v4a::FileOp& op : *ops) {
+    footprint.paths.push_back(op.path);
+    if (!op.move_to.empty()) footprint.paths.push_back(op.move_to);
+  }
+  for (const std::string& path : footprint.paths) {
+    footprint.summary += (footprint.summary.empty() ? "" : ", ") + path;
+  }
+  return footprint;
+}
+
+}  // namespace
+
 Json patch_json(const PatchOutput& output) {
   return std::visit([](const auto& outcome) { return to_json(outcome); }, output);
 }
@@ -136,6 +160,7 @@ void register_patch(registry::Registry& registry) {
           .rejected = patch_rejected,
       }),
       .brief = replaces_briefly,
+      .changes = registry::changes_when_parsed(parse_patch_params, patch_footprint),
   });
 }
 

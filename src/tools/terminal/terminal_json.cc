@@ -212,6 +212,12 @@ void register_terminal(registry::Registry& registry) {
       // A foreground command runs until it ends or times out.
       .long_running = registry::when_parsed(
           parse_terminal_params, +[](const TerminalParams& params) { return !params.background; }),
+      // Any command may change any file, a background one after the call too.
+      .changes = registry::changes_when_parsed(
+          parse_terminal_params,
+          +[](const TerminalParams& params) {
+            return std::optional(checkpoint::Footprint{{}, true, params.command});
+          }),
   });
 }
 

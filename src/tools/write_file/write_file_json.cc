@@ -96,6 +96,11 @@ void register_write_file(registry::Registry& registry) {
           .failure = write_file_failure,
       }),
       .brief = write_pipeline::writes_briefly,
+      .changes = registry::changes_when_parsed(
+          parse_write_file_params,
+          +[](const WriteFileParams& params) {
+            return std::optional(checkpoint::Footprint{{params.path}, false, params.path});
+          }),
   });
 }
 

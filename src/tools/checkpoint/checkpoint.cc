@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+#include "tools/checkpoint/checkpoint.h"
+
+#include "core/paths.h"
+#include "registry/checkpoint_hook.h"
+#include "registry/session.h"
+#include "tools/patch/unified_diff.h"
+
+namespace hermes::checkpoint_tool {
+
+namespace {
+
+using checkpoint::Kind;
+using checkpoint::PathState;
+
+// A state's text in a diff: a file's bytes, a link's target.
+Result<std::string> text_of(const PathState& state, const checkpoint::BlobStore& store) {
+  if (state.kind == Kind::kSymlink) return "-> " + state.target + "\n";
+  if (state.kind != Kind::kFile) return std::string();
+  if (state.blob.empty()) return std::string("(content not kept: over the size cap)\n");
+  return store.get(state.blob);
+}
+
+std::string mode_lines(const PathState& from, const PathState& to) {
+  if (from.kind == Kind::kAbsent || to.kind == Kind::kAbsent || from.mode == to.mode) return "";
+  char lines[64];
+  std::snprintf(lines, sizeof lines, "old mode %o\nnew mode %o\n", from.mode, to.mode);
+  return lines;
+}
+
+// One path's part of the diff, in `diff -u` / git's terms.
+Result<std::string> diff_path(const checkpoint::PathChange& change,
+                              const checkpoint::BlobStore& store) {
+  const PathState& from = change.from;
+  const PathState& to = change.to;
+  std::string a = from.kind == Kind::kAbsent ? "/dev/null" : patch::diff_label("a", change.path);
+  std::string b = to.kind == Kind::kAbsent ? "/dev/null" : patch::diff_label("b", change.path);
+  std::string out = mode_lines(from, to);
+  if (from.kind == Kind::kDir || to.kind == Kind::kDir) {
+    if (from.kind == to.kind) return out.empty() ? out : "mode " + change.path + "\n" + out;
+    out += (to.kind == Kind::kDir ? "new directory " : "removed directory ") + change.path + "\n";
+    if (from.kind == Kind::kAbsent || to.kind == Kind::kAbsent) return out;
+  } else if (!out.empty()) {
+    out = "mode " + change.path + "\n" + out;
+  }
+  HERMES_ASSIGN_OR_RETURN(std::string old_text, text_of(from, store));
+  HERMES_ASSIGN_OR_RETURN(std::string new_text, text_of(to, store));
+  if (old_text.find('\0') != std::string::npos || new_text.find('\0') != std::string::npos) {
+    return out + "Binary files " + a + " and " + b + " differ\n";
+  }
+  return out + patch::unified_diff(old_text, new_text, a, b);
+}
+
+Result<CheckpointOutput> diff(const CheckpointParams& params, const std::string& root,
+                              const checkpoint::Checkpoints& store) {
+  HERMES_ASSIGN_OR_RETURN(auto changes, store.changes(root, params.id, params.to));
+  CheckpointDiff out;
+  for (const checkpoint::PathChange& change : changes) {
+    HERMES_ASSIGN_OR_RETURN(std::string part, diff_path(change, store.store()));
+    out.diff += part;
+    out.paths.push_back(change.path);
+  }
+  return CheckpointOutput(std::move(out));
+}
+
+// `paths` as the journal names them: relative to the workspace root.
+std::vector<std::string> relative_paths(const std::vector<std::string>& paths,
+                                        const std::string& root) {
+  std::vector<std::string> out;
+  for (const std::string& given : paths) {
+    std::string absolute =
+        PathResolver::normalize(given.starts_with('/') ? given : root + "/" + given);
+    if (absolute == root) return {};  // the whole workspace
+    out.push_back(checkpoint::relative_to(root, absolute).value_or(given));
+  }
+  return out;
+}
+
+Result<CheckpointOutput> restore(const CheckpointParams& params, const std::string& root,
+                                 registry::CallContext& ctx) {
+  checkpoint::RestoreRequest request{.root = root,
+                                     .id = params.id,
+                                     .paths = relative_paths(params.paths, root),
+                                     .force = params.force,
+                                     .session = ctx.session.id()};
+  HERMES_ASSIGN_OR_RETURN(
+      checkpoint::RestoreReport report,
+      ctx.services.checkpoints->restore(request, checkpoint::settings_from(ctx.services.config)));
+  if (!report.hand_edited.empty() && !params.force) {
+    std::string list;
+    for (const std::string& path : report.hand_edited) list += (list.empty() ? "" : ", ") + path;
+    return CheckpointOutput(CheckpointRefused{
+        Error{ErrorCode::kConflict,
+              "Restore refused: changed since the agent last wrote them: " + list +
+                  ". Nothing was restored. Pass force=true to overwrite them, or `paths` "
+                  "without them."},
+        report.hand_edited});
+  }
+  return CheckpointOutput(CheckpointRestored{std::move(report)});
+}
+
+}  // namespace
+
+Result<CheckpointOutput> checkpoint(const CheckpointParams& params, registry::CallContext& ctx) {
+  const checkpoint::Checkpoints* store = ctx.services.checkpoints;
+  if (store == nullptr) return Error::Unavailable("Checkpoints are not kept by this server");
+  std::string root = registry::checkpoint_workspace(ctx);
+  switch (params.action) {
+    case Action::kList: {
+      HERMES_ASSIGN_OR_RETURN(auto all, store->list(root));
+      return CheckpointOutput(CheckpointList{std::move(all)});
+    }
+    case Action::kDiff:
+      return diff(params, root, *store);
+    case Action::kRestore:
+      return restore(params, root, ctx);
+  }
+  return Error::InvalidArgument("Unknown checkpoint action");
+}
+
+const Error* checkpoint_failure(const CheckpointOutput& output) {
+  const auto* refused = std::get_if<CheckpointRefused>(&output);
+  return refused ? &refused->error : nullptr;
+}
+
+}  // namespace hermes::checkpoint_tool

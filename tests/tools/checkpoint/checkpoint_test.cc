@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+// The checkpoint tool through the dispatcher, with the checkpoints the
+// dispatcher records around write_file, patch and terminal
+// (docs/checkpoints.md): every change kind restored byte-exactly with
+// modes, new files and directories removed, partial restore, undo of a
+// restore, hand edits refused, `.git` never touched, two sessions at once,
+// and the caps.
+#include "fs/atomic_write.h"
+#include "testutil/status_matchers.h"
+#include "tools/checkpoint/checkpoint_harness.h"
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace hermes::testing {
+namespace {
+
+// Every entry under `dir` (but the names in `skip`): its type, mode, and
+// content or link target. Two equal snapshots are byte-identical trees.
+using Snapshot = std::map<std::string, std::string>;
+
+void snapshot_into(const std::string& dir, const std::string& rel, Snapshot& out,
+                   const std::string& skip) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == ".." || (rel.empty() && name == skip)) continue;
+    std::string path = dir + "/" + name;
+    std::string key = rel.empty() ? name : rel + "/" + name;
+    struct stat st {};
+    ::lstat(path.c_str(), &st);
+    std::string mode = std::to_string(st.st_mode);
+    if (S_ISDIR(st.st_mode)) {
+      out[key] = "dir " + mode;
+      snapshot_into(path, key, out, skip);
+    } else if (S_ISLNK(st.st_mode)) {
+      std::array<char, 4096> buf{};
+      ssize_t n = ::readlink(path.c_str(), buf.data(), buf.size());
+      out[key] = "link " + std::string(buf.data(), static_cast<size_t>(std::max<ssize_t>(n, 0)));
+    } else {
+      out[key] = "file " + mode + " " + fs::read_whole_file(path).value_or("?");
+    }
+  }
+  ::closedir(d);
+}
+
+Snapshot snapshot(const std::string& dir, const std::string& skip = "") {
+  Snapshot out;
+  snapshot_into(dir, "", out, skip);
+  return out;
+}
+
+// A workspace with a bit of everything: files of several modes, a nested
+// directory, a link.
+void seed(const TempDir& work) {
+  work.write("f.txt", "alpha\nbeta\ngamma\n");
+  work.write("exec.sh", "#!/bin/sh\necho hi\n");
+  ::chmod(work.file("exec.sh").c_str(), 0750);
+  work.write("dir/inner.txt", "inner\n");
+  work.write("dir/sub/deep.txt", "deep\n");
+  work.write("other.txt", "other\n");
+  ASSERT_EQ(::symlink("f.txt", work.file("link").c_str()), 0);
+}
+
+Json restore(CheckpointHarness& h, uint64_t id, Json extra = Json::object()) {
+  extra["action"] = "restore";
+  extra["id"] = id;
+  return h.call("checkpoint", extra);
+}
+
+struct ShellCase {
+  const char* name;
+  const char* command;
+};
+
+class ShellChange : public ::testing::TestWithParam<ShellCase> {};
+
+// Each kind of change a shell makes comes back exactly, mode included.
+TEST_P(ShellChange, RestoreBringsBackTheTreeByteForByte) {
+  CheckpointHarness h;
+  seed(h.work());
+  Snapshot before = snapshot(h.work().path());
+  Json ran = h.sh(GetParam().command);
+  ASSERT_EQ(ran["exit_code"], 0) << ran.dump();
+  ASSERT_NE(snapshot(h.work().path()), before) << "the command changed nothing";
+  uint64_t id = h.last_id();
+  Json listed = h.call("checkpoint", {{"action", "list"}})["checkpoints"].back();
+  EXPECT_EQ(listed["tool"], "terminal");
+  EXPECT_FALSE(listed["paths"].empty()) << listed.dump();
+
+  Json restored = restore(h, id);
+  EXPECT_EQ(restored["success"], true) << restored.dump();
+  EXPECT_EQ(snapshot(h.work().path()), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kinds, ShellChange,
+    ::testing::Values(ShellCase{"sed_in_place", "sed -i 's/beta/BETA/' f.txt"},
+                      ShellCase{"rm_rf_dir", "rm -rf dir"},
+                      ShellCase{"mv", "mv f.txt moved.txt && mv dir dir2"},
+                      ShellCase{"chmod", "chmod 600 exec.sh && chmod 700 dir/sub"},
+                      ShellCase{"new_dir", "mkdir -p new/deeper && echo n > new/deeper/n.txt"},
+                      ShellCase{"symlink", "ln -sfn other.txt link && ln -s dir dirlink"},
+                      ShellCase{"truncate_and_append", "echo more >> other.txt && : > f.txt"},
+                      ShellCase{"file_becomes_dir", "rm other.txt && mkdir other.txt"}),
+    [](const ::testing::TestParamInfo<ShellCase>& c) { return std::string(c.param.name); });
+
+TEST(Checkpoint, ToolEditsRestoreExactlyAndListTheirPaths) {
+  CheckpointHarness h;
+  seed(h.work());
+  ::chmod(h.work().file("f.txt").c_str(), 0604);
+  Snapshot before = snapshot(h.work().path());
+  Json wrote = h.call("write_file", {{"path", "brand/new.txt"}, {"content", "new\n"}});
+  ASSERT_FALSE(wrote.contains("error")) << wrote.dump();
+  uint64_t first = h.last_id();
+  h.call("read_file", {{"path", "f.txt"}});
+  Json patched = h.call("patch", {{"mode", "patch"},
+                                  {"patch",
+                                   "*** Begin Patch\n*** Update File: f.txt\n@@\n alpha\n-beta\n"
+                                   "+BETA\n gamma\n*** End Patch\n"}});
+  ASSERT_EQ(patched["success"], true) << patched.dump();
+  Json list = h.call("checkpoint", {{"action", "list"}})["checkpoints"];
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0]["tool"], "write_file");
+  EXPECT_EQ(list[0]["paths"], Json::array({"brand", "brand/new.txt"}));
+  EXPECT_EQ(list[1]["tool"], "patch");
+  EXPECT_EQ(list[1]["paths"], Json::array({"f.txt"}));
+
+  Json diff = h.call("checkpoint", {{"action", "diff"}, {"id", first}});
+  EXPECT_NE(diff["diff"].get<std::string>().find("-beta\n+BETA\n"), std::string::npos)
+      << diff.dump();
+  EXPECT_NE(diff["diff"].get<std::string>().find("--- /dev/null\n+++ b/brand/new.txt\n"),
+            std::string::npos)
+      << diff.dump();
+
+  Json restored = restore(h, first);
+  ASSERT_EQ(restored["success"], true) << restored.dump();
+  // The new file is gone, and so is the directory write_file made for it.
+  EXPECT_EQ(snapshot(h.work().path()), before);
+  EXPECT_EQ(CheckpointHarness::mode_of(h.work().file("f.txt")), 0604u);
+}
+
+TEST(Checkpoint, PartialRestoreTouchesOnlyTheNamedPaths) {
+  CheckpointHarness h;
+  seed(h.work());
+  ASSERT_EQ(h.sh("echo x >> f.txt && echo y >> other.txt && rm dir/sub/deep.txt")["exit_code"], 0);
+  uint64_t id = h.last_id();
+  Json restored = restore(h, id, {{"paths", {"f.txt", "dir"}}});
+  ASSERT_EQ(restored["success"], true) << restored.dump();
+  EXPECT_EQ(restored["restored"], Json::array({"dir/sub/deep.txt", "f.txt"}));
+  EXPECT_EQ(h.work().read("f.txt"), "alpha\nbeta\ngamma\n");
+  EXPECT_EQ(h.work().read("dir/sub/deep.txt"), "deep\n");
+  EXPECT_EQ(h.work().read("other.txt"), "other\ny\n");
+}
+
+TEST(Checkpoint, ARestoreIsACheckpointAndCanBeUndone) {
+  CheckpointHarness h;
+  seed(h.work());
+  ASSERT_EQ(h.sh("sed -i 's/alpha/ALPHA/' f.txt && mkdir made && rm other.txt")["exit_code"], 0);
+  Snapshot changed = snapshot(h.work().path());
+  Json restored = restore(h, h.last_id());
+  ASSERT_EQ(restored["success"], true) << restored.dump();
+  uint64_t undo = restored["checkpoint"].get<uint64_t>();
+  EXPECT_EQ(h.last_id(), undo);
+  Json again = restore(h, undo);
+  ASSERT_EQ(again["success"], true) << again.dump();
+  EXPECT_EQ(snapshot(h.work().path()), changed);
+}
+
+TEST(Checkpoint, HandEditsAreNeverOverwrittenSilently) {
+  CheckpointHarness h;
+  seed(h.work());
+  ASSERT_EQ(h.sh("echo agent >> f.txt && echo agent >> other.txt")["exit_code"], 0);
+  uint64_t id = h.last_id();
+  h.work().write("f.txt", "edited by hand\n");  // between agent calls
+  Json refused = restore(h, id);
+  EXPECT_EQ(refused["success"], false) << refused.dump();
+  EXPECT_EQ(refused["hand_edited"], Json::array({"f.txt"}));
+  EXPECT_EQ(h.work().read("f.txt"), "edited by hand\n");
+  EXPECT_EQ(h.work().read("other.txt"), "other\nagent\n") << "nothing is restored when refused";
+
+  Json partial = restore(h, id, {{"paths", {"other.txt"}}});
+  EXPECT_EQ(partial["success"], true) << partial.dump();
+  EXPECT_EQ(h.work().read("other.txt"), "other\n");
+
+  Json forced = restore(h, id, {{"force", true}});
+  EXPECT_EQ(forced["success"], true) << forced.dump();
+  EXPECT_EQ(h.work().read("f.txt"), "alpha\nbeta\ngamma\n");
+}
+
+// A hand edit made before a shell call is that call's starting point: its
+// checkpoint restores to the edit, not to what the agent saw before it.
+TEST(Checkpoint, AHandEditBeforeAShellCallIsNotUndoneByItsRestore) {
+  CheckpointHarness h;
+  seed(h.work());
+  ASSERT_EQ(h.sh("true")["exit_code"], 0);
+  h.work().write("f.txt", "by hand\n");
+  ASSERT_EQ(h.sh("echo agent >> f.txt")["exit_code"], 0);
+  Json restored = restore(h, h.last_id());
+  ASSERT_EQ(restored["success"], true) << restored.dump();
+  EXPECT_EQ(h.work().read("f.txt"), "by hand\n");
+}
+
+std::map<std::string, std::string> hashes_under(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& [rel, entry] : snapshot(dir)) out[rel] = fs::sha256_hex(entry);
+  return out;
+}
+
+TEST(Checkpoint, TheWorkspaceGitFolderIsNeverReadNorWritten) {
+  CheckpointHarness h;
+  seed(h.work());
+  h.work().write(".git/HEAD", "ref: refs/heads/main\n");
+  h.work().write(".git/objects/ab/cdef", "secret object bytes\n");
+  h.work().write(".git/config", "[core]\n");
+  ASSERT_EQ(h.sh("echo changed >> .git/config && echo x >> f.txt")["exit_code"], 0);
+  auto git_before = hashes_under(h.work().file(".git"));
+  Json restored = restore(h, h.last_id());
+  ASSERT_EQ(restored["success"], true) << restored.dump();
+  EXPECT_EQ(hashes_under(h.work().file(".git")), git_before);
+  EXPECT_EQ(h.work().read(".git/config"), "[core]\nchanged\n");
+  // Its content never reached the store.
+  EXPECT_FALSE(h.checkpoints().store().has(fs::sha256_hex("secret object bytes\n")));
+  EXPECT_FALSE(h.checkpoints().store().has(fs::sha256_hex("[core]\n")));
+  Json wrote = h.call("write_file", {{"path", ".git/new"}, {"content", "x"}});
+  Json list = h.call("checkpoint", {{"action", "list"}})["checkpoints"];
+  EXPECT_TRUE(list.back()["paths"].empty()) << list.dump();
+}
+
+TEST(Checkpoint, TwoSessionsAtOnceKeepTheirOwnCheckpoints) {
+  CheckpointHarness h;
+  registry::Session other("two");
+  other.set_cwd(h.work().path());
+  constexpr int kCalls = 15;
+  auto run = [&](registry::Session& session, const std::string& name) {
+    for (int i = 0; i < kCalls; ++i) {
+      h.call_in(session, "write_file",
+                {{"path", name + std::to_string(i) + ".txt"}, {"content", name}});
+    }
+  };
+  std::thread a([&] { run(h.session(), "a"); });
+  std::thread b([&] { run(other, "b"); });
+  a.join();
+  b.join();
+  Json list = h.call("checkpoint", {{"action", "list"}})["checkpoints"];
+  ASSERT_EQ(list.size(), 2u * kCalls);
+  std::set<uint64_t> ids;
+  for (const Json& c : list) {
+    ids.insert(c["id"].get<uint64_t>());
+    ASSERT_EQ(c["paths"].size(), 1u) << c.dump();
+  }
+  EXPECT_EQ(ids.size(), 2u * kCalls);
+  // Everything since the first checkpoint: all 30 files go.
+  Json restored = restore(h, list[0]["id"].get<uint64_t>());
+  ASSERT_EQ(restored["success"], true) << restored.dump();
+  EXPECT_EQ(restored["restored"].size(), 2u * kCalls);
+  for (int i = 0; i < kCalls; ++i) {
+    EXPECT_FALSE(::access(h.work().file("a" + std::to_string(i) + ".txt").c_str(), F_OK) == 0);
+    EXPECT_FALSE(::access(h.work().file("b" + std::to_string(i) + ".txt").c_str(), F_OK) == 0);
+  }
+}
+
+TEST(Checkpoint, AFileOverTheSizeCapIsReportedNotRestored) {
+  CheckpointHarness h("approvals:\n  yolo: true\ncheckpoints:\n  max_file_bytes: 100\n");
+  h.work().write("big.bin", std::string(1000, 'x'));
+  h.work().write("small.txt", "small\n");
+  ASSERT_EQ(h.sh("echo y >> big.bin && echo y >> small.txt")["exit_code"], 0);
+  Json restored = restore(h, h.last_id());
+  EXPECT_EQ(restored["success"], false) << restored.dump();
+  ASSERT_EQ(restored["not_restored"].size(), 1u) << restored.dump();
+  EXPECT_EQ(restored["not_restored"][0]["path"], "big.bin");
+  EXPECT_EQ(h.work().read("small.txt"), "small\n");
+}
+
+TEST(Checkpoint, TheAgeCapDropsOldCheckpointsAndTheirObjects) {
+  CheckpointHarness h;
+  h.call("write_file", {{"path", "a.txt"}, {"content", "one unique content\n"}});
+  std::string blob = fs::sha256_hex("one unique content\n");
+  ASSERT_TRUE(h.checkpoints().store().has(blob));
+  checkpoint::Settings settings;
+  ASSERT_THAT(h.checkpoints().prune(settings, ::time(nullptr)), IsOk());
+  EXPECT_EQ(h.call("checkpoint", {{"action", "list"}})["checkpoints"].size(), 1u);
+  EXPECT_TRUE(h.checkpoints().store().has(blob));
+  ASSERT_THAT(h.checkpoints().prune(settings, ::time(nullptr) + 8 * 24 * 3600), IsOk());
+  EXPECT_TRUE(h.call("checkpoint", {{"action", "list"}})["checkpoints"].empty());
+  EXPECT_FALSE(h.checkpoints().store().has(blob));
+}
+
+TEST(Checkpoint, TheSizeCapDropsTheOldestCheckpointsFirst) {
+  CheckpointHarness h;
+  // Eight files of 300 KB, all different: 2.4 MB of objects.
+  for (int i = 0; i < 8; ++i) {
+    h.call("write_file",
+           {{"path", "f" + std::to_string(i)}, {"content", std::string(300000, char('a' + i))}});
+  }
+  ASSERT_GT(h.checkpoints().store_bytes(), 2'000'000u);
+  checkpoint::Settings settings;
+  settings.max_store_bytes = 1 << 20;
+  ASSERT_THAT(h.checkpoints().prune(settings, ::time(nullptr)), IsOk());
+  EXPECT_LE(h.checkpoints().store_bytes(), settings.max_store_bytes);
+  Json list = h.call("checkpoint", {{"action", "list"}})["checkpoints"];
+  ASSERT_FALSE(list.empty());
+  EXPECT_EQ(list.back()["paths"], Json::array({"f7"}));
+  EXPECT_NE(list.front()["paths"], Json::array({"f0"}));
+}
+
+TEST(Checkpoint, UnknownIdsAndActionsAreErrors) {
+  CheckpointHarness h;
+  EXPECT_EQ(restore(h, 42)["error"], "No checkpoint 42 in this workspace");
+  EXPECT_TRUE(h.call("checkpoint", {{"action", "undo"}}).contains("error"));
+  EXPECT_TRUE(h.call("checkpoint", {{"action", "diff"}}).contains("error"));
+}
+
+}  // namespace
+}  // namespace hermes::testing
