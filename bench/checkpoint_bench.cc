@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// Issue 36's four figures for checkpoints (docs/checkpoints.md), medians of
+// several runs, one JSON line each:
+//   tool_edit_ms        begin + finish around a 4 KB write_file-sized edit
+//   shell_3_files_ms    begin + finish of a shell call in a FILES-file tree
+//   shell_no_change_ms  the same when the command changes nothing
+//   restore_1000_ms     restore of 1,000 changed files
+//   store_bytes         the store after 1,000 one-line edits of a 1 MB file,
+//                       beside the bytes those edits changed
+// Usage: checkpoint_bench [--files N] (default 100000). Other arguments
+// (run_all.sh's --benchmark_min_time) are ignored.
+#include "fs/atomic_write.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "checkpoint/checkpoints.h"
+
+namespace {
+
+using hermes::checkpoint::CallInfo;
+using hermes::checkpoint::Checkpoints;
+using hermes::checkpoint::Settings;
+using hermes::checkpoint::Ticket;
+
+std::string make_temp_dir(const char* tag) {
+  std::string pattern = std::string("/tmp/hermes-cp-bench-") + tag + "-XXXXXX";
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (::mkdtemp(buf.data()) == nullptr) std::abort();
+  return buf.data();
+}
+
+void write(const std::string& path, const std::string& bytes) {
+  if (!hermes::fs::atomic_write(path, bytes)) std::abort();
+}
+
+void remove_tree(const std::string& dir) {
+  std::string command = "rm -rf '" + dir + "'";
+  if (std::system(command.c_str()) != 0) std::fprintf(stderr, "could not remove %s\n", dir.c_str());
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double time_ms(const std::function<void()>& body) {
+  auto start = std::chrono::steady_clock::now();
+  body();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+Ticket begin(const Checkpoints& cps, const CallInfo& call, const Settings& s) {
+  auto ticket = cps.begin(call, s);
+  if (!ticket) {
+    std::fprintf(stderr, "begin: %s\n", ticket.error().message.c_str());
+    std::abort();
+  }
+  return *ticket;
+}
+
+void finish(const Checkpoints& cps, const Ticket& ticket, const Settings& s) {
+  if (!cps.finish(ticket, s)) std::abort();
+}
+
+void tool_edit(const Settings& s) {
+  std::string home = make_temp_dir("home"), work = make_temp_dir("work");
+  Checkpoints cps(home);
+  std::string file = work + "/edited.txt";
+  std::string text(4096, 'x');
+  write(file, text);
+  std::vector<double> runs;
+  for (int i = 0; i < 200; ++i) {
+    text[static_cast<size_t>(i) % text.size()] = static_cast<char>('a' + i % 26);
+    CallInfo call{.root = work, .tool = "write_file", .summary = file, .paths = {file}};
+    Ticket ticket;
+    double before = time_ms([&] { ticket = begin(cps, call, s); });
+    write(file, text);
+    double after = time_ms([&] { finish(cps, ticket, s); });
+    runs.push_back(before + after);
+  }
+  std::printf("{\"figure\": \"tool_edit_ms\", \"median\": %.3f, \"budget\": 5}\n", median(runs));
+  remove_tree(home);
+  remove_tree(work);
+}
+
+void shell(const Settings& s, int files) {
+  std::string home = make_temp_dir("home"), work = make_temp_dir("tree");
+  for (int i = 0; i < files; ++i) {
+    std::string dir = work + "/d" + std::to_string(i % 50) + "/s" + std::to_string(i / 50 % 40);
+    ::mkdir((work + "/d" + std::to_string(i % 50)).c_str(), 0755);
+    ::mkdir(dir.c_str(), 0755);
+    write(dir + "/f" + std::to_string(i) + ".txt", "line " + std::to_string(i) + "\n");
+  }
+  Checkpoints cps(home);
+  CallInfo call{.root = work, .tool = "terminal", .summary = "bench", .shell = true};
+  double arm = time_ms([&] { finish(cps, begin(cps, call, s), s); });
+  std::vector<double> changed, none;
+  for (int i = 0; i < 7; ++i) {
+    Ticket ticket;
+    double before = time_ms([&] { ticket = begin(cps, call, s); });
+    for (int k = 0; k < 3; ++k) {
+      write(work + "/d" + std::to_string(k) + "/s0/f" + std::to_string(k) + ".txt",
+            "changed " + std::to_string(i) + "\n");
+    }
+    double after = time_ms([&] { finish(cps, ticket, s); });
+    changed.push_back(before + after);
+    none.push_back(time_ms([&] { finish(cps, begin(cps, call, s), s); }));
+  }
+  std::printf("{\"figure\": \"shell_first_call_ms\", \"files\": %d, \"value\": %.1f}\n", files,
+              arm);
+  std::printf(
+      "{\"figure\": \"shell_3_files_ms\", \"files\": %d, \"median\": %.1f, \"budget\": 50}\n",
+      files, median(changed));
+  std::printf("{\"figure\": \"shell_no_change_ms\", \"files\": %d, \"median\": %.1f}\n", files,
+              median(none));
+  remove_tree(home);
+  remove_tree(work);
+}
+
+void restore(const Settings& s) {
+  std::vector<double> runs;
+  for (int round = 0; round < 5; ++round) {
+    std::string home = make_temp_dir("home"), work = make_temp_dir("restore");
+    for (int i = 0; i < 1000; ++i)
+      write(work + "/f" + std::to_string(i), "old " + std::to_string(i) + "\n");
+    Checkpoints cps(home);
+    CallInfo call{.root = work, .tool = "terminal", .summary = "bench", .shell = true};
+    finish(cps, begin(cps, call, s), s);  // arms the index
+    Ticket ticket = begin(cps, call, s);
+    for (int i = 0; i < 1000; ++i)
+      write(work + "/f" + std::to_string(i), "new " + std::to_string(i) + "\n");
+    finish(cps, ticket, s);
+    runs.push_back(time_ms([&] {
+      auto report = cps.restore({.root = work, .id = ticket.id}, s);
+      if (!report || report->restored.size() != 1000) std::abort();
+    }));
+    remove_tree(home);
+    remove_tree(work);
+  }
+  std::printf("{\"figure\": \"restore_1000_ms\", \"median\": %.1f, \"budget\": 1000}\n",
+              median(runs));
+}
+
+void store_size(const Settings& s) {
+  std::string home = make_temp_dir("home"), work = make_temp_dir("big");
+  std::string file = work + "/big.txt";
+  std::string text;
+  while (text.size() < (1 << 20))
+    text += "a line of text in a one megabyte file, number " + std::to_string(text.size()) + "\n";
+  write(file, text);
+  Checkpoints cps(home);
+  uint64_t changed = 0;
+  for (int i = 0; i < 1000; ++i) {
+    size_t at = text.find('\n', static_cast<size_t>(i) * 1019 % (text.size() - 100)) + 1;
+    size_t end = text.find('\n', at);
+    std::string line = "edited line " + std::to_string(i);
+    changed += std::max(line.size(), end - at);
+    text.replace(at, end - at, line);
+    CallInfo call{.root = work, .tool = "patch", .summary = file, .paths = {file}};
+    Ticket ticket = begin(cps, call, s);
+    write(file, text);
+    finish(cps, ticket, s);
+  }
+  std::printf(
+      "{\"figure\": \"store_bytes\", \"edits\": 1000, \"file_bytes\": %zu, \"changed_bytes\": "
+      "%llu, "
+      "\"store_object_bytes\": %llu, \"ratio\": %.2f, \"budget_ratio\": 2}\n",
+      text.size(), static_cast<unsigned long long>(changed),
+      static_cast<unsigned long long>(cps.store_bytes()),
+      static_cast<double>(cps.store_bytes()) / static_cast<double>(changed));
+  remove_tree(home);
+  remove_tree(work);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int files = 100000;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], "--files") == 0) files = std::atoi(argv[i + 1]);
+  }
+  Settings settings;
+  tool_edit(settings);
+  store_size(settings);
+  restore(settings);
+  shell(settings, files);
+  return 0;
+}
