@@ -155,7 +155,8 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
     // the baseline, so this call's checkpoint holds only what it did.
     TreeIndex old;
     HERMES_ASSIGN_OR_RETURN(ScanResult now, scan(journal, call.root, store_, settings, old));
-    HERMES_TRY(journal.save_index(now.index));
+    // An unchanged tree leaves the index as it is (it is the larger file).
+    if (old.empty() || !now.changed.empty()) HERMES_TRY(journal.save_index(now.index));
   }
   HERMES_ASSIGN_OR_RETURN(ticket.id, journal.next_id());
   Checkpoint header{.id = ticket.id,
@@ -195,7 +196,7 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
         before[rel] = was == old.end() ? PathState{} : was->second.state;
       after[rel] = is == now.index.end() ? PathState{} : is->second.state;
     }
-    HERMES_TRY(journal.save_index(now.index));
+    if (!now.changed.empty()) HERMES_TRY(journal.save_index(now.index));
   } else {
     HERMES_TRY(refresh_index(journal, root, ticket.root, after));
   }

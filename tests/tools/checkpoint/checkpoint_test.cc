@@ -218,7 +218,8 @@ std::map<std::string, std::string> hashes_under(const std::string& dir) {
 }
 
 TEST(Checkpoint, TheWorkspaceGitFolderIsNeverReadNorWritten) {
-  CheckpointHarness h;
+  // Even when `checkpoints.ignore` does not name it.
+  CheckpointHarness h("approvals:\n  yolo: true\ncheckpoints:\n  ignore: [node_modules]\n");
   seed(h.work());
   h.work().write(".git/HEAD", "ref: refs/heads/main\n");
   h.work().write(".git/objects/ab/cdef", "secret object bytes\n");
