@@ -71,7 +71,7 @@ Status apply_state(const fs::Beneath& root, const std::string& real_path, const 
       return make_link(parent, real_path, want.target);
     case Kind::kFile: {
       HERMES_ASSIGN_OR_RETURN(std::string bytes, store.get(want.blob));
-      HERMES_TRY(fs::atomic_write_beneath(root, real_path, bytes));
+      HERMES_TRY(fs::atomic_write_beneath(root, real_path, bytes, {.sync = false}));
       return set_mode(parent, real_path, want.mode);
     }
     case Kind::kOther:

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Puts one path back into a recorded state, beneath the workspace root's fd
 // (fs/beneath.h): a file's bytes through atomic_write_beneath (a temp file
-// renamed over it, so a kill leaves the old file or the new one), a link by
+// renamed over it, so a kill leaves the old file or the new one; no fsync,
+// docs/checkpoints.md), a link by
 // a temp link renamed over it, a directory made or removed (when empty),
 // then the permission bits.
 #pragma once

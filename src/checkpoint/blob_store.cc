@@ -129,7 +129,7 @@ Result<std::string> BlobStore::put(std::string_view bytes, const Base* base) con
     if (depth <= kMaxDeltaDepth) object = delta_object(bytes, base->content, base->hash, depth);
   }
   if (object.empty()) object = "full\n" + std::string(bytes);
-  HERMES_TRY(replace_file(path_of(hash), object));
+  HERMES_TRY(create_file(path_of(hash), object));
   return hash;
 }
 

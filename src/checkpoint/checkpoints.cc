@@ -137,7 +137,9 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
   HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_));
   Journal journal = journal_of(call.root);
   HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
-  HERMES_TRY(replace_file(journal.dir() + "/root", call.root));
+  if (::access((journal.dir() + "/root").c_str(), F_OK) != 0) {
+    HERMES_TRY(replace_file(journal.dir() + "/root", call.root));
+  }
   HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(call.root));
   Ticket ticket{.root = call.root, .shell = call.shell && call.shell_captured};
   Capture how{.store = &store_, .max_bytes = settings.max_file_bytes};

@@ -2,6 +2,10 @@
 #include "checkpoint/journal.h"
 
 #include "fs/atomic_write.h"
+#include "proc/unique_fd.h"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <charconv>
 
@@ -36,7 +40,8 @@ Coverage coverage_from(std::string_view name) {
 }
 
 template <class T>
-bool number(const std::string& text, T& out) {
+bool number(std::string text, T& out) {
+  while (!text.empty() && text.back() == ' ') text.pop_back();
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && end == text.data() + text.size();
 }
@@ -120,11 +125,20 @@ Result<std::vector<Checkpoint>> Journal::load() const {
 }
 
 Result<uint64_t> Journal::next_id() const {
+  // Rewritten in place, under the lock: a rename per call would cost more
+  // than the rest of a tool edit's checkpoint.
   std::string path = dir_ + "/next-id";
+  proc::UniqueFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+  if (!fd.valid()) return Error::FromErrno(errno, "open \"" + path + "\"");
+  char buf[32] = {};
+  ssize_t n = ::pread(fd.get(), buf, sizeof buf - 1, 0);
   uint64_t id = 1;
-  auto text = fs::read_whole_file(path);
-  if (text && !number(*text, id)) id = 1;
-  HERMES_TRY(replace_file(path, std::to_string(id + 1)));
+  if (n <= 0 || !number(std::string(buf, static_cast<size_t>(n)), id)) id = 1;
+  std::string next = std::to_string(id + 1);
+  next.resize(20, ' ');  // fixed width: a shorter number never leaves digits behind
+  if (::pwrite(fd.get(), next.data(), next.size(), 0) != static_cast<ssize_t>(next.size())) {
+    return Error::FromErrno(errno, "write \"" + path + "\"");
+  }
   return id;
 }
 

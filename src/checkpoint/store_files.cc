@@ -51,6 +51,23 @@ Status replace_file(const std::string& path, std::string_view bytes) {
   return written;
 }
 
+Status create_file(const std::string& path, std::string_view bytes) {
+  std::string dir = path.substr(0, path.rfind('/'));
+  proc::UniqueFd fd(::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+  if (!fd.valid() && errno == ENOENT) {
+    HERMES_TRY(make_private_dirs(dir));
+    fd = proc::UniqueFd(::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+  }
+  if (!fd.valid()) return replace_file(path, bytes);  // no O_TMPFILE here
+  HERMES_TRY(write_all(fd.get(), bytes, path));
+  std::string self = "/proc/self/fd/" + std::to_string(fd.get());
+  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0 &&
+      errno != EEXIST) {
+    return Error::FromErrno(errno, "link \"" + path + "\"");
+  }
+  return {};
+}
+
 Status append_file(const std::string& path, std::string_view bytes) {
   proc::UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600));
   if (!fd.valid()) return Error::FromErrno(errno, "open \"" + path + "\"");

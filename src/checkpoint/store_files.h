@@ -21,6 +21,11 @@ Status make_private_dirs(const std::string& dir);
 // (docs/checkpoints.md). Missing directories are made.
 Status replace_file(const std::string& path, std::string_view bytes);
 
+// Creates `path` with `bytes` unless it exists (then nothing is written):
+// an unnamed O_TMPFILE linked in, so no reader sees it half-written and a
+// killed writer leaves nothing; a named temp where O_TMPFILE is refused.
+Status create_file(const std::string& path, std::string_view bytes);
+
 // Appends `bytes` to `path` (created 0600) in one write.
 Status append_file(const std::string& path, std::string_view bytes);
 

@@ -200,7 +200,7 @@ void fsync_dir(int dir) {
 // Content and fsync of the temp file.
 Status fill(TempFile& temp, std::string_view bytes, const AtomicWriteOptions& options) {
   HERMES_TRY(write_all(temp.fd(), bytes, options.write_fn));
-  if (::fsync(temp.fd()) != 0) return Error::FromErrno(errno, "fsync temp file");
+  if (options.sync && ::fsync(temp.fd()) != 0) return Error::FromErrno(errno, "fsync temp file");
   return {};
 }
 
@@ -227,7 +227,7 @@ Result<AtomicWriteOutcome> atomic_write_beneath(const Beneath& root, const std::
   apply_mode(temp.fd(), existing);
   HERMES_TRY(fill(temp, bytes, options));
   HERMES_TRY(temp.commit(parent.name, existing.has_value(), real_path));
-  fsync_dir(dir);
+  if (options.sync) fsync_dir(dir);
   return out;
 }
 

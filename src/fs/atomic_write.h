@@ -22,6 +22,11 @@ using WriteSyscall = std::function<ssize_t(int fd, const void* data, size_t size
 struct AtomicWriteOptions {
   // Empty means ::write.
   WriteSyscall write_fn;
+  // fsync the file and its directory before returning. A checkpoint
+  // restore, writing a thousand files, turns it off: the rename alone leaves
+  // a killed writer's file old or new, as a shell command's own writes are
+  // (docs/checkpoints.md).
+  bool sync = true;
 };
 
 struct AtomicWriteOutcome {
