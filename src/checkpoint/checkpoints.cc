@@ -72,29 +72,15 @@ bool selected(const std::string& rel, const std::vector<std::string>& paths) {
   });
 }
 
-// Brings the index entries of `states` (relative paths) up to date.
-Status refresh_index(const Journal& journal, const fs::Beneath& root, const std::string& real_root,
-                     const States& states) {
-  HERMES_ASSIGN_OR_RETURN(std::optional<TreeIndex> index, journal.load_index());
-  if (!index) return {};  // no shell call armed it yet
-  for (const auto& [rel, state] : states) {
-    HERMES_ASSIGN_OR_RETURN(std::optional<Stamp> stamp, stamp_path(root, real_of(real_root, rel)));
-    if (!stamp) {
-      index->erase(rel);
-    } else {
-      (*index)[rel] = IndexEntry{state, *stamp};
-    }
+// The states a path-only call (a tool edit, a restore) that began after
+// checkpoint `id` left: a shell call ending after them does not claim them.
+States written_since(const std::vector<Checkpoint>& all, uint64_t id) {
+  States out;
+  for (const Checkpoint& c : all) {
+    if (c.id <= id || c.coverage == Coverage::kShell) continue;
+    for (const auto& [rel, state] : c.after) out[rel] = state;
   }
-  return journal.save_index(*index);
-}
-
-Result<ScanResult> scan(const Journal& journal, const std::string& root, const BlobStore& store,
-                        const Settings& settings, TreeIndex& before) {
-  HERMES_ASSIGN_OR_RETURN(std::optional<TreeIndex> index, journal.load_index());
-  before = index ? std::move(*index) : TreeIndex{};
-  ScanOptions options{
-      .store = &store, .max_bytes = settings.max_file_bytes, .ignored = settings.ignored};
-  return scan_tree(root, before, options);
+  return out;
 }
 
 // The missing directories above `rel`, which the call may create (write_file
@@ -129,6 +115,47 @@ std::optional<std::string> relative_to(const std::string& root, const std::strin
 
 Checkpoints::Checkpoints(std::string dir) : dir_(std::move(dir)), store_(dir_) {}
 
+ScanOptions Checkpoints::scan_options(const Settings& settings) const {
+  return ScanOptions{
+      .store = &store_, .max_bytes = settings.max_file_bytes, .ignored = settings.ignored};
+}
+
+namespace {
+
+// What identifies one version of the index file (saved by rename: a new
+// inode each time).
+std::optional<Stamp> file_stamp(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return Stamp{static_cast<uint64_t>(st.st_size),
+               st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+               st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec,
+               static_cast<uint64_t>(st.st_ino), st.st_mode};
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const TreeIndex>> Checkpoints::index_of(const Journal& journal) const {
+  std::optional<Stamp> stamp = file_stamp(journal.dir() + "/index");
+  std::lock_guard lock(cache_mu_);
+  auto it = cache_.find(journal.dir());
+  if (stamp && it != cache_.end() && it->second.file == *stamp) return it->second.index;
+  HERMES_ASSIGN_OR_RETURN(std::optional<TreeIndex> loaded, journal.load_index());
+  auto index = std::make_shared<const TreeIndex>(loaded ? std::move(*loaded) : TreeIndex{});
+  if (stamp) cache_[journal.dir()] = CachedIndex{*stamp, index};
+  return index;
+}
+
+Status Checkpoints::save_index(const Journal& journal, TreeIndex index) const {
+  HERMES_TRY(journal.save_index(index));
+  std::optional<Stamp> stamp = file_stamp(journal.dir() + "/index");
+  std::lock_guard lock(cache_mu_);
+  if (stamp)
+    cache_[journal.dir()] =
+        CachedIndex{*stamp, std::make_shared<const TreeIndex>(std::move(index))};
+  return {};
+}
+
 Journal Checkpoints::journal_of(const std::string& root) const {
   return Journal(dir_ + "/workspaces/" + fs::sha256_hex(root).substr(0, 16));
 }
@@ -155,10 +182,12 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
   if (ticket.shell) {
     // What changed since the last look (hand edits, other programs) becomes
     // the baseline, so this call's checkpoint holds only what it did.
-    TreeIndex old;
-    HERMES_ASSIGN_OR_RETURN(ScanResult now, scan(journal, call.root, store_, settings, old));
+    HERMES_ASSIGN_OR_RETURN(std::shared_ptr<const TreeIndex> old, index_of(journal));
+    HERMES_ASSIGN_OR_RETURN(ScanResult now, scan_tree(call.root, *old, scan_options(settings)));
     // An unchanged tree leaves the index as it is (it is the larger file).
-    if (old.empty() || !now.changed.empty()) HERMES_TRY(journal.save_index(now.index));
+    if (old->empty() || !now.changed.empty()) {
+      HERMES_TRY(save_index(journal, std::move(now.index)));
+    }
   }
   HERMES_ASSIGN_OR_RETURN(ticket.id, journal.next_id());
   Checkpoint header{.id = ticket.id,
@@ -189,18 +218,22 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
     if (!post.same_as(pre)) after[rel] = std::move(post);
   }
   if (ticket.shell) {
-    TreeIndex old;
-    HERMES_ASSIGN_OR_RETURN(ScanResult now, scan(journal, ticket.root, store_, settings, old));
+    HERMES_ASSIGN_OR_RETURN(std::shared_ptr<const TreeIndex> old, index_of(journal));
+    HERMES_ASSIGN_OR_RETURN(ScanResult now, scan_tree(ticket.root, *old, scan_options(settings)));
+    HERMES_ASSIGN_OR_RETURN(std::vector<Checkpoint> all, journal.load());
+    States others = written_since(all, ticket.id);
     for (const std::string& rel : now.changed) {
-      auto was = old.find(rel);
+      auto was = old->find(rel);
       auto is = now.index.find(rel);
-      if (!ticket.before.contains(rel))
-        before[rel] = was == old.end() ? PathState{} : was->second.state;
-      after[rel] = is == now.index.end() ? PathState{} : is->second.state;
+      PathState state = is == now.index.end() ? PathState{} : is->second.state;
+      auto other = others.find(rel);
+      if (other != others.end() && other->second.same_as(state)) continue;
+      if (!ticket.before.contains(rel)) {
+        before[rel] = was == old->end() ? PathState{} : was->second.state;
+      }
+      after[rel] = std::move(state);
     }
-    if (!now.changed.empty()) HERMES_TRY(journal.save_index(now.index));
-  } else {
-    HERMES_TRY(refresh_index(journal, root, ticket.root, after));
+    if (!now.changed.empty()) HERMES_TRY(save_index(journal, std::move(now.index)));
   }
   return journal.finish(ticket.id, before, after);
 }
@@ -292,7 +325,6 @@ Result<RestoreReport> Checkpoints::restore(const RestoreRequest& request,
     if (!now.same_as(have[rel])) after[rel] = std::move(now);
   }
   std::sort(report.restored.begin(), report.restored.end());
-  HERMES_TRY(refresh_index(journal, root, request.root, after));
   HERMES_TRY(journal.finish(header.id, {}, after));
   report.checkpoint = header.id;
   return report;

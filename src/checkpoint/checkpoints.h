@@ -12,6 +12,9 @@
 #include "core/result.h"
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,6 +23,7 @@
 #include "checkpoint/blob_store.h"
 #include "checkpoint/journal.h"
 #include "checkpoint/settings.h"
+#include "checkpoint/tree_index.h"
 
 namespace hermes::checkpoint {
 
@@ -90,8 +94,22 @@ class Checkpoints {
   uint64_t store_bytes() const;
 
  private:
+  // The workspace's index, parsed once per version of its file: a shell
+  // call reads it twice, and parsing a 100,000-entry index costs more than
+  // walking the tree (docs/checkpoints.md).
+  Result<std::shared_ptr<const TreeIndex>> index_of(const Journal& journal) const;
+  Status save_index(const Journal& journal, TreeIndex index) const;
+  ScanOptions scan_options(const Settings& settings) const;
+
+  struct CachedIndex {
+    Stamp file;
+    std::shared_ptr<const TreeIndex> index;
+  };
+
   std::string dir_;
   BlobStore store_;
+  mutable std::mutex cache_mu_;
+  mutable std::map<std::string, CachedIndex> cache_;  // journal dir -> index; cache_mu_
 };
 
 // `real` relative to `root`, or nullopt when it is the root or outside it.
