@@ -116,8 +116,10 @@ std::optional<std::string> relative_to(const std::string& root, const std::strin
 Checkpoints::Checkpoints(std::string dir) : dir_(std::move(dir)), store_(dir_) {}
 
 ScanOptions Checkpoints::scan_options(const Settings& settings) const {
-  return ScanOptions{
-      .store = &store_, .max_bytes = settings.max_file_bytes, .ignored = settings.ignored};
+  return ScanOptions{.store = &store_,
+                     .max_bytes = settings.max_file_bytes,
+                     .ignored = settings.ignored,
+                     .max_entries = settings.max_scan_entries};
 }
 
 namespace {
@@ -179,14 +181,22 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
     ticket.content[*rel] = std::move(content);
     HERMES_TRY(note_missing_parents(root, call.root, *rel, ticket));
   }
+  Coverage coverage = !call.shell           ? Coverage::kPaths
+                      : call.shell_captured ? Coverage::kShell
+                                            : Coverage::kNotCaptured;
   if (ticket.shell) {
     // What changed since the last look (hand edits, other programs) becomes
     // the baseline, so this call's checkpoint holds only what it did.
     HERMES_ASSIGN_OR_RETURN(std::shared_ptr<const TreeIndex> old, index_of(journal));
-    HERMES_ASSIGN_OR_RETURN(ScanResult now, scan_tree(call.root, *old, scan_options(settings)));
-    // An unchanged tree leaves the index as it is (it is the larger file).
-    if (old->empty() || !now.changed.empty()) {
-      HERMES_TRY(save_index(journal, std::move(now.index)));
+    auto now = scan_tree(call.root, *old, scan_options(settings));
+    if (!now && now.error().code == ErrorCode::kTooLarge) {
+      ticket.shell = false;
+      coverage = Coverage::kTooLarge;
+    } else if (!now) {
+      return now.error();
+    } else if (old->empty() || !now->changed.empty()) {
+      // An unchanged tree leaves the index as it is (it is the larger file).
+      HERMES_TRY(save_index(journal, std::move(now->index)));
     }
   }
   HERMES_ASSIGN_OR_RETURN(ticket.id, journal.next_id());
@@ -195,9 +205,7 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
                     .tool = call.tool,
                     .summary = call.summary,
                     .session = call.session,
-                    .coverage = !call.shell           ? Coverage::kPaths
-                                : call.shell_captured ? Coverage::kShell
-                                                      : Coverage::kNotCaptured,
+                    .coverage = coverage,
                     .before = ticket.before};
   HERMES_TRY(journal.begin(header));
   return ticket;

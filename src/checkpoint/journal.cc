@@ -29,6 +29,8 @@ const char* coverage_name(Coverage coverage) {
       return "shell";
     case Coverage::kNotCaptured:
       return "not-captured";
+    case Coverage::kTooLarge:
+      return "too-large";
   }
   return "paths";
 }
@@ -36,6 +38,7 @@ const char* coverage_name(Coverage coverage) {
 Coverage coverage_from(std::string_view name) {
   if (name == "shell") return Coverage::kShell;
   if (name == "not-captured") return Coverage::kNotCaptured;
+  if (name == "too-large") return Coverage::kTooLarge;
   return Coverage::kPaths;
 }
 

@@ -24,9 +24,10 @@ namespace hermes::checkpoint {
 
 // What a checkpoint covers.
 enum class Coverage {
-  kPaths,       // a tool edit: the paths the tool names
-  kShell,       // a shell call: every change in the workspace, by scan
-  kNotCaptured  // a shell call on a backend whose changes are not captured
+  kPaths,        // a tool edit: the paths the tool names
+  kShell,        // a shell call: every change in the workspace, by scan
+  kNotCaptured,  // a shell call on a backend whose changes are not captured
+  kTooLarge      // a shell call in a workspace over the scan cap: not captured
 };
 
 struct Checkpoint {

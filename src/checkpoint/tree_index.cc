@@ -86,6 +86,10 @@ class Walker {
       }
     }
     out_.index.emplace(rel, std::move(entry));
+    if (options_.max_entries != 0 && out_.index.size() > options_.max_entries) {
+      return Error::TooLarge("the workspace has more than " + std::to_string(options_.max_entries) +
+                             " entries");
+    }
     if (!is_dir) return {};
     proc::UniqueFd child(
         ::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));

@@ -44,6 +44,9 @@ struct ScanOptions {
   const BlobStore* store = nullptr;
   uint64_t max_bytes = 0;
   std::set<std::string> ignored;  // directory names not entered
+  // More entries than this: kTooLarge (a server started in `/` or a home
+  // folder must not copy it all on its first command). 0: no cap.
+  uint64_t max_entries = 0;
 };
 
 struct ScanResult {

@@ -91,6 +91,10 @@ Json to_json(const CheckpointList& list) {
     if (!c.finished) item["in_progress"] = true;
     if (c.coverage == checkpoint::Coverage::kNotCaptured) {
       item["note"] = "changes not captured: this backend's files are not on this host";
+    } else if (c.coverage == checkpoint::Coverage::kTooLarge) {
+      item["note"] =
+          "shell changes not captured: the workspace has more entries than "
+          "checkpoints.max_scan_entries";
     }
     items.push_back(std::move(item));
   }

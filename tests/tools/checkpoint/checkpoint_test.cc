@@ -315,6 +315,17 @@ TEST(Checkpoint, TheSizeCapDropsTheOldestCheckpointsFirst) {
   EXPECT_NE(list.front()["paths"], Json::array({"f0"}));
 }
 
+TEST(Checkpoint, AWorkspaceOverTheScanCapIsListedAsNotCaptured) {
+  CheckpointHarness h("approvals:\n  yolo: true\ncheckpoints:\n  max_scan_entries: 3\n");
+  seed(h.work());
+  ASSERT_EQ(h.sh("echo x >> f.txt")["exit_code"], 0);
+  Json last = h.call("checkpoint", {{"action", "list"}})["checkpoints"].back();
+  EXPECT_TRUE(last["paths"].empty()) << last.dump();
+  EXPECT_EQ(last["note"],
+            "shell changes not captured: the workspace has more entries than "
+            "checkpoints.max_scan_entries");
+}
+
 TEST(Checkpoint, UnknownIdsAndActionsAreErrors) {
   CheckpointHarness h;
   EXPECT_EQ(restore(h, 42)["error"], "No checkpoint 42 in this workspace");
