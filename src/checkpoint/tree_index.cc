@@ -36,6 +36,22 @@ struct Dirent64 {
 
 class Walker {
  public:
+  // Reads the entries whose metadata moved, once the walk has kept within
+  // the entry cap (so a tree over it costs a walk, never a copy).
+  Status read_moved() {
+    for (const std::string& rel : moved_) {
+      IndexEntry& entry = out_.index.at(rel);
+      std::string real = root_.root() == "/" ? "/" + rel : root_.root() + "/" + rel;
+      Capture how{.store = options_.store, .max_bytes = options_.max_bytes};
+      HERMES_ASSIGN_OR_RETURN(entry.state, read_state(root_, real, how));
+      auto old = before_.find(rel);
+      if (old == before_.end() || !old->second.state.same_as(entry.state)) {
+        out_.changed.push_back(rel);
+      }
+    }
+    return {};
+  }
+
   Walker(const fs::Beneath& root, const TreeIndex& before, const ScanOptions& options,
          ScanResult& out)
       : root_(root), before_(before), options_(options), out_(out) {}
@@ -73,19 +89,12 @@ class Walker {
     if (is_dir && (name == ".git" || options_.ignored.contains(name))) return {};
     Stamp stamp = stamp_of(st);
     auto old = before_.find(rel);
-    IndexEntry entry;
     if (old != before_.end() && old->second.stamp == stamp) {
-      entry = old->second;
+      out_.index.emplace(rel, old->second);
     } else {
-      std::string real = root_.root() == "/" ? "/" + rel : root_.root() + "/" + rel;
-      Capture how{.store = options_.store, .max_bytes = options_.max_bytes};
-      HERMES_ASSIGN_OR_RETURN(entry.state, read_state(root_, real, how));
-      entry.stamp = stamp;
-      if (old == before_.end() || !old->second.state.same_as(entry.state)) {
-        out_.changed.push_back(rel);
-      }
+      out_.index.emplace(rel, IndexEntry{{}, stamp});
+      moved_.push_back(rel);
     }
-    out_.index.emplace(rel, std::move(entry));
     if (options_.max_entries != 0 && out_.index.size() > options_.max_entries) {
       return Error::TooLarge("the workspace has more than " + std::to_string(options_.max_entries) +
                              " entries");
@@ -102,6 +111,7 @@ class Walker {
 
   const fs::Beneath& root_;
   const TreeIndex& before_;
+  std::vector<std::string> moved_;  // entries whose stamp moved: read after the walk
   const ScanOptions& options_;
   ScanResult& out_;
 };
@@ -115,22 +125,11 @@ Result<ScanResult> scan_tree(const std::string& root, const TreeIndex& before,
   ScanResult out;
   Walker walker(beneath, before, options, out);
   HERMES_TRY(walker.walk(top.get(), ""));
+  HERMES_TRY(walker.read_moved());
   for (const auto& [rel, entry] : before) {
     if (!out.index.contains(rel)) out.changed.push_back(rel);
   }
   return out;
-}
-
-Result<std::optional<Stamp>> stamp_path(const fs::Beneath& root, const std::string& real_path) {
-  auto parent = root.open_parent(real_path);
-  if (!parent && parent.error().code == ErrorCode::kNotFound) return std::optional<Stamp>();
-  if (!parent) return parent.error();
-  struct ::stat st {};
-  if (::fstatat(parent->dir, parent->name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return std::optional<Stamp>();
-    return Error::FromErrno(errno, "stat \"" + real_path + "\"");
-  }
-  return std::optional<Stamp>(stamp_of(st));
 }
 
 std::string index_text(const TreeIndex& index) {

@@ -9,11 +9,9 @@
 #pragma once
 
 #include "core/result.h"
-#include "fs/beneath.h"
 
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -58,9 +56,6 @@ struct ScanResult {
 // for every entry whose stamp is unchanged.
 Result<ScanResult> scan_tree(const std::string& root, const TreeIndex& before,
                              const ScanOptions& options);
-
-// The stamp of `real_path` beneath `root`; nullopt when it is absent.
-Result<std::optional<Stamp>> stamp_path(const fs::Beneath& root, const std::string& real_path);
 
 // The index as text and back (one line per path).
 std::string index_text(const TreeIndex& index);

@@ -324,6 +324,8 @@ TEST(Checkpoint, AWorkspaceOverTheScanCapIsListedAsNotCaptured) {
   EXPECT_EQ(last["note"],
             "shell changes not captured: the workspace has more entries than "
             "checkpoints.max_scan_entries");
+  // Found over the cap by the walk, before any file was read into the store.
+  EXPECT_EQ(h.checkpoints().store_bytes(), 0u);
 }
 
 TEST(Checkpoint, UnknownIdsAndActionsAreErrors) {
