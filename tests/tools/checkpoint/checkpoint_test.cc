@@ -328,6 +328,18 @@ TEST(Checkpoint, AWorkspaceOverTheScanCapIsListedAsNotCaptured) {
   EXPECT_EQ(h.checkpoints().store_bytes(), 0u);
 }
 
+// Elsewhere than the local backend the files are on the target: every call
+// is listed, and says its changes were not captured.
+TEST(Checkpoint, ABackendWhoseFilesAreElsewhereIsListedAsNotCaptured) {
+  CheckpointHarness h("terminal:\n  backend: ssh\n");
+  h.call("write_file", {{"path", "a.txt"}, {"content", "x"}});
+  Json list = h.call("checkpoint", {{"action", "list"}})["checkpoints"];
+  ASSERT_EQ(list.size(), 1u) << list.dump();
+  EXPECT_EQ(list[0]["tool"], "write_file");
+  EXPECT_TRUE(list[0]["paths"].empty());
+  EXPECT_EQ(list[0]["note"], "changes not captured: this backend's files are not on this host");
+}
+
 TEST(Checkpoint, UnknownIdsAndActionsAreErrors) {
   CheckpointHarness h;
   EXPECT_EQ(restore(h, 42)["error"], "No checkpoint 42 in this workspace");
