@@ -3,11 +3,12 @@
 // through an `input_required` result, since that wire sends the client no
 // requests. The retry with the user's answer and the exact requestState
 // runs the command (accept) or refuses it (decline); a forged, replayed or
-// moved requestState is refused. Raw HTTP (every field visible), then SDK
-// v2's own multi-round-trip driver over HTTP and over stdio.
+// moved requestState is refused; a write to a protected file asks the same
+// way. Raw HTTP (every field visible), then SDK v2's own multi-round-trip
+// driver over HTTP and over stdio.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -100,6 +101,29 @@ test('2026-07-28 over HTTP: a forged, replayed or moved requestState is refused 
     const replayed = await terminal(server, 6, command, { inputResponses: answer('once'), requestState });
     assert.equal(replayed.error?.code, -32602, JSON.stringify(replayed));
     assert.ok(existsSync(victim), 'a replayed state ran nothing');
+  } finally {
+    await server.stop();
+    work.cleanup();
+  }
+});
+
+test('2026-07-28 over HTTP: a write to a protected file asks the same way', async () => {
+  const server = await serve();
+  const work = scratchDir();
+  try {
+    const file = path.join(work.dir, 'AGENTS.md');
+    const write = (id, extra = {}) => modernPost(server.url, 'tools/call',
+      { name: 'write_file', arguments: { path: file, content: '# rules\n' }, ...extra },
+      { id, capabilities: ELICITATION }).then((r) => r.messages.at(-1));
+    const round = (await write(1)).result;
+    assert.equal(round.resultType, 'input_required', JSON.stringify(round));
+    const [key] = Object.keys(round.inputRequests);
+    assert.match(round.inputRequests[key].params.message, /AGENTS\.md/);
+    assert.ok(!existsSync(file), 'nothing written before the answer');
+    const done = await write(2, { inputResponses: { [key]: { action: 'accept', content: {} } },
+      requestState: round.requestState });
+    assert.equal(done.result.isError, false, JSON.stringify(done));
+    assert.equal(readFileSync(file, 'utf8'), '# rules\n');
   } finally {
     await server.stop();
     work.cleanup();
