@@ -3,6 +3,7 @@
 
 #include "core/log.h"
 #include "mcp/client_link.h"
+#include "mcp/input_round.h"
 #include "registry/progress_ticker.h"
 #include "registry/session.h"
 
@@ -63,7 +64,8 @@ Router::Router(const registry::Registry& registry, const registry::Services& ser
     : services_(services),
       options_(std::move(options)),
       dispatcher_(registry, services),
-      tasks_(options_.task) {}
+      tasks_(options_.task),
+      states_(services.clock) {}
 
 Json Router::tools_list() const {
   Json tools = Json::array();
@@ -165,6 +167,8 @@ std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Jso
   const bool long_running = is_long_running(*spec, args);
   PreparedCall call{spec, std::move(args), Json(), kind, std::move(found), long_running};
   call.progress_token = param(param(params, "_meta"), "progressToken");
+  if (params.contains("inputResponses")) call.input_responses = params["inputResponses"];
+  if (params.contains("requestState")) call.request_state = params["requestState"];
   return call;
 }
 
@@ -182,8 +186,58 @@ std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, 
   }
 }
 
+// Answers count only with a state issued for this very call: a client
+// cannot answer a question it was not asked (an approval it never showed),
+// nor carry an answer to other arguments or another principal.
+std::variant<std::shared_ptr<InputRound>, Reply> Router::open_round(const Json& id,
+                                                                    const PreparedCall& call,
+                                                                    const CallEnv& env) {
+  const Json responses = call.input_responses.value_or(Json::object());
+  if (!responses.is_object()) {
+    return error_reply(id, RpcError::kInvalidParams,
+                       "Invalid params: inputResponses must be an object");
+  }
+  Json record = Json::object();
+  if (call.request_state) {
+    if (!call.request_state->is_string()) {
+      return error_reply(id, RpcError::kInvalidParams,
+                         "Invalid params: requestState must be a string");
+    }
+    auto redeemed = states_.redeem(call.request_state->get_ref<const std::string&>(),
+                                   {env.principal, call.spec->name, call.args});
+    if (!redeemed) {
+      return error_reply(
+          id, RpcError::kInvalidParams,
+          "Invalid params: " + redeemed.error().message + "; call the tool again without it");
+    }
+    record = std::move(*redeemed);
+  }
+  return std::make_shared<InputRound>(env.client, env.envelope->client_capabilities, states_,
+                                      std::move(record), responses);
+}
+
+Json Router::input_required(const PreparedCall& call, const CallEnv& env,
+                            const InputRound& round) const {
+  Json out = {
+      {"inputRequests", round.questions()},
+      {"requestState", states_.issue({env.principal, call.spec->name, call.args}, round.record())}};
+  return modern_result(options_.identity, std::move(out), "input_required");
+}
+
 std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCall& call,
                                                 const CallEnv& env) {
+  // On the modern wire a question the tool asks makes the call answer
+  // input_required (input_round.h); the tool's own result is then dropped.
+  std::shared_ptr<InputRound> round;
+  if (env.envelope) {
+    auto opened = open_round(id, call, env);
+    if (auto* refused = std::get_if<Reply>(&opened)) return std::move(*refused);
+    round = std::get<std::shared_ptr<InputRound>>(std::move(opened));
+  }
+  auto finished = [&](Json result) {
+    if (round && !round->questions().empty()) result = input_required(call, env, *round);
+    return Reply{make_result(id, std::move(result))};
+  };
   // Progress for the request's life (hermes_task ticks on its own): it ends
   // with this frame, at the response or the promotion to a task.
   std::optional<registry::ProgressTicker> ticker;
@@ -192,14 +246,16 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
   }
   // A call that may become a task is copied into its work: a promoted call
   // outlives this frame (the session and channel outlive every call and
-  // task of theirs). A task's result is exactly what the direct call would
-  // have answered.
+  // task of theirs; the work holds the round). A task's result is exactly
+  // what the direct call would have answered; a question asked after the
+  // promotion finds no answer (the tasks extension's own input rounds,
+  // tasks/update, are not served).
   bool modern = env.envelope != nullptr;
-  auto run = [this, modern, &session = env.session, &client = env.client](
+  auto run = [this, modern, &session = env.session, &plain = env.client, round](
                  const PreparedCall& prepared, std::stop_token stop) {
     registry::CallContext ctx{session,
                               services_,
-                              client,
+                              round ? static_cast<registry::ClientChannel&>(*round) : plain,
                               dispatcher_,
                               stop,
                               prepared.progress_token,
@@ -211,7 +267,7 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
   if (!may_become_task(call, env)) {
     Json result = run(call, env.stop);
     if (env.stop.stop_requested()) return std::nullopt;
-    return Reply{make_result(id, std::move(result))};
+    return finished(std::move(result));
   }
   bool at_once = call.spec->own_progress || options_.task.inline_budget.count() == 0;
   auto work = [run, call, keep = env.keep_alive](std::stop_token stop) {
@@ -224,12 +280,12 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
     return Reply{
         make_result(id, modern_result(options_.identity, std::move(promoted->created), "task"))};
   }
-  auto* finished = std::get_if<TaskStore::Finished>(&outcome);
-  if (!finished) return std::nullopt;
-  if (finished->failed) {
-    return Reply{make_error(id, RpcError::kInternalError, finished->result.value("message", ""))};
+  auto* inline_end = std::get_if<TaskStore::Finished>(&outcome);
+  if (!inline_end) return std::nullopt;
+  if (inline_end->failed) {
+    return Reply{make_error(id, RpcError::kInternalError, inline_end->result.value("message", ""))};
   }
-  return Reply{make_result(id, std::move(finished->result))};
+  return finished(std::move(inline_end->result));
 }
 
 }  // namespace hermes::mcp

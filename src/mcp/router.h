@@ -10,6 +10,7 @@
 #include "mcp/call_pool.h"
 #include "mcp/era.h"
 #include "mcp/protocol.h"
+#include "mcp/request_state.h"
 #include "mcp/task_store.h"
 #include "registry/dispatcher.h"
 
@@ -27,6 +28,7 @@ class Session;
 namespace hermes::mcp {
 
 class ClientLink;
+class InputRound;
 
 struct RouterOptions {
   ServerIdentity identity;
@@ -52,6 +54,10 @@ struct PreparedCall {
   CallKind kind = CallKind::kMayBlock;     // how a CallPool should schedule it
   registry::BriefFindings brief_findings;  // what deciding `kind` found and took
   bool long_running = false;               // ToolSpec::long_running, judged once
+  // The 2026-07-28 wire's retry of an input_required call: the answers and
+  // the state it echoes; absent on a first call (and read on no other wire).
+  std::optional<Json> input_responses;
+  std::optional<Json> request_state;
 };
 
 // Where one call runs: the session whose state it uses, the channel its
@@ -102,11 +108,18 @@ class Router {
   bool may_become_task(const PreparedCall& call, const CallEnv& env) const;
   std::optional<Reply> run_call_unguarded(const Json& id, const PreparedCall& call,
                                           const CallEnv& env);
+  // The input round of a modern call, its state checked; or the refusal.
+  std::variant<std::shared_ptr<InputRound>, Reply> open_round(const Json& id,
+                                                              const PreparedCall& call,
+                                                              const CallEnv& env);
+  // The input_required result of a round that left questions open.
+  Json input_required(const PreparedCall& call, const CallEnv& env, const InputRound& round) const;
 
   const registry::Services& services_;
   RouterOptions options_;
   registry::Dispatcher dispatcher_;
   TaskStore tasks_;
+  RequestStates states_;
 };
 
 }  // namespace hermes::mcp
