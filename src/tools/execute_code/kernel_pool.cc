@@ -67,11 +67,11 @@ void KernelSlot::Lease::reset() {
   slot_->next_ = FreshReason::kReset;
 }
 
-void KernelSlot::Lease::lost() {
+void KernelSlot::Lease::lost(FreshReason why) {
   std::unique_ptr<Kernel> old;
   std::lock_guard lock(slot_->mu_);
   old = std::move(slot_->kernel_);
-  slot_->next_ = FreshReason::kDied;
+  slot_->next_ = why;
 }
 
 Result<Kernel*> KernelSlot::Lease::kernel(const Starter& start) {

@@ -21,7 +21,7 @@
 namespace hermes::execute_code {
 
 // Why a call runs in a kernel it did not run in before: its state is gone.
-enum class FreshReason { kNone, kFirstUse, kReset, kDied, kIdle, kEvicted };
+enum class FreshReason { kNone, kFirstUse, kReset, kDied, kMemory, kIdle, kEvicted };
 
 struct PoolLimits {
   size_t max_kernels = 8;
@@ -54,8 +54,9 @@ class KernelSlot {
     Result<Kernel*> kernel(const Starter& start);
     // Why kernel() started a new one (kNone: it is the previous call's).
     FreshReason fresh() const { return fresh_; }
-    // The kernel died during the call: the next call starts a new one.
-    void lost();
+    // The kernel died or was stopped during the call (`why`: kDied or
+    // kMemory): the next call starts a new one.
+    void lost(FreshReason why);
 
    private:
     KernelSlot* slot_;
