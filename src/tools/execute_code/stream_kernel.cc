@@ -9,6 +9,7 @@
 #include "tools/execute_code/kernel_driver.h"
 #include "tools/execute_code/remote_run.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -35,6 +36,8 @@ constexpr size_t kLauncherErrors = 64 * 1024;
 constexpr std::chrono::seconds kSendLimit{10};
 // After the launcher is killed, how long its end of the stream may stay open.
 constexpr std::chrono::milliseconds kDrainGrace{500};
+// How long a failed start may take to say why on its stderr.
+constexpr std::chrono::seconds kErrorGrace{2};
 // Ending the driver's group on a target that outlives the launcher.
 constexpr std::chrono::seconds kRemoteKillLimit{5};
 
@@ -89,7 +92,9 @@ class StreamKernel::CellLoop {
         stop_(stop),
         grace_(request.grace),
         deadline_(Clock::now() + request.timeout),
-        fds_{{{kernel.launcher_.output_fd(), POLLIN, 0}, {wake_fd, POLLIN, 0}}} {}
+        fds_{{{kernel.launcher_.output_fd(), POLLIN, 0},
+              {wake_fd, POLLIN, 0},
+              {kernel.errors_.get(), POLLIN, 0}}} {}
 
   void run(CellResult& result) {
     take_frames(result);
@@ -99,6 +104,7 @@ class StreamKernel::CellLoop {
         open_ = read_stream(fds_[kStream].fd, kernel_.frames_);
         take_frames(result);
       }
+      if (fds_[kErrors].revents && !kernel_.read_errors()) fds_[kErrors].fd = -1;
       if (done_) break;
       if (fds_[kWake].revents) interrupt(RunEnd::kInterrupted, result);
       if (!interrupting_ && Clock::now() >= deadline_) interrupt(RunEnd::kTimedOut, result);
@@ -111,7 +117,7 @@ class StreamKernel::CellLoop {
   }
 
  private:
-  enum Slot { kStream, kWake };
+  enum Slot { kStream, kWake, kErrors };
 
   int poll_timeout_ms() const {
     Clock::time_point until = lost_ ? drain_until_ : !interrupting_ ? deadline_ : kill_at_;
@@ -206,7 +212,7 @@ class StreamKernel::CellLoop {
   Clock::time_point deadline_;
   Clock::time_point kill_at_{};
   Clock::time_point drain_until_{};
-  std::array<pollfd, 2> fds_;
+  std::array<pollfd, 3> fds_;
   std::jthread call_;
   std::optional<int64_t> gone_code_;
   bool open_ = true;
@@ -219,8 +225,10 @@ Result<std::unique_ptr<Kernel>> StreamKernel::start(std::shared_ptr<backend::Bac
                                                     const StreamKernelSpec& spec,
                                                     std::stop_token stop) {
   std::string id = random_hex(8);
-  auto errors = std::make_unique<proc::StderrCapture>(kLauncherErrors);
-  if (!errors->ok()) return Error::FromErrno(errno, "pipe");
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return Error::FromErrno(errno, "pipe");
+  UniqueFd errors(pipe_fds[0]), errors_write(pipe_fds[1]);
+  ::fcntl(errors.get(), F_SETFL, O_NONBLOCK);
   HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(*backend));
   // On this host the launcher's tree is the kernel's (bubblewrap's, a local
   // bash's); elsewhere only the client runs here, in a group of its own.
@@ -228,10 +236,10 @@ Result<std::unique_ptr<Kernel>> StreamKernel::start(std::shared_ptr<backend::Bac
                                .env = backend->launch_env(),
                                .cwd = "/",
                                .stdin_mode = proc::StdinMode::kPipe,
-                               .stderr_fd = errors->write_fd(),
+                               .stderr_fd = errors_write.get(),
                                .whole_tree = !backend->outlives_its_launcher(),
                                .write_fence_fd = fence_fd});
-  errors->start();
+  errors_write.reset();
   if (!launcher)
     return Error::Unavailable(backend->name() + " backend: " + launcher.error().message);
   std::unique_ptr<StreamKernel> kernel(
@@ -245,7 +253,7 @@ Result<std::unique_ptr<Kernel>> StreamKernel::start(std::shared_ptr<backend::Bac
 }
 
 StreamKernel::StreamKernel(std::shared_ptr<backend::Backend> backend, proc::ChildProcess launcher,
-                           std::unique_ptr<proc::StderrCapture> errors, std::string id)
+                           UniqueFd errors, std::string id)
     : backend_(std::move(backend)),
       launcher_(std::move(launcher)),
       errors_(std::move(errors)),
@@ -256,14 +264,28 @@ StreamKernel::~StreamKernel() {
   kill();
   launcher_.close_stdin();
   launcher_.wait();
-  errors_.reset();
   end_on_target();
+}
+
+bool StreamKernel::read_errors() {
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(errors_.get(), buf, sizeof buf);
+    if (n > 0) {
+      size_t room = kLauncherErrors - std::min(kLauncherErrors, error_text_.size());
+      error_text_.append(buf, std::min(room, static_cast<size_t>(n)));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return n < 0 && errno == EAGAIN;
+  }
 }
 
 Result<Frame> StreamKernel::await_ready(std::chrono::milliseconds limit, std::stop_token stop) {
   constexpr std::chrono::milliseconds kSlice{50};  // how often `stop` is looked at
   auto until = Clock::now() + limit;
   bool open = true;
+  bool errors_open = true;
   for (;;) {
     if (std::optional<Frame> frame = frames_.next()) {
       if (frame->kind == "ready") return std::move(*frame);
@@ -276,9 +298,11 @@ Result<Frame> StreamKernel::await_ready(std::chrono::milliseconds limit, std::st
       return Error::Cancelled("Script interrupted before it started");
     }
     if (Clock::now() >= until) return start_failure("no answer within the start-up limit");
-    pollfd stream{launcher_.output_fd(), POLLIN, 0};
-    ::poll(&stream, 1, static_cast<int>(kSlice.count()));
-    if (stream.revents) open = read_stream(stream.fd, frames_);
+    std::array<pollfd, 2> fds{
+        {{launcher_.output_fd(), POLLIN, 0}, {errors_open ? errors_.get() : -1, POLLIN, 0}}};
+    ::poll(fds.data(), fds.size(), static_cast<int>(kSlice.count()));
+    if (fds[0].revents) open = read_stream(fds[0].fd, frames_);
+    if (fds[1].revents) errors_open = read_errors();
   }
 }
 
@@ -289,7 +313,11 @@ Error StreamKernel::start_failure(const std::string& why) {
   kill();
   launcher_.close_stdin();
   backend::BashOutcome outcome{.exit_code = launcher_.wait().code};
-  outcome.stderr_text = errors_->finish();
+  auto until = Clock::now() + kErrorGrace;
+  for (pollfd errors{errors_.get(), POLLIN, 0}; read_errors() && Clock::now() < until;) {
+    ::poll(&errors, 1, 50);
+  }
+  outcome.stderr_text = error_text_;
   if (reports_no_python(outcome.stderr_text)) return python_unavailable(*backend_);
   if (auto transport = backend_->transport_error(outcome)) return Error::Unavailable(*transport);
   std::string said = backend::last_line(outcome.stderr_text);

@@ -11,7 +11,7 @@
 #include "backend/backend.h"
 #include "core/result.h"
 #include "proc/spawn.h"
-#include "proc/stderr_capture.h"
+#include "proc/unique_fd.h"
 #include "tools/execute_code/kernel.h"
 #include "tools/execute_code/stream_frames.h"
 #include "tools/execute_code/tool_bridge.h"
@@ -62,16 +62,22 @@ class StreamKernel final : public Kernel {
  private:
   class CellLoop;
   StreamKernel(std::shared_ptr<backend::Backend> backend, proc::ChildProcess launcher,
-               std::unique_ptr<proc::StderrCapture> errors, std::string id);
+               proc::UniqueFd errors, std::string id);
   Result<Frame> await_ready(std::chrono::milliseconds limit, std::stop_token stop);
   Error start_failure(const std::string& why);
   // Sends one frame; false when the driver does not take it.
   bool send(std::string_view kind, std::string_view data);
   void end_on_target();
+  // Keeps what the launcher wrote to its stderr (up to a cap); false at EOF.
+  bool read_errors();
 
   std::shared_ptr<backend::Backend> backend_;
   proc::ChildProcess launcher_;
-  std::unique_ptr<proc::StderrCapture> errors_;  // the launcher's stderr
+  // The launcher's stderr, read without blocking: where the target outlives
+  // the launcher, the ssh ControlMaster holds the pipe for as long as the
+  // remote side runs, so nothing may wait for its EOF.
+  proc::UniqueFd errors_;
+  std::string error_text_;
   std::string id_;          // HERMES_KERNEL_ID, which marks the driver on the target
   std::string remote_pid_;  // the driver's pid there, from `ready`
   FrameReader frames_;

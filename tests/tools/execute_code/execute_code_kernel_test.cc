@@ -184,6 +184,33 @@ TEST(ExecuteCodeKernel, SegfaultIsAnsweredAndTheNextCallGetsAFreshKernel) {
   EXPECT_EQ(h.run("print(2)")["output"], "2\n");
 }
 
+TEST(ExecuteCodeKernel, MemoryPastTheCapStopsTheKernel) {
+  ExecHarness h("code_execution:\n  kernel_memory_mb: 256\n");
+  pid_t before = kernel_pid(h);
+  ASSERT_EQ(h.run("x = 1")["status"], "success");
+  registry::ToolCallResult reply = h.run_result("b = bytearray(1 << 30)");
+  EXPECT_THAT(reply, IsError(ErrorCode::kTooLarge));
+  EXPECT_EQ(reply.value["error"],
+            "The cell went past the kernel's memory limit (code_execution.kernel_memory_mb: 256). "
+            "The kernel's state is lost; the next call starts a fresh kernel.");
+  EXPECT_EQ(reply.value["kernel_state_lost"], true);
+  EXPECT_NE(reply.value["output"].get<std::string>().find("MemoryError"), std::string::npos);
+  EXPECT_TRUE(gone_within(before, 5s));
+  Json next = h.run("print('x' in globals())");
+  EXPECT_EQ(next["output"], "False\n");
+  EXPECT_EQ(next["fresh_kernel"],
+            "the previous kernel went past its memory limit (code_execution.kernel_memory_mb: "
+            "256) and was stopped");
+}
+
+TEST(ExecuteCodeKernel, ACellThatCatchesMemoryErrorKeepsTheKernel) {
+  ExecHarness h("code_execution:\n  kernel_memory_mb: 256\n");
+  Json caught =
+      h.run("x = 1\ntry:\n    b = bytearray(1 << 30)\nexcept MemoryError:\n    print('caught')");
+  EXPECT_EQ(caught["output"], "caught\n") << caught.dump();
+  EXPECT_EQ(h.run("print(x)")["output"], "1\n");
+}
+
 TEST(ExecuteCodeKernel, ExceptionsAndExitCodesKeepTheKernel) {
   ExecHarness h;
   ASSERT_EQ(h.run("x = 5")["status"], "success");

@@ -140,6 +140,18 @@ TEST_P(StreamKernel, ACellThatIgnoresSigintIsKilledAfterTheGrace) {
   EXPECT_EQ(h->run("print(1)")["fresh_kernel"], "the previous kernel died or was killed");
 }
 
+// sum() over a range runs in C without giving up the GIL: neither SIGINT
+// nor the driver's own threads get a turn, so only the host can end it.
+TEST_P(StreamKernel, ACellHoldingTheGilIsKilledFromTheHost) {
+  auto h = harness("  timeout: 1\n  interrupt_grace: 0.2\n");
+  std::string id = kernel_id(*h);
+  Json reply = h->run("sum(range(10 ** 13))");
+  EXPECT_EQ(reply["status"], "timeout") << reply.dump();
+  EXPECT_EQ(reply["kernel_state_lost"], true);
+  EXPECT_TRUE(kernel_gone_within(id, 5s));
+  EXPECT_EQ(h->run("print(1)")["output"], "1\n");
+}
+
 TEST_P(StreamKernel, CrashesAreAnsweredAndTheNextCallGetsAFreshKernel) {
   auto h = harness();
   ASSERT_EQ(h->run("x = 1")["status"], "success");
