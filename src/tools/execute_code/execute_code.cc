@@ -43,13 +43,17 @@ bool is_directory(const std::string& path) {
 
 // Project mode runs where terminal() would (under a workspace root, never
 // outside it); strict mode (empty) in staging.
-std::string working_dir(ExecMode mode, const registry::Session& session,
-                        const backend::Backend& backend) {
+std::string working_dir(ExecMode mode, const std::string& session_cwd,
+                        const backend::CommandFence* fence) {
   if (mode == ExecMode::kStrict) return "";
-  std::string dir = PathResolver::workspace(session.cwd());
-  const backend::CommandFence* fence = backend.command_fence();
+  std::string dir = PathResolver::workspace(session_cwd);
   if (fence && !is_within(PathResolver::real_path(dir), fence->root())) dir = fence->root();
   return is_directory(dir) ? dir : "";
+}
+
+std::string working_dir(ExecMode mode, const registry::Session& session,
+                        const backend::Backend& backend) {
+  return working_dir(mode, session.cwd(), backend.command_fence());
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -152,15 +156,16 @@ std::vector<std::string> scrubbed_env(const ExecSettings& settings) {
   return env.kept;
 }
 
+std::string env_value(const char* name) {
+  const char* value = std::getenv(name);
+  return std::string(value ? value : "");
+}
+
 std::string interpreter_for(ExecMode mode, ExecSession& state) {
-  auto getenv = [](const char* name) {
-    const char* value = std::getenv(name);
-    return std::string(value ? value : "");
-  };
   auto probe = [&state](const std::string& program) {
     return state.probe_cached(program, probe_python);
   };
-  return choose_interpreter(mode, getenv, probe);
+  return choose_interpreter(mode, env_value, probe);
 }
 
 constexpr const char* kSandboxUnavailable =
@@ -261,23 +266,64 @@ struct KernelNotes {
   std::vector<std::string> images;
 };
 
+// What a kernel of this host was started as, for KernelPool::take_spare.
+// The working directory is left out: a spare is moved to the session's
+// (adopt_spare).
+std::string spare_key(const KernelSpec& spec) {
+  std::string all =
+      spec.module_source + '\0' + spec.interpreter + '\0' + std::to_string(spec.memory_bytes);
+  for (const std::string& entry : spec.env) all += '\0' + entry;
+  return all;
+}
+
+// The kernel spec for this host when no write fence applies (no `--root`):
+// what a pre-started spare is started as, and what a session's first call
+// compares it with.
+KernelSpec unfenced_spec(const std::vector<StubSignature>& sigs, const ExecSettings& settings,
+                         const std::string& interpreter, const std::string& cwd) {
+  return KernelSpec{
+      .module_source = generate_module(sigs, RpcTransport::kSocket),
+      .interpreter = interpreter,
+      .cwd = cwd,
+      .env = scrubbed_env(settings),
+      .memory_bytes = static_cast<uint64_t>(settings.kernel_memory_mb) << 20,
+  };
+}
+
+// A spare started before the session knew its cwd: a setup cell moves it
+// there (the path as hex bytes, so any name survives) and leaves no name
+// behind. A spare that fails it is dropped (nullptr).
+std::unique_ptr<Kernel> adopt_spare(std::unique_ptr<Kernel> spare, const std::string& cwd) {
+  if (cwd.empty()) return spare;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : cwd) hex += {kHex[c >> 4], kHex[c & 15]};
+  BridgeSlot no_tools;
+  std::stop_source stop;
+  CellResult moved =
+      spare->run_cell({.code = "import os as _o\n_o.chdir(bytes.fromhex('" + hex + "'))\ndel _o",
+                       .timeout = std::chrono::seconds(10)},
+                      no_tools, stop);
+  if (moved.kernel_lost || moved.run.exit_code != 0) return nullptr;
+  return spare;
+}
+
 // Starts the session's kernel on this host, under the containment of
-// run_here.
+// run_here; a pre-started spare started the same way stands in for it.
 KernelSlot::Starter local_starter(const std::vector<StubSignature>& sigs,
                                   const ExecSettings& settings, const std::string& interpreter,
                                   registry::CallContext& ctx, const backend::Backend& backend) {
   return [&]() -> Result<std::unique_ptr<Kernel>> {
     HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(backend));
-    KernelSpec spec{
-        .module_source = generate_module(sigs, RpcTransport::kSocket),
-        .interpreter = interpreter,
-        .cwd = working_dir(settings.mode, ctx.session, backend),
-        .env = scrubbed_env(settings),
-        .write_fence_fd = fence_fd,
-        .memory_bytes = static_cast<uint64_t>(settings.kernel_memory_mb) << 20,
-    };
+    KernelSpec spec = unfenced_spec(sigs, settings, interpreter,
+                                    working_dir(settings.mode, ctx.session, backend));
+    spec.write_fence_fd = fence_fd;
     if (const backend::CommandFence* fence = backend.command_fence()) {
       proc::set_env(spec.env, "TMPDIR", fence->temp_dir());
+    }
+    if (fence_fd < 0) {
+      auto spare = KernelPool::shared()->take_spare(spare_key(spec));
+      if (spare && (spare = adopt_spare(std::move(spare), spec.cwd))) return spare;
     }
     return LocalKernel::start(spec);
   };
@@ -333,6 +379,24 @@ Result<RunResult> run_in_kernel(const ExecuteCodeParams& params, RunContext run,
 }
 
 }  // namespace
+
+void prestart_kernel(const registry::Registry& registry, const registry::Services& services) {
+  ExecSettings settings = read_settings(services.config);
+  if (!settings.kernel || !settings.prestart_kernel || runs_elsewhere(services.config)) return;
+  KernelPool::shared()->set_limits(
+      {.max_kernels = static_cast<size_t>(settings.max_kernels),
+       .idle_timeout = std::chrono::seconds(settings.kernel_idle_timeout_s)});
+  std::vector<StubSignature> sigs = stub_signatures(sandbox_tools(registry, services));
+  KernelPool::shared()->offer_spare([settings, sigs]() -> Result<SpareKernel> {
+    std::string interpreter = choose_interpreter(settings.mode, env_value, probe_python);
+    if (interpreter.empty()) return Error::Unavailable(kSandboxUnavailable);
+    // A new session's cwd is unset; no fence (the spare is refused under one).
+    KernelSpec spec =
+        unfenced_spec(sigs, settings, interpreter, working_dir(settings.mode, "", nullptr));
+    HERMES_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> kernel, LocalKernel::start(spec));
+    return SpareKernel{spare_key(spec), std::move(kernel)};
+  });
+}
 
 Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params,
                                            registry::CallContext& ctx) {
