@@ -212,6 +212,19 @@ TEST_P(StreamKernel, SessionEndLeavesNothingOnTheTarget) {
   EXPECT_TRUE(kernel_gone_within(id, 5s)) << processes_of_kernel(id) << " left";
 }
 
+TEST_P(StreamKernel, DescriptionSaysWhereCellsRun) {
+  auto h = harness();
+  const registry::ToolSpec* spec = h->registry().find("execute_code", h->services());
+  ASSERT_NE(spec, nullptr);
+  std::string text = spec->describe(h->services(), "");
+  EXPECT_NE(text.find("Scripts run with the terminal backend's python3 on that machine, in the "
+                      "session's working directory there"),
+            std::string::npos)
+      << text;
+  Json cwd = h->run("import os\nprint(os.getcwd())");
+  EXPECT_EQ(cwd["output"], work_.path() + "\n") << cwd.dump();
+}
+
 INSTANTIATE_TEST_SUITE_P(NonNative, StreamKernel,
                          ::testing::Values(BackendKind::kPortable, BackendKind::kSsh,
                                            BackendKind::kSandbox, BackendKind::kDocker),
