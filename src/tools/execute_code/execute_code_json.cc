@@ -127,8 +127,13 @@ void register_execute_code(registry::Registry& registry) {
             return !execute_code::system_python().empty() ||
                    execute_code::runs_elsewhere(services.config);
           },
-      .describe = [owner](const registry::Services& services,
-                          const std::string&) { return execute_code::describe(*owner, services); },
+      // A session lists its tools right after it starts: the moment to have
+      // a kernel ready for its first call.
+      .describe =
+          [owner](const registry::Services& services, const std::string&) {
+            execute_code::prestart_kernel(*owner, services);
+            return execute_code::describe(*owner, services);
+          },
   });
 }
 
