@@ -16,9 +16,12 @@ void Registry::add(ToolSpec spec) {
 void Registry::enable_toolsets(std::set<std::string> toolsets) { toolsets_ = std::move(toolsets); }
 
 const std::set<std::string>& Registry::known_toolsets() {
-  static const std::set<std::string> kToolsets = {"file", "terminal", "code", "task", "web"};
+  static const std::set<std::string> kToolsets = {"file", "terminal", "code",
+                                                  "task", "web",      "conformance"};
   return kToolsets;
 }
+
+bool Registry::is_opt_in(const std::string& toolset) { return toolset == "conformance"; }
 
 std::string Registry::toolset_names() {
   std::string out = "all";
@@ -29,7 +32,12 @@ std::string Registry::toolset_names() {
 Result<std::set<std::string>> Registry::select_toolsets(const std::vector<std::string>& names) {
   std::set<std::string> out;
   for (const auto& name : names) {
-    if (name == "all") return std::set<std::string>{};
+    if (name == "all") {
+      for (const auto& known : known_toolsets()) {
+        if (!is_opt_in(known)) out.insert(known);
+      }
+      continue;
+    }
     if (!known_toolsets().count(name)) {
       return Error::InvalidArgument("unknown toolset '" + name + "' (valid: " + toolset_names() +
                                     ")");
@@ -40,7 +48,7 @@ Result<std::set<std::string>> Registry::select_toolsets(const std::vector<std::s
 }
 
 bool Registry::is_enabled(const ToolSpec& spec) const {
-  return toolsets_.empty() || toolsets_.count(spec.toolset) > 0;
+  return toolsets_.empty() ? !is_opt_in(spec.toolset) : toolsets_.count(spec.toolset) > 0;
 }
 
 std::vector<const ToolSpec*> Registry::list(const Services& services) const {

@@ -17,9 +17,11 @@ class Registry {
  public:
   // Adds a tool; a duplicate name is a programming error (CHECK).
   void add(ToolSpec spec);
-  // Restricts the listed/callable tools to these toolsets (all when empty).
+  // Restricts the listed/callable tools to these toolsets (when empty: every
+  // toolset but the opt-in ones).
   void enable_toolsets(std::set<std::string> toolsets);
-  // The toolsets `names` selects: empty (every toolset) for none or `all`;
+  // The toolsets `names` selects: empty for none; `all` is every toolset but
+  // the opt-in ones, which only their own name adds (`all,conformance`);
   // kInvalidArgument naming the word and the valid names for an unknown one,
   // so a typo never falls open to every tool.
   static Result<std::set<std::string>> select_toolsets(const std::vector<std::string>& names);
@@ -35,6 +37,9 @@ class Registry {
   const std::vector<ToolSpec>& all() const { return tools_; }
 
   static const std::set<std::string>& known_toolsets();
+  // A toolset that neither the default nor `all` enables: `conformance`, the
+  // official conformance suite's fixtures (docs/conformance.md).
+  static bool is_opt_in(const std::string& toolset);
   // "all, code, file, …": every word --toolsets accepts.
   static std::string toolset_names();
 
