@@ -58,9 +58,11 @@ inline constexpr int kListTtlMs = 600000;
 // One tools/list entry.
 Json tool_to_json(const registry::ToolSpec& spec, const std::string& description);
 // A tools/call result: the tool's JSON text as one text block, then each
-// image as an `image` block (base64).
+// further block (media base64).
 Json call_result(std::string text, bool is_error,
-                 const std::vector<registry::ImageContent>& images = {});
+                 const std::vector<registry::ContentBlock>& content = {});
+// One MCP content block (`image`, `audio` or `resource`).
+Json content_block_json(const registry::ContentBlock& block);
 
 // True for a JSON-RPC id we accept: a string or an integer.
 bool is_valid_id(const Json& id);

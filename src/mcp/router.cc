@@ -205,7 +205,7 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
                               prepared.progress_token,
                               &prepared.brief_findings};
     registry::ToolCallResult result = dispatcher_.call(*prepared.spec, prepared.args, ctx);
-    Json out = call_result(std::move(result.text), result.is_error, result.images);
+    Json out = call_result(std::move(result.text), result.is_error, result.content);
     return modern ? modern_result(options_.identity, std::move(out)) : out;
   };
   if (!may_become_task(call, env)) {

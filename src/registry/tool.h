@@ -84,22 +84,27 @@ struct ToolAnnotations {
   bool open_world = false;
 };
 
-// An image a call returns beside its JSON (execute_code's shown PNGs): an MCP
-// `image` content block after the text.
-struct ImageContent {
+// A content block a call returns after its text: an image (execute_code's
+// shown PNGs), an audio clip, or an embedded resource (MCP `image`, `audio`,
+// `resource` blocks).
+struct ContentBlock {
+  enum class Kind { kImage, kAudio, kTextResource, kBlobResource };
   std::string mime_type;  // image/png
-  std::string data;       // the raw bytes
+  std::string data;       // the raw bytes; a text resource's text
+  Kind kind = Kind::kImage;
+  std::string uri;  // a resource's
 };
 
-// What one call returns at the edge: the contract's JSON object, and
+// What one call returns at the edge: the contract's JSON object (a string
+// is sent as the text itself: the conformance fixtures' plain text), and
 // whether it is a tool failure (MCP `isError`), which the tool decides from
 // its typed result, naming the failure's `code`. The JSON's keys never
 // decide it.
 struct ToolReply {
   Json value;
   bool is_error = false;
-  std::optional<ErrorCode> code;  // the failure's kind
-  std::vector<ImageContent> images;
+  std::optional<ErrorCode> code;      // the failure's kind
+  std::vector<ContentBlock> content;  // after the text
 };
 
 // The entry point of a tool (built by `typed_entry`).

@@ -475,7 +475,7 @@ TEST_F(EndpointTest, LegacyCallsAskTheClientOnTheirStream) {
   std::string plain = session(Json::object());
   auto job = e.handle(post(rpc(2, "tools/call", {{"name", "ask"}}), {{"mcp-session-id", plain}}));
   ASSERT_TRUE(std::holds_alternative<CallJob>(job));
-  EXPECT_EQ(text(std::get<CallJob>(job).run([](const Json&) {})), "\"not asked\"");
+  EXPECT_EQ(text(std::get<CallJob>(job).run([](const Json&) {})), "not asked");
 
   std::string sid = session({{"elicitation", Json::object()}});
   job = e.handle(post(rpc(3, "tools/call", {{"name", "ask"}}), {{"mcp-session-id", sid}}));
