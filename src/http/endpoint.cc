@@ -108,6 +108,8 @@ struct Endpoint::Bucket {
   // declared it), answered in later POSTs.
   bool elicitation = false;  // set before the bucket is shared
   mcp::PendingRequests asked;
+  // Legacy: the level logging/setLevel chose for a call's log messages.
+  mcp::LogThreshold logs;
   registry::Session session;
   // After the session, so they end before it. mu; by key, each with when it
   // was last used: past the cap the least recent goes (a call still in it
@@ -448,7 +450,7 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_legacy(const Post& post) {
     return accepted();
   }
   if (post.method == "tools/call") return start_call(post, bucket, nullptr);
-  mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr);
+  mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr, &bucket->logs);
   return json_response(200, reply.message);
 }
 
@@ -486,7 +488,7 @@ std::variant<HttpResponse, CallJob> Endpoint::legacy_initialize(const Post& post
     bucket->elicitation = capabilities.is_object() && capabilities.contains("elicitation");
     sessions_[id] = std::move(bucket);
   }
-  mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr);
+  mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr, nullptr);
   return json_response(200, reply.message, {{"Mcp-Session-Id", id}});
 }
 
@@ -635,7 +637,7 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(
       auto route = mine.channel.open(call.progress_token, sink);
       // A brief call runs on its connection's loop, which must not wait for
       // the client's answer (it may come on that loop): it asks nothing.
-      mcp::CallChannel legacy_channel(mine.channel, mine.asked, sink,
+      mcp::CallChannel legacy_channel(mine.channel, mine.asked, mine.logs, sink,
                                       mine.elicitation && call.kind != mcp::CallKind::kBrief);
       registry::ClientChannel& client =
           env_copy ? static_cast<registry::ClientChannel&>(mine.channel) : legacy_channel;

@@ -76,7 +76,7 @@ Json Router::tools_list() const {
 }
 
 Reply Router::legacy(const Json& id, const std::string& method, const Json& params,
-                     ClientLink* link) {
+                     ClientLink* link, LogThreshold* logs) {
   if (method == "initialize") {
     if (link && !param(params, "capabilities").is_null())
       link->set_capabilities(param(params, "capabilities"));
@@ -87,7 +87,7 @@ Reply Router::legacy(const Json& id, const std::string& method, const Json& para
   if (method == "tools/list") return {make_result(id, tools_list())};
   if (method == "logging/setLevel") {
     const Json& level = param(params, "level");
-    bool known = level.is_string() && (link ? link->set_log_level(level.get<std::string>())
+    bool known = level.is_string() && (logs ? logs->set(level.get<std::string>())
                                             : is_log_level(level.get<std::string>()));
     if (!known)
       return error_reply(id, RpcError::kInvalidParams, "Invalid params: unknown log level");

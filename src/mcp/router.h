@@ -9,6 +9,7 @@
 #include "json/json.h"
 #include "mcp/call_pool.h"
 #include "mcp/era.h"
+#include "mcp/log_threshold.h"
 #include "mcp/protocol.h"
 #include "mcp/task_store.h"
 #include "registry/dispatcher.h"
@@ -78,8 +79,10 @@ class Router {
   const RouterOptions& options() const { return options_; }
 
   // A legacy request other than tools/call. `link` (stdio) records the
-  // client's capabilities and log level; null on HTTP.
-  Reply legacy(const Json& id, const std::string& method, const Json& params, ClientLink* link);
+  // client's capabilities, null on HTTP; `logs` the session's log level
+  // (null: logging/setLevel only checks the level's name).
+  Reply legacy(const Json& id, const std::string& method, const Json& params, ClientLink* link,
+               LogThreshold* logs);
   // A modern request other than tools/call, after the ladder.
   Reply modern(const Json& id, const std::string& method, const Json& params,
                const Envelope& envelope, const std::string& principal);

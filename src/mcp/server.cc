@@ -117,7 +117,7 @@ void Server::handle_message(const Json& message) {
   if (!has_id) return handle_notification(method, params);
   if (has_claim(params)) return handle_modern(id, method, params);
   if (method == "tools/call") return handle_tools_call(id, params, std::nullopt);
-  send(router_.legacy(id, method, params, client_.get()).message);
+  send(router_.legacy(id, method, params, client_.get(), &client_->logs()).message);
 }
 
 void Server::handle_modern(const Json& id, const std::string& method, const Json& params) {

@@ -510,6 +510,49 @@ TEST_F(EndpointTest, LegacyCallsAskTheClientOnTheirStream) {
   EXPECT_EQ(response(e.handle(post(answer, {{"mcp-session-id", sid}}))).status, 400);
 }
 
+// Issue 37 (tools-call-with-logging, sep-2575-server-no-log-without-loglevel):
+// a legacy call's log messages travel on its own stream, at or above the
+// level the session chose with logging/setLevel; a modern call, whose
+// request set no log level, sends none.
+TEST_F(EndpointTest, LegacyCallsLogOnTheirStreamAtTheSessionsLevel) {
+  registry_.add(registry::ToolSpec{
+      .name = "logs",
+      .toolset = "file",
+      .description = "d",
+      .input_schema = {{"type", "object"}},
+      .run = [](const Json&, registry::CallContext& ctx) {
+        for (const char* level : {"debug", "info", "error"}) {
+          ctx.client.notify("notifications/message", {{"level", level}, {"data", level}});
+        }
+        return registry::ToolReply{Json::object()};
+      }});
+  router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
+  Endpoint& e = endpoint();
+  auto levels_sent = [&](std::variant<HttpResponse, CallJob> job) {
+    std::vector<std::string> sent;
+    EXPECT_TRUE(std::holds_alternative<CallJob>(job));
+    std::get<CallJob>(job).run([&](const Json& message) {
+      if (message.value("method", "") == "notifications/message") {
+        sent.push_back(message["params"]["level"].get<std::string>());
+      }
+    });
+    return sent;
+  };
+  std::string sid = initialize(e);
+  Json call = rpc(2, "tools/call", {{"name", "logs"}});
+  EXPECT_EQ(levels_sent(e.handle(post(call, {{"mcp-session-id", sid}}))),
+            (std::vector<std::string>{"debug", "info", "error"}));
+  HttpResponse set = response(
+      e.handle(post(rpc(3, "logging/setLevel", {{"level", "info"}}), {{"mcp-session-id", sid}})));
+  EXPECT_EQ(body(set)["result"], Json::object());
+  call["id"] = 4;
+  EXPECT_EQ(levels_sent(e.handle(post(call, {{"mcp-session-id", sid}}))),
+            (std::vector<std::string>{"info", "error"}));
+  Json modern_call = modern(5, "tools/call", {{"name", "logs"}});
+  EXPECT_TRUE(
+      levels_sent(e.handle(post(modern_call, modern_headers("tools/call", "logs")))).empty());
+}
+
 TEST_F(EndpointTest, ModernCallRunsWithBase64NameAndCountsLoad) {
   EndpointOptions options;
   options.max_inflight_per_principal = 1;
