@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: MIT
+#include "tools/conformance/conformance.h"
+
+namespace hermes::conformance {
+
+void register_conformance(registry::Registry& registry) {
+  register_content_fixtures(registry);
+  register_client_fixtures(registry);
+}
+
+}  // namespace hermes::conformance
