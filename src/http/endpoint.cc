@@ -585,8 +585,20 @@ class Endpoint::CallTicket {
 std::variant<HttpResponse, CallJob> Endpoint::start_call(
     const Post& post, std::shared_ptr<Bucket> bucket, const mcp::Envelope* envelope,
     const std::optional<std::string>& conversation_key) {
-  auto prepared = router_.prepare_call(post.id, post.params);
-  if (auto* reply = std::get_if<mcp::Reply>(&prepared)) return json_response(200, reply->message);
+  auto prepared = router_.prepare_call(post.id, post.params, envelope);
+  if (auto* reply = std::get_if<mcp::Reply>(&prepared)) {
+    return json_response(reply->http_status, reply->message);
+  }
+  if (envelope) {
+    const mcp::PreparedCall& call = std::get<mcp::PreparedCall>(prepared);
+    auto refused = mcp::check_param_headers(
+        call.spec->input_schema, call.args,
+        [&](const std::string& name) { return post.request.header(name); });
+    if (refused) {
+      mcp::Reply reply = mcp::refusal_reply(post.id, *refused);
+      return json_response(reply.http_status, reply.message);
+    }
+  }
   {
     std::lock_guard lock(load_mu_);
     size_t& mine = inflight_by_principal_[post.principal];

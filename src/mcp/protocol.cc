@@ -45,17 +45,20 @@ Json make_notification(const std::string& method, Json params) {
   return out;
 }
 
-Json initialize_result(const ServerIdentity& identity, const std::string& version) {
+Json initialize_result(const ServerIdentity& identity, const std::string& version,
+                       const Json& offered) {
   Json out;
   out["protocolVersion"] = version;
   out["capabilities"] = {{"tools", {{"listChanged", false}}}, {"logging", Json::object()}};
+  out["capabilities"].update(offered);
   out["serverInfo"] = {{"name", identity.name}, {"version", identity.version}};
   if (!identity.instructions.empty()) out["instructions"] = identity.instructions;
   return out;
 }
 
-Json discover_result(const ServerIdentity& identity, bool tasks) {
+Json discover_result(const ServerIdentity& identity, bool tasks, const Json& offered) {
   Json capabilities = {{"tools", Json::object()}};
+  capabilities.update(offered);
   if (tasks) capabilities["extensions"] = {{"io.modelcontextprotocol/tasks", Json::object()}};
   Json out;
   out["supportedVersions"] = Json::array({std::string(kModernVersion)});

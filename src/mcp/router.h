@@ -87,8 +87,10 @@ class Router {
   Reply modern(const Json& id, const std::string& method, const Json& params,
                const Envelope& envelope, const std::string& principal);
 
-  // tools/call's parameters checked, or the error to answer with.
-  std::variant<PreparedCall, Reply> prepare_call(const Json& id, const Json& params);
+  // tools/call's parameters checked, or the error to answer with. On the
+  // modern wire (`envelope`), the client capabilities the tool needs too.
+  std::variant<PreparedCall, Reply> prepare_call(const Json& id, const Json& params,
+                                                 const Envelope* envelope = nullptr);
   // Runs `call` on this thread (a modern call the tasks extension covers may
   // continue as a task). nullopt when the request was stopped: no reply.
   std::optional<Reply> run_call(const Json& id, const PreparedCall& call, CallEnv env);
@@ -100,6 +102,9 @@ class Router {
 
  private:
   Json tools_list() const;
+  // resources/*, prompts/*, completion/complete; nullopt for another method.
+  std::optional<Reply> catalog_method(const Json& id, const std::string& method, const Json& params,
+                                      bool modern) const;
   Reply task_method(const Json& id, const std::string& method, const Json& params,
                     const Envelope& envelope, const std::string& principal);
   bool may_become_task(const PreparedCall& call, const CallEnv& env) const;

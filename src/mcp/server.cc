@@ -138,7 +138,7 @@ void Server::handle_notification(const std::string& method, const Json& params) 
 
 void Server::handle_tools_call(const Json& id, const Json& params,
                                std::optional<Envelope> envelope) {
-  auto prepared = router_.prepare_call(id, params);
+  auto prepared = router_.prepare_call(id, params, envelope ? &*envelope : nullptr);
   if (auto* reply = std::get_if<Reply>(&prepared)) return send(reply->message);
   auto flight = std::make_shared<InFlight>();
   flight->id = id;

@@ -47,14 +47,14 @@ Result<std::set<std::string>> Registry::select_toolsets(const std::vector<std::s
   return out;
 }
 
-bool Registry::is_enabled(const ToolSpec& spec) const {
-  return toolsets_.empty() ? !is_opt_in(spec.toolset) : toolsets_.count(spec.toolset) > 0;
+bool Registry::is_enabled(const std::string& toolset) const {
+  return toolsets_.empty() ? !is_opt_in(toolset) : toolsets_.count(toolset) > 0;
 }
 
 std::vector<const ToolSpec*> Registry::list(const Services& services) const {
   std::vector<const ToolSpec*> out;
   for (const auto& tool : tools_) {
-    if (is_enabled(tool) && tool.is_available(services)) out.push_back(&tool);
+    if (is_enabled(tool.toolset) && tool.is_available(services)) out.push_back(&tool);
   }
   return out;
 }
@@ -75,7 +75,7 @@ const ToolSpec* Registry::find(const std::string& name, const Services& services
   const std::string& wanted = classic_name(name);
   for (const auto& tool : tools_) {
     if (tool.name == wanted) {
-      return is_enabled(tool) && tool.is_available(services) ? &tool : nullptr;
+      return is_enabled(tool.toolset) && tool.is_available(services) ? &tool : nullptr;
     }
   }
   return nullptr;
@@ -85,7 +85,7 @@ Error Registry::why_missing(const std::string& name, const Services& services) c
   const std::string& wanted = classic_name(name);
   for (const auto& tool : tools_) {
     if (tool.name != wanted) continue;
-    if (!is_enabled(tool)) {
+    if (!is_enabled(tool.toolset)) {
       std::string enabled;
       for (const auto& set : toolsets_) enabled += (enabled.empty() ? "" : ",") + set;
       return Error::PermissionDenied("Tool '" + name + "' is not enabled (--toolsets " + enabled +

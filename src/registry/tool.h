@@ -134,6 +134,11 @@ struct ToolSpec {
   // arguments the parse refuses fail at once, so they are not long-running.
   // Unset: no call is.
   std::function<bool(const Json& args)> long_running;
+  // The client capabilities a call cannot do without, shaped as MCP's
+  // ClientCapabilities (`{"sampling": {}}`, `{"extensions": {"…/tasks": {}}}`):
+  // on the modern wire, where each request declares its own, a call whose
+  // request lacks one is refused (-32021) before it runs. Empty: none.
+  Json client_capabilities = Json::object();
   // The tool reports its own progress (no ticker from the router), and a
   // call of it that may become a task becomes one at once: hermes_task,
   // which waits on an agent for minutes.

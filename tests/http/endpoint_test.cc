@@ -553,6 +553,42 @@ TEST_F(EndpointTest, LegacyCallsLogOnTheirStreamAtTheSessionsLevel) {
       levels_sent(e.handle(post(modern_call, modern_headers("tools/call", "logs")))).empty());
 }
 
+// Issue 37 (http-custom-header-server-validation, SEP-2243): an argument
+// whose schema names an `x-mcp-header` must come in its Mcp-Param header
+// too, with the same value (base64 sentinel decoded strictly); else 400 -32020.
+TEST_F(EndpointTest, ModernCallChecksItsMcpParamHeaders) {
+  registry_.add(registry::ToolSpec{
+      .name = "region",
+      .toolset = "file",
+      .description = "d",
+      .input_schema = {{"type", "object"},
+                       {"properties", {{"r", {{"type", "string"}, {"x-mcp-header", "Region"}}}}}},
+      .run = [](const Json& args, registry::CallContext&) { return registry::ToolReply{args}; }});
+  router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
+  Endpoint& e = endpoint();
+  auto outcome = [&](Json args, std::optional<std::string> value) {
+    Json call = modern(1, "tools/call", {{"name", "region"}, {"arguments", std::move(args)}});
+    Headers headers = modern_headers("tools/call", "region");
+    if (value) headers.emplace_back("mcp-param-region", *value);
+    return e.handle(post(call, headers));
+  };
+  auto refused = [&](Json args, std::optional<std::string> value) {
+    auto result = outcome(std::move(args), std::move(value));
+    if (!std::holds_alternative<HttpResponse>(result)) return false;
+    const HttpResponse& r = std::get<HttpResponse>(result);
+    return r.status == 400 && body(r)["error"]["code"] == -32020;
+  };
+  EXPECT_FALSE(refused({{"r", "Hello"}}, "Hello"));
+  EXPECT_FALSE(refused({{"r", "Hello"}}, "=?base64?SGVsbG8=?="));
+  EXPECT_FALSE(refused({{"r", "=?base64?SGVsbG8="}}, "=?base64?SGVsbG8="))  // no suffix: literal
+      << "a value without the sentinel's suffix is taken as it is";
+  EXPECT_FALSE(refused(Json::object(), std::nullopt));
+  EXPECT_TRUE(refused({{"r", "Hello"}}, std::nullopt)) << "missing header";
+  EXPECT_TRUE(refused({{"r", "Hello"}}, "Bye")) << "mismatch";
+  EXPECT_TRUE(refused({{"r", "Hello"}}, "=?base64?SGVsbG8?=")) << "bad padding";
+  EXPECT_TRUE(refused({{"r", "Hello"}}, "=?base64?SGVs!!!bG8=?=")) << "bad characters";
+}
+
 TEST_F(EndpointTest, ModernCallRunsWithBase64NameAndCountsLoad) {
   EndpointOptions options;
   options.max_inflight_per_principal = 1;
