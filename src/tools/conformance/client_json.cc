@@ -135,6 +135,17 @@ Result<FixtureOutput> elicitation_enums(const FixtureParams&, registry::CallCont
 
 }  // namespace
 
+// A tool that asks the client for a completion, so needs `sampling`
+// declared (server-stateless's undeclared-capability checks).
+Result<FixtureOutput> needs_sampling(const FixtureParams&, registry::CallContext&) {
+  return FixtureOutput{"Success"};
+}
+
+Result<FixtureOutput> streaming_elicitation(const FixtureParams&, registry::CallContext& ctx) {
+  return elicit(ctx, "Please confirm", {{"type", "object"}, {"properties", Json::object()}},
+                "User response");
+}
+
 void register_client_fixtures(registry::Registry& registry) {
   const Json no_args = string_args_schema({});
   registry.add(fixture_tool("test_tool_with_logging",
@@ -155,6 +166,18 @@ void register_client_fixtures(registry::Registry& registry) {
   registry.add(fixture_tool("test_elicitation_sep1330_enums",
                             "Tests elicitation with enum schema improvements per SEP-1330", no_args,
                             elicitation_enums));
+  // The modern wire's diagnostics (server-stateless): a call that logs, and
+  // one that asks, neither of which may put anything but notifications and
+  // its result on its response stream; and one that needs `sampling`.
+  registry.add(fixture_tool("test_logging_tool", "Diagnostic logging validator tool", no_args,
+                            with_logging));
+  registry.add(fixture_tool("test_streaming_elicitation",
+                            "Diagnostic tool validating response progress streams", no_args,
+                            streaming_elicitation));
+  registry::ToolSpec missing = fixture_tool(
+      "test_missing_capability", "Test tool requiring sampling", no_args, needs_sampling);
+  missing.client_capabilities = {{"sampling", Json::object()}};
+  registry.add(std::move(missing));
 }
 
 }  // namespace hermes::conformance

@@ -11,7 +11,7 @@
 
 namespace hermes::conformance {
 
-// Every fixture tool, in the order the suite's reference server lists them.
+// Every fixture, in the order the suite's reference server lists them.
 void register_conformance(registry::Registry& registry);
 
 // The fixtures that only return content (text, image, audio, resources, an
@@ -20,5 +20,12 @@ void register_content_fixtures(registry::Registry& registry);
 // The fixtures that talk to the client while they run: log messages,
 // progress, sampling and elicitation requests.
 void register_client_fixtures(registry::Registry& registry);
+// The resources (static text and binary, watched, a URI template) and the
+// prompts the suite reads and gets.
+void register_resource_fixtures(registry::Registry& registry);
+void register_prompt_fixtures(registry::Registry& registry);
+// The tools the tasks extension's scenarios call (greet, slow_compute,
+// failing_job).
+void register_task_fixtures(registry::Registry& registry);
 
 }  // namespace hermes::conformance

@@ -10,10 +10,7 @@ namespace {
 
 using Kind = registry::ContentBlock::Kind;
 
-// A 1x1 red PNG and a minimal WAV file, as the suite's reference server sends.
-constexpr std::string_view kPngBase64 =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg"
-    "==";
+// A minimal WAV file, as the suite's reference server sends.
 constexpr std::string_view kWavBase64 =
     "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
@@ -84,6 +81,16 @@ void register_content_fixtures(registry::Registry& registry) {
       fixture_tool("test_error_handling", "Tests error response handling", no_args,
                    [](const FixtureParams&, registry::CallContext&) -> Result<FixtureOutput> {
                      return Error::Internal("This tool intentionally returns an error for testing");
+                   }));
+  // SEP-2243: an argument that travels in a header too (Mcp-Param-Region),
+  // which the server checks against the body (http-custom-header-server-validation).
+  Json region = string_args_schema({});
+  region["properties"]["region"] = {
+      {"type", "string"}, {"description", "A region name"}, {"x-mcp-header", "Region"}};
+  registry.add(
+      fixture_tool("test_custom_header", "Tests an argument mirrored in an Mcp-Param header",
+                   std::move(region), [](const FixtureParams& params, registry::CallContext&) {
+                     return returns({"Custom header tool called with: " + dump_json(params.args)});
                    }));
   registry.add(fixture_tool(
       "json_schema_2020_12_tool",

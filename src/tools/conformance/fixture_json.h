@@ -9,9 +9,15 @@
 #include "registry/typed_tool.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hermes::conformance {
+
+// A 1x1 red PNG, as the suite's reference server sends.
+inline constexpr std::string_view kPngBase64 =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg"
+    "==";
 
 struct FixtureOutput {
   std::string text;
