@@ -88,6 +88,7 @@ Error Registry::why_missing(const std::string& name, const Services& services) c
     if (!is_enabled(tool.toolset)) {
       std::string enabled;
       for (const auto& set : toolsets_) enabled += (enabled.empty() ? "" : ",") + set;
+      if (enabled.empty()) enabled = "all";  // the default
       return Error::PermissionDenied("Tool '" + name + "' is not enabled (--toolsets " + enabled +
                                      "; it is in toolset '" + tool.toolset + "')");
     }

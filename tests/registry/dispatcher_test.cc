@@ -95,6 +95,11 @@ TEST(Registry, ConformanceToolsetOnlyWhenNamed) {
     w.registry.enable_toolsets(*Registry::select_toolsets(names));
     EXPECT_NE(w.dispatcher.find("read_file"), nullptr);
     EXPECT_EQ(w.dispatcher.find("test_simple_text"), nullptr) << names.size();
+    if (names.empty()) {
+      EXPECT_EQ(w.registry.why_missing("test_simple_text", w.services).message,
+                "Tool 'test_simple_text' is not enabled (--toolsets all; it is in toolset "
+                "'conformance')");
+    }
   }
 }
 
