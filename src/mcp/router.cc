@@ -2,6 +2,7 @@
 #include "mcp/router.h"
 
 #include "core/log.h"
+#include "mcp/catalog_json.h"
 #include "mcp/client_link.h"
 #include "mcp/input_round.h"
 #include "registry/progress_ticker.h"
@@ -43,6 +44,21 @@ CallKind call_kind(const registry::ToolSpec& spec, const Json& args,
   }
 }
 
+// What of `required` (a ClientCapabilities object) `declared` lacks: each
+// capability an object there, and within it each one it names in turn.
+Json missing_capabilities(const Json& required, const Json& declared) {
+  Json missing = Json::object();
+  for (const auto& [name, inner] : required.items()) {
+    const Json& have = param(declared, name.c_str());
+    if (!have.is_object()) {
+      missing[name] = inner;
+    } else if (Json deeper = missing_capabilities(inner, have); !deeper.empty()) {
+      missing[name] = std::move(deeper);
+    }
+  }
+  return missing;
+}
+
 // A tool's answer for a call that threw outside the dispatcher's own
 // boundary (no thread to be had for a ticker or a task): an error result
 // that names the tool, so the server keeps serving.
@@ -78,18 +94,21 @@ Json Router::tools_list() const {
 }
 
 Reply Router::legacy(const Json& id, const std::string& method, const Json& params,
-                     ClientLink* link) {
+                     ClientLink* link, LogThreshold* logs) {
   if (method == "initialize") {
     if (link && !param(params, "capabilities").is_null())
       link->set_capabilities(param(params, "capabilities"));
     std::string version = negotiate_version(param(params, "protocolVersion"));
-    return {make_result(id, initialize_result(options_.identity, version))};
+    return {
+        make_result(id, initialize_result(options_.identity, version,
+                                          catalog_capabilities(dispatcher_.registry(), false)))};
   }
   if (method == "ping") return {make_result(id, Json::object())};
   if (method == "tools/list") return {make_result(id, tools_list())};
+  if (auto reply = catalog_method(id, method, params, false)) return std::move(*reply);
   if (method == "logging/setLevel") {
     const Json& level = param(params, "level");
-    bool known = level.is_string() && (link ? link->set_log_level(level.get<std::string>())
+    bool known = level.is_string() && (logs ? logs->set(level.get<std::string>())
                                             : is_log_level(level.get<std::string>()));
     if (!known)
       return error_reply(id, RpcError::kInvalidParams, "Invalid params: unknown log level");
@@ -101,8 +120,10 @@ Reply Router::legacy(const Json& id, const std::string& method, const Json& para
 Reply Router::modern(const Json& id, const std::string& method, const Json& params,
                      const Envelope& envelope, const std::string& principal) {
   if (method == "server/discover") {
-    return {make_result(id, discover_result(options_.identity, options_.tasks))};
+    return {make_result(id, discover_result(options_.identity, options_.tasks,
+                                            catalog_capabilities(dispatcher_.registry(), true)))};
   }
+  if (auto reply = catalog_method(id, method, params, true)) return std::move(*reply);
   if (method == "tools/list") {
     Json list = tools_list();
     list["ttlMs"] = kListTtlMs;
@@ -114,6 +135,58 @@ Reply Router::modern(const Json& id, const std::string& method, const Json& para
     return task_method(id, method, params, envelope, principal);
   }
   return error_reply(id, RpcError::kMethodNotFound, "Method not found: " + method, 404);
+}
+
+std::optional<Reply> Router::catalog_method(const Json& id, const std::string& method,
+                                            const Json& params, bool modern) const {
+  const registry::Registry& registry = dispatcher_.registry();
+  const bool resources = offers_resources(registry);
+  std::optional<Json> result;
+  if (method == "resources/list" && resources) {
+    result = resources_list(registry);
+  } else if (method == "resources/templates/list" && resources) {
+    result = resource_templates_list(registry);
+  } else if (method == "prompts/list" && offers_prompts(registry)) {
+    result = prompts_list(registry);
+  } else if (method == "completion/complete" && (resources || offers_prompts(registry))) {
+    result = completion_result();
+  } else if (method == "resources/read" && resources) {
+    const Json& uri = param(params, "uri");
+    if (!uri.is_string()) {
+      return error_reply(id, RpcError::kInvalidParams, "Invalid params: uri must be a string");
+    }
+    result = read_resource(registry, uri.get<std::string>());
+    // Legacy revisions name this -32002; 2026-07-28 made it -32602 (SEP-2164).
+    if (!result) {
+      return error_reply(id, modern ? RpcError::kInvalidParams : RpcError::kResourceNotFound,
+                         "Resource not found: " + uri.get<std::string>(), 200, {{"uri", uri}});
+    }
+  } else if (method == "prompts/get" && offers_prompts(registry)) {
+    const Json& name = param(params, "name");
+    if (!name.is_string()) {
+      return error_reply(id, RpcError::kInvalidParams, "Invalid params: name must be a string");
+    }
+    result = get_prompt(registry, name.get<std::string>(), param(params, "arguments"));
+    if (!result) {
+      return error_reply(id, RpcError::kInvalidParams,
+                         "Invalid params: unknown prompt " + name.get<std::string>());
+    }
+  } else if ((method == "resources/subscribe" || method == "resources/unsubscribe") && resources &&
+             !modern) {
+    // Subscriptions are accepted; the resources never change, so no update follows.
+    if (!param(params, "uri").is_string()) {
+      return error_reply(id, RpcError::kInvalidParams, "Invalid params: uri must be a string");
+    }
+    result = Json::object();
+  }
+  if (!result) return std::nullopt;
+  if (!modern) return Reply{make_result(id, std::move(*result))};
+  // SEP-2549: the cacheable results (every list, and a resource's contents).
+  if (method.ends_with("/list") || method == "resources/read") {
+    (*result)["ttlMs"] = kListTtlMs;
+    (*result)["cacheScope"] = "private";
+  }
+  return Reply{make_result(id, modern_result(options_.identity, std::move(*result)))};
 }
 
 Reply Router::task_method(const Json& id, const std::string& method, const Json& params,
@@ -145,7 +218,8 @@ Reply Router::task_method(const Json& id, const std::string& method, const Json&
   return {make_result(id, modern_result(options_.identity, std::move(*found)))};
 }
 
-std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Json& params) {
+std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Json& params,
+                                                       const Envelope* envelope) {
   if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
     return error_reply(id, RpcError::kInvalidParams,
                        "Invalid params: tools/call needs a string 'name'");
@@ -161,6 +235,14 @@ std::variant<PreparedCall, Reply> Router::prepare_call(const Json& id, const Jso
   if (!spec) {
     return error_reply(id, RpcError::kInvalidParams,
                        dispatcher_.registry().why_missing(name, services_).message);
+  }
+  if (envelope) {
+    Json missing = missing_capabilities(spec->client_capabilities, envelope->client_capabilities);
+    if (!missing.empty()) {
+      return error_reply(id, RpcError::kMissingClientCapability,
+                         "Missing required client capability: " + dump_json(missing), 400,
+                         {{"requiredCapabilities", std::move(missing)}});
+    }
   }
   registry::BriefFindings found;
   const CallKind kind = call_kind(*spec, args, services_, found);
@@ -261,7 +343,7 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
                               prepared.progress_token,
                               &prepared.brief_findings};
     registry::ToolCallResult result = dispatcher_.call(*prepared.spec, prepared.args, ctx);
-    Json out = call_result(std::move(result.text), result.is_error, result.images);
+    Json out = call_result(std::move(result.text), result.is_error, result.content);
     return modern ? modern_result(options_.identity, std::move(out)) : out;
   };
   if (!may_become_task(call, env)) {

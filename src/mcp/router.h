@@ -9,6 +9,7 @@
 #include "json/json.h"
 #include "mcp/call_pool.h"
 #include "mcp/era.h"
+#include "mcp/log_threshold.h"
 #include "mcp/protocol.h"
 #include "mcp/request_state.h"
 #include "mcp/task_store.h"
@@ -84,14 +85,18 @@ class Router {
   const RouterOptions& options() const { return options_; }
 
   // A legacy request other than tools/call. `link` (stdio) records the
-  // client's capabilities and log level; null on HTTP.
-  Reply legacy(const Json& id, const std::string& method, const Json& params, ClientLink* link);
+  // client's capabilities, null on HTTP; `logs` the session's log level
+  // (null: logging/setLevel only checks the level's name).
+  Reply legacy(const Json& id, const std::string& method, const Json& params, ClientLink* link,
+               LogThreshold* logs);
   // A modern request other than tools/call, after the ladder.
   Reply modern(const Json& id, const std::string& method, const Json& params,
                const Envelope& envelope, const std::string& principal);
 
-  // tools/call's parameters checked, or the error to answer with.
-  std::variant<PreparedCall, Reply> prepare_call(const Json& id, const Json& params);
+  // tools/call's parameters checked, or the error to answer with. On the
+  // modern wire (`envelope`), the client capabilities the tool needs too.
+  std::variant<PreparedCall, Reply> prepare_call(const Json& id, const Json& params,
+                                                 const Envelope* envelope = nullptr);
   // Runs `call` on this thread (a modern call the tasks extension covers may
   // continue as a task). nullopt when the request was stopped: no reply.
   std::optional<Reply> run_call(const Json& id, const PreparedCall& call, CallEnv env);
@@ -103,6 +108,9 @@ class Router {
 
  private:
   Json tools_list() const;
+  // resources/*, prompts/*, completion/complete; nullopt for another method.
+  std::optional<Reply> catalog_method(const Json& id, const std::string& method, const Json& params,
+                                      bool modern) const;
   Reply task_method(const Json& id, const std::string& method, const Json& params,
                     const Envelope& envelope, const std::string& principal);
   bool may_become_task(const PreparedCall& call, const CallEnv& env) const;

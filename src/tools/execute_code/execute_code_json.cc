@@ -91,8 +91,8 @@ Result<ExecuteCodeParams> parse_execute_code_params(const Json& args) {
   return ExecuteCodeParams{.code = code->get<std::string>(), .reset = reset};
 }
 
-std::vector<registry::ImageContent> execute_code_images(const ExecuteCodeOutput& output) {
-  std::vector<registry::ImageContent> out;
+std::vector<registry::ContentBlock> execute_code_images(const ExecuteCodeOutput& output) {
+  std::vector<registry::ContentBlock> out;
   if (const auto* ran = std::get_if<ScriptRan>(&output)) {
     for (const std::string& png : ran->images) out.push_back({"image/png", png});
   }
@@ -117,7 +117,7 @@ void register_execute_code(registry::Registry& registry) {
           .handler = run_execute_code,
           .render = execute_code_json,
           .failure = execute_code_failure,
-          .images = execute_code_images,
+          .content = execute_code_images,
       }),
       // A script runs until it ends or times out.
       .long_running = registry::when_parsed(
