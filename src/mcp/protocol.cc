@@ -79,6 +79,7 @@ Json tool_to_json(const registry::ToolSpec& spec, const std::string& description
   out["name"] = spec.name;
   out["description"] = description;
   out["inputSchema"] = spec.input_schema;
+  if (!spec.output_schema.is_null()) out["outputSchema"] = spec.output_schema;
   // Hints equal to the spec's defaults (readOnly false, destructive true,
   // idempotent false) are left out: tools/list bytes are paid in every prompt.
   const registry::ToolAnnotations& a = spec.annotations;
@@ -91,12 +92,12 @@ Json tool_to_json(const registry::ToolSpec& spec, const std::string& description
   return out;
 }
 
-Json call_result(std::string text, bool is_error,
-                 const std::vector<registry::ImageContent>& images) {
+Json call_result(std::string text, bool is_error, const std::vector<registry::ImageContent>& images,
+                 Json structured) {
   Json block = object_with_room(2);
   block["type"] = "text";
   block["text"] = std::move(text);
-  Json out = object_with_room(2);
+  Json out = object_with_room(3);
   out["content"] = Json::array({std::move(block)});
   for (const registry::ImageContent& image : images) {
     Json shown = object_with_room(3);
@@ -105,6 +106,7 @@ Json call_result(std::string text, bool is_error,
     shown["mimeType"] = image.mime_type;
     out["content"].push_back(std::move(shown));
   }
+  if (!structured.is_null()) out["structuredContent"] = std::move(structured);
   out["isError"] = is_error;
   return out;
 }

@@ -58,9 +58,10 @@ inline constexpr int kListTtlMs = 600000;
 // One tools/list entry.
 Json tool_to_json(const registry::ToolSpec& spec, const std::string& description);
 // A tools/call result: the tool's JSON text as one text block, then each
-// image as an `image` block (base64).
+// image as an `image` block (base64); `structured`, unless null, as
+// `structuredContent` (the same JSON, for a tool with an `outputSchema`).
 Json call_result(std::string text, bool is_error,
-                 const std::vector<registry::ImageContent>& images = {});
+                 const std::vector<registry::ImageContent>& images = {}, Json structured = Json());
 
 // True for a JSON-RPC id we accept: a string or an integer.
 bool is_valid_id(const Json& id);
