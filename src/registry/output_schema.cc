@@ -19,7 +19,7 @@ Json nullable(Json schema) {
   return Json{{"anyOf", Json::array({std::move(schema), null_type()})}};
 }
 
-Json one_of(std::initializer_list<const char*> values) {
+Json enum_of(std::initializer_list<const char*> values) {
   Json out = typed("string");
   out["enum"] = Json::array();
   for (const char* value : values) out["enum"].push_back(value);

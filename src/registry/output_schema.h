@@ -5,7 +5,7 @@
 // `to_json` renders (every key it may write, closed to others). The
 // schema of a `std::variant` Output is made from one shape per alternative,
 // so an alternative without a shape does not compile, and the tests validate
-// what the renderers produce against it (tests/tools/output_schema_test.cc).
+// what the renderers produce against it (tests/mcp/typed_results_test.cc).
 // A call's `structuredContent` is the rendered object itself, sent only when
 // the call succeeds: an alternative that is always a failure declares no
 // shape (`never_structured()`).
@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -35,7 +36,7 @@ Json any_value();
 // The schema, or null.
 Json nullable(Json schema);
 // One of these strings.
-Json one_of(std::initializer_list<const char*> values);
+Json enum_of(std::initializer_list<const char*> values);
 Json array_of(Json items);
 // An object whose keys are data (paths, names) and whose values are `values`.
 Json map_of(Json values);

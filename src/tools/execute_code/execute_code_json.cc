@@ -59,7 +59,7 @@ Json to_json(const ScriptRan& ran) {
 Json shape(registry::Of<ScriptRan>) {
   using registry::boolean_type, registry::integer_type, registry::string_type;
   return registry::object_shape({
-      registry::key("status", registry::one_of({"success", "error", "timeout", "interrupted"})),
+      registry::key("status", registry::enum_of({"success", "error", "timeout", "interrupted"})),
       registry::key("output", string_type()),
       registry::key("tool_calls_made", integer_type()),
       registry::key("duration_seconds", registry::number_type()),

@@ -107,7 +107,7 @@ std::vector<registry::Field> with(std::vector<registry::Field> fields,
   return fields;
 }
 
-Json status_shape() { return registry::one_of({"running", "exited"}); }
+Json status_shape() { return registry::enum_of({"running", "exited"}); }
 
 Json to_json(const ProcessListing& listing) {
   Json items = Json::array();
@@ -211,7 +211,7 @@ Json shape(registry::Of<ProcessWait>) {
   using registry::boolean_type, registry::string_type;
   return registry::object_shape(with(
       {
-          registry::key("status", registry::one_of({"exited", "interrupted", "timeout"})),
+          registry::key("status", registry::enum_of({"exited", "interrupted", "timeout"})),
           registry::key("command", string_type()),
           registry::key("output", string_type()),
           registry::optional_key("output_cut", boolean_type()),
@@ -250,7 +250,7 @@ Json shape(registry::Of<ProcessKill>) {
   using registry::string_type;
   return registry::object_shape(with(
       {
-          registry::key("status", registry::one_of({"killed", "already_exited", "error"})),
+          registry::key("status", registry::enum_of({"killed", "already_exited", "error"})),
           registry::key("session_id", string_type()),
           registry::optional_key("error", string_type()),
           registry::optional_key("survivors", registry::array_of(registry::integer_type())),
@@ -268,7 +268,7 @@ Json to_json(const ProcessStdinDone& done) {
 
 Json shape(registry::Of<ProcessStdinDone>) {
   return registry::object_shape({
-      registry::key("status", registry::one_of({"ok"})),
+      registry::key("status", registry::enum_of({"ok"})),
       registry::optional_key("bytes_written", registry::integer_type()),
       registry::optional_key("message", registry::string_type()),
   });

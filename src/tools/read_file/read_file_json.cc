@@ -143,7 +143,7 @@ Json shape(registry::Of<ReadFilePage>) {
       registry::optional_key("is_binary", boolean_type()),
       registry::optional_key("is_image", boolean_type()),
       registry::optional_key("hint", string_type()),
-      registry::optional_key("truncated_by", registry::one_of({"bytes"})),
+      registry::optional_key("truncated_by", registry::enum_of({"bytes"})),
       registry::optional_key("next_offset", integer_type()),
       registry::optional_key("truncated_lines", boolean_type()),
       registry::optional_key("conflict_blocks", integer_type()),
@@ -190,7 +190,7 @@ Json to_json(const ReadFileUnchanged& stub) {
 Json shape(registry::Of<ReadFileUnchanged>) {
   using registry::boolean_type, registry::string_type;
   return registry::object_shape({
-      registry::key("status", registry::one_of({"unchanged"})),
+      registry::key("status", registry::enum_of({"unchanged"})),
       registry::key("message", string_type()),
       registry::key("path", string_type()),
       registry::key("dedup", boolean_type()),

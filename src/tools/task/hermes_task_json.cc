@@ -91,7 +91,7 @@ Json shape(registry::Of<TaskSuccess>) {
       registry::key("provider", string_type()),
       registry::key("model", string_type()),
       registry::key("task_id", string_type()),
-      registry::key("output_mode", registry::one_of({"full", "digest"})),
+      registry::key("output_mode", registry::enum_of({"full", "digest"})),
       registry::key("result", string_type()),
       registry::key("truncated", registry::boolean_type()),
       registry::key("exit_code", nullable(integer_type())),
