@@ -82,6 +82,7 @@ Json tool_to_json(const registry::ToolSpec& spec, const std::string& description
   out["name"] = spec.name;
   out["description"] = description;
   out["inputSchema"] = spec.input_schema;
+  if (!spec.output_schema.is_null()) out["outputSchema"] = spec.output_schema;
   // Hints equal to the spec's defaults (readOnly false, destructive true,
   // idempotent false) are left out: tools/list bytes are paid in every prompt.
   const registry::ToolAnnotations& a = spec.annotations;
@@ -115,15 +116,16 @@ Json content_block_json(const registry::ContentBlock& block) {
 }
 
 Json call_result(std::string text, bool is_error,
-                 const std::vector<registry::ContentBlock>& content) {
+                 const std::vector<registry::ContentBlock>& content, Json structured) {
   Json block = object_with_room(2);
   block["type"] = "text";
   block["text"] = std::move(text);
-  Json out = object_with_room(2);
+  Json out = object_with_room(3);
   out["content"] = Json::array({std::move(block)});
   for (const registry::ContentBlock& item : content) {
     out["content"].push_back(content_block_json(item));
   }
+  if (!structured.is_null()) out["structuredContent"] = std::move(structured);
   out["isError"] = is_error;
   return out;
 }

@@ -63,9 +63,11 @@ inline constexpr int kListTtlMs = 600000;
 // One tools/list entry.
 Json tool_to_json(const registry::ToolSpec& spec, const std::string& description);
 // A tools/call result: the tool's JSON text as one text block, then each
-// further block (media base64).
+// further block (media base64); `structured`, unless null, as
+// `structuredContent` (the same JSON, for a tool with an `outputSchema`).
 Json call_result(std::string text, bool is_error,
-                 const std::vector<registry::ContentBlock>& content = {});
+                 const std::vector<registry::ContentBlock>& content = {},
+                 Json structured = Json());
 // One MCP content block (`image`, `audio` or `resource`).
 Json content_block_json(const registry::ContentBlock& block);
 

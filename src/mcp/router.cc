@@ -343,7 +343,10 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
                               prepared.progress_token,
                               &prepared.brief_findings};
     registry::ToolCallResult result = dispatcher_.call(*prepared.spec, prepared.args, ctx);
-    Json out = call_result(std::move(result.text), result.is_error, result.content);
+    // A failure's JSON is no output the schema describes: text only.
+    const bool structured = !result.is_error && !prepared.spec->output_schema.is_null();
+    Json out = call_result(std::move(result.text), result.is_error, result.content,
+                           structured ? std::move(result.value) : Json());
     return modern ? modern_result(options_.identity, std::move(out)) : out;
   };
   if (!may_become_task(call, env)) {

@@ -115,6 +115,10 @@ struct ToolSpec {
   std::string toolset;  // one of Registry::known_toolsets()
   std::string description;
   Json input_schema;
+  // The JSON Schema of what a successful call returns (MCP `outputSchema`,
+  // registry/output_schema.h): built from the tool's typed Output. A call
+  // that succeeds sends its JSON as `structuredContent` too. Null: none.
+  Json output_schema;
   ToolAnnotations annotations;
   ToolEntry run;
   // The reading tools (read_file, search_files) leave the session's loop
