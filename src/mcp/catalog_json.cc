@@ -82,12 +82,12 @@ std::optional<Json> read_resource(const registry::Registry& registry, const std:
 }
 
 std::optional<Json> get_prompt(const registry::Registry& registry, const std::string& name,
-                               const Json& arguments) {
+                               const Json& arguments, registry::ClientChannel& client) {
   for (const registry::PromptSpec* spec : registry.prompts()) {
     if (spec->name != name) continue;
     Json out = Json::object();
     if (!spec->description.empty()) out["description"] = spec->description;
-    out["messages"] = spec->get(arguments.is_object() ? arguments : Json::object());
+    out["messages"] = spec->get(arguments.is_object() ? arguments : Json::object(), client);
     return out;
   }
   return std::nullopt;

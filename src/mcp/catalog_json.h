@@ -25,9 +25,10 @@ Json resource_templates_list(const registry::Registry& registry);
 Json prompts_list(const registry::Registry& registry);
 // resources/read: the result, or nullopt when no resource or template has `uri`.
 std::optional<Json> read_resource(const registry::Registry& registry, const std::string& uri);
-// prompts/get: the result, or nullopt when no prompt is named `name`.
+// prompts/get: the result, or nullopt when no prompt is named `name`. The
+// prompt's questions go to `client`.
 std::optional<Json> get_prompt(const registry::Registry& registry, const std::string& name,
-                               const Json& arguments);
+                               const Json& arguments, registry::ClientChannel& client);
 // completion/complete: no entry offers completions yet, so no values.
 Json completion_result();
 

@@ -13,6 +13,17 @@
 namespace hermes::mcp {
 namespace {
 
+// A tools/call's round is bound to its tool.
+RoundRequest round_request(const PreparedCall& call) {
+  return {call.spec->name, call.args, call.input_responses, call.request_state};
+}
+
+// `params[key]` when the request has it (even null), else nullopt.
+std::optional<Json> optional_param(const Json& params, const char* key) {
+  if (!params.is_object() || !params.contains(key)) return std::nullopt;
+  return params[key];
+}
+
 Reply error_reply(const Json& id, RpcError code, const std::string& message, int status = 200,
                   Json data = Json()) {
   return Reply{make_error(id, code, message, std::move(data)), status};
@@ -105,7 +116,8 @@ Reply Router::legacy(const Json& id, const std::string& method, const Json& para
   }
   if (method == "ping") return {make_result(id, Json::object())};
   if (method == "tools/list") return {make_result(id, tools_list())};
-  if (auto reply = catalog_method(id, method, params, false)) return std::move(*reply);
+  registry::NullClientChannel nobody;  // the legacy wire's prompts ask nothing
+  if (auto reply = catalog_method(id, method, params, false, nobody)) return std::move(*reply);
   if (method == "logging/setLevel") {
     const Json& level = param(params, "level");
     bool known = level.is_string() && (logs ? logs->set(level.get<std::string>())
@@ -123,7 +135,11 @@ Reply Router::modern(const Json& id, const std::string& method, const Json& para
     return {make_result(id, discover_result(options_.identity, options_.tasks,
                                             catalog_capabilities(dispatcher_.registry(), true)))};
   }
-  if (auto reply = catalog_method(id, method, params, true)) return std::move(*reply);
+  if (method == "prompts/get" && offers_prompts(dispatcher_.registry())) {
+    return modern_prompt(id, params, envelope, principal);
+  }
+  registry::NullClientChannel nobody;
+  if (auto reply = catalog_method(id, method, params, true, nobody)) return std::move(*reply);
   if (method == "tools/list") {
     Json list = tools_list();
     list["ttlMs"] = kListTtlMs;
@@ -138,7 +154,8 @@ Reply Router::modern(const Json& id, const std::string& method, const Json& para
 }
 
 std::optional<Reply> Router::catalog_method(const Json& id, const std::string& method,
-                                            const Json& params, bool modern) const {
+                                            const Json& params, bool modern,
+                                            registry::ClientChannel& client) const {
   const registry::Registry& registry = dispatcher_.registry();
   const bool resources = offers_resources(registry);
   std::optional<Json> result;
@@ -166,7 +183,7 @@ std::optional<Reply> Router::catalog_method(const Json& id, const std::string& m
     if (!name.is_string()) {
       return error_reply(id, RpcError::kInvalidParams, "Invalid params: name must be a string");
     }
-    result = get_prompt(registry, name.get<std::string>(), param(params, "arguments"));
+    result = get_prompt(registry, name.get<std::string>(), param(params, "arguments"), client);
     if (!result) {
       return error_reply(id, RpcError::kInvalidParams,
                          "Invalid params: unknown prompt " + name.get<std::string>());
@@ -187,6 +204,26 @@ std::optional<Reply> Router::catalog_method(const Json& id, const std::string& m
     (*result)["cacheScope"] = "private";
   }
   return Reply{make_result(id, modern_result(options_.identity, std::move(*result)))};
+}
+
+Reply Router::modern_prompt(const Json& id, const Json& params, const Envelope& envelope,
+                            const std::string& principal) {
+  const Json& name = param(params, "name");
+  const Json& given = param(params, "arguments");
+  const Json args = given.is_object() ? given : Json::object();
+  const auto responses = optional_param(params, "inputResponses");
+  const auto state = optional_param(params, "requestState");
+  RoundRequest request{"prompts/get " + (name.is_string() ? name.get<std::string>() : ""), args,
+                       responses, state};
+  registry::NullClientChannel nobody;  // a prompt sends no notifications
+  auto opened = open_round(id, request, envelope, principal, nobody);
+  if (auto* refused = std::get_if<Reply>(&opened)) return std::move(*refused);
+  auto round = std::get<std::shared_ptr<InputRound>>(std::move(opened));
+  std::optional<Reply> reply = catalog_method(id, "prompts/get", params, true, *round);
+  if (reply->message.contains("result") && !round->questions().empty()) {
+    reply->message = make_result(id, input_required(request, principal, *round));
+  }
+  return std::move(*reply);
 }
 
 Reply Router::task_method(const Json& id, const std::string& method, const Json& params,
@@ -268,25 +305,25 @@ std::optional<Reply> Router::run_call(const Json& id, const PreparedCall& call, 
   }
 }
 
-// Answers count only with a state issued for this very call: a client
+// Answers count only with a state issued for this very request: a client
 // cannot answer a question it was not asked (an approval it never showed),
 // nor carry an answer to other arguments or another principal.
-std::variant<std::shared_ptr<InputRound>, Reply> Router::open_round(const Json& id,
-                                                                    const PreparedCall& call,
-                                                                    const CallEnv& env) {
-  const Json responses = call.input_responses.value_or(Json::object());
+std::variant<std::shared_ptr<InputRound>, Reply> Router::open_round(
+    const Json& id, const RoundRequest& request, const Envelope& envelope,
+    const std::string& principal, registry::ClientChannel& client) {
+  const Json responses = request.responses.value_or(Json::object());
   if (!responses.is_object()) {
     return error_reply(id, RpcError::kInvalidParams,
                        "Invalid params: inputResponses must be an object");
   }
   Json record = Json::object();
-  if (call.request_state) {
-    if (!call.request_state->is_string()) {
+  if (request.state) {
+    if (!request.state->is_string()) {
       return error_reply(id, RpcError::kInvalidParams,
                          "Invalid params: requestState must be a string");
     }
-    auto redeemed = states_.redeem(call.request_state->get_ref<const std::string&>(),
-                                   {env.principal, call.spec->name, call.args});
+    auto redeemed = states_.redeem(request.state->get_ref<const std::string&>(),
+                                   {principal, request.bound, request.args});
     if (!redeemed) {
       return error_reply(
           id, RpcError::kInvalidParams,
@@ -294,15 +331,15 @@ std::variant<std::shared_ptr<InputRound>, Reply> Router::open_round(const Json& 
     }
     record = std::move(*redeemed);
   }
-  return std::make_shared<InputRound>(env.client, env.envelope->client_capabilities, states_,
+  return std::make_shared<InputRound>(client, envelope.client_capabilities, states_,
                                       std::move(record), responses);
 }
 
-Json Router::input_required(const PreparedCall& call, const CallEnv& env,
+Json Router::input_required(const RoundRequest& request, const std::string& principal,
                             const InputRound& round) const {
   Json out = {
       {"inputRequests", round.questions()},
-      {"requestState", states_.issue({env.principal, call.spec->name, call.args}, round.record())}};
+      {"requestState", states_.issue({principal, request.bound, request.args}, round.record())}};
   return modern_result(options_.identity, std::move(out), "input_required");
 }
 
@@ -312,12 +349,14 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
   // input_required (input_round.h); the tool's own result is then dropped.
   std::shared_ptr<InputRound> round;
   if (env.envelope) {
-    auto opened = open_round(id, call, env);
+    auto opened = open_round(id, round_request(call), *env.envelope, env.principal, env.client);
     if (auto* refused = std::get_if<Reply>(&opened)) return std::move(*refused);
     round = std::get<std::shared_ptr<InputRound>>(std::move(opened));
   }
   auto finished = [&](Json result) {
-    if (round && !round->questions().empty()) result = input_required(call, env, *round);
+    if (round && !round->questions().empty()) {
+      result = input_required(round_request(call), env.principal, *round);
+    }
     return Reply{make_result(id, std::move(result))};
   };
   // Progress for the request's life (hermes_task ticks on its own): it ends

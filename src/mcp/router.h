@@ -61,6 +61,16 @@ struct PreparedCall {
   std::optional<Json> request_state;
 };
 
+// What one input round of a modern request answers for: the name its
+// requestState is bound to (a tool's; "prompts/get " and a prompt's), the
+// request's arguments, and the answers and state a retry brings.
+struct RoundRequest {
+  std::string bound;
+  const Json& args;
+  const std::optional<Json>& responses;
+  const std::optional<Json>& state;
+};
+
 // Where one call runs: the session whose state it uses, the channel its
 // notifications take, the stop token of its request, and for the modern era
 // the request's envelope and the principal tasks belong to.
@@ -109,19 +119,28 @@ class Router {
  private:
   Json tools_list() const;
   // resources/*, prompts/*, completion/complete; nullopt for another method.
+  // A prompt's questions go to `client`.
   std::optional<Reply> catalog_method(const Json& id, const std::string& method, const Json& params,
-                                      bool modern) const;
+                                      bool modern, registry::ClientChannel& client) const;
+  // prompts/get on the modern wire: a question the prompt asks makes it
+  // answer input_required, as a tools/call does.
+  Reply modern_prompt(const Json& id, const Json& params, const Envelope& envelope,
+                      const std::string& principal);
   Reply task_method(const Json& id, const std::string& method, const Json& params,
                     const Envelope& envelope, const std::string& principal);
   bool may_become_task(const PreparedCall& call, const CallEnv& env) const;
   std::optional<Reply> run_call_unguarded(const Json& id, const PreparedCall& call,
                                           const CallEnv& env);
-  // The input round of a modern call, its state checked; or the refusal.
+  // The input round of a modern request, its state checked; or the
+  // refusal. Notifications go to `client`.
   std::variant<std::shared_ptr<InputRound>, Reply> open_round(const Json& id,
-                                                              const PreparedCall& call,
-                                                              const CallEnv& env);
+                                                              const RoundRequest& request,
+                                                              const Envelope& envelope,
+                                                              const std::string& principal,
+                                                              registry::ClientChannel& client);
   // The input_required result of a round that left questions open.
-  Json input_required(const PreparedCall& call, const CallEnv& env, const InputRound& round) const;
+  Json input_required(const RoundRequest& request, const std::string& principal,
+                      const InputRound& round) const;
 
   const registry::Services& services_;
   RouterOptions options_;

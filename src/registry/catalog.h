@@ -8,6 +8,7 @@
 
 #include "core/result.h"
 #include "json/json.h"
+#include "registry/client_channel.h"
 
 #include <functional>
 #include <optional>
@@ -52,7 +53,10 @@ struct PromptSpec {
   std::vector<PromptArgument> arguments;
   std::string toolset;
   // The `messages` of prompts/get for these arguments (an object of strings).
-  std::function<Json(const Json& arguments)> get;
+  // `client` is where a prompt asks its client a question (request_named):
+  // on the 2026-07-28 wire that makes prompts/get answer input_required, as
+  // a tool's question does (docs/http.md).
+  std::function<Json(const Json& arguments, ClientChannel& client)> get;
 };
 
 // The variables of `uri` when it matches `uri_template` (each `{var}` takes

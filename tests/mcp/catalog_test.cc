@@ -33,7 +33,7 @@ class CatalogTest : public ::testing::Test {
         {.name = "p",
          .arguments = {{"who", "whom to greet", true}},
          .toolset = "file",
-         .get = [](const Json& args) {
+         .get = [](const Json& args, registry::ClientChannel&) {
            return Json::array(
                {{{"role", "user"},
                  {"content", {{"type", "text"}, {"text", "hi " + args.value("who", "")}}}}});

@@ -56,6 +56,18 @@ class RouterInputTest : public ::testing::Test {
       if (long_running) spec.long_running = [](const Json&) { return true; };
       registry_.add(std::move(spec));
     }
+    // A prompt that asks for the text it greets with.
+    registry_.add_prompt(
+        {.name = "asking",
+         .toolset = "file",
+         .get = [](const Json&, registry::ClientChannel& client) {
+           auto answer = client.request_named(
+               "who", "elicitation/create",
+               {{"message", "Whom?"}, {"requestedSchema", {{"type", "object"}}}}, 1s, {});
+           std::string who =
+               answer ? answer->value("content", Json::object()).value("who", "") : "nobody";
+           return Json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", who}}}}});
+         }});
     RouterOptions options;
     options.task.inline_budget = 2000ms;
     router_ = std::make_unique<Router>(registry_, services_, options);
@@ -72,6 +84,12 @@ class RouterInputTest : public ::testing::Test {
     CallEnv env{session_, client_, stop.get_token(), &envelope, principal};
     auto reply = router_->run_call(id, std::get<PreparedCall>(prepared), env);
     return reply ? reply->message : Json();
+  }
+  // The result (or error) of a modern prompts/get.
+  Json get_prompt(const Json& params, const std::string& principal = "alice") {
+    Envelope envelope{.version = "2026-07-28",
+                      .client_capabilities = {{"elicitation", Json::object()}}};
+    return router_->modern(++next_id_, "prompts/get", params, envelope, principal).message;
   }
   static Json first_call(const std::string& tool = "guarded") {
     return {{"name", tool}, {"arguments", {{"target", "build"}}}};
@@ -193,6 +211,33 @@ TEST_F(RouterInputTest, TheLegacyWireStillSendsTheRequest) {
   ASSERT_TRUE(reply);
   EXPECT_EQ(client_.asked, 1);
   EXPECT_EQ(outcome(reply->message), "acted");
+}
+
+// input_required is not only for tools/call (mcp-http.md §2.8): a prompt's
+// question makes prompts/get answer it, and the retry gets the messages.
+TEST_F(RouterInputTest, APromptsQuestionAnswersInputRequiredAndTheRetryGetsIt) {
+  const Json params = {{"name", "asking"}};
+  Json first = get_prompt(params);
+  const Json& result = first["result"];
+  ASSERT_EQ(result["resultType"], "input_required") << dump_json(first);
+  EXPECT_EQ(result["inputRequests"]["who"]["method"], "elicitation/create");
+  EXPECT_FALSE(result.contains("messages"));
+
+  const Json answer = {{"action", "accept"}, {"content", {{"who", "Ada"}}}};
+  Json done = get_prompt(retry(params, result["requestState"], {{"who", answer}}));
+  EXPECT_EQ(done["result"]["resultType"], "complete") << dump_json(done);
+  EXPECT_EQ(done["result"]["messages"][0]["content"]["text"], "Ada");
+  EXPECT_EQ(client_.asked, 0);
+
+  // The state is bound to the prompt and its principal, and good once.
+  Json again = get_prompt(retry(params, result["requestState"], {{"who", answer}}));
+  EXPECT_EQ(again["error"]["code"], -32602) << dump_json(again);
+  Json other = get_prompt(params, "bob");
+  Json stolen = get_prompt(retry(params, other["result"]["requestState"], {{"who", answer}}));
+  EXPECT_EQ(stolen["error"]["code"], -32602) << dump_json(stolen);
+  Json as_tool =
+      call(retry(first_call(), other["result"]["requestState"], {{"approval", kAccept}}), "bob");
+  EXPECT_EQ(as_tool["error"]["code"], -32602) << dump_json(as_tool);
 }
 
 }  // namespace

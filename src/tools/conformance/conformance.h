@@ -20,6 +20,10 @@ void register_content_fixtures(registry::Registry& registry);
 // The fixtures that talk to the client while they run: log messages,
 // progress, sampling and elicitation requests.
 void register_client_fixtures(registry::Registry& registry);
+// The input-required scenarios' tools and prompt: named questions
+// (elicitation, sampling, roots) that the 2026-07-28 wire turns into
+// input_required rounds.
+void register_input_required_fixtures(registry::Registry& registry);
 // The resources (static text and binary, watched, a URI template) and the
 // prompts the suite reads and gets.
 void register_resource_fixtures(registry::Registry& registry);

@@ -23,7 +23,7 @@ void register_prompt_fixtures(registry::Registry& registry) {
                        .title = "Simple Test Prompt",
                        .description = "A simple prompt without arguments",
                        .toolset = "conformance",
-                       .get = [](const Json&) {
+                       .get = [](const Json&, registry::ClientChannel&) {
                          return Json::array({user(text("This is a simple prompt for testing."))});
                        }});
   registry.add_prompt(
@@ -32,7 +32,7 @@ void register_prompt_fixtures(registry::Registry& registry) {
        .description = "A prompt with required arguments",
        .arguments = {{"arg1", "First test argument", true}, {"arg2", "Second test argument", true}},
        .toolset = "conformance",
-       .get = [](const Json& args) {
+       .get = [](const Json& args, registry::ClientChannel&) {
          return Json::array({user(text("Prompt with arguments: arg1='" + string_arg(args, "arg1") +
                                        "', arg2='" + string_arg(args, "arg2") + "'"))});
        }});
@@ -41,7 +41,7 @@ void register_prompt_fixtures(registry::Registry& registry) {
                        .description = "A prompt that includes an embedded resource",
                        .arguments = {{"resourceUri", "URI of the resource to embed", true}},
                        .toolset = "conformance",
-                       .get = [](const Json& args) {
+                       .get = [](const Json& args, registry::ClientChannel&) {
                          Json resource = {{"uri", string_arg(args, "resourceUri")},
                                           {"mimeType", "text/plain"},
                                           {"text", "Embedded resource content for testing."}};
@@ -53,7 +53,7 @@ void register_prompt_fixtures(registry::Registry& registry) {
                        .title = "Prompt With Image",
                        .description = "A prompt that includes image content",
                        .toolset = "conformance",
-                       .get = [](const Json&) {
+                       .get = [](const Json&, registry::ClientChannel&) {
                          return Json::array({user({{"type", "image"},
                                                    {"data", std::string(kPngBase64)},
                                                    {"mimeType", "image/png"}}),
