@@ -105,7 +105,7 @@ class TypedResults : public ::testing::Test {
 };
 
 TEST_F(TypedResults, EveryToolListsAnObjectOutputSchema) {
-  const Json tools = router_.legacy(1, "tools/list", Json::object(), nullptr)
+  const Json tools = router_.legacy(1, "tools/list", Json::object(), nullptr, nullptr)
                          .message.value("result", Json::object())
                          .value("tools", Json::array());
   ASSERT_FALSE(tools.empty());
