@@ -1,9 +1,9 @@
 # hermes-tools: the two commands of the quick start, and a few more.
 #   make run    set up, build (Release), serve MCP on stdio in the current folder
 #   make test   set up, build, run every test (unit + end-to-end) with ctest
-#   make test-asan   the same tests under AddressSanitizer + UBSan
+#   make test-asan   the same tests under AddressSanitizer + UBSan (clang)
 #   make bench  run the benchmarks
-#   make fuzz   build the libFuzzer harnesses (clang, ASan + UBSan), run each briefly
+#   make fuzz   build the libFuzzer harnesses (in test-asan's build), run each briefly
 # Build output goes to stderr so that `make run` keeps stdout for the protocol.
 SHELL := /bin/bash
 ROOT := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
@@ -27,7 +27,7 @@ test: deps
 	cd "$(ROOT)build" && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps
-	@cmake -S "$(ROOT)" -B "$(ROOT)build-asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DHERMES_SANITIZE=ON -DHERMES_BUILD_BENCH=OFF >&2
+	@"$(ROOT)scripts/configure-sanitized" "$(ROOT)build-asan"
 	@ninja -C "$(ROOT)build-asan" >&2
 	cd "$(ROOT)build-asan" && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(ROOT)tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
@@ -37,7 +37,7 @@ bench: deps
 	"$(ROOT)bench/run_all.sh" "$(ROOT)build-release"
 
 fuzz: deps
-	"$(ROOT)scripts/fuzz"
+	FUZZ_BUILD_DIR="$(ROOT)build-asan" "$(ROOT)scripts/fuzz"
 
 clean:
 	rm -rf "$(ROOT)build" "$(ROOT)build-release" "$(ROOT)build-asan" "$(ROOT)build-fuzz"

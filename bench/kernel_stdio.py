@@ -6,7 +6,12 @@ call of a session, the RSS of an idle kernel, and the processes left after
 sessions end (stdin EOF) or the server gets SIGTERM. A tool call from a cell
 is in execute_code_bench (BM_RpcRoundTrip*).
 
-    bench/kernel_stdio.py BUILD_DIR [--calls 200] [--sessions 1000]
+    bench/kernel_stdio.py BUILD_DIR [--calls 200] [--sessions 1000] [--prestart]
+
+--prestart measures only the first call of a session whose kernel was
+pre-started (code_execution.prestart_kernel: the client lists the tools
+right after initialize, as clients do, then calls at once), against a
+session without it.
 
 Prints one JSON line per measure. Latencies are client-side round trips
 through a pipe (this script's own JSON work included), p50 and p99 in ms.
@@ -45,10 +50,11 @@ def descendants(root):
 
 
 class Server:
-    def __init__(self, binary, kernel):
+    def __init__(self, binary, kernel, prestart=False):
         self.home = tempfile.mkdtemp(prefix="hermes-kbench-")
         with open(os.path.join(self.home, "config.yaml"), "w") as f:
-            f.write("code_execution:\n  kernel: %s\n" % ("true" if kernel else "false"))
+            f.write("code_execution:\n  kernel: %s\n  prestart_kernel: %s\n"
+                    % ("true" if kernel else "false", "true" if prestart else "false"))
         self.proc = subprocess.Popen(
             [binary, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, env=dict(os.environ, HERMES_HOME=self.home), bufsize=0)
@@ -114,6 +120,23 @@ def first_call(binary, rounds):
                **percentiles(samples))
 
 
+def first_call_prestarted(binary, rounds):
+    """The first call after initialize and tools/list, with and without a
+    pre-started kernel: at once, and after the client idled 0.3 s (a model
+    choosing its first call); the tools/list round trip is not counted."""
+    for pause in (0.0, 0.3):
+        for prestart in (False, True):
+            samples = []
+            for _ in range(rounds):
+                server = Server(binary, True, prestart)
+                server.request("tools/list", {})
+                time.sleep(pause)
+                samples += timed(server, "print(1)", 1)
+                server.close()
+            report(measure="first call after tools/list", pause_s=pause,
+                   prestart_kernel=prestart, rounds=rounds, **percentiles(samples))
+
+
 def idle_rss(binary):
     server = Server(binary, True)
     pid = int(server.run("import os\nprint(os.getpid())")["output"])
@@ -162,8 +185,12 @@ def main():
     parser.add_argument("build")
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--prestart", action="store_true")
     args = parser.parse_args()
     binary = os.path.join(args.build, "src/cli/hermes-tools")
+    if args.prestart:
+        first_call_prestarted(binary, 20)
+        return
     warm_print(binary, args.calls)
     first_call(binary, 20)
     idle_rss(binary)

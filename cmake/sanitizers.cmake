@@ -7,10 +7,11 @@ endif()
 # Every library the harnesses link is instrumented for libFuzzer's coverage.
 if(HERMES_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-    message(FATAL_ERROR "HERMES_FUZZ needs clang: configure with -DCMAKE_CXX_COMPILER=clang++-14")
+    message(FATAL_ERROR "HERMES_FUZZ needs clang: configure with scripts/configure-sanitized")
   endif()
   # UBSan's vptr check alone triples clang's compile time on our
-  # template-heavy sources, which the stage's time budget cannot carry; every
-  # other UBSan check stays on.
+  # template-heavy sources, which the stage's time budget cannot carry, and
+  # it reports every virtual call as invalid once descriptors run out (it
+  # probes memory through a pipe): every other UBSan check stays on.
   add_compile_options(-fsanitize=fuzzer-no-link -fno-sanitize=vptr)
 endif()

@@ -150,10 +150,12 @@ int run_tools(const Runtime& runtime, bool as_json) {
     std::string description =
         spec->describe ? spec->describe(runtime.services(), spec->description) : spec->description;
     if (as_json) {
-      tools.push_back({{"name", spec->name},
-                       {"toolset", spec->toolset},
-                       {"description", description},
-                       {"inputSchema", spec->input_schema}});
+      Json tool = {{"name", spec->name},
+                   {"toolset", spec->toolset},
+                   {"description", description},
+                   {"inputSchema", spec->input_schema}};
+      if (!spec->output_schema.is_null()) tool["outputSchema"] = spec->output_schema;
+      tools.push_back(std::move(tool));
     } else {
       std::cout << spec->name << " [" << spec->toolset << "]\n  " << description << "\n  "
                 << dump_json(spec->input_schema) << "\n\n";

@@ -108,6 +108,8 @@ struct Endpoint::Bucket {
   // declared it), answered in later POSTs.
   bool elicitation = false;  // set before the bucket is shared
   mcp::PendingRequests asked;
+  // Legacy: the level logging/setLevel chose for a call's log messages.
+  mcp::LogThreshold logs;
   registry::Session session;
   // After the session, so they end before it. mu; by key, each with when it
   // was last used: past the cap the least recent goes (a call still in it
@@ -448,7 +450,7 @@ std::variant<HttpResponse, CallJob> Endpoint::handle_legacy(const Post& post) {
     return accepted();
   }
   if (post.method == "tools/call") return start_call(post, bucket, nullptr);
-  mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr);
+  mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr, &bucket->logs);
   return json_response(200, reply.message);
 }
 
@@ -486,7 +488,7 @@ std::variant<HttpResponse, CallJob> Endpoint::legacy_initialize(const Post& post
     bucket->elicitation = capabilities.is_object() && capabilities.contains("elicitation");
     sessions_[id] = std::move(bucket);
   }
-  mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr);
+  mcp::Reply reply = router_.legacy(post.id, post.method, post.params, nullptr, nullptr);
   return json_response(200, reply.message, {{"Mcp-Session-Id", id}});
 }
 
@@ -583,8 +585,20 @@ class Endpoint::CallTicket {
 std::variant<HttpResponse, CallJob> Endpoint::start_call(
     const Post& post, std::shared_ptr<Bucket> bucket, const mcp::Envelope* envelope,
     const std::optional<std::string>& conversation_key) {
-  auto prepared = router_.prepare_call(post.id, post.params);
-  if (auto* reply = std::get_if<mcp::Reply>(&prepared)) return json_response(200, reply->message);
+  auto prepared = router_.prepare_call(post.id, post.params, envelope);
+  if (auto* reply = std::get_if<mcp::Reply>(&prepared)) {
+    return json_response(reply->http_status, reply->message);
+  }
+  if (envelope) {
+    const mcp::PreparedCall& call = std::get<mcp::PreparedCall>(prepared);
+    auto refused = mcp::check_param_headers(
+        call.spec->input_schema, call.args,
+        [&](const std::string& name) { return post.request.header(name); });
+    if (refused) {
+      mcp::Reply reply = mcp::refusal_reply(post.id, *refused);
+      return json_response(reply.http_status, reply.message);
+    }
+  }
   {
     std::lock_guard lock(load_mu_);
     size_t& mine = inflight_by_principal_[post.principal];
@@ -635,7 +649,7 @@ std::variant<HttpResponse, CallJob> Endpoint::start_call(
       auto route = mine.channel.open(call.progress_token, sink);
       // A brief call runs on its connection's loop, which must not wait for
       // the client's answer (it may come on that loop): it asks nothing.
-      mcp::CallChannel legacy_channel(mine.channel, mine.asked, sink,
+      mcp::CallChannel legacy_channel(mine.channel, mine.asked, mine.logs, sink,
                                       mine.elicitation && call.kind != mcp::CallKind::kBrief);
       registry::ClientChannel& client =
           env_copy ? static_cast<registry::ClientChannel&>(mine.channel) : legacy_channel;

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The ClientChannel of one call on a connection where each request has its
-// own response stream (legacy HTTP): notifications go through the session's
-// RequestChannel, and a request to the client (elicitation, when the client
-// declared it) travels on this call's stream, its response coming back in a
-// later message that the transport hands to PendingRequests. Lives for the
-// call; session_channel() is what outlives it. Thread-safe.
+// own response stream (legacy HTTP): log messages at or above the session's
+// level travel on this call's stream, other notifications go through the
+// session's RequestChannel (progress by its token), and a request to the
+// client (elicitation, sampling) travels on this call's stream, its response
+// coming back in a later message that the transport hands to
+// PendingRequests. Lives for the call; session_channel() is what outlives it.
+// Thread-safe.
 #pragma once
 
+#include "mcp/log_threshold.h"
 #include "mcp/pending_requests.h"
 #include "mcp/request_channel.h"
 #include "registry/client_channel.h"
@@ -18,13 +21,15 @@ namespace hermes::mcp {
 class CallChannel final : public registry::ClientChannel {
  public:
   // `send` writes one message on the call's stream.
-  CallChannel(RequestChannel& session, PendingRequests& pending,
+  CallChannel(RequestChannel& session, PendingRequests& pending, const LogThreshold& logs,
               std::function<void(const Json&)> send, bool elicitation)
-      : session_(session), pending_(pending), send_(std::move(send)), elicitation_(elicitation) {}
+      : session_(session),
+        pending_(pending),
+        logs_(logs),
+        send_(std::move(send)),
+        elicitation_(elicitation) {}
 
-  void notify(const std::string& method, const Json& params) override {
-    session_.notify(method, params);
-  }
+  void notify(const std::string& method, const Json& params) override;
   bool supports_elicitation() const override { return elicitation_; }
   bool notifies_after_call() const override { return session_.notifies_after_call(); }
   ClientChannel& session_channel() override { return session_; }
@@ -34,6 +39,7 @@ class CallChannel final : public registry::ClientChannel {
  private:
   RequestChannel& session_;
   PendingRequests& pending_;
+  const LogThreshold& logs_;
   const std::function<void(const Json&)> send_;
   const bool elicitation_;
 };

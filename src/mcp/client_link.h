@@ -4,6 +4,7 @@
 // the reader thread. Thread-safe.
 #pragma once
 
+#include "mcp/log_threshold.h"
 #include "mcp/output_writer.h"
 #include "mcp/pending_requests.h"
 #include "registry/client_channel.h"
@@ -15,18 +16,14 @@
 
 namespace hermes::mcp {
 
-// True for an RFC 5424 level name as MCP spells it (debug … emergency).
-bool is_log_level(std::string_view level);
-
 class ClientLink final : public registry::ClientChannel {
  public:
   explicit ClientLink(OutputWriter& writer) : writer_(writer) {}
 
   // From initialize: what the client declared.
   void set_capabilities(const Json& capabilities);
-  // logging/setLevel: notifications/message below `level` are dropped.
-  // False for an unknown level name.
-  bool set_log_level(const std::string& level);
+  // logging/setLevel: notifications/message below its level are dropped.
+  LogThreshold& logs() { return logs_; }
   // Reader thread: a response (result or error) to one of our requests.
   // False when the id is not ours.
   bool deliver_response(const Json& message);
@@ -41,7 +38,7 @@ class ClientLink final : public registry::ClientChannel {
  private:
   OutputWriter& writer_;
   std::atomic<bool> elicitation_{false};
-  std::atomic<int> min_log_level_{0};
+  LogThreshold logs_;
   PendingRequests pending_;
 };
 

@@ -2,6 +2,8 @@
 #include "mcp/era.h"
 
 #include "core/base64.h"
+#include "core/strings.h"
+#include "mcp/protocol.h"
 
 namespace hermes::mcp {
 namespace {
@@ -94,6 +96,32 @@ std::optional<std::string> decode_header_value(std::string_view value) {
     return std::string(value);
   }
   return base64_decode(value.substr(kOpen.size(), value.size() - kOpen.size() - kClose.size()));
+}
+
+std::optional<Refusal> check_param_headers(
+    const Json& input_schema, const Json& args,
+    const std::function<std::optional<std::string_view>(const std::string&)>& header) {
+  const Json& properties = param(input_schema, "properties");
+  if (!properties.is_object()) return std::nullopt;
+  for (const auto& [name, schema] : properties.items()) {
+    const Json& suffix = param(schema, "x-mcp-header");
+    if (!suffix.is_string()) continue;
+    const std::string header_name = "Mcp-Param-" + suffix.get<std::string>();
+    auto raw = header(to_lower(header_name));
+    const Json& value = param(args, name.c_str());
+    if (!raw) {
+      if (value.is_null()) continue;
+      return refuse(RpcError::kHeaderMismatch, "Missing required header: " + header_name);
+    }
+    auto decoded = decode_header_value(*raw);
+    if (!decoded) return refuse(RpcError::kHeaderMismatch, header_name + " is not valid base64");
+    std::string expected = value.is_string() ? value.get<std::string>() : dump_json(value);
+    if (value.is_null() || *decoded != expected) {
+      return refuse(RpcError::kHeaderMismatch,
+                    header_name + " header does not match the argument '" + name + "'");
+    }
+  }
+  return std::nullopt;
 }
 
 std::variant<Envelope, Refusal> check_modern_request(const std::string& method, const Json& params,

@@ -9,6 +9,7 @@
 #include "json/json.h"
 #include "mcp/protocol.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,6 +53,16 @@ bool names_modern_version(std::string_view version);
 // Decodes a header value that may use the `=?base64?…?=` sentinel. nullopt
 // for a malformed sentinel.
 std::optional<std::string> decode_header_value(std::string_view value);
+
+// SEP-2243: a tool's input schema may give a top-level property
+// `"x-mcp-header": "Name"`; a tools/call over HTTP then carries that
+// argument's value in the header `Mcp-Param-Name` too (a string as is, a
+// number or boolean as its JSON text; `=?base64?…?=` decoded). A header that
+// is missing while the argument is given, malformed, or says another value
+// is refused with -32020. `header` looks a header up by its lower-case name.
+std::optional<Refusal> check_param_headers(
+    const Json& input_schema, const Json& args,
+    const std::function<std::optional<std::string_view>(const std::string&)>& header);
 
 // The ladder for a request carrying a claim: envelope shape, header/claim
 // agreement (when `headers` is given), supported version, routing headers.

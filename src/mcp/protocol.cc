@@ -45,17 +45,20 @@ Json make_notification(const std::string& method, Json params) {
   return out;
 }
 
-Json initialize_result(const ServerIdentity& identity, const std::string& version) {
+Json initialize_result(const ServerIdentity& identity, const std::string& version,
+                       const Json& offered) {
   Json out;
   out["protocolVersion"] = version;
   out["capabilities"] = {{"tools", {{"listChanged", false}}}, {"logging", Json::object()}};
+  out["capabilities"].update(offered);
   out["serverInfo"] = {{"name", identity.name}, {"version", identity.version}};
   if (!identity.instructions.empty()) out["instructions"] = identity.instructions;
   return out;
 }
 
-Json discover_result(const ServerIdentity& identity, bool tasks) {
+Json discover_result(const ServerIdentity& identity, bool tasks, const Json& offered) {
   Json capabilities = {{"tools", Json::object()}};
+  capabilities.update(offered);
   if (tasks) capabilities["extensions"] = {{"io.modelcontextprotocol/tasks", Json::object()}};
   Json out;
   out["supportedVersions"] = Json::array({std::string(kModernVersion)});
@@ -79,6 +82,7 @@ Json tool_to_json(const registry::ToolSpec& spec, const std::string& description
   out["name"] = spec.name;
   out["description"] = description;
   out["inputSchema"] = spec.input_schema;
+  if (!spec.output_schema.is_null()) out["outputSchema"] = spec.output_schema;
   // Hints equal to the spec's defaults (readOnly false, destructive true,
   // idempotent false) are left out: tools/list bytes are paid in every prompt.
   const registry::ToolAnnotations& a = spec.annotations;
@@ -91,20 +95,37 @@ Json tool_to_json(const registry::ToolSpec& spec, const std::string& description
   return out;
 }
 
+Json content_block_json(const registry::ContentBlock& block) {
+  using Kind = registry::ContentBlock::Kind;
+  Json out = object_with_room(3);
+  if (block.kind == Kind::kImage || block.kind == Kind::kAudio) {
+    out["type"] = block.kind == Kind::kImage ? "image" : "audio";
+    out["data"] = base64_encode(block.data);
+    out["mimeType"] = block.mime_type;
+    return out;
+  }
+  Json resource = {{"uri", block.uri}, {"mimeType", block.mime_type}};
+  if (block.kind == Kind::kTextResource) {
+    resource["text"] = block.data;
+  } else {
+    resource["blob"] = base64_encode(block.data);
+  }
+  out["type"] = "resource";
+  out["resource"] = std::move(resource);
+  return out;
+}
+
 Json call_result(std::string text, bool is_error,
-                 const std::vector<registry::ImageContent>& images) {
+                 const std::vector<registry::ContentBlock>& content, Json structured) {
   Json block = object_with_room(2);
   block["type"] = "text";
   block["text"] = std::move(text);
-  Json out = object_with_room(2);
+  Json out = object_with_room(3);
   out["content"] = Json::array({std::move(block)});
-  for (const registry::ImageContent& image : images) {
-    Json shown = object_with_room(3);
-    shown["type"] = "image";
-    shown["data"] = base64_encode(image.data);
-    shown["mimeType"] = image.mime_type;
-    out["content"].push_back(std::move(shown));
+  for (const registry::ContentBlock& item : content) {
+    out["content"].push_back(content_block_json(item));
   }
+  if (!structured.is_null()) out["structuredContent"] = std::move(structured);
   out["isError"] = is_error;
   return out;
 }

@@ -18,6 +18,8 @@ enum class RpcError {
   kMethodNotFound = -32601,
   kInvalidParams = -32602,
   kInternalError = -32603,
+  // resources/read of an unknown URI, in the legacy revisions.
+  kResourceNotFound = -32002,
   // Reserved by the 2026-07-28 revision.
   kHeaderMismatch = -32020,
   kMissingClientCapability = -32021,
@@ -44,10 +46,13 @@ struct ServerIdentity {
   std::string instructions;
 };
 
-// The initialize result for `version`.
-Json initialize_result(const ServerIdentity& identity, const std::string& version);
+// The initialize result for `version`; `offered`: capabilities beyond tools
+// and logging (resources, prompts, completions).
+Json initialize_result(const ServerIdentity& identity, const std::string& version,
+                       const Json& offered = Json::object());
 // The modern era's server/discover result.
-Json discover_result(const ServerIdentity& identity, bool tasks);
+Json discover_result(const ServerIdentity& identity, bool tasks,
+                     const Json& offered = Json::object());
 // Marks a modern-era result: `resultType` (when the builder has not set
 // it) and our serverInfo in `_meta`.
 Json modern_result(const ServerIdentity& identity, Json result,
@@ -58,9 +63,13 @@ inline constexpr int kListTtlMs = 600000;
 // One tools/list entry.
 Json tool_to_json(const registry::ToolSpec& spec, const std::string& description);
 // A tools/call result: the tool's JSON text as one text block, then each
-// image as an `image` block (base64).
+// further block (media base64); `structured`, unless null, as
+// `structuredContent` (the same JSON, for a tool with an `outputSchema`).
 Json call_result(std::string text, bool is_error,
-                 const std::vector<registry::ImageContent>& images = {});
+                 const std::vector<registry::ContentBlock>& content = {},
+                 Json structured = Json());
+// One MCP content block (`image`, `audio` or `resource`).
+Json content_block_json(const registry::ContentBlock& block);
 
 // True for a JSON-RPC id we accept: a string or an integer.
 bool is_valid_id(const Json& id);

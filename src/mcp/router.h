@@ -9,7 +9,9 @@
 #include "json/json.h"
 #include "mcp/call_pool.h"
 #include "mcp/era.h"
+#include "mcp/log_threshold.h"
 #include "mcp/protocol.h"
+#include "mcp/request_state.h"
 #include "mcp/task_store.h"
 #include "registry/dispatcher.h"
 
@@ -27,6 +29,7 @@ class Session;
 namespace hermes::mcp {
 
 class ClientLink;
+class InputRound;
 
 struct RouterOptions {
   ServerIdentity identity;
@@ -52,6 +55,20 @@ struct PreparedCall {
   CallKind kind = CallKind::kMayBlock;     // how a CallPool should schedule it
   registry::BriefFindings brief_findings;  // what deciding `kind` found and took
   bool long_running = false;               // ToolSpec::long_running, judged once
+  // The 2026-07-28 wire's retry of an input_required call: the answers and
+  // the state it echoes; absent on a first call (and read on no other wire).
+  std::optional<Json> input_responses;
+  std::optional<Json> request_state;
+};
+
+// What one input round of a modern request answers for: the name its
+// requestState is bound to (a tool's; "prompts/get " and a prompt's), the
+// request's arguments, and the answers and state a retry brings.
+struct RoundRequest {
+  std::string bound;
+  const Json& args;
+  const std::optional<Json>& responses;
+  const std::optional<Json>& state;
 };
 
 // Where one call runs: the session whose state it uses, the channel its
@@ -78,14 +95,18 @@ class Router {
   const RouterOptions& options() const { return options_; }
 
   // A legacy request other than tools/call. `link` (stdio) records the
-  // client's capabilities and log level; null on HTTP.
-  Reply legacy(const Json& id, const std::string& method, const Json& params, ClientLink* link);
+  // client's capabilities, null on HTTP; `logs` the session's log level
+  // (null: logging/setLevel only checks the level's name).
+  Reply legacy(const Json& id, const std::string& method, const Json& params, ClientLink* link,
+               LogThreshold* logs);
   // A modern request other than tools/call, after the ladder.
   Reply modern(const Json& id, const std::string& method, const Json& params,
                const Envelope& envelope, const std::string& principal);
 
-  // tools/call's parameters checked, or the error to answer with.
-  std::variant<PreparedCall, Reply> prepare_call(const Json& id, const Json& params);
+  // tools/call's parameters checked, or the error to answer with. On the
+  // modern wire (`envelope`), the client capabilities the tool needs too.
+  std::variant<PreparedCall, Reply> prepare_call(const Json& id, const Json& params,
+                                                 const Envelope* envelope = nullptr);
   // Runs `call` on this thread (a modern call the tasks extension covers may
   // continue as a task). nullopt when the request was stopped: no reply.
   std::optional<Reply> run_call(const Json& id, const PreparedCall& call, CallEnv env);
@@ -97,16 +118,35 @@ class Router {
 
  private:
   Json tools_list() const;
+  // resources/*, prompts/*, completion/complete; nullopt for another method.
+  // A prompt's questions go to `client`.
+  std::optional<Reply> catalog_method(const Json& id, const std::string& method, const Json& params,
+                                      bool modern, registry::ClientChannel& client) const;
+  // prompts/get on the modern wire: a question the prompt asks makes it
+  // answer input_required, as a tools/call does.
+  Reply modern_prompt(const Json& id, const Json& params, const Envelope& envelope,
+                      const std::string& principal);
   Reply task_method(const Json& id, const std::string& method, const Json& params,
                     const Envelope& envelope, const std::string& principal);
   bool may_become_task(const PreparedCall& call, const CallEnv& env) const;
   std::optional<Reply> run_call_unguarded(const Json& id, const PreparedCall& call,
                                           const CallEnv& env);
+  // The input round of a modern request, its state checked; or the
+  // refusal. Notifications go to `client`.
+  std::variant<std::shared_ptr<InputRound>, Reply> open_round(const Json& id,
+                                                              const RoundRequest& request,
+                                                              const Envelope& envelope,
+                                                              const std::string& principal,
+                                                              registry::ClientChannel& client);
+  // The input_required result of a round that left questions open.
+  Json input_required(const RoundRequest& request, const std::string& principal,
+                      const InputRound& round) const;
 
   const registry::Services& services_;
   RouterOptions options_;
   registry::Dispatcher dispatcher_;
   TaskStore tasks_;
+  RequestStates states_;
 };
 
 }  // namespace hermes::mcp

@@ -117,7 +117,7 @@ void Server::handle_message(const Json& message) {
   if (!has_id) return handle_notification(method, params);
   if (has_claim(params)) return handle_modern(id, method, params);
   if (method == "tools/call") return handle_tools_call(id, params, std::nullopt);
-  send(router_.legacy(id, method, params, client_.get()).message);
+  send(router_.legacy(id, method, params, client_.get(), &client_->logs()).message);
 }
 
 void Server::handle_modern(const Json& id, const std::string& method, const Json& params) {
@@ -138,7 +138,7 @@ void Server::handle_notification(const std::string& method, const Json& params) 
 
 void Server::handle_tools_call(const Json& id, const Json& params,
                                std::optional<Envelope> envelope) {
-  auto prepared = router_.prepare_call(id, params);
+  auto prepared = router_.prepare_call(id, params, envelope ? &*envelope : nullptr);
   if (auto* reply = std::get_if<Reply>(&prepared)) return send(reply->message);
   auto flight = std::make_shared<InFlight>();
   flight->id = id;

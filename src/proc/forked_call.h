@@ -31,6 +31,21 @@ class ForkedOutput {
   int fd_;
 };
 
+// Whether ForkedLimits::memory_growth is applied: not under ASan or TSan,
+// whose shadow memory needs more address space than any cap leaves. (gcc
+// names the sanitizer with a macro, clang with __has_feature.)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kMemoryCapWorks = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kMemoryCapWorks = false;
+#else
+inline constexpr bool kMemoryCapWorks = true;
+#endif
+#else
+inline constexpr bool kMemoryCapWorks = true;
+#endif
+
 struct ForkedLimits {
   // Wall clock; the child is killed when it passes. Also sets RLIMIT_CPU
   // (rounded up to whole seconds) as a backstop.

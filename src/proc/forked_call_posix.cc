@@ -31,18 +31,6 @@ constexpr std::chrono::hours kLongest{24};
 constexpr int kOutOfMemory = 3;
 constexpr int kThrew = 4;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kMemoryCapWorks = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kMemoryCapWorks = false;
-#else
-constexpr bool kMemoryCapWorks = true;
-#endif
-#else
-constexpr bool kMemoryCapWorks = true;
-#endif
-
 // This process's address space in bytes (read before fork: the child
 // inherits all of it, so a cap must start from here).
 size_t address_space() {

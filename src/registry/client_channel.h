@@ -30,6 +30,15 @@ class ClientChannel {
   // error response, timeout, stop request or disconnect.
   virtual std::optional<Json> request(const std::string& method, const Json& params,
                                       std::chrono::milliseconds timeout, std::stop_token stop) = 0;
+  // request() for a question with a name: where the protocol names a call's
+  // questions (the 2026-07-28 wire's `inputRequests`), `key` is its name
+  // there; everywhere else it is the plain request.
+  virtual std::optional<Json> request_named(const std::string& key, const std::string& method,
+                                            const Json& params, std::chrono::milliseconds timeout,
+                                            std::stop_token stop) {
+    (void)key;
+    return request(method, params, timeout, stop);
+  }
 };
 
 class NullClientChannel final : public ClientChannel {

@@ -24,11 +24,11 @@ ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallCont
   }
   if (ticket) checkpoint_after(*ticket, ctx);
   ToolCallResult result;
-  result.text = dump_json(reply.value);
+  result.text = reply.value.is_string() ? reply.value.get<std::string>() : dump_json(reply.value);
   result.value = std::move(reply.value);
   result.is_error = reply.is_error;
   result.code = reply.code;
-  result.images = std::move(reply.images);
+  result.content = std::move(reply.content);
   return result;
 }
 

@@ -13,11 +13,11 @@
 namespace hermes::registry {
 
 struct ToolCallResult {
-  Json value;                        // the tool's JSON object
-  std::string text;                  // `value` serialised: the text the client sees
-  bool is_error = false;             // the tool's typed result decides
-  std::optional<ErrorCode> code;     // the failure's kind
-  std::vector<ImageContent> images;  // sent after the text
+  Json value;                         // the tool's JSON object
+  std::string text;                   // `value` serialised: the text the client sees
+  bool is_error = false;              // the tool's typed result decides
+  std::optional<ErrorCode> code;      // the failure's kind
+  std::vector<ContentBlock> content;  // sent after the text
 };
 
 class Dispatcher {

@@ -32,7 +32,9 @@ std::string string_at(const Json& object, const std::string& key) {
 std::optional<ElicitationAnswer> elicit(ClientChannel& client, const Elicitation& question,
                                         std::chrono::milliseconds timeout, std::stop_token stop) {
   Json params = {{"message", question.message}, {"requestedSchema", requested_schema(question)}};
-  auto reply = client.request("elicitation/create", params, timeout, stop);
+  auto reply = question.key.empty() ? client.request("elicitation/create", params, timeout, stop)
+                                    : client.request_named(question.key, "elicitation/create",
+                                                           params, timeout, stop);
   if (!reply || !reply->is_object()) return std::nullopt;
   ElicitationAnswer answer{.action = string_at(*reply, "action")};
   if (auto content = reply->find("content"); content != reply->end() && content->is_object()) {

@@ -26,6 +26,9 @@ struct Elicitation {
   std::vector<ElicitationOption> options;
   std::string field;
   std::string title;
+  // The question's name where the protocol names a call's questions (the
+  // 2026-07-28 wire's input requests); empty: the channel numbers it.
+  std::string key;
 };
 
 struct ElicitationAnswer {

@@ -16,9 +16,12 @@ void Registry::add(ToolSpec spec) {
 void Registry::enable_toolsets(std::set<std::string> toolsets) { toolsets_ = std::move(toolsets); }
 
 const std::set<std::string>& Registry::known_toolsets() {
-  static const std::set<std::string> kToolsets = {"file", "terminal", "code", "task", "web"};
+  static const std::set<std::string> kToolsets = {"file", "terminal", "code",
+                                                  "task", "web",      "conformance"};
   return kToolsets;
 }
+
+bool Registry::is_opt_in(const std::string& toolset) { return toolset == "conformance"; }
 
 std::string Registry::toolset_names() {
   std::string out = "all";
@@ -29,7 +32,12 @@ std::string Registry::toolset_names() {
 Result<std::set<std::string>> Registry::select_toolsets(const std::vector<std::string>& names) {
   std::set<std::string> out;
   for (const auto& name : names) {
-    if (name == "all") return std::set<std::string>{};
+    if (name == "all") {
+      for (const auto& known : known_toolsets()) {
+        if (!is_opt_in(known)) out.insert(known);
+      }
+      continue;
+    }
     if (!known_toolsets().count(name)) {
       return Error::InvalidArgument("unknown toolset '" + name + "' (valid: " + toolset_names() +
                                     ")");
@@ -39,14 +47,14 @@ Result<std::set<std::string>> Registry::select_toolsets(const std::vector<std::s
   return out;
 }
 
-bool Registry::is_enabled(const ToolSpec& spec) const {
-  return toolsets_.empty() || toolsets_.count(spec.toolset) > 0;
+bool Registry::is_enabled(const std::string& toolset) const {
+  return toolsets_.empty() ? !is_opt_in(toolset) : toolsets_.count(toolset) > 0;
 }
 
 std::vector<const ToolSpec*> Registry::list(const Services& services) const {
   std::vector<const ToolSpec*> out;
   for (const auto& tool : tools_) {
-    if (is_enabled(tool) && tool.is_available(services)) out.push_back(&tool);
+    if (is_enabled(tool.toolset) && tool.is_available(services)) out.push_back(&tool);
   }
   return out;
 }
@@ -67,7 +75,7 @@ const ToolSpec* Registry::find(const std::string& name, const Services& services
   const std::string& wanted = classic_name(name);
   for (const auto& tool : tools_) {
     if (tool.name == wanted) {
-      return is_enabled(tool) && tool.is_available(services) ? &tool : nullptr;
+      return is_enabled(tool.toolset) && tool.is_available(services) ? &tool : nullptr;
     }
   }
   return nullptr;
@@ -77,9 +85,10 @@ Error Registry::why_missing(const std::string& name, const Services& services) c
   const std::string& wanted = classic_name(name);
   for (const auto& tool : tools_) {
     if (tool.name != wanted) continue;
-    if (!is_enabled(tool)) {
+    if (!is_enabled(tool.toolset)) {
       std::string enabled;
       for (const auto& set : toolsets_) enabled += (enabled.empty() ? "" : ",") + set;
+      if (enabled.empty()) enabled = "all";  // the default
       return Error::PermissionDenied("Tool '" + name + "' is not enabled (--toolsets " + enabled +
                                      "; it is in toolset '" + tool.toolset + "')");
     }

@@ -93,22 +93,27 @@ struct ToolAnnotations {
   bool open_world = false;
 };
 
-// An image a call returns beside its JSON (execute_code's shown PNGs): an MCP
-// `image` content block after the text.
-struct ImageContent {
+// A content block a call returns after its text: an image (execute_code's
+// shown PNGs), an audio clip, or an embedded resource (MCP `image`, `audio`,
+// `resource` blocks).
+struct ContentBlock {
+  enum class Kind { kImage, kAudio, kTextResource, kBlobResource };
   std::string mime_type;  // image/png
-  std::string data;       // the raw bytes
+  std::string data;       // the raw bytes; a text resource's text
+  Kind kind = Kind::kImage;
+  std::string uri;  // a resource's
 };
 
-// What one call returns at the edge: the contract's JSON object, and
+// What one call returns at the edge: the contract's JSON object (a string
+// is sent as the text itself: the conformance fixtures' plain text), and
 // whether it is a tool failure (MCP `isError`), which the tool decides from
 // its typed result, naming the failure's `code`. The JSON's keys never
 // decide it.
 struct ToolReply {
   Json value;
   bool is_error = false;
-  std::optional<ErrorCode> code;  // the failure's kind
-  std::vector<ImageContent> images;
+  std::optional<ErrorCode> code;      // the failure's kind
+  std::vector<ContentBlock> content;  // after the text
 };
 
 // The entry point of a tool (built by `typed_entry`).
@@ -119,6 +124,10 @@ struct ToolSpec {
   std::string toolset;  // one of Registry::known_toolsets()
   std::string description;
   Json input_schema;
+  // The JSON Schema of what a successful call returns (MCP `outputSchema`,
+  // registry/output_schema.h): built from the tool's typed Output. A call
+  // that succeeds sends its JSON as `structuredContent` too. Null: none.
+  Json output_schema;
   ToolAnnotations annotations;
   ToolEntry run;
   // The reading tools (read_file, search_files) leave the session's loop
@@ -143,6 +152,11 @@ struct ToolSpec {
   // and what it changed after (registry/checkpoint_hook.h). Unset, or
   // nullopt: the call changes nothing there.
   std::function<std::optional<checkpoint::Footprint>(const Json& args)> changes;
+  // The client capabilities a call cannot do without, shaped as MCP's
+  // ClientCapabilities (`{"sampling": {}}`, `{"extensions": {"…/tasks": {}}}`):
+  // on the modern wire, where each request declares its own, a call whose
+  // request lacks one is refused (-32021) before it runs. Empty: none.
+  Json client_capabilities = Json::object();
   // The tool reports its own progress (no ticker from the router), and a
   // call of it that may become a task becomes one at once: hermes_task,
   // which waits on an agent for minutes.

@@ -37,9 +37,9 @@ struct TypedTool {
   // What arguments `parse` refused become, for tools that count malformed
   // calls per session (patch's hint); nullptr: the parse error as is.
   Result<Output> (*rejected)(const Error& error, CallContext& ctx) = nullptr;
-  // The images an output carries (MCP image content after the text);
-  // nullptr: none.
-  std::vector<ImageContent> (*images)(const Output& output) = nullptr;
+  // The content blocks an output carries after the text (images, audio,
+  // embedded resources); nullptr: none.
+  std::vector<ContentBlock> (*content)(const Output& output) = nullptr;
 };
 
 namespace typed_tool_internal {
@@ -74,7 +74,7 @@ ToolEntry typed_entry(TypedTool<Params, Output> tool) {
     const Error* failure = tool.failure ? tool.failure(*out) : nullptr;
     ToolReply reply = failure ? internal::failed(*failure, tool.render(*out))
                               : ToolReply{tool.render(*out), false, std::nullopt};
-    if (tool.images) reply.images = tool.images(*out);
+    if (tool.content) reply.content = tool.content(*out);
     return reply;
   };
 }

@@ -54,4 +54,18 @@ Json rpc_error(const std::string& message) {
   return out;
 }
 
+std::string dispatch_request(const RpcRequest& request, RpcHandler& handler) {
+  try {
+    return frame_response(handler.handle(request.tool, request.args));
+  } catch (const std::exception& e) {
+    return frame_response(rpc_error(e.what()));
+  }
+}
+
+std::string answer_private(std::string_view line, RpcHandler& handler) {
+  auto request = parse_request(line);
+  if (!request) return frame_response(rpc_error("Invalid RPC request: " + request.error().message));
+  return dispatch_request(*request, handler);
+}
+
 }  // namespace hermes::rpc

@@ -6,6 +6,7 @@
 #include "core/result.h"
 #include "core/strings.h"
 #include "json/json.h"
+#include "rpc/rpc_handler.h"
 
 #include <string>
 #include <string_view>
@@ -37,5 +38,15 @@ std::string frame_response(const Json& response);
 
 // `{"error": message}`.
 Json rpc_error(const std::string& message);
+
+// The framed answer of `handler` to `request`; an exception it throws is
+// answered with its message.
+std::string dispatch_request(const RpcRequest& request, RpcHandler& handler);
+
+// The framed answer to one request line that arrived over a channel only
+// the script can reach (the file RPC's private directory, a kernel's
+// stream), so no token is checked. A line that is not a request is answered
+// with `Invalid RPC request: …`.
+std::string answer_private(std::string_view line, RpcHandler& handler);
 
 }  // namespace hermes::rpc

@@ -131,11 +131,7 @@ std::string RpcServer::answer(const std::string& line, RpcHandler& handler) cons
   if (!tokens_equal(request->token, token_)) {
     return frame_response(rpc_error("Unauthorized RPC request"));
   }
-  try {
-    return frame_response(handler.handle(request->tool, request->args));
-  } catch (const std::exception& e) {
-    return frame_response(rpc_error(e.what()));
-  }
+  return dispatch_request(*request, handler);
 }
 
 bool RpcServer::send_all(int fd, const std::string& data) const {

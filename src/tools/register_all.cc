@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The tool table of the binary, in tools/list order: file tools, shell tools,
-// code, task dispatch, then the web.
+// code, task dispatch, the web, then the conformance suite's fixtures (a
+// toolset only `--toolsets …,conformance` enables).
 #include "tools/register_all.h"
 
 #include "registry/registry.h"
 #include "tools/checkpoint/checkpoint.h"
+#include "tools/conformance/conformance.h"
 #include "tools/execute_code/execute_code.h"
 #include "tools/patch/patch.h"
 #include "tools/process/process.h"
@@ -28,6 +30,7 @@ void register_all_tools(registry::Registry& registry) {
   execute_code::register_execute_code(registry);
   task::register_task(registry);
   web_tools::register_web(registry);
+  conformance::register_conformance(registry);
 }
 
 }  // namespace hermes::tools

@@ -3,13 +3,10 @@
 #  1. MCP Inspector CLI: tools/list --strict (schema portability) and --load on read_file;
 #  2. the official conformance suite's server scenarios that apply to a tools-only
 #     server, through a stdio-to-HTTP bridge on a loopback port;
-#  3. the conformance suite natively against `hermes-tools serve`: every scenario a
-#     revision requires (2025-11-25 on the legacy wire, 2026-07-28 on the modern
-#     one) with the committed baselines of expected failures (scenarios that need
-#     test-fixture tools, prompts or resources, which a tools-only server does not
-#     have), plus the pending http-header-validation scenario;
-#  4. the Inspector CLI over HTTP (--strict, --protocol-era auto);
-#  5. the stdio edge-case prober from ../shared/bench when that folder is present.
+#  3. the Inspector CLI over HTTP (--strict, --protocol-era auto);
+#  4. the stdio edge-case prober from ../shared/bench when that folder is present.
+# The whole conformance server suite natively over HTTP, on both wires, is
+# server_suite.sh (ctest conformance.server).
 # Usage: run.sh PATH/TO/hermes-tools
 set -euo pipefail
 bin="${1:?usage: run.sh HERMES_TOOLS_BIN}"
@@ -66,7 +63,6 @@ for scenario in server-initialize ping tools-list logging-set-level; do
 done
 
 kill "$bridge" 2>/dev/null || true
-# No token (dns-rebinding-protection expects its loopback request to pass).
 hport=$(( 20000 + RANDOM % 20000 ))
 "$bin" serve --listen "127.0.0.1:$hport" > "$work/serve.log" 2>&1 &
 server=$!
@@ -75,23 +71,6 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 url="http://127.0.0.1:$hport/mcp"
-for revision in 2025-11-25 2026-07-28; do
-  out="$work/http-$revision"
-  if (cd "$mods/.." && node "$mods/.bin/conformance" server --url "$url" --requirements "$revision" \
-        --expected-failures "$here/baseline-$revision.yaml" -o "$out" > "$out.log" 2>&1); then
-    pass "conformance over HTTP, $revision requirements ($(grep -o 'Passed: [0-9]*/[0-9]*' "$out.log" | tail -1), baseline held)"
-  else
-    fail "conformance over HTTP, $revision requirements: $(grep -iE 'unexpected|now pass|FAIL' "$out.log" | head -20)"
-  fi
-done
-out="$work/http-header-validation"
-(cd "$mods/.." && node "$mods/.bin/conformance" server --url "$url" --scenario http-header-validation \
-   -o "$out" > "$out.log" 2>&1) || true
-if grep -q "0 failed" "$out.log"; then
-  pass "conformance over HTTP, http-header-validation ($(grep -o 'Passed: [0-9]*/[0-9]*' "$out.log"))"
-else
-  fail "conformance over HTTP, http-header-validation: $(tail -8 "$out.log")"
-fi
 for era in legacy auto modern; do
   if "$inspector" --cli --transport http --server-url "$url" --protocol-era "$era" \
        --method tools/list --strict > "$work/http-list-$era.json" 2> "$work/http-list-$era.err"; then

@@ -475,7 +475,7 @@ TEST_F(EndpointTest, LegacyCallsAskTheClientOnTheirStream) {
   std::string plain = session(Json::object());
   auto job = e.handle(post(rpc(2, "tools/call", {{"name", "ask"}}), {{"mcp-session-id", plain}}));
   ASSERT_TRUE(std::holds_alternative<CallJob>(job));
-  EXPECT_EQ(text(std::get<CallJob>(job).run([](const Json&) {})), "\"not asked\"");
+  EXPECT_EQ(text(std::get<CallJob>(job).run([](const Json&) {})), "not asked");
 
   std::string sid = session({{"elicitation", Json::object()}});
   job = e.handle(post(rpc(3, "tools/call", {{"name", "ask"}}), {{"mcp-session-id", sid}}));
@@ -508,6 +508,85 @@ TEST_F(EndpointTest, LegacyCallsAskTheClientOnTheirStream) {
   worker.join();
   EXPECT_EQ(text(reply), R"({"action":"accept"})");
   EXPECT_EQ(response(e.handle(post(answer, {{"mcp-session-id", sid}}))).status, 400);
+}
+
+// Issue 37 (tools-call-with-logging, sep-2575-server-no-log-without-loglevel):
+// a legacy call's log messages travel on its own stream, at or above the
+// level the session chose with logging/setLevel; a modern call, whose
+// request set no log level, sends none.
+TEST_F(EndpointTest, LegacyCallsLogOnTheirStreamAtTheSessionsLevel) {
+  registry_.add(registry::ToolSpec{
+      .name = "logs",
+      .toolset = "file",
+      .description = "d",
+      .input_schema = {{"type", "object"}},
+      .run = [](const Json&, registry::CallContext& ctx) {
+        for (const char* level : {"debug", "info", "error"}) {
+          ctx.client.notify("notifications/message", {{"level", level}, {"data", level}});
+        }
+        return registry::ToolReply{Json::object()};
+      }});
+  router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
+  Endpoint& e = endpoint();
+  auto levels_sent = [&](std::variant<HttpResponse, CallJob> job) {
+    std::vector<std::string> sent;
+    EXPECT_TRUE(std::holds_alternative<CallJob>(job));
+    std::get<CallJob>(job).run([&](const Json& message) {
+      if (message.value("method", "") == "notifications/message") {
+        sent.push_back(message["params"]["level"].get<std::string>());
+      }
+    });
+    return sent;
+  };
+  std::string sid = initialize(e);
+  Json call = rpc(2, "tools/call", {{"name", "logs"}});
+  EXPECT_EQ(levels_sent(e.handle(post(call, {{"mcp-session-id", sid}}))),
+            (std::vector<std::string>{"debug", "info", "error"}));
+  HttpResponse set = response(
+      e.handle(post(rpc(3, "logging/setLevel", {{"level", "info"}}), {{"mcp-session-id", sid}})));
+  EXPECT_EQ(body(set)["result"], Json::object());
+  call["id"] = 4;
+  EXPECT_EQ(levels_sent(e.handle(post(call, {{"mcp-session-id", sid}}))),
+            (std::vector<std::string>{"info", "error"}));
+  Json modern_call = modern(5, "tools/call", {{"name", "logs"}});
+  EXPECT_TRUE(
+      levels_sent(e.handle(post(modern_call, modern_headers("tools/call", "logs")))).empty());
+}
+
+// Issue 37 (http-custom-header-server-validation, SEP-2243): an argument
+// whose schema names an `x-mcp-header` must come in its Mcp-Param header
+// too, with the same value (base64 sentinel decoded strictly); else 400 -32020.
+TEST_F(EndpointTest, ModernCallChecksItsMcpParamHeaders) {
+  registry_.add(registry::ToolSpec{
+      .name = "region",
+      .toolset = "file",
+      .description = "d",
+      .input_schema = {{"type", "object"},
+                       {"properties", {{"r", {{"type", "string"}, {"x-mcp-header", "Region"}}}}}},
+      .run = [](const Json& args, registry::CallContext&) { return registry::ToolReply{args}; }});
+  router_ = std::make_unique<mcp::Router>(registry_, services_, mcp::RouterOptions{});
+  Endpoint& e = endpoint();
+  auto outcome = [&](Json args, std::optional<std::string> value) {
+    Json call = modern(1, "tools/call", {{"name", "region"}, {"arguments", std::move(args)}});
+    Headers headers = modern_headers("tools/call", "region");
+    if (value) headers.emplace_back("mcp-param-region", *value);
+    return e.handle(post(call, headers));
+  };
+  auto refused = [&](Json args, std::optional<std::string> value) {
+    auto result = outcome(std::move(args), std::move(value));
+    if (!std::holds_alternative<HttpResponse>(result)) return false;
+    const HttpResponse& r = std::get<HttpResponse>(result);
+    return r.status == 400 && body(r)["error"]["code"] == -32020;
+  };
+  EXPECT_FALSE(refused({{"r", "Hello"}}, "Hello"));
+  EXPECT_FALSE(refused({{"r", "Hello"}}, "=?base64?SGVsbG8=?="));
+  EXPECT_FALSE(refused({{"r", "=?base64?SGVsbG8="}}, "=?base64?SGVsbG8="))  // no suffix: literal
+      << "a value without the sentinel's suffix is taken as it is";
+  EXPECT_FALSE(refused(Json::object(), std::nullopt));
+  EXPECT_TRUE(refused({{"r", "Hello"}}, std::nullopt)) << "missing header";
+  EXPECT_TRUE(refused({{"r", "Hello"}}, "Bye")) << "mismatch";
+  EXPECT_TRUE(refused({{"r", "Hello"}}, "=?base64?SGVsbG8?=")) << "bad padding";
+  EXPECT_TRUE(refused({{"r", "Hello"}}, "=?base64?SGVs!!!bG8=?=")) << "bad characters";
 }
 
 TEST_F(EndpointTest, ModernCallRunsWithBase64NameAndCountsLoad) {

@@ -6,6 +6,7 @@
 // "Internal error", which means a parser threw instead of naming the
 // argument.
 #include "mcp/router.h"
+#include "mcp/tool_table_call.h"
 #include "registry/client_channel.h"
 #include "testutil/schema_args.h"
 #include "testutil/scoped_env.h"
@@ -16,34 +17,6 @@
 
 namespace hermes::mcp {
 namespace {
-
-struct Outcome {
-  bool threw = false;
-  Json message;
-};
-
-Outcome call(Router& router, registry::Session& session, registry::ClientChannel& client,
-             const Json& params) {
-  Outcome out;
-  try {
-    auto prepared = router.prepare_call(1, params);
-    if (auto* reply = std::get_if<Reply>(&prepared)) {
-      out.message = reply->message;
-      return out;
-    }
-    auto reply = router.run_call(1, std::get<PreparedCall>(prepared),
-                                 CallEnv{session, client, std::stop_token(), nullptr, "test"});
-    if (reply) out.message = reply->message;
-  } catch (const std::exception&) {
-    out.threw = true;
-  }
-  return out;
-}
-
-std::string result_text(const Json& message) {
-  const Json& content = message.value("result", Json::object()).value("content", Json::array());
-  return content.empty() ? "" : content[0].value("text", "");
-}
 
 class WrongTypedArguments : public ::testing::Test {
  protected:

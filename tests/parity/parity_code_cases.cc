@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Parity cases for execute_code: plain output, tool calls from the script
-// through the file RPC, and a script error.
+// Parity cases for execute_code: plain output, tool calls from the script,
+// a script error, and the session's kernel (on the local backend here, over
+// the backend's stream elsewhere): state kept across calls, a reset, a
+// crash answered with a fresh kernel next, a shown image.
 #include "parity/parity_env.h"
 
 namespace hermes::testing {
@@ -22,6 +24,24 @@ std::vector<ParityCase> code_cases() {
                              e.read("out.txt")});
        }},
       {"code_exception", [code](ParityEnv& e) { return code(e, "raise ValueError('boom')"); }},
+      {"code_kernel_persists",
+       [code](ParityEnv& e) {
+         return Json::array(
+             {code(e, "import json\nx = 41"), code(e, "print(x + 1, json.dumps([1]))"),
+              e.call("execute_code", {{"code", "print('x' in globals())"}, {"reset", true}})});
+       }},
+      {"code_kernel_crash",
+       [code](ParityEnv& e) {
+         return Json::array({code(e, "x = 1"),
+                             code(e, "import os\nprint('bye', flush=True)\nos._exit(3)"),
+                             code(e, "print('x' in globals())")});
+       }},
+      {"code_kernel_image",
+       [code](ParityEnv& e) {
+         return code(e,
+                     "import hermes_tools\n"
+                     "hermes_tools.show(b'\\x89PNG\\r\\n\\x1a\\n' + b'0' * 8)\nprint('shown')");
+       }},
   };
 }
 

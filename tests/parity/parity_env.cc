@@ -9,11 +9,7 @@
 namespace hermes::testing {
 
 ParityEnv::ParityEnv(BackendKind kind, const std::string& extra)
-    : ParityEnv([&](const std::string& work) {
-        // Only the local backend keeps a Python kernel so far: the suite
-        // compares per-call interpreters on every backend.
-        return backend_yaml(kind, work, extra) + "code_execution:\n  kernel: false\n";
-      }) {}
+    : ParityEnv([&](const std::string& work) { return backend_yaml(kind, work, extra); }) {}
 
 ParityEnv::ParityEnv(const YamlFor& yaml_for) : tools_(yaml_for) {
   // The server ignores SIGPIPE (cli/main.cc), and so must the process that

@@ -59,11 +59,13 @@ TEST(Registry, ToolsetsFailClosedAndSayWhatIsMissing) {
   auto selected = Registry::select_toolsets({"file", "terminal"});
   ASSERT_TRUE(selected);
   EXPECT_EQ(*selected, (std::set<std::string>{"file", "terminal"}));
-  EXPECT_TRUE(Registry::select_toolsets({"file", "all"})->empty()) << "all: every toolset";
+  EXPECT_EQ(*Registry::select_toolsets({"file", "all"}),
+            (std::set<std::string>{"code", "file", "task", "terminal", "web"}))
+      << "all: every toolset but the opt-in ones";
   auto typo = Registry::select_toolsets({"flie"});
   ASSERT_FALSE(typo);
   EXPECT_EQ(typo.error().message,
-            "unknown toolset 'flie' (valid: all, code, file, task, terminal, web)");
+            "unknown toolset 'flie' (valid: all, code, conformance, file, task, terminal, web)");
   World w;
   auto noop = [](const Json&, CallContext&) { return ToolReply{Json::object()}; };
   w.registry.add({.name = "read_file", .toolset = "file", .run = noop});
@@ -77,6 +79,28 @@ TEST(Registry, ToolsetsFailClosedAndSayWhatIsMissing) {
             "Tool 'terminal' is not enabled (--toolsets file,web; it is in toolset 'terminal')");
   EXPECT_EQ(w.registry.why_missing("web_search", w.services).code, ErrorCode::kUnavailable);
   EXPECT_EQ(w.registry.why_missing("frob", w.services).message, "Unknown tool: frob");
+}
+
+// Issue 37: the conformance fixtures are never on by default nor part of
+// `all`; naming them adds them.
+TEST(Registry, ConformanceToolsetOnlyWhenNamed) {
+  EXPECT_EQ(*Registry::select_toolsets({"all", "conformance"}),
+            (std::set<std::string>{"code", "conformance", "file", "task", "terminal", "web"}));
+  auto noop = [](const Json&, CallContext&) { return ToolReply{Json::object()}; };
+  for (const std::vector<std::string>& names :
+       {std::vector<std::string>{}, std::vector<std::string>{"all"}}) {
+    World w;
+    w.registry.add({.name = "read_file", .toolset = "file", .run = noop});
+    w.registry.add({.name = "test_simple_text", .toolset = "conformance", .run = noop});
+    w.registry.enable_toolsets(*Registry::select_toolsets(names));
+    EXPECT_NE(w.dispatcher.find("read_file"), nullptr);
+    EXPECT_EQ(w.dispatcher.find("test_simple_text"), nullptr) << names.size();
+    if (names.empty()) {
+      EXPECT_EQ(w.registry.why_missing("test_simple_text", w.services).message,
+                "Tool 'test_simple_text' is not enabled (--toolsets all; it is in toolset "
+                "'conformance')");
+    }
+  }
 }
 
 // A typed tool: its parse error, its handler's Error, and an output that is

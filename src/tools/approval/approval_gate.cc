@@ -91,7 +91,8 @@ registry::Elicitation approval_question(const std::string& command,
                                            {"always", "Always allow"},
                                            {"deny", "Deny"}},
                                .field = "decision",
-                               .title = "Decision"};
+                               .title = "Decision",
+                               .key = "approval"};
 }
 
 GateResult ask_user(const std::string& command, const std::string& description,

@@ -59,7 +59,10 @@ std::string describe(const registry::Registry& registry, const registry::Service
     text += "  " + render_signature(sigs[i]) + " -> dict\n    " + return_note(*tools[i]) + "\n";
   }
   text += "\n" + limits_line(settings) + "\n\n";
-  text += runs_elsewhere(services.config)
+  text += runs_elsewhere(services.config) && settings.kernel
+              ? "Scripts run with the terminal backend's python3 on that machine, in the "
+                "session's working directory there (the same as terminal()).\n\n"
+          : runs_elsewhere(services.config)
               ? "Scripts run with the terminal backend's python3, in a private temporary "
                 "directory on that machine: open files there by absolute path (tool calls "
                 "resolve paths as usual).\n\n"

@@ -28,6 +28,7 @@ ExecSettings read_settings(const Config& config) {
   if (s.kernel_memory_mb < 0) s.kernel_memory_mb = 4096;
   s.interrupt_grace_s = config.get_double("code_execution.interrupt_grace", 2.0);
   if (s.interrupt_grace_s < 0) s.interrupt_grace_s = 2.0;
+  s.prestart_kernel = config.get_bool("code_execution.prestart_kernel", false);
   return s;
 }
 

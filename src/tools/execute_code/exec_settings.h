@@ -31,6 +31,8 @@ struct ExecSettings {
   int64_t kernel_idle_timeout_s = 1800;
   int64_t kernel_memory_mb = 4096;  // 0: no limit
   double interrupt_grace_s = 2.0;
+  // Keep one kernel started ahead of a session's first call (local backend).
+  bool prestart_kernel = false;
 };
 
 ExecSettings read_settings(const Config& config);

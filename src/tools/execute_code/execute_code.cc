@@ -14,10 +14,11 @@
 #include "tools/execute_code/exec_session.h"
 #include "tools/execute_code/exec_settings.h"
 #include "tools/execute_code/interpreter.h"
-#include "tools/execute_code/kernel.h"
 #include "tools/execute_code/kernel_pool.h"
+#include "tools/execute_code/local_kernel.h"
 #include "tools/execute_code/remote_run.h"
 #include "tools/execute_code/script_run.h"
+#include "tools/execute_code/stream_kernel.h"
 #include "tools/execute_code/stub_module.h"
 #include "tools/execute_code/tool_bridge.h"
 #include "tools/file_common/session_backend.h"
@@ -42,13 +43,17 @@ bool is_directory(const std::string& path) {
 
 // Project mode runs where terminal() would (under a workspace root, never
 // outside it); strict mode (empty) in staging.
-std::string working_dir(ExecMode mode, const registry::Session& session,
-                        const backend::Backend& backend) {
+std::string working_dir(ExecMode mode, const std::string& session_cwd,
+                        const backend::CommandFence* fence) {
   if (mode == ExecMode::kStrict) return "";
-  std::string dir = PathResolver::workspace(session.cwd());
-  const backend::CommandFence* fence = backend.command_fence();
+  std::string dir = PathResolver::workspace(session_cwd);
   if (fence && !is_within(PathResolver::real_path(dir), fence->root())) dir = fence->root();
   return is_directory(dir) ? dir : "";
+}
+
+std::string working_dir(ExecMode mode, const registry::Session& session,
+                        const backend::Backend& backend) {
+  return working_dir(mode, session.cwd(), backend.command_fence());
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -76,6 +81,7 @@ ScriptTruncation truncation(const StdoutView& view, const RunResult& run,
 struct KernelFate {
   bool in_kernel = false;  // the call ran in the session's kernel
   bool lost = false;       // which died or was killed: its state is gone
+  bool memory = false;     // the cell went past the kernel's memory cap
 };
 
 std::string signal_or_code(int exit_code) {
@@ -103,6 +109,13 @@ void add_ending(ScriptRan& out, const RunResult& run, const ExecSettings& settin
     if (fate.lost) {
       out.output += "\n[the cell did not stop after SIGINT and the kernel was killed:" + lost + "]";
     }
+  } else if (fate.memory) {
+    out.status = ScriptStatus::kError;
+    out.error = Error::TooLarge(
+        "The cell went past the kernel's memory limit "
+        "(code_execution.kernel_memory_mb: " +
+        std::to_string(settings.kernel_memory_mb) + ")." + lost);
+    if (!err.empty()) out.output += "\n--- stderr ---\n" + err;
   } else if (fate.lost) {
     out.status = ScriptStatus::kError;
     out.error = Error::Internal("The Python kernel died (" + signal_or_code(run.exit_code) +
@@ -143,15 +156,16 @@ std::vector<std::string> scrubbed_env(const ExecSettings& settings) {
   return env.kept;
 }
 
+std::string env_value(const char* name) {
+  const char* value = std::getenv(name);
+  return std::string(value ? value : "");
+}
+
 std::string interpreter_for(ExecMode mode, ExecSession& state) {
-  auto getenv = [](const char* name) {
-    const char* value = std::getenv(name);
-    return std::string(value ? value : "");
-  };
   auto probe = [&state](const std::string& program) {
     return state.probe_cached(program, probe_python);
   };
-  return choose_interpreter(mode, getenv, probe);
+  return choose_interpreter(mode, env_value, probe);
 }
 
 constexpr const char* kSandboxUnavailable =
@@ -232,6 +246,9 @@ std::optional<std::string> fresh_text(FreshReason why, const ExecSettings& setti
       return "reset: true";
     case FreshReason::kDied:
       return "the previous kernel died or was killed";
+    case FreshReason::kMemory:
+      return "the previous kernel went past its memory limit (code_execution.kernel_memory_mb: " +
+             std::to_string(settings.kernel_memory_mb) + ") and was stopped";
     case FreshReason::kIdle:
       return "the previous kernel was idle for " + std::to_string(settings.kernel_idle_timeout_s) +
              "s and was stopped";
@@ -249,13 +266,96 @@ struct KernelNotes {
   std::vector<std::string> images;
 };
 
-// The local backend's default: the code runs as a cell of the session's
-// kernel, started on first use (or after a reset, a death, reaping or
-// eviction) under the containment of run_here.
-Result<RunResult> run_in_kernel(const ExecuteCodeParams& params,
-                                const std::vector<StubSignature>& sigs, RunContext run,
-                                const std::string& interpreter, registry::CallContext& ctx,
-                                const backend::Backend& backend, KernelNotes& notes) {
+// What a kernel of this host was started as, for KernelPool::take_spare.
+// The working directory is left out: a spare is moved to the session's
+// (adopt_spare).
+std::string spare_key(const KernelSpec& spec) {
+  std::string all =
+      spec.module_source + '\0' + spec.interpreter + '\0' + std::to_string(spec.memory_bytes);
+  for (const std::string& entry : spec.env) all += '\0' + entry;
+  return all;
+}
+
+// The kernel spec for this host when no write fence applies (no `--root`):
+// what a pre-started spare is started as, and what a session's first call
+// compares it with.
+KernelSpec unfenced_spec(const std::vector<StubSignature>& sigs, const ExecSettings& settings,
+                         const std::string& interpreter, const std::string& cwd) {
+  return KernelSpec{
+      .module_source = generate_module(sigs, RpcTransport::kSocket),
+      .interpreter = interpreter,
+      .cwd = cwd,
+      .env = scrubbed_env(settings),
+      .memory_bytes = static_cast<uint64_t>(settings.kernel_memory_mb) << 20,
+  };
+}
+
+// A spare started before the session knew its cwd: a setup cell moves it
+// there (the path as hex bytes, so any name survives) and leaves no name
+// behind. A spare that fails it is dropped (nullptr).
+std::unique_ptr<Kernel> adopt_spare(std::unique_ptr<Kernel> spare, const std::string& cwd) {
+  if (cwd.empty()) return spare;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : cwd) hex += {kHex[c >> 4], kHex[c & 15]};
+  BridgeSlot no_tools;
+  std::stop_source stop;
+  CellResult moved =
+      spare->run_cell({.code = "import os as _o\n_o.chdir(bytes.fromhex('" + hex + "'))\ndel _o",
+                       .timeout = std::chrono::seconds(10)},
+                      no_tools, stop);
+  if (moved.kernel_lost || moved.run.exit_code != 0) return nullptr;
+  return spare;
+}
+
+// Starts the session's kernel on this host, under the containment of
+// run_here; a pre-started spare started the same way stands in for it.
+KernelSlot::Starter local_starter(const std::vector<StubSignature>& sigs,
+                                  const ExecSettings& settings, const std::string& interpreter,
+                                  registry::CallContext& ctx, const backend::Backend& backend) {
+  return [&]() -> Result<std::unique_ptr<Kernel>> {
+    HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(backend));
+    KernelSpec spec = unfenced_spec(sigs, settings, interpreter,
+                                    working_dir(settings.mode, ctx.session, backend));
+    spec.write_fence_fd = fence_fd;
+    if (const backend::CommandFence* fence = backend.command_fence()) {
+      proc::set_env(spec.env, "TMPDIR", fence->temp_dir());
+    }
+    if (fence_fd < 0) {
+      auto spare = KernelPool::shared()->take_spare(spare_key(spec));
+      if (spare && (spare = adopt_spare(std::move(spare), spec.cwd))) return spare;
+    }
+    return LocalKernel::start(spec);
+  };
+}
+
+// Starts the session's kernel on the backend's target, over its stream. It
+// starts where a terminal command would (project mode) or in the target's
+// temp directory (strict); the environment is the target's, less what the
+// scrub drops when the target is this host (as run_there).
+KernelSlot::Starter stream_starter(const std::vector<StubSignature>& sigs,
+                                   const ExecSettings& settings, registry::CallContext& ctx,
+                                   const std::shared_ptr<backend::Backend>& backend,
+                                   std::stop_token stop) {
+  return [&, stop]() -> Result<std::unique_ptr<Kernel>> {
+    std::string cwd = settings.mode == ExecMode::kStrict ? backend->temp_dir() : ctx.session.cwd();
+    StreamKernelSpec spec{
+        .module_source = generate_module(sigs, RpcTransport::kStream),
+        .cwd = cwd.empty() ? backend->default_cwd() : cwd,
+        .timezone = settings.timezone,
+        .unset_names =
+            backend->name() == "local" ? dropped_names(settings) : std::vector<std::string>{},
+        .memory_bytes = static_cast<uint64_t>(settings.kernel_memory_mb) << 20,
+    };
+    return StreamKernel::start(backend, spec, stop);
+  };
+}
+
+// The default: the code runs as a cell of the session's kernel, started on
+// first use (or after a reset, a death, reaping or eviction) by `start`.
+Result<RunResult> run_in_kernel(const ExecuteCodeParams& params, RunContext run,
+                                registry::CallContext& ctx, const KernelSlot::Starter& start,
+                                KernelNotes& notes) {
   const ExecSettings& settings = run.settings;
   KernelPool::shared()->set_limits(
       {.max_kernels = static_cast<size_t>(settings.max_kernels),
@@ -264,35 +364,39 @@ Result<RunResult> run_in_kernel(const ExecuteCodeParams& params,
       ctx.session.state<ExecSession>().kernel_slot().acquire(run.stop.get_token());
   if (!lease) return Error::Cancelled("Script interrupted before it started");
   if (params.reset) lease->reset();
-  auto start = [&]() -> Result<std::unique_ptr<Kernel>> {
-    HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(backend));
-    KernelSpec spec{
-        .module_source = generate_module(sigs, RpcTransport::kSocket),
-        .interpreter = interpreter,
-        .cwd = working_dir(settings.mode, ctx.session, backend),
-        .env = scrubbed_env(settings),
-        .write_fence_fd = fence_fd,
-        .memory_bytes = static_cast<uint64_t>(settings.kernel_memory_mb) << 20,
-    };
-    if (const backend::CommandFence* fence = backend.command_fence()) {
-      proc::set_env(spec.env, "TMPDIR", fence->temp_dir());
-    }
-    return Kernel::start(spec);
-  };
   HERMES_ASSIGN_OR_RETURN(Kernel * kernel, lease->kernel(start));
   CellResult cell = kernel->run_cell(
       {.code = params.code,
        .timeout = std::chrono::seconds(settings.timeout_s),
        .grace = std::chrono::milliseconds(static_cast<int64_t>(settings.interrupt_grace_s * 1000))},
       run.bridge, run.stop);
-  if (cell.kernel_lost) lease->lost();
-  notes.fate = {.in_kernel = true, .lost = cell.kernel_lost};
+  if (cell.kernel_lost)
+    lease->lost(cell.memory_exceeded ? FreshReason::kMemory : FreshReason::kDied);
+  notes.fate = {.in_kernel = true, .lost = cell.kernel_lost, .memory = cell.memory_exceeded};
   notes.fresh = fresh_text(lease->fresh(), settings);
   notes.images = std::move(cell.images);
   return std::move(cell.run);
 }
 
 }  // namespace
+
+void prestart_kernel(const registry::Registry& registry, const registry::Services& services) {
+  ExecSettings settings = read_settings(services.config);
+  if (!settings.kernel || !settings.prestart_kernel || runs_elsewhere(services.config)) return;
+  KernelPool::shared()->set_limits(
+      {.max_kernels = static_cast<size_t>(settings.max_kernels),
+       .idle_timeout = std::chrono::seconds(settings.kernel_idle_timeout_s)});
+  std::vector<StubSignature> sigs = stub_signatures(sandbox_tools(registry, services));
+  KernelPool::shared()->offer_spare([settings, sigs]() -> Result<SpareKernel> {
+    std::string interpreter = choose_interpreter(settings.mode, env_value, probe_python);
+    if (interpreter.empty()) return Error::Unavailable(kSandboxUnavailable);
+    // A new session's cwd is unset; no fence (the spare is refused under one).
+    KernelSpec spec =
+        unfenced_spec(sigs, settings, interpreter, working_dir(settings.mode, "", nullptr));
+    HERMES_ASSIGN_OR_RETURN(std::unique_ptr<Kernel> kernel, LocalKernel::start(spec));
+    return SpareKernel{spare_key(spec), std::move(kernel)};
+  });
+}
 
 Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params,
                                            registry::CallContext& ctx) {
@@ -317,8 +421,12 @@ Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params,
                     run_stop.get_token());
   RunContext run_context{settings, bridge, run_stop};
   KernelNotes kernel;
-  auto run = here && settings.kernel
-                 ? run_in_kernel(params, sigs, run_context, interpreter, ctx, **backend, kernel)
+  auto run = settings.kernel
+                 ? run_in_kernel(
+                       params, run_context, ctx,
+                       here ? local_starter(sigs, settings, interpreter, ctx, **backend)
+                            : stream_starter(sigs, settings, ctx, *backend, run_stop.get_token()),
+                       kernel)
              : here ? run_here(params.code, sigs, run_context, interpreter, ctx, **backend)
                     : run_there(params.code, sigs, run_context, **backend);
   if (!run) {

@@ -70,6 +70,11 @@ Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params,
                                            registry::CallContext& ctx);
 const Error* execute_code_failure(const ExecuteCodeOutput& output);
 
+// Starts a warm spare kernel for the next session's first call
+// (code_execution.prestart_kernel, local backend only); called when a
+// session lists its tools. Returns at once.
+void prestart_kernel(const registry::Registry& registry, const registry::Services& services);
+
 void register_execute_code(registry::Registry& registry);
 
 }  // namespace hermes::execute_code

@@ -4,6 +4,7 @@
 #include "tools/execute_code/execute_code_json.h"
 
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "registry/registry.h"
 #include "registry/typed_tool.h"
 #include "tools/execute_code/exec_description.h"
@@ -55,6 +56,27 @@ Json to_json(const ScriptRan& ran) {
   return out;
 }
 
+Json shape(registry::Of<ScriptRan>) {
+  using registry::boolean_type, registry::integer_type, registry::string_type;
+  return registry::object_shape({
+      registry::key("status", registry::enum_of({"success", "error", "timeout", "interrupted"})),
+      registry::key("output", string_type()),
+      registry::key("tool_calls_made", integer_type()),
+      registry::key("duration_seconds", registry::number_type()),
+      registry::optional_key("error", string_type()),
+      registry::optional_key("stdout_truncated", boolean_type()),
+      registry::optional_key("stdout_bytes_captured", integer_type()),
+      registry::optional_key("stdout_bytes_total", integer_type()),
+      registry::optional_key("stdout_bytes_omitted", integer_type()),
+      registry::optional_key("warning", string_type()),
+      registry::optional_key("stdout_spill_path", string_type()),
+      registry::optional_key("notice", string_type()),
+      registry::optional_key("fresh_kernel", string_type()),
+      registry::optional_key("kernel_state_lost", boolean_type()),
+      registry::optional_key("images_shown", integer_type()),
+  });
+}
+
 Json to_json(const ScriptFailed& failed) {
   Json out = Json::object();
   out["status"] = "error";
@@ -63,6 +85,8 @@ Json to_json(const ScriptFailed& failed) {
   out["duration_seconds"] = failed.duration_seconds;
   return out;
 }
+
+Json shape(registry::Of<ScriptFailed>) { return registry::never_structured(); }
 
 Json schema() {
   return Json::parse(R"json({
@@ -91,8 +115,8 @@ Result<ExecuteCodeParams> parse_execute_code_params(const Json& args) {
   return ExecuteCodeParams{.code = code->get<std::string>(), .reset = reset};
 }
 
-std::vector<registry::ImageContent> execute_code_images(const ExecuteCodeOutput& output) {
-  std::vector<registry::ImageContent> out;
+std::vector<registry::ContentBlock> execute_code_images(const ExecuteCodeOutput& output) {
+  std::vector<registry::ContentBlock> out;
   if (const auto* ran = std::get_if<ScriptRan>(&output)) {
     for (const std::string& png : ran->images) out.push_back({"image/png", png});
   }
@@ -110,6 +134,8 @@ void register_execute_code(registry::Registry& registry) {
       .toolset = "code",
       .description = "Run a Python script that can call Hermes tools programmatically.",
       .input_schema = schema(),
+      .output_schema =
+          registry::output_schema<ExecuteCodeOutput>([](auto of) { return shape(of); }),
       .annotations =
           {.read_only = false, .destructive = true, .idempotent = false, .open_world = true},
       .run = registry::typed_entry(registry::TypedTool<ExecuteCodeParams, ExecuteCodeOutput>{
@@ -117,7 +143,7 @@ void register_execute_code(registry::Registry& registry) {
           .handler = run_execute_code,
           .render = execute_code_json,
           .failure = execute_code_failure,
-          .images = execute_code_images,
+          .content = execute_code_images,
       }),
       // A script runs until it ends or times out.
       .long_running = registry::when_parsed(
@@ -134,8 +160,13 @@ void register_execute_code(registry::Registry& registry) {
             return !execute_code::system_python().empty() ||
                    execute_code::runs_elsewhere(services.config);
           },
-      .describe = [owner](const registry::Services& services,
-                          const std::string&) { return execute_code::describe(*owner, services); },
+      // A session lists its tools right after it starts: the moment to have
+      // a kernel ready for its first call.
+      .describe =
+          [owner](const registry::Services& services, const std::string&) {
+            execute_code::prestart_kernel(*owner, services);
+            return execute_code::describe(*owner, services);
+          },
   });
 }
 

@@ -12,6 +12,6 @@ namespace hermes::execute_code {
 Result<ExecuteCodeParams> parse_execute_code_params(const Json& args);
 Json execute_code_json(const ExecuteCodeOutput& output);
 // The PNGs a kernel's cell showed, as MCP image content.
-std::vector<registry::ImageContent> execute_code_images(const ExecuteCodeOutput& output);
+std::vector<registry::ContentBlock> execute_code_images(const ExecuteCodeOutput& output);
 
 }  // namespace hermes::execute_code

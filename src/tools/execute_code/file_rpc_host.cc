@@ -63,24 +63,10 @@ Status FileRpcHost::poll_once(std::stop_token stop) {
       HERMES_TRY(reply(request, nullptr, stop));
       continue;
     }
-    std::string response = answer(request.body);
+    std::string response = rpc::answer_private(request.body, handler_);
     HERMES_TRY(reply(request, &response, stop));
   }
   return {};
-}
-
-// The response line for one request, as the socket server would send it
-// (there is no token: the directory is private to the target's user).
-std::string FileRpcHost::answer(const std::string& body) {
-  auto request = rpc::parse_request(body);
-  if (!request) {
-    return rpc::frame_response(rpc::rpc_error("Invalid RPC request: " + request.error().message));
-  }
-  try {
-    return rpc::frame_response(handler_.handle(request->tool, request->args));
-  } catch (const std::exception& e) {
-    return rpc::frame_response(rpc::rpc_error(e.what()));
-  }
 }
 
 // Moves the response into place whole (the stub polls for the final name),

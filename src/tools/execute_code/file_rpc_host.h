@@ -40,7 +40,6 @@ class FileRpcHost {
   Status poll_once(std::stop_token stop);
 
  private:
-  std::string answer(const std::string& body);
   Status reply(const PendingRequest& request, const std::string* response, std::stop_token stop);
 
   backend::Backend& backend_;

@@ -67,11 +67,11 @@ void KernelSlot::Lease::reset() {
   slot_->next_ = FreshReason::kReset;
 }
 
-void KernelSlot::Lease::lost() {
+void KernelSlot::Lease::lost(FreshReason why) {
   std::unique_ptr<Kernel> old;
   std::lock_guard lock(slot_->mu_);
   old = std::move(slot_->kernel_);
-  slot_->next_ = FreshReason::kDied;
+  slot_->next_ = why;
 }
 
 Result<Kernel*> KernelSlot::Lease::kernel(const Starter& start) {
@@ -105,6 +105,7 @@ std::shared_ptr<KernelPool> KernelPool::shared() {
 }
 
 KernelPool::~KernelPool() {
+  if (spare_thread_.joinable()) spare_thread_.join();
   if (reaper_.joinable()) {
     reaper_.request_stop();
     reaper_.join();
@@ -133,7 +134,7 @@ void KernelPool::set_limits(PoolLimits limits) {
 
 size_t KernelPool::kernel_count() const {
   std::lock_guard lock(mu_);
-  size_t n = 0;
+  size_t n = spare_ || spare_starting_ ? 1 : 0;
   for (const auto& slot : live_slots()) n += slot->counts() ? 1 : 0;
   return n;
 }
@@ -146,13 +147,46 @@ std::vector<std::shared_ptr<KernelSlot>> KernelPool::live_slots() const {
   return out;
 }
 
+void KernelPool::offer_spare(std::function<Result<SpareKernel>()> start) {
+  std::lock_guard lock(mu_);
+  size_t live = 0;
+  for (const auto& slot : live_slots()) live += slot->counts() ? 1 : 0;
+  if (spare_ || spare_starting_ || live >= limits_.max_kernels) return;
+  spare_starting_ = true;
+  if (spare_thread_.joinable()) spare_thread_.join();  // it has finished
+  spare_thread_ = std::jthread([this, start = std::move(start)] {
+    Result<SpareKernel> started = start();
+    {
+      std::lock_guard done(mu_);
+      spare_starting_ = false;
+      if (started) spare_ = std::move(*started);
+      ++generation_;
+    }
+    changed_.notify_all();
+  });
+}
+
+std::unique_ptr<Kernel> KernelPool::take_spare(const std::string& key) {
+  std::unique_lock lock(mu_);
+  changed_.wait(lock, [this] { return !spare_starting_; });
+  if (!spare_ || spare_->key != key || !spare_->kernel->alive()) return nullptr;
+  std::unique_ptr<Kernel> taken = std::move(spare_->kernel);
+  spare_.reset();
+  return taken;
+}
+
 Status KernelPool::make_room(KernelSlot& slot) {
   std::vector<std::unique_ptr<Kernel>> evicted;  // destroyed after the locks
   std::vector<std::shared_ptr<KernelSlot>> slots;
   std::lock_guard lock(mu_);
   slots = live_slots();
-  size_t live = 0;
+  size_t live = spare_ ? 1 : 0;
   for (const auto& other : slots) live += other->counts() ? 1 : 0;
+  if (live >= limits_.max_kernels && spare_) {
+    evicted.push_back(std::move(spare_->kernel));
+    spare_.reset();
+    --live;
+  }
   while (live >= limits_.max_kernels) {
     KernelSlot* oldest = nullptr;
     Clock::time_point oldest_use = Clock::time_point::max();

@@ -15,13 +15,14 @@
 #include <mutex>
 #include <optional>
 #include <stop_token>
+#include <string>
 #include <thread>
 #include <vector>
 
 namespace hermes::execute_code {
 
 // Why a call runs in a kernel it did not run in before: its state is gone.
-enum class FreshReason { kNone, kFirstUse, kReset, kDied, kIdle, kEvicted };
+enum class FreshReason { kNone, kFirstUse, kReset, kDied, kMemory, kIdle, kEvicted };
 
 struct PoolLimits {
   size_t max_kernels = 8;
@@ -54,8 +55,9 @@ class KernelSlot {
     Result<Kernel*> kernel(const Starter& start);
     // Why kernel() started a new one (kNone: it is the previous call's).
     FreshReason fresh() const { return fresh_; }
-    // The kernel died during the call: the next call starts a new one.
-    void lost();
+    // The kernel died or was stopped during the call (`why`: kDied or
+    // kMemory): the next call starts a new one.
+    void lost(FreshReason why);
 
    private:
     KernelSlot* slot_;
@@ -92,6 +94,13 @@ class KernelSlot {
   FreshReason next_ = FreshReason::kFirstUse;  // mu_
 };
 
+// A kernel started before any session asked for it, and what it was
+// started as (`key`: a session takes it only for an identical spec).
+struct SpareKernel {
+  std::string key;
+  std::unique_ptr<Kernel> kernel;
+};
+
 // Thread-safe. The reaper thread starts with the first slot.
 class KernelPool : public std::enable_shared_from_this<KernelPool> {
  public:
@@ -103,8 +112,16 @@ class KernelPool : public std::enable_shared_from_this<KernelPool> {
   std::shared_ptr<KernelSlot> open_slot();
   // Read from the configuration on every call; takes effect at once.
   void set_limits(PoolLimits limits);
-  // The live kernels (a test's view).
+  // The live kernels, the spare included (a test's view).
   size_t kernel_count() const;
+
+  // Keeps one warm spare (code_execution.prestart_kernel): unless there is
+  // one, or it is being started, or the pool is at its cap, `start` runs on
+  // a thread of its own. At the cap the spare is the first kernel to go.
+  void offer_spare(std::function<Result<SpareKernel>()> start);
+  // The spare when it was started as `key` (waiting for one being
+  // started); nullptr otherwise.
+  std::unique_ptr<Kernel> take_spare(const std::string& key);
 
  private:
   friend class KernelSlot;
@@ -123,6 +140,9 @@ class KernelPool : public std::enable_shared_from_this<KernelPool> {
   std::vector<std::weak_ptr<KernelSlot>> slots_;  // mu_
   PoolLimits limits_;                             // mu_
   uint64_t generation_ = 0;                       // mu_: bumped by every change
+  std::optional<SpareKernel> spare_;              // mu_
+  bool spare_starting_ = false;                   // mu_
+  std::jthread spare_thread_;                     // mu_
   std::jthread reaper_;                           // started by open_slot
 };
 

@@ -63,8 +63,8 @@ class RemoteDir {
 // through a shell variable.
 std::string staging_script(const std::string& dir) {
   std::string q = shell_quote(dir);
-  return "command -v python3 >/dev/null 2>&1 || { echo " + std::string(kNoPythonMarker) +
-         "; exit 1; }\n"
+  return python_preflight() +
+         "\n"
          "umask 077 && mkdir " +
          q + " " + q + "/rpc && cd " + q +
          " && "
@@ -83,11 +83,7 @@ Status stage(backend::Backend& backend, const std::string& dir, const RemoteRunR
                           backend::run_bash_captured(backend, run, stop));
   if (staged.end == proc::RunEnd::kCancelled) return Error::Cancelled("interrupted");
   if (staged.end == proc::RunEnd::kExited && staged.exit_code == 0) return {};
-  if (staged.output.find(kNoPythonMarker) != std::string::npos) {
-    return Error::Unavailable("Python 3 is not available in the " + backend.name() +
-                              " terminal environment. Install Python to use execute_code "
-                              "with remote backends.");
-  }
+  if (reports_no_python(staged.output)) return python_unavailable(backend);
   std::string why =
       staged.end == proc::RunEnd::kTimedOut ? "timed out" : backend::last_line(staged.output);
   if (why.empty()) why = "exit code " + std::to_string(staged.exit_code);
@@ -106,13 +102,9 @@ bool is_shell_identifier(const std::string& name) {
 // `pids` holds the run's shell and python, for cleanup_script.
 std::string run_command(const std::string& dir, const RemoteRunRequest& request) {
   std::string q = shell_quote(dir);
-  std::string unset;
-  for (const std::string& name : request.unset_names) {
-    if (is_shell_identifier(name)) unset += " " + name;
-  }
   std::string vars = "HERMES_RPC_DIR=" + shell_quote(dir + "/rpc") + " ";
   if (!request.timezone.empty()) vars += "TZ=" + shell_quote(request.timezone) + " ";
-  return (unset.empty() ? "" : "unset" + unset + " 2>/dev/null\n") + "cd " + q + " && " + vars +
+  return unset_line(request.unset_names) + "cd " + q + " && " + vars +
          "PYTHONDONTWRITEBYTECODE=1 PYTHONIOENCODING=utf-8 "
          "sh -c 'echo \"$PPID $$\" > pids && exec python3 script.py'\n"
          "rc=$?\ncd / && rm -rf " +
@@ -147,6 +139,29 @@ RunEnd run_end(const backend::BashOutcome& outcome) {
 }
 
 }  // namespace
+
+std::string python_preflight() {
+  return "command -v python3 >/dev/null 2>&1 || { echo " + std::string(kNoPythonMarker) +
+         "; exit 1; }";
+}
+
+bool reports_no_python(std::string_view output) {
+  return output.find(kNoPythonMarker) != std::string_view::npos;
+}
+
+Error python_unavailable(const backend::Backend& backend) {
+  return Error::Unavailable("Python 3 is not available in the " + backend.name() +
+                            " terminal environment. Install Python to use execute_code "
+                            "with remote backends.");
+}
+
+std::string unset_line(const std::vector<std::string>& names) {
+  std::string unset;
+  for (const std::string& name : names) {
+    if (is_shell_identifier(name)) unset += " " + name;
+  }
+  return unset.empty() ? "" : "unset" + unset + " 2>/dev/null\n";
+}
 
 std::string cleanup_script(const std::string& dir) {
   return "d=" + shell_quote(dir) + "\n" + R"SH(if read -r s p 2>/dev/null < "$d/pids" &&

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hermes::execute_code {
@@ -36,6 +37,16 @@ struct RemoteRunRequest {
 // message), staging failures and transport failures (the backend's message).
 Result<RunResult> run_remote_script(backend::Backend& backend, const RemoteRunRequest& request,
                                     rpc::RpcHandler& handler, std::stop_source& stop);
+
+// The shell line that stops a script, printing a marker, when the target has
+// no python3; whether `output` holds that marker; the contract's error then.
+std::string python_preflight();
+bool reports_no_python(std::string_view output);
+Error python_unavailable(const backend::Backend& backend);
+
+// `unset <names>` and a newline, for the names that are shell identifiers
+// (others are ignored); empty when none is.
+std::string unset_line(const std::vector<std::string>& names);
 
 // The command that removes a run's directory after the run was cut short.
 // Killing the local launcher does not end the script on every target (an

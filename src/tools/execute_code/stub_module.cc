@@ -117,6 +117,21 @@ def _call(tool, args):
     return _decode(text)
 )PY";
 
+// A kernel on a backend's target (kernel_driver.h, kStream): its driver
+// sets `_link`, which sends the request on the backend's stream and returns
+// the answer line.
+constexpr std::string_view kStreamClient = R"PY(
+_link = None
+
+
+def _call(tool, args):
+    if _link is None:
+        raise RuntimeError("Agent process disconnected")
+    request = json.dumps({"tool": tool, "args": args})
+    with _lock:
+        return _decode(_link(request))
+)PY";
+
 constexpr std::string_view kHelpers = R"PY(
 
 def json_parse(text):
@@ -257,7 +272,9 @@ std::string render_signature(const StubSignature& signature) {
 
 std::string generate_module(const std::vector<StubSignature>& tools, RpcTransport transport) {
   std::string out(kHeader);
-  out += transport == RpcTransport::kSocket ? kSocketClient : kFileClient;
+  out += transport == RpcTransport::kSocket  ? kSocketClient
+         : transport == RpcTransport::kFiles ? kFileClient
+                                             : kStreamClient;
   out += kHelpers;
   for (const StubSignature& signature : tools) out += render_stub(signature);
   return out;

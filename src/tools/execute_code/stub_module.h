@@ -34,9 +34,11 @@ StubSignature signature_from_schema(const std::string& tool, const Json& schema,
 // `read_file(path: str, offset: int = 1, limit: int = 2000)`.
 std::string render_signature(const StubSignature& signature);
 
-// How the module reaches the host: a Unix socket (local runs) or request and
-// response files in `HERMES_RPC_DIR` (runs on another backend, docs/tools/execute_code.md).
-enum class RpcTransport { kSocket, kFiles };
+// How the module reaches the host: a Unix socket (local runs), request and
+// response files in `HERMES_RPC_DIR` (runs on another backend,
+// docs/tools/execute_code.md), or the stream of a kernel on another backend
+// (the driver's `_link`, kernel_driver.h).
+enum class RpcTransport { kSocket, kFiles, kStream };
 
 // The whole module: the RPC client, the helpers json_parse, shell_quote,
 // retry and show (a PNG for the model, which a kernel returns as MCP image

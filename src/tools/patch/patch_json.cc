@@ -4,6 +4,7 @@
 #include "tools/patch/patch_json.h"
 
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"
@@ -78,11 +79,33 @@ Json to_json(const PatchApplied& applied) {
   return out;
 }
 
+Json shape(registry::Of<PatchApplied>) {
+  using registry::boolean_type, registry::string_type;
+  const Json paths = registry::array_of(string_type());
+  const Json lint = write_pipeline::lint_shape();
+  return registry::object_shape({
+      registry::key("success", boolean_type()),
+      registry::optional_key("no_change", boolean_type()),
+      registry::optional_key("note", string_type()),
+      registry::optional_key("diff", string_type()),
+      registry::key("files_modified", paths),
+      registry::optional_key("files_created", paths),
+      registry::optional_key("files_deleted", paths),
+      // One file's report, or a report per path.
+      registry::optional_key("lint", registry::any_of({lint, registry::map_of(lint)})),
+      registry::optional_key("match_strategy", string_type()),
+      registry::optional_key("resolved_path", string_type()),
+      registry::optional_key("_warning", string_type()),
+  });
+}
+
 Json to_json(const PatchFailed& failed) {
   Json out = {{"success", false}, {"error", failed.error.message}};
   if (!failed.hint.empty()) out["_hint"] = failed.hint;
   return out;
 }
+
+Json shape(registry::Of<PatchFailed>) { return registry::never_structured(); }
 
 Json input_schema() {
   return Json::parse(R"json({
@@ -151,6 +174,7 @@ void register_patch(registry::Registry& registry) {
       .toolset = "file",
       .description = kDescription,
       .input_schema = input_schema(),
+      .output_schema = registry::output_schema<PatchOutput>([](auto of) { return shape(of); }),
       .annotations = {.read_only = false, .destructive = true, .idempotent = false},
       .run = registry::typed_entry(registry::TypedTool<PatchParams, PatchOutput>{
           .parse = parse_patch_params,

@@ -5,6 +5,7 @@
 
 #include "core/strings.h"
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"
@@ -92,10 +93,44 @@ Json list_entry(const ProcessView& view) {
   return e;
 }
 
+// A job's end, as `add_exit_fields` writes it.
+std::vector<registry::Field> exit_fields() {
+  return {registry::optional_key("exit_code", registry::integer_type()),
+          registry::optional_key("completion_reason", registry::string_type()),
+          registry::optional_key("termination_source", registry::string_type())};
+}
+
+// `fields`, then `more`.
+std::vector<registry::Field> with(std::vector<registry::Field> fields,
+                                  std::vector<registry::Field> more) {
+  for (registry::Field& field : more) fields.push_back(std::move(field));
+  return fields;
+}
+
+Json status_shape() { return registry::enum_of({"running", "exited"}); }
+
 Json to_json(const ProcessListing& listing) {
   Json items = Json::array();
   for (const ProcessView& view : listing.processes) items.push_back(list_entry(view));
   return Json{{"processes", items}};
+}
+
+Json shape(registry::Of<ProcessListing>) {
+  using registry::integer_type, registry::string_type;
+  const Json entry = registry::object_shape({
+      registry::key("session_id", string_type()),
+      registry::key("command", string_type()),
+      registry::key("cwd", string_type()),
+      registry::key("pid", integer_type()),
+      registry::key("started_at", string_type()),
+      registry::key("uptime_seconds", integer_type()),
+      registry::key("status", status_shape()),
+      registry::key("output_preview", string_type()),
+      registry::optional_key("exit_code", integer_type()),
+      registry::optional_key("exited_at", string_type()),
+      registry::optional_key("completion_reason", string_type()),
+  });
+  return registry::object_shape({registry::key("processes", registry::array_of(entry))});
 }
 
 Json to_json(const ProcessPoll& poll) {
@@ -110,6 +145,20 @@ Json to_json(const ProcessPoll& poll) {
   return out;
 }
 
+Json shape(registry::Of<ProcessPoll>) {
+  using registry::integer_type, registry::string_type;
+  return registry::object_shape(with(
+      {
+          registry::key("session_id", string_type()),
+          registry::key("command", string_type()),
+          registry::key("status", status_shape()),
+          registry::key("pid", integer_type()),
+          registry::key("uptime_seconds", integer_type()),
+          registry::key("output_preview", string_type()),
+      },
+      exit_fields()));
+}
+
 Json to_json(const ProcessLog& log) {
   const ProcessSnapshot& s = log.view.snapshot;
   return Json{{"session_id", s.id},
@@ -118,6 +167,18 @@ Json to_json(const ProcessLog& log) {
               {"output", log.lines},
               {"total_lines", log.total_lines},
               {"showing", std::to_string(log.shown) + " lines"}};
+}
+
+Json shape(registry::Of<ProcessLog>) {
+  using registry::string_type;
+  return registry::object_shape({
+      registry::key("session_id", string_type()),
+      registry::key("command", string_type()),
+      registry::key("status", status_shape()),
+      registry::key("output", string_type()),
+      registry::key("total_lines", registry::integer_type()),
+      registry::key("showing", string_type()),
+  });
 }
 
 Json to_json(const ProcessWait& wait) {
@@ -146,6 +207,21 @@ Json to_json(const ProcessWait& wait) {
   return r;
 }
 
+Json shape(registry::Of<ProcessWait>) {
+  using registry::boolean_type, registry::string_type;
+  return registry::object_shape(with(
+      {
+          registry::key("status", registry::enum_of({"exited", "interrupted", "timeout"})),
+          registry::key("command", string_type()),
+          registry::key("output", string_type()),
+          registry::optional_key("output_cut", boolean_type()),
+          registry::optional_key("note", string_type()),
+          registry::optional_key("process_running", boolean_type()),
+          registry::optional_key("timeout_note", string_type()),
+      },
+      exit_fields()));
+}
+
 Json to_json(const ProcessKill& kill) {
   if (kill.error) {
     Json r{{"status", "error"},
@@ -170,9 +246,32 @@ Json to_json(const ProcessKill& kill) {
               {"output", last_chars(kill.output, 1000)}};
 }
 
+Json shape(registry::Of<ProcessKill>) {
+  using registry::string_type;
+  return registry::object_shape(with(
+      {
+          registry::key("status", registry::enum_of({"killed", "already_exited", "error"})),
+          registry::key("session_id", string_type()),
+          registry::optional_key("error", string_type()),
+          registry::optional_key("survivors", registry::array_of(registry::integer_type())),
+          registry::optional_key("process_running", registry::boolean_type()),
+          registry::optional_key("stopped_by", string_type()),
+          registry::key("output", string_type()),
+      },
+      exit_fields()));
+}
+
 Json to_json(const ProcessStdinDone& done) {
   if (done.bytes_written) return Json{{"status", "ok"}, {"bytes_written", *done.bytes_written}};
   return Json{{"status", "ok"}, {"message", done.message}};
+}
+
+Json shape(registry::Of<ProcessStdinDone>) {
+  return registry::object_shape({
+      registry::key("status", registry::enum_of({"ok"})),
+      registry::optional_key("bytes_written", registry::integer_type()),
+      registry::optional_key("message", registry::string_type()),
+  });
 }
 
 Json to_json(const ProcessRefused& refused) {
@@ -181,6 +280,8 @@ Json to_json(const ProcessRefused& refused) {
                                                                     : "error";
   return Json{{"status", status}, {"error", refused.error.message}};
 }
+
+Json shape(registry::Of<ProcessRefused>) { return registry::never_structured(); }
 
 Json schema() {
   return Json::parse(R"json({
@@ -226,6 +327,7 @@ void register_process(registry::Registry& registry) {
       .toolset = "terminal",
       .description = kDescription,
       .input_schema = schema(),
+      .output_schema = registry::output_schema<ProcessOutput>([](auto of) { return shape(of); }),
       .annotations = {.read_only = false, .destructive = true},
       .run = registry::typed_entry(registry::TypedTool<ProcessParams, ProcessOutput>{
           .parse = parse_process_params,

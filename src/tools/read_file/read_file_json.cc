@@ -5,6 +5,7 @@
 
 #include "core/strings.h"
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "registry/registry.h"
 #include "registry/tool.h"
 #include "registry/tool_args.h"
@@ -131,6 +132,26 @@ Json page_json(const ReadFilePage& ctx) {
 
 Json to_json(const ReadFilePage& page) { return page_json(page); }
 
+Json shape(registry::Of<ReadFilePage>) {
+  using registry::boolean_type, registry::integer_type, registry::string_type;
+  return registry::object_shape({
+      registry::key("content", string_type()),
+      registry::key("total_lines", integer_type()),
+      registry::key("file_size", integer_type()),
+      registry::key("truncated", boolean_type()),
+      registry::optional_key("extracted_document", boolean_type()),
+      registry::optional_key("is_binary", boolean_type()),
+      registry::optional_key("is_image", boolean_type()),
+      registry::optional_key("hint", string_type()),
+      registry::optional_key("truncated_by", registry::enum_of({"bytes"})),
+      registry::optional_key("next_offset", integer_type()),
+      registry::optional_key("truncated_lines", boolean_type()),
+      registry::optional_key("conflict_blocks", integer_type()),
+      registry::optional_key("_hint", string_type()),
+      registry::optional_key("_warning", string_type()),
+  });
+}
+
 Json to_json(const ReadFileBinary& binary) {
   Json out;
   out["content"] = "";
@@ -143,12 +164,16 @@ Json to_json(const ReadFileBinary& binary) {
   return out;
 }
 
+Json shape(registry::Of<ReadFileBinary>) { return registry::never_structured(); }
+
 Json to_json(const ReadFileNotFound& missing) {
   Json out;
   out["error"] = missing.error.message;
   if (!missing.similar.empty()) out["similar_files"] = missing.similar;
   return out;
 }
+
+Json shape(registry::Of<ReadFileNotFound>) { return registry::never_structured(); }
 
 Json to_json(const ReadFileUnchanged& stub) {
   Json out;
@@ -162,6 +187,17 @@ Json to_json(const ReadFileUnchanged& stub) {
   return out;
 }
 
+Json shape(registry::Of<ReadFileUnchanged>) {
+  using registry::boolean_type, registry::string_type;
+  return registry::object_shape({
+      registry::key("status", registry::enum_of({"unchanged"})),
+      registry::key("message", string_type()),
+      registry::key("path", string_type()),
+      registry::key("dedup", boolean_type()),
+      registry::key("content_returned", boolean_type()),
+  });
+}
+
 Json to_json(const ReadFileBlocked& blocked) {
   Json out;
   out["error"] = blocked.error.message;
@@ -170,12 +206,16 @@ Json to_json(const ReadFileBlocked& blocked) {
   return out;
 }
 
+Json shape(registry::Of<ReadFileBlocked>) { return registry::never_structured(); }
+
 Json to_json(const ReadFileSpecial& special) {
   Json out;
   out["success"] = false;
   out["note"] = special.error.message;
   return out;
 }
+
+Json shape(registry::Of<ReadFileSpecial>) { return registry::never_structured(); }
 
 Json schema() {
   return Json::parse(R"json({
@@ -218,6 +258,7 @@ void register_read_file(registry::Registry& registry) {
       .toolset = "file",
       .description = kDescription,
       .input_schema = schema(),
+      .output_schema = registry::output_schema<ReadFileOutput>([](auto of) { return shape(of); }),
       .annotations = {.read_only = true, .destructive = false, .idempotent = true},
       .run = registry::typed_entry(registry::TypedTool<ReadFileParams, ReadFileOutput>{
           .parse = parse_read_file_params,

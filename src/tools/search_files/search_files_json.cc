@@ -5,6 +5,7 @@
 
 #include "core/strings.h"
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"
@@ -123,12 +124,39 @@ Json results_json(const SearchFilesResults& results) {
   return out;
 }
 
+Json shape(registry::Of<SearchFilesResults>) {
+  using registry::boolean_type, registry::integer_type, registry::string_type;
+  const Json match = registry::object_shape({
+      registry::key("path", string_type()),
+      registry::key("line", integer_type()),
+      registry::key("content", string_type()),
+  });
+  return registry::object_shape({
+      registry::key("total_count", integer_type()),
+      registry::optional_key("matches_format", string_type()),
+      registry::optional_key("matches_text", string_type()),
+      registry::optional_key("matches", registry::array_of(match)),
+      registry::optional_key("files", registry::array_of(string_type())),
+      registry::optional_key("counts", registry::map_of(integer_type())),
+      registry::optional_key("truncated", boolean_type()),
+      registry::optional_key("total_count_is_lower_bound", boolean_type()),
+      registry::optional_key("limit_reason", string_type()),
+      registry::optional_key("warning", string_type()),
+      registry::optional_key("error", string_type()),
+      registry::optional_key("_omitted", string_type()),
+      registry::optional_key("_warning", string_type()),
+      registry::optional_key("_hint", string_type()),
+  });
+}
+
 Json blocked_json(const SearchFilesBlocked& blocked) {
   Json out = registry::error_json(blocked.error.message);
   out["pattern"] = blocked.pattern;
   out["already_searched"] = blocked.repeats;
   return out;
 }
+
+Json shape(registry::Of<SearchFilesBlocked>) { return registry::never_structured(); }
 
 Json schema() {
   return Json::parse(R"json({
@@ -185,6 +213,8 @@ void register_search_files(registry::Registry& registry) {
       .toolset = "file",
       .description = kDescription,
       .input_schema = schema(),
+      .output_schema =
+          registry::output_schema<SearchFilesOutput>([](auto of) { return shape(of); }),
       .annotations = {.read_only = true, .destructive = false, .idempotent = true},
       .run = registry::typed_entry(registry::TypedTool<SearchFilesParams, SearchFilesOutput>{
           .parse = parse_search_files_params,

@@ -46,6 +46,25 @@ Json detail_json(const DetailSuccess& found) {
   return out;
 }
 
+Json shape(registry::Of<DetailSuccess>) {
+  using registry::integer_type, registry::nullable, registry::string_type;
+  return registry::object_shape({
+      registry::key("ok", registry::boolean_type()),
+      registry::key("cached", registry::boolean_type()),
+      registry::key("task_id", nullable(string_type())),
+      registry::key("session_id", nullable(string_type())),
+      registry::key("provider", nullable(string_type())),
+      registry::key("model", nullable(string_type())),
+      registry::key("output_mode", string_type()),
+      registry::key("result", nullable(string_type())),
+      // The agent's own records, passed through.
+      registry::key("tool_calls", registry::array_of(registry::any_value())),
+      registry::key("digest", digest_shape()),
+      registry::key("exit_code", nullable(integer_type())),
+      registry::key("duration_ms", nullable(integer_type())),
+  });
+}
+
 Result<DetailArgs> parse_args(const Json& args) {
   HERMES_TRY(check_string_types(args, {"task_id", "session_id"}));
   return DetailArgs{string_arg(args, "task_id").value_or(""),
@@ -61,6 +80,7 @@ registry::ToolSpec hermes_task_detail_spec(std::shared_ptr<TaskService> service)
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
+  spec.output_schema = registry::output_schema<DetailOutcome>([](auto of) { return shape(of); });
   spec.annotations = {
       .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
   spec.run = registry::typed_entry(registry::TypedTool<DetailArgs, DetailOutcome>{

@@ -84,6 +84,25 @@ Json success_json(const TaskSuccess& ok) {
   return out;
 }
 
+Json shape(registry::Of<TaskSuccess>) {
+  using registry::integer_type, registry::nullable, registry::string_type;
+  return registry::object_shape({
+      registry::key("ok", registry::boolean_type()),
+      registry::key("provider", string_type()),
+      registry::key("model", string_type()),
+      registry::key("task_id", string_type()),
+      registry::key("output_mode", registry::enum_of({"full", "digest"})),
+      registry::key("result", string_type()),
+      registry::key("truncated", registry::boolean_type()),
+      registry::key("exit_code", nullable(integer_type())),
+      registry::key("duration_ms", integer_type()),
+      registry::key("session_id", nullable(string_type())),
+      registry::optional_key("digest", digest_shape()),
+      // The agent's own records, passed through.
+      registry::optional_key("tool_calls", registry::any_value()),
+  });
+}
+
 }  // namespace
 
 registry::ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service) {
@@ -92,6 +111,7 @@ registry::ToolSpec hermes_task_spec(std::shared_ptr<TaskService> service) {
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
+  spec.output_schema = registry::output_schema<TaskOutcome>([](auto of) { return shape(of); });
   spec.annotations = {
       .read_only = false, .destructive = true, .idempotent = false, .open_world = true};
   spec.run = registry::typed_entry(registry::TypedTool<TaskArgs, TaskOutcome>{

@@ -63,6 +63,38 @@ Json listing_json(const ModelsListing& listing) {
   return out;
 }
 
+Json shape(registry::Of<ModelsListing>) {
+  using registry::any_value, registry::array_of, registry::integer_type, registry::string_type;
+  const Json strings = array_of(string_type());
+  const Json model = registry::object_shape({
+      registry::key("id", string_type()),
+      registry::key("capabilities", strings),
+      registry::key("input_types", strings),
+      registry::key("is_default", registry::boolean_type()),
+  });
+  // last_status, last_error_code and fetched_at are auth.json's and the
+  // cache's own values, passed through.
+  const Json provider = registry::object_shape({
+      registry::key("provider", string_type()),
+      registry::key("status", string_type()),
+      registry::key("last_status", any_value()),
+      registry::key("last_error_code", any_value()),
+      registry::key("fetched_at", any_value()),
+      registry::key("source", string_type()),
+      registry::key("model_count", integer_type()),
+      registry::key("default_model", registry::nullable(string_type())),
+      registry::key("models", array_of(model)),
+  });
+  return registry::object_shape({
+      registry::key("ok", registry::boolean_type()),
+      registry::key("source", string_type()),
+      registry::key("fetched_at", any_value()),
+      registry::key("count", integer_type()),
+      registry::key("providers", array_of(provider)),
+      registry::optional_key("cache_error", string_type()),
+  });
+}
+
 Result<ModelsParams> parse_args(const Json& args) {
   HERMES_TRY(check_string_types(args, {"provider", "input_type", "models_cache_path"}));
   return ModelsParams{
@@ -80,6 +112,7 @@ registry::ToolSpec hermes_models_spec() {
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
+  spec.output_schema = registry::output_schema<ModelsOutput>([](auto of) { return shape(of); });
   spec.annotations = {
       .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
   spec.run = registry::typed_entry(registry::TypedTool<ModelsParams, ModelsOutput>{

@@ -6,6 +6,7 @@
 #include "core/strings.h"
 #include "fs/atomic_write.h"
 #include "json/capped_json.h"
+#include "registry/output_schema.h"
 
 #include <dirent.h>
 
@@ -107,6 +108,16 @@ Json digest_to_json(const std::optional<Digest>& digest) {
   j["message_count"] = or_null(digest->message_count);
   j["tools_used"] = digest->tools_used;
   return j;
+}
+
+Json digest_shape() {
+  using registry::integer_type, registry::nullable;
+  return nullable(registry::object_shape({
+      registry::key("tool_call_count", integer_type()),
+      registry::key("api_call_count", nullable(integer_type())),
+      registry::key("message_count", nullable(integer_type())),
+      registry::key("tools_used", registry::array_of(registry::string_type())),
+  }));
 }
 
 Status TaskCache::write(const TaskRecord& record) const {

@@ -41,6 +41,8 @@ struct TaskRecord {
 bool is_valid_id(std::string_view id);
 
 Json digest_to_json(const std::optional<Digest>& digest);
+// The schema of `digest_to_json`'s value (null without a digest).
+Json digest_shape();
 
 // Thread-safe: every method works on whole files (atomic replace on write).
 class TaskCache {

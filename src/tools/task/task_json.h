@@ -4,6 +4,7 @@
 #pragma once
 
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "tools/task/task_service.h"
 
 #include <initializer_list>
@@ -35,6 +36,8 @@ Json number_json(double value);
 // `{ok:false, error, error_detail}` plus exit_code/duration_ms for run
 // failures and prompt_len/max_prompt_len for prompt_too_long.
 Json task_error_json(const TaskError& error);
+// A TaskError is a failure, never `structuredContent`.
+inline Json shape(registry::Of<TaskError>) { return registry::never_structured(); }
 // An outcome's JSON: `render` for a success, task_error_json for a failure.
 template <class Success, Json (*render)(const Success&)>
 Json outcome_json(const std::variant<Success, TaskError>& outcome) {

@@ -58,6 +58,39 @@ Json report_json(const TelemetryReport& r) {
   return out;
 }
 
+Json shape(registry::Of<TelemetryReport>) {
+  using registry::integer_type, registry::number_type, registry::object_shape;
+  const Json stamp = registry::nullable(registry::string_type());
+  const Json counts = registry::map_of(integer_type());
+  return object_shape({
+      registry::key("window", object_shape({
+                                  registry::key("since", stamp),
+                                  registry::key("until", stamp),
+                                  registry::key("earliest", stamp),
+                                  registry::key("latest", stamp),
+                              })),
+      registry::key("runs", integer_type()),
+      registry::key("success_rate", number_type()),
+      registry::key("exit_code_breakdown", counts),
+      registry::key("provider_breakdown", counts),
+      registry::key("model_breakdown", counts),
+      registry::key("tool_usage", object_shape({
+                                      registry::key("tool_calls", integer_type()),
+                                      registry::key("api_calls", integer_type()),
+                                      registry::key("messages", integer_type()),
+                                      registry::key("with_digest", integer_type()),
+                                      registry::key("tools", counts),
+                                  })),
+      registry::key("duration_ms", object_shape({
+                                       registry::key("total", number_type()),
+                                       registry::key("avg", number_type()),
+                                       registry::key("p95", integer_type()),
+                                   })),
+      registry::key("estimated_cost_usd", number_type()),
+      registry::key("estimate", registry::boolean_type()),
+  });
+}
+
 std::optional<std::string> bound(const Json& args, const char* key) {
   auto text = string_arg(args, key);
   if (!text || text->empty()) return std::nullopt;
@@ -77,6 +110,7 @@ registry::ToolSpec hermes_telemetry_spec() {
   spec.toolset = "task";
   spec.description = kDescription;
   spec.input_schema = schema();
+  spec.output_schema = registry::output_schema<TelemetryReport>([](auto of) { return shape(of); });
   spec.annotations = {
       .read_only = true, .destructive = false, .idempotent = true, .open_world = false};
   spec.run = registry::typed_entry(registry::TypedTool<TelemetryWindow, TelemetryReport>{

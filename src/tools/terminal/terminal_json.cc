@@ -5,6 +5,7 @@
 
 #include "core/strings.h"
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"
@@ -85,6 +86,25 @@ Json to_json(const TerminalRan& ran) {
   return out;
 }
 
+Json shape(registry::Of<TerminalRan>) {
+  using registry::string_type;
+  return registry::object_shape({
+      registry::key("output", string_type()),
+      registry::key("exit_code", registry::integer_type()),
+      registry::key("error", registry::null_type()),
+      registry::optional_key("stopped_by", string_type()),
+      registry::optional_key("cwd", string_type()),
+      registry::optional_key("cwd_note", string_type()),
+      registry::optional_key("notice", string_type()),
+      registry::optional_key("snapshot_note", string_type()),
+      registry::optional_key("output_total_chars", registry::integer_type()),
+      registry::optional_key("full_output_path", string_type()),
+      registry::optional_key("truncation_note", string_type()),
+      registry::optional_key("approval", string_type()),
+      registry::optional_key("exit_code_meaning", string_type()),
+  });
+}
+
 Json to_json(const TerminalStarted& started) {
   Json out{{"output", "Background process started"},
            {"session_id", started.job.session_id},
@@ -117,9 +137,31 @@ Json to_json(const TerminalStarted& started) {
   return out;
 }
 
+Json shape(registry::Of<TerminalStarted>) {
+  using registry::boolean_type, registry::string_type;
+  return registry::object_shape({
+      registry::key("output", string_type()),
+      registry::key("session_id", string_type()),
+      registry::key("pid", registry::integer_type()),
+      registry::key("exit_code", registry::integer_type()),
+      registry::key("error", registry::null_type()),
+      registry::optional_key("approval", string_type()),
+      registry::optional_key("pty_note", string_type()),
+      registry::optional_key("hint", string_type()),
+      registry::optional_key("notify_on_complete", boolean_type()),
+      registry::optional_key("watch_patterns_ignored", boolean_type()),
+      registry::optional_key("watch_patterns", registry::array_of(string_type())),
+      registry::optional_key("notification_note", string_type()),
+      registry::optional_key("notice", string_type()),
+      registry::optional_key("snapshot_note", string_type()),
+  });
+}
+
 Json to_json(const TerminalBlocked& blocked) {
   return status_json(blocked.error.message, "blocked");
 }
+
+Json shape(registry::Of<TerminalBlocked>) { return registry::never_structured(); }
 
 // Over MCP a dangerous command never runs unattended.
 Json to_json(const TerminalPending& pending) {
@@ -135,9 +177,13 @@ Json to_json(const TerminalPending& pending) {
               {"allow_permanent", true}};
 }
 
+Json shape(registry::Of<TerminalPending>) { return registry::never_structured(); }
+
 Json to_json(const TerminalTimeoutRefused& refused) {
   return registry::error_json(refused.error.message);
 }
+
+Json shape(registry::Of<TerminalTimeoutRefused>) { return registry::never_structured(); }
 
 Json schema() {
   return Json::parse(R"json({
@@ -201,6 +247,7 @@ void register_terminal(registry::Registry& registry) {
       .toolset = "terminal",
       .description = kDescription,
       .input_schema = schema(),
+      .output_schema = registry::output_schema<TerminalOutput>([](auto of) { return shape(of); }),
       .annotations = {.read_only = false, .destructive = true, .open_world = true},
       .run = registry::typed_entry(registry::TypedTool<TerminalParams, TerminalOutput>{
           .parse = parse_terminal_params,

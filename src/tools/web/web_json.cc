@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "core/strings.h"
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "registry/tool_args.h"
@@ -78,6 +79,20 @@ Json search_json(const SearchOutput& out) {
   return {{"success", true}, {"data", {{"web", rows}}}};
 }
 
+Json shape(registry::Of<SearchOutput>) {
+  using registry::key, registry::object_shape, registry::string_type;
+  const Json hit = object_shape({
+      key("title", string_type()),
+      key("url", string_type()),
+      key("description", string_type()),
+      key("position", registry::integer_type()),
+  });
+  return object_shape({
+      key("success", registry::boolean_type()),
+      key("data", object_shape({key("web", registry::array_of(hit))})),
+  });
+}
+
 ExtractItem item_of(const Json& item, size_t index) {
   const Json* url = &item;
   if (item.is_object()) {
@@ -122,6 +137,27 @@ Json extract_json(const ExtractOutput& out) {
   return result;
 }
 
+Json shape(registry::Of<ExtractOutput>) {
+  using registry::key, registry::object_shape, registry::string_type;
+  const Json policy = object_shape({
+      key("host", string_type()),
+      key("rule", string_type()),
+      key("source", string_type()),
+  });
+  const Json page = object_shape({
+      key("url", string_type()),
+      key("title", string_type()),
+      key("content", string_type()),
+      key("error", registry::nullable(string_type())),
+      registry::optional_key("blocked_by_policy", policy),
+  });
+  return object_shape({
+      key("results", registry::array_of(page)),
+      registry::optional_key("_warning", string_type()),
+      registry::optional_key("_hint", string_type()),
+  });
+}
+
 bool offered(const registry::Services& services, web::Capability capability) {
   auto env = web::environment_with_dotenv(services.config.home());
   return !web::select_backend(services.config, env, capability).off;
@@ -147,6 +183,7 @@ void register_web(registry::Registry& registry) {
       .toolset = "web",
       .description = kSearchDescription,
       .input_schema = Json::parse(kSearchSchema),
+      .output_schema = registry::output_schema<SearchOutput>([](auto of) { return shape(of); }),
       .annotations = annotations,
       .run = registry::typed_entry(
           registry::TypedTool<SearchParams, SearchOutput>{.parse = search_params,
@@ -161,6 +198,7 @@ void register_web(registry::Registry& registry) {
       .toolset = "web",
       .description = kExtractDescription,
       .input_schema = Json::parse(kExtractSchema),
+      .output_schema = registry::output_schema<ExtractOutput>([](auto of) { return shape(of); }),
       .annotations = annotations,
       .run = registry::typed_entry(
           registry::TypedTool<ExtractParams, ExtractOutput>{.parse = extract_params,

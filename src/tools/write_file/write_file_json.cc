@@ -4,6 +4,7 @@
 #include "tools/write_file/write_file_json.h"
 
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"
@@ -34,12 +35,28 @@ Json to_json(const WriteFileWritten& written) {
   return out;
 }
 
+Json shape(registry::Of<WriteFileWritten>) {
+  using registry::string_type;
+  return registry::object_shape({
+      registry::key("bytes_written", registry::integer_type()),
+      registry::key("dirs_created", registry::boolean_type()),
+      registry::optional_key("verified", registry::boolean_type()),
+      registry::key("lint", write_pipeline::lint_shape()),
+      registry::key("resolved_path", string_type()),
+      registry::key("files_modified", registry::array_of(string_type())),
+      registry::optional_key("hint", string_type()),
+      registry::optional_key("_warning", string_type()),
+  });
+}
+
 Json to_json(const WriteFileStale& stale) {
   return {{"error", stale.error.message},
           {"stale_write_blocked", true},
           {"path", stale.given},
           {"resolved_path", stale.resolved_path}};
 }
+
+Json shape(registry::Of<WriteFileStale>) { return registry::never_structured(); }
 
 Json input_schema() {
   return Json::parse(R"json({
@@ -88,6 +105,7 @@ void register_write_file(registry::Registry& registry) {
       .toolset = "file",
       .description = kDescription,
       .input_schema = input_schema(),
+      .output_schema = registry::output_schema<WriteFileOutput>([](auto of) { return shape(of); }),
       .annotations = {.read_only = false, .destructive = true, .idempotent = true},
       .run = registry::typed_entry(registry::TypedTool<WriteFileParams, WriteFileOutput>{
           .parse = parse_write_file_params,

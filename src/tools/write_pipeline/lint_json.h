@@ -4,6 +4,7 @@
 
 #include "fs/path_lock.h"
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "registry/tool.h"
 #include "tools/write_pipeline/lint.h"
 
@@ -14,6 +15,15 @@ inline Json lint_json(const LintReport& lint) {
   if (lint.status != "skipped") out["output"] = lint.output;
   if (!lint.message.empty()) out["message"] = lint.message;
   return out;
+}
+
+// The schema of `lint_json`'s object.
+inline Json lint_shape() {
+  return registry::object_shape({
+      registry::key("status", registry::string_type()),
+      registry::optional_key("output", registry::string_type()),
+      registry::optional_key("message", registry::string_type()),
+  });
 }
 
 // The `brief` predicate of the writing tools: the file at `args["path"]`,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// execute_code's file RPC on every non-native backend the test machine offers
+// execute_code's file RPC (the per-call script, `kernel: false`) on every
+// non-native backend the test machine offers
 // (portable-shell local, ssh to the test sshd, bubblewrap, the docker shim):
 // tool calls, and a timeout that leaves neither the script nor its directory
 // behind on the target, checked from the target itself.
@@ -20,8 +21,10 @@ class ExecOnBackend : public ::testing::TestWithParam<BackendKind> {
     if (std::string why = unavailable_reason(GetParam()); !why.empty()) GTEST_SKIP() << why;
   }
   // A harness whose session works in `work_` on the target.
+  // `code_execution` lines go in `extra_yaml`, indented.
   std::unique_ptr<ExecHarness> harness(const std::string& extra_yaml = "") {
-    auto h = std::make_unique<ExecHarness>(backend_yaml(GetParam(), work_.path()) + extra_yaml);
+    auto h = std::make_unique<ExecHarness>(backend_yaml(GetParam(), work_.path()) + kPerCall +
+                                           extra_yaml);
     h->session().set_cwd(work_.path());
     return h;
   }
@@ -51,7 +54,7 @@ TEST_P(ExecOnBackend, ToolCallsGoThroughTheFiles) {
 }
 
 TEST_P(ExecOnBackend, TimeoutLeavesNothingRunningOrOnDisk) {
-  auto h = harness("code_execution:\n  timeout: 2\n");
+  auto h = harness("  timeout: 2\n");
   Json result = h->run(
       "import os, time\n"
       "print(os.path.dirname(os.environ['HERMES_RPC_DIR']), os.getpid(), flush=True)\n"

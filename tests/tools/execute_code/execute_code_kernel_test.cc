@@ -3,6 +3,7 @@
 // kernel): persistence, isolation, reset, SIGINT-first interruption and the
 // kill fallback, timeouts, crashes, idle reaping, the per-server cap, shown
 // images, and no process left behind.
+#include "core/paths.h"
 #include "core/strings.h"
 #include "testutil/status_matchers.h"
 #include "tools/execute_code/kernel_pool.h"
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <future>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include "exec_harness.h"
@@ -73,6 +75,37 @@ size_t descendants() {
     }
   }
   return count;
+}
+
+// The Python processes descended from this one.
+std::set<pid_t> python_descendants() {
+  std::set<pid_t> out;
+  DIR* proc = ::opendir("/proc");
+  while (dirent* entry = proc ? ::readdir(proc) : nullptr) {
+    auto pid = parse_int(entry->d_name);
+    if (!pid) continue;
+    std::ifstream comm("/proc/" + std::string(entry->d_name) + "/comm");
+    std::string name;
+    std::getline(comm, name);
+    if (!name.starts_with("python")) continue;
+    std::ifstream stat("/proc/" + std::string(entry->d_name) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    for (pid_t up = static_cast<pid_t>(*pid); up > 1;) {
+      std::ifstream s("/proc/" + std::to_string(up) + "/stat");
+      std::string l;
+      std::getline(s, l);
+      size_t close = l.rfind(')');
+      if (close == std::string::npos) break;
+      up = static_cast<pid_t>(parse_int(split(l.substr(close + 2), ' ')[1]).value_or(0));
+      if (up == ::getpid()) {
+        out.insert(static_cast<pid_t>(*pid));
+        break;
+      }
+    }
+  }
+  if (proc) ::closedir(proc);
+  return out;
 }
 
 TEST(ExecuteCodeKernel, GlobalsImportsAndCwdPersist) {
@@ -182,6 +215,33 @@ TEST(ExecuteCodeKernel, SegfaultIsAnsweredAndTheNextCallGetsAFreshKernel) {
             "The Python kernel died (signal 11) during this call. The kernel's state is lost; "
             "the next call starts a fresh kernel.");
   EXPECT_EQ(h.run("print(2)")["output"], "2\n");
+}
+
+TEST(ExecuteCodeKernel, MemoryPastTheCapStopsTheKernel) {
+  ExecHarness h("code_execution:\n  kernel_memory_mb: 256\n");
+  pid_t before = kernel_pid(h);
+  ASSERT_EQ(h.run("x = 1")["status"], "success");
+  registry::ToolCallResult reply = h.run_result("b = bytearray(1 << 30)");
+  EXPECT_THAT(reply, IsError(ErrorCode::kTooLarge));
+  EXPECT_EQ(reply.value["error"],
+            "The cell went past the kernel's memory limit (code_execution.kernel_memory_mb: 256). "
+            "The kernel's state is lost; the next call starts a fresh kernel.");
+  EXPECT_EQ(reply.value["kernel_state_lost"], true);
+  EXPECT_NE(reply.value["output"].get<std::string>().find("MemoryError"), std::string::npos);
+  EXPECT_TRUE(gone_within(before, 5s));
+  Json next = h.run("print('x' in globals())");
+  EXPECT_EQ(next["output"], "False\n");
+  EXPECT_EQ(next["fresh_kernel"],
+            "the previous kernel went past its memory limit (code_execution.kernel_memory_mb: "
+            "256) and was stopped");
+}
+
+TEST(ExecuteCodeKernel, ACellThatCatchesMemoryErrorKeepsTheKernel) {
+  ExecHarness h("code_execution:\n  kernel_memory_mb: 256\n");
+  Json caught =
+      h.run("x = 1\ntry:\n    b = bytearray(1 << 30)\nexcept MemoryError:\n    print('caught')");
+  EXPECT_EQ(caught["output"], "caught\n") << caught.dump();
+  EXPECT_EQ(h.run("print(x)")["output"], "1\n");
 }
 
 TEST(ExecuteCodeKernel, ExceptionsAndExitCodesKeepTheKernel) {
@@ -317,6 +377,40 @@ TEST(ExecuteCodeKernel, ManySessionsLeaveNothingRunning) {
     ASSERT_EQ(h.run("import subprocess\nsubprocess.Popen(['sleep', '300'])")["status"], "success");
   }
   EXPECT_EQ(descendants(), before);
+  EXPECT_EQ(execute_code::KernelPool::shared()->kernel_count(), 0u);
+}
+
+// Listing the tools (what a session does as it starts) starts a spare; the
+// first call runs in it: the kernel already existed before the call.
+TEST(ExecuteCodeKernel, APrestartedKernelServesTheFirstCall) {
+  ExecHarness h("code_execution:\n  prestart_kernel: true\n");
+  const registry::ToolSpec* spec = h.registry().find("execute_code", h.services());
+  ASSERT_NE(spec, nullptr);
+  spec->describe(h.services(), spec->description);
+  auto pool = execute_code::KernelPool::shared();
+  EXPECT_EQ(pool->kernel_count(), 1u);
+  std::set<pid_t> before;
+  for (auto until = std::chrono::steady_clock::now() + 10s;
+       before.empty() && std::chrono::steady_clock::now() < until;) {
+    std::this_thread::sleep_for(20ms);
+    before = python_descendants();
+  }
+  Json first = h.run("import os\nprint(os.getcwd())\nprint(os.getpid())");
+  EXPECT_EQ(first["fresh_kernel"], "first call of this session") << first.dump();
+  std::vector<std::string> lines = split(first["output"].get<std::string>(), '\n');
+  ASSERT_GE(lines.size(), 2u) << first.dump();
+  EXPECT_EQ(lines[0], PathResolver::real_path(h.work().path()));  // moved to the session's cwd
+  auto pid = parse_int(lines[1]);
+  ASSERT_TRUE(pid);
+  EXPECT_TRUE(before.count(static_cast<pid_t>(*pid))) << *pid << " was started by the call";
+  EXPECT_EQ(pool->kernel_count(), 1u);  // the spare became the session's kernel
+}
+
+TEST(ExecuteCodeKernel, NoSpareUnlessAsked) {
+  ExecHarness h;
+  const registry::ToolSpec* spec = h.registry().find("execute_code", h.services());
+  ASSERT_NE(spec, nullptr);
+  spec->describe(h.services(), spec->description);
   EXPECT_EQ(execute_code::KernelPool::shared()->kernel_count(), 0u);
 }
 

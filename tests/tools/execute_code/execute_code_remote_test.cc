@@ -26,7 +26,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kPortable = "terminal:\n  portable_files: true\n";
+// The per-call script: the file RPC is what these tests are about (the
+// kernel over the backend's stream is execute_code_stream_kernel_test.cc).
+constexpr const char* kPortable =
+    "terminal:\n  portable_files: true\ncode_execution:\n  kernel: false\n";
 
 // TMPDIR (the portable backend's temp_dir and the local staging base) is a
 // fresh directory, so whatever a run leaves there is visible.
@@ -102,8 +105,7 @@ FakeTool echo_search(std::atomic<int>& calls) {
 
 TEST_F(RemoteExec, BudgetCountsDispatchedCallsAndTheScriptLivesOn) {
   std::atomic<int> calls{0};
-  ExecHarness h(std::string(kPortable) + "code_execution:\n  max_tool_calls: 2\n",
-                {echo_search(calls)});
+  ExecHarness h(std::string(kPortable) + "  max_tool_calls: 2\n", {echo_search(calls)});
   Json result = h.run(
       "from hermes_tools import web_search\n"
       "for i in range(3):\n"
@@ -203,7 +205,7 @@ bool process_ends(pid_t pid) {
 }
 
 TEST_F(RemoteExec, TimeoutKillsTheScriptAndRemovesTheDirectory) {
-  ExecHarness h(std::string(kPortable) + "code_execution:\n  timeout: 1\n");
+  ExecHarness h(std::string(kPortable) + "  timeout: 1\n");
   Json result = h.run("import os, time\nopen('" + h.work().file("pid") +
                       "', 'w').write(str(os.getpid()))\nprint('before', flush=True)\n"
                       "time.sleep(60)");
@@ -355,7 +357,8 @@ TEST_F(RemoteExec, RunsInTheBubblewrapSandbox) {
   if (::access("/usr/bin/bwrap", X_OK) != 0) GTEST_SKIP() << "no bubblewrap";
   TempDir workspace;
   workspace.write("data.txt", "one\ntwo\n");
-  ExecHarness h("terminal:\n  backend: sandbox\n  sandbox_workspace: " + workspace.path() + "\n");
+  ExecHarness h(std::string(kPerCall) +
+                "terminal:\n  backend: sandbox\n  sandbox_workspace: " + workspace.path() + "\n");
   h.session().set_cwd(workspace.path());
   Json result = h.run(
       "import os\n"

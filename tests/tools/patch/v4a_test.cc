@@ -29,7 +29,7 @@ class V4aTest : public ::testing::Test {
     return tools.call("patch", {{"mode", "patch"}, {"patch", text}});
   }
   TempDir dir;
-  ToolHarness tools{{patch::register_patch}};
+  ToolHarness tools{patch::register_patch};
 };
 
 TEST_F(V4aTest, HermesMoveDialectAndOutOfOrderHunks) {

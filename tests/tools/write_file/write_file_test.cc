@@ -31,7 +31,7 @@ class WriteFileTest : public ::testing::Test {
   std::string error_of(const Json& out) { return out.value("error", ""); }
 
   TempDir dir;
-  ToolHarness tools{{write_file::register_write_file}};
+  ToolHarness tools{write_file::register_write_file};
 };
 
 TEST_F(WriteFileTest, LargeNearIdenticalRewriteEarnsAHint) {
