@@ -196,6 +196,8 @@ int main(int argc, char** argv) {
   }
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Settings settings;
+  // The figure is for a tree bigger than the default scan cap.
+  settings.max_scan_entries = std::max<uint64_t>(settings.max_scan_entries, 2 * files);
   tool_edit(settings);
   store_size(settings);
   restore(settings);

@@ -20,7 +20,7 @@ struct Settings {
   uint64_t max_store_bytes = 2ULL << 30;    // checkpoints.max_store_mb
   std::set<std::string> ignored;            // checkpoints.ignore: directory names not scanned
   uint64_t max_scan_entries =
-      200000;  // checkpoints.max_scan_entries: larger trees, no shell capture
+      20000;  // checkpoints.max_scan_entries: larger trees, no shell capture
 };
 
 Settings settings_from(const Config& config);

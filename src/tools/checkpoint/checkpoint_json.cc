@@ -4,6 +4,7 @@
 #include "tools/checkpoint/checkpoint_json.h"
 
 #include "json/json.h"
+#include "registry/output_schema.h"
 #include "registry/registry.h"
 #include "registry/tool_args.h"
 #include "registry/typed_tool.h"
@@ -101,8 +102,28 @@ Json to_json(const CheckpointList& list) {
   return Json{{"checkpoints", std::move(items)}};
 }
 
+Json shape(registry::Of<CheckpointList>) {
+  using registry::string_type;
+  Json item = registry::object_shape({
+      registry::key("id", registry::integer_type()),
+      registry::key("created", string_type()),
+      registry::key("tool", string_type()),
+      registry::key("summary", string_type()),
+      registry::key("paths", registry::array_of(string_type())),
+      registry::optional_key("in_progress", registry::boolean_type()),
+      registry::optional_key("note", string_type()),
+  });
+  return registry::object_shape({registry::key("checkpoints", registry::array_of(item))});
+}
+
 Json to_json(const CheckpointDiff& diff) {
   return Json{{"diff", diff.diff}, {"paths", diff.paths}};
+}
+
+Json shape(registry::Of<CheckpointDiff>) {
+  using registry::string_type;
+  return registry::object_shape({registry::key("diff", string_type()),
+                                 registry::key("paths", registry::array_of(string_type()))});
 }
 
 Json to_json(const CheckpointRestored& restored) {
@@ -118,10 +139,26 @@ Json to_json(const CheckpointRestored& restored) {
   return out;
 }
 
+Json shape(registry::Of<CheckpointRestored>) {
+  using registry::string_type;
+  Json missed = registry::object_shape(
+      {registry::key("path", string_type()), registry::key("reason", string_type())});
+  return registry::object_shape({
+      registry::key("success", registry::boolean_type()),
+      registry::key("checkpoint", registry::integer_type()),
+      registry::key("restored", registry::array_of(string_type())),
+      registry::key("not_restored", registry::array_of(missed)),
+      registry::optional_key("overwritten_hand_edits", registry::array_of(string_type())),
+  });
+}
+
 Json to_json(const CheckpointRefused& refused) {
   return Json{
       {"success", false}, {"error", refused.error.message}, {"hand_edited", refused.hand_edited}};
 }
+
+// A refusal is a failure (isError): text only.
+Json shape(registry::Of<CheckpointRefused>) { return registry::never_structured(); }
 
 }  // namespace
 
@@ -160,6 +197,7 @@ void register_checkpoint(registry::Registry& registry) {
       .toolset = "file",
       .description = kDescription,
       .input_schema = schema(),
+      .output_schema = registry::output_schema<CheckpointOutput>([](auto of) { return shape(of); }),
       .annotations = {.read_only = false, .destructive = true, .idempotent = false},
       .run = registry::typed_entry(registry::TypedTool<CheckpointParams, CheckpointOutput>{
           .parse = parse_checkpoint_params,
