@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 36's four figures for checkpoints (docs/checkpoints.md), medians of
+// The four figures for checkpoints (docs/checkpoints.md), medians of
 // several runs, one JSON line each:
 //   tool_edit_ms        begin + finish around a 4 KB write_file-sized edit
 //   shell_3_files_ms    begin + finish of a shell call in a FILES-file tree

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// parse_json against the number of keys in one object (issue 34 §3): the
+// parse_json against the number of keys in one object: the
 // time per key should stay flat as the object grows. Json::parse, whose
 // ordered map scans every member on each insert, is alongside for the
 // quadratic curve the bounded parser left behind.

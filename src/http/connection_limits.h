@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Caps on the connections `serve` holds open, in total and per peer, so that
-// one client cannot take every descriptor (issue 34 §1). A peer is an IPv4
+// one client cannot take every descriptor. A peer is an IPv4
 // address or an IPv6 /64 (one host usually holds a whole /64). Thread-safe:
 // the accept loop admits, and each connection gives its place back from its
 // own I/O thread when it closes.

@@ -234,7 +234,7 @@ void Endpoint::expire_idle_locked() {
 
 // A principal at its own cap makes room by ending its least recently used
 // session without a call in flight, so that one token can neither take
-// every session nor be locked out by its own leaked ones (issue 34 §4).
+// every session nor be locked out by its own leaked ones.
 // False when every one of its sessions has a call in flight.
 bool Endpoint::make_room_for_locked(const std::string& principal) {
   if (options_.tokens.empty()) return true;  // one principal: only the total counts

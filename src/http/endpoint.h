@@ -91,7 +91,7 @@ class Endpoint {
 
   // Guards, path and token, judged on the headers (the body may be empty):
   // the listener asks before it reads a body, so that a refused request
-  // never buffers one (issue 34 §2).
+  // never buffers one.
   std::variant<Admission, HttpResponse> admit(const HttpRequest& request) const;
   // Never throws: a request whose handling throws is answered 500 and the
   // server keeps serving.

@@ -145,7 +145,7 @@ std::string sse_event(const std::string& message) {
 }
 
 // A request that no token vouched for (GET /healthz, a CORS preflight) has
-// no use for a body: it may not make the server buffer one (issue 34 §2).
+// no use for a body: it may not make the server buffer one.
 constexpr std::uint64_t kUnvouchedBodyBytes = 4 << 10;
 
 // How long a refused request's remaining bytes are read and dropped before
@@ -233,7 +233,7 @@ HttpRequest request_head(const bhttp::request<bhttp::string_body>& message) {
 }
 
 // The bind address as a request's Host names it ("10.0.0.5", "[fe80::1]"),
-// so that it is a valid Host (docs/http.md; issue 34 §6); nothing for a
+// so that it is a valid Host (docs/http.md); nothing for a
 // wildcard, which names no one host.
 ServerOptions with_bind_host(ServerOptions options) {
   error_code ec;
@@ -391,7 +391,7 @@ awaitable<void> Server::Impl::accept_loop() {
 }
 
 // An accept that failed (out of descriptors, memory or buffers) would fail
-// again at once: the loop waits a moment rather than spin (issue 34 §1).
+// again at once: the loop waits a moment rather than spin.
 awaitable<void> Server::Impl::back_off(const error_code& ec) {
   if (ec == asio::error::no_descriptors ||
       ec == error_code(ENFILE, asio::error::get_system_category()))

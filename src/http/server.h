@@ -31,7 +31,7 @@ struct ServerOptions {
   std::chrono::milliseconds body_timeout{30000};
   std::chrono::milliseconds keep_alive_timeout{60000};
   // For a connection none of whose requests has been authenticated yet: a
-  // client without a token holds no descriptor for long (issue 34 §1).
+  // client without a token holds no descriptor for long.
   std::chrono::milliseconds unauthenticated_keep_alive{5000};
   std::chrono::milliseconds write_stall_timeout{30000};
   std::chrono::milliseconds json_window{1000};  // longer than this: SSE

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The command line as a person meets it (issue 33 §2, §3, §9): configuration
+// The command line as a person meets it: configuration
 // fails closed, `--root` holds from the first call, and every refusal names
 // what was wrong.
 import { test } from 'node:test';

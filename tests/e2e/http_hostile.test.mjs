@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 34: `hermes-tools serve` under a hostile network client, each attack
+// `hermes-tools serve` under a hostile network client, each attack
 // against the real binary on loopback (or in a network namespace the test
 // makes): connections held by the hundred, descriptors run out, huge bodies
 // without a token, one principal taking every session, wildcard spellings,

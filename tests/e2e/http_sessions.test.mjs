@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// HTTP sessions behave like stdio sessions (issue 33 §6): on the 2026-07-28
+// HTTP sessions behave like stdio sessions: on the 2026-07-28
 // wire the guards' memory belongs to a conversation, never to a token;
 // approvals are asked over HTTP when the client can answer, and otherwise
 // the result says how a person unblocks them; background notifications that

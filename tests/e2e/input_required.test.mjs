@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Approval on the 2026-07-28 wire (issue 33 §6): a dangerous command asks
+// Approval on the 2026-07-28 wire: a dangerous command asks
 // through an `input_required` result, since that wire sends the client no
 // requests. The retry with the user's answer and the exact requestState
 // runs the command (accept) or refuses it (decline); a forged, replayed or

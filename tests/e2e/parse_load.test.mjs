@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A hostile client's JSON body on `serve` (issue 34 §3): one object with
+// A hostile client's JSON body on `serve`: one object with
 // 1.2 million keys in 14 MB. Parsing was quadratic in the keys of an object
 // and ran on the connection's I/O loop, so one such body held every other
 // connection of that loop for hours. Now the parse is linear and a large
