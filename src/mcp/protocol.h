@@ -66,8 +66,7 @@ Json tool_to_json(const registry::ToolSpec& spec, const std::string& description
 // further block (media base64); `structured`, unless null, as
 // `structuredContent` (the same JSON, for a tool with an `outputSchema`).
 Json call_result(std::string text, bool is_error,
-                 const std::vector<registry::ContentBlock>& content = {},
-                 Json structured = Json());
+                 const std::vector<registry::ContentBlock>& content = {}, Json structured = Json());
 // One MCP content block (`image`, `audio` or `resource`).
 Json content_block_json(const registry::ContentBlock& block);
 
