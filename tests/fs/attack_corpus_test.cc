@@ -41,13 +41,16 @@ std::vector<Attack> load_corpus() {
   return out;
 }
 
-// Every entry below `dir`: its kind and content or link text.
-std::map<std::string, std::string> snapshot(const std::string& dir) {
+// Every entry below `dir` but those below `except`: its kind and content or
+// link text.
+std::map<std::string, std::string> snapshot(const std::string& dir,
+                                            const std::string& except = "") {
   std::map<std::string, std::string> out;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec);
        it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const fs::path& p = it->path();
+    if (!except.empty() && p.string().rfind(except, 0) == 0) continue;
     auto status = fs::symlink_status(p, ec);
     if (fs::is_symlink(status)) {
       out[p] = "link:" + fs::read_symlink(p, ec).string();
@@ -81,7 +84,9 @@ class AttackCorpus : public ::testing::TestWithParam<const char*> {
     for (const auto& step : attack.setup) script += step + "\n";
     if (std::system(("/bin/sh -c '" + replace_all(script, "'", "'\\''") + "'").c_str()) != 0)
       return "setup failed";
-    const auto outside_before = snapshot(OUT), home_before = snapshot(HOME);
+    // The server's own checkpoint store is the one thing it writes there.
+    const std::string store = HH + "/checkpoints";
+    const auto outside_before = snapshot(OUT), home_before = snapshot(HOME, store);
     std::string call = attack.call;
     for (auto [from, to] :
          {std::pair{"$R", R}, {"$OUT", OUT}, {"$HOME", HOME}, {"$HERMES_HOME", HH}}) {
@@ -98,7 +103,7 @@ class AttackCorpus : public ::testing::TestWithParam<const char*> {
     if (output.empty()) return "no output";
     if (snapshot(OUT) != outside_before)
       return "ESCAPE: the outside directory changed; output: " + output;
-    if (snapshot(HOME) != home_before)
+    if (snapshot(HOME, store) != home_before)
       return "ESCAPE: the home directory changed; output: " + output;
     if (attack.expect == "inside") {
       return output.find("\"error\"") == std::string::npos
