@@ -3,10 +3,10 @@
 
 #include "core/strings.h"
 #include "tools/execute_code/kernel_driver.h"
+#include "tools/execute_code/stop_wake.h"
 
 #include <poll.h>
 #include <signal.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -257,15 +257,11 @@ bool LocalKernel::send_code(const std::string& code, std::chrono::milliseconds t
 CellResult LocalKernel::run_cell(const CellRequest& request, rpc::RpcHandler& handler,
                                  std::stop_source& stop) {
   CellResult result;
-  UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   {
-    std::stop_callback wake_on_stop(stop.get_token(), [fd = wake.get()] {
-      uint64_t one = 1;
-      [[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
-    });
+    StopWake wake(stop.get_token());
     bridge_.attach(&handler);
     if (!send_code(request.code, request.timeout)) kill();
-    CellLoop(*this, wake.get(), request).run(result);
+    CellLoop(*this, wake.fd(), request).run(result);
   }
   stop.request_stop();
   bridge_.attach(nullptr);

@@ -8,11 +8,11 @@
 #include "rpc/rpc_protocol.h"
 #include "tools/execute_code/kernel_driver.h"
 #include "tools/execute_code/remote_run.h"
+#include "tools/execute_code/stop_wake.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -352,16 +352,12 @@ void StreamKernel::kill() const { launcher_.signal_group(SIGKILL); }
 CellResult StreamKernel::run_cell(const CellRequest& request, rpc::RpcHandler& handler,
                                   std::stop_source& stop) {
   CellResult result;
-  UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   {
-    std::stop_callback wake_on_stop(stop.get_token(), [fd = wake.get()] {
-      uint64_t one = 1;
-      [[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
-    });
+    StopWake wake(stop.get_token());
     bridge_.attach(&handler);
     ++cells_;
     if (!send("cell", request.code)) kill();
-    CellLoop(*this, wake.get(), request, stop).run(result);
+    CellLoop(*this, wake.fd(), request, stop).run(result);
   }
   bridge_.attach(nullptr);
   return result;
