@@ -6,7 +6,10 @@ namespace {
 
 // What both links share: running a cell, its reply, its images. SIGINT
 // raises KeyboardInterrupt only while a cell runs, so an interrupt that
-// arrives as a cell ends cannot break the protocol.
+// arrives as a cell ends cannot break the protocol, and only once a cell:
+// the host repeats SIGINT until the cell answers, because one that lands
+// just before a blocking call (time.sleep, a read) is only handled once
+// that call returns; the repeat interrupts the call.
 constexpr std::string_view kCore =
     R"PY("""execute_code kernel (generated): runs cells in one namespace."""
 import builtins
@@ -19,11 +22,14 @@ import traceback
 import types
 
 _in_cell = False
+_interrupted = False
 _MAX_IMAGES = 16
 
 
 def _on_sigint(signum, frame):
-    if _in_cell:
+    global _interrupted
+    if _in_cell and not _interrupted:
+        _interrupted = True
         raise KeyboardInterrupt
 
 
@@ -43,7 +49,7 @@ def _exit_reply(code):
 
 
 def _run(code, number, namespace):
-    global _in_cell
+    global _in_cell, _interrupted
     name = "<cell %d>" % number
     try:
         compiled = compile(code, name, "exec")
@@ -51,6 +57,7 @@ def _run(code, number, namespace):
         sys.stderr.write("".join(traceback.format_exception_only(type(exc), exc)))
         return "done exit 1"
     linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+    _interrupted = False
     _in_cell = True
     try:
         exec(compiled, namespace)
@@ -368,6 +375,13 @@ def _split():
     return frames_write
 
 
+def _without_sigint(loop):
+    # The process's SIGINT then always reaches the main thread, the one a
+    # blocking call of the cell's can be interrupted in.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    loop()
+
+
 def main():
     global _stream, _cell
     frames = _split()
@@ -382,7 +396,7 @@ def main():
         return
     _load_tools(source.decode("utf-8"))
     for loop in (_stream.read_loop, _stream.write_loop):
-        threading.Thread(target=loop, daemon=True).start()
+        threading.Thread(target=_without_sigint, args=(loop,), daemon=True).start()
     # After the threads: their stacks count against the cap.
     _limit_memory(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
     module = types.ModuleType("__main__")

@@ -2,6 +2,7 @@
 #include "tools/execute_code/local_kernel.h"
 
 #include "core/strings.h"
+#include "tools/execute_code/interrupt_schedule.h"
 #include "tools/execute_code/kernel_driver.h"
 #include "tools/execute_code/stop_wake.h"
 
@@ -41,7 +42,7 @@ class LocalKernel::CellLoop {
  public:
   CellLoop(LocalKernel& kernel, int wake_fd, const CellRequest& request)
       : kernel_(kernel),
-        grace_(request.grace),
+        schedule_(request.grace),
         deadline_(Clock::now() + request.timeout),
         fds_{{{kernel.out_.read.get(), POLLIN, 0},
               {kernel.err_.read.get(), POLLIN, 0},
@@ -59,7 +60,8 @@ class LocalKernel::CellLoop {
       if (fds_[kStatus].revents) on_status(result);
       if (fds_[kWake].revents) interrupt(RunEnd::kInterrupted, result);
       if (!interrupting_ && Clock::now() >= deadline_) interrupt(RunEnd::kTimedOut, result);
-      if (interrupting_ && !result.kernel_lost && Clock::now() >= kill_at_) lose(result);
+      if (!result.kernel_lost && schedule_.repeat_due(Clock::now())) send_sigint();
+      if (!result.kernel_lost && schedule_.kill_due(Clock::now())) lose(result);
     }
     // The cell flushed before its reply: what it wrote is in the pipes.
     read_outputs(result.run.output, /*all=*/true);
@@ -73,7 +75,7 @@ class LocalKernel::CellLoop {
   int poll_timeout_ms() const {
     Clock::time_point until = fds_[kStatus].fd < 0 ? drain_until_
                               : !interrupting_     ? deadline_
-                                                   : kill_at_;
+                                                   : schedule_.next_event();
     if (fds_[kStatus].fd >= 0 && interrupting_ && lost_) return -1;  // the supervisor bounds this
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
     return static_cast<int>(std::max<int64_t>(0, left.count() + 1));
@@ -151,15 +153,19 @@ class LocalKernel::CellLoop {
     }
   }
 
-  // SIGINT to the kernel's process group, as a terminal's Ctrl-C: the cell
-  // gets KeyboardInterrupt; a daemon it started in a session of its own is
-  // spared.
   void interrupt(RunEnd end, CellResult& result) {
     fds_[kWake].fd = -1;
     if (interrupting_) return;
     interrupting_ = true;
     result.run.end = end;
-    kill_at_ = Clock::now() + grace_;
+    schedule_.start(Clock::now());
+    send_sigint();
+  }
+
+  // SIGINT to the kernel's process group, as a terminal's Ctrl-C: the cell
+  // gets KeyboardInterrupt; a daemon it started in a session of its own is
+  // spared.
+  void send_sigint() {
     if (!kernel_.gone_) ::kill(-kernel_.tree_.pid(), SIGINT);
   }
 
@@ -172,9 +178,8 @@ class LocalKernel::CellLoop {
   }
 
   LocalKernel& kernel_;
-  std::chrono::milliseconds grace_;
+  InterruptSchedule schedule_;
   Clock::time_point deadline_;
-  Clock::time_point kill_at_{};
   Clock::time_point drain_until_{};
   std::array<pollfd, 5> fds_;
   std::string pending_;  // control bytes not yet parsed

@@ -6,6 +6,7 @@
 #include "backend/run_bash.h"
 #include "core/strings.h"
 #include "rpc/rpc_protocol.h"
+#include "tools/execute_code/interrupt_schedule.h"
 #include "tools/execute_code/kernel_driver.h"
 #include "tools/execute_code/remote_run.h"
 #include "tools/execute_code/stop_wake.h"
@@ -90,7 +91,7 @@ class StreamKernel::CellLoop {
   CellLoop(StreamKernel& kernel, int wake_fd, const CellRequest& request, std::stop_source& stop)
       : kernel_(kernel),
         stop_(stop),
-        grace_(request.grace),
+        schedule_(request.grace),
         deadline_(Clock::now() + request.timeout),
         fds_{{{kernel.launcher_.output_fd(), POLLIN, 0},
               {wake_fd, POLLIN, 0},
@@ -108,7 +109,8 @@ class StreamKernel::CellLoop {
       if (done_) break;
       if (fds_[kWake].revents) interrupt(RunEnd::kInterrupted, result);
       if (!interrupting_ && Clock::now() >= deadline_) interrupt(RunEnd::kTimedOut, result);
-      if (interrupting_ && !lost_ && Clock::now() >= kill_at_) lose(result);
+      if (!lost_ && schedule_.repeat_due(Clock::now())) send_interrupt(result);
+      if (!lost_ && schedule_.kill_due(Clock::now())) lose(result);
     }
     if (!done_) on_gone(result);
     // Cancels a tool call still in flight before waiting for it.
@@ -120,7 +122,9 @@ class StreamKernel::CellLoop {
   enum Slot { kStream, kWake, kErrors };
 
   int poll_timeout_ms() const {
-    Clock::time_point until = lost_ ? drain_until_ : !interrupting_ ? deadline_ : kill_at_;
+    Clock::time_point until = lost_             ? drain_until_
+                              : !interrupting_ ? deadline_
+                                               : schedule_.next_event();
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
     return static_cast<int>(std::max<int64_t>(0, left.count() + 1));
   }
@@ -185,14 +189,18 @@ class StreamKernel::CellLoop {
     }
   }
 
-  // The driver sends SIGINT to the kernel's process group: the cell gets
-  // KeyboardInterrupt.
   void interrupt(RunEnd end, CellResult& result) {
     fds_[kWake].fd = -1;
     if (interrupting_) return;
     interrupting_ = true;
     result.run.end = end;
-    kill_at_ = Clock::now() + grace_;
+    schedule_.start(Clock::now());
+    send_interrupt(result);
+  }
+
+  // The driver sends SIGINT to the kernel's process group: the cell gets
+  // KeyboardInterrupt.
+  void send_interrupt(CellResult& result) {
     if (!kernel_.send("interrupt", "")) lose(result);
   }
 
@@ -208,9 +216,8 @@ class StreamKernel::CellLoop {
 
   StreamKernel& kernel_;
   std::stop_source& stop_;
-  std::chrono::milliseconds grace_;
+  InterruptSchedule schedule_;
   Clock::time_point deadline_;
-  Clock::time_point kill_at_{};
   Clock::time_point drain_until_{};
   std::array<pollfd, 3> fds_;
   std::jthread call_;

@@ -94,6 +94,21 @@ struct Rendezvous {
   }
 };
 
+// A cell that lets the first SIGINT go by and sleeps on; a later one raises.
+inline constexpr const char* kSwallowsTheFirstSigint =
+    "import signal, time\nseen = []\n"
+    "def second_one_counts(signum, frame):\n"
+    "    seen.append(signum)\n"
+    "    if len(seen) > 1:\n"
+    "        raise KeyboardInterrupt\n"
+    "signal.signal(signal.SIGINT, second_one_counts)\ntime.sleep(30)";
+
+// A cell whose KeyboardInterrupt handler takes longer than the host's
+// SIGINT repeat interval.
+inline constexpr const char* kCleansUpSlowly =
+    "import time\ntry:\n    time.sleep(30)\nexcept KeyboardInterrupt:\n"
+    "    time.sleep(0.8)\n    print('cleaned up')\n    raise";
+
 // Runs `code`, which calls the rendezvous tool, and cancels the call once
 // the script has reached it; the call's whole result.
 inline registry::ToolCallResult cancel_when_reached(ExecHarness& h, Rendezvous& meet,

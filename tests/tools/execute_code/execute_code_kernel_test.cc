@@ -191,6 +191,29 @@ TEST(ExecuteCodeKernel, TimeoutInterruptsAndKeepsTheState) {
   EXPECT_EQ(h.run("print(x)")["output"], "3\n");
 }
 
+// A SIGINT that lands just before a blocking call is only handled once the
+// call returns; the host repeats it until the cell answers. Here the cell
+// itself lets the first one go by.
+TEST(ExecuteCodeKernel, AnUnheededSigintIsRepeatedBeforeTheKill) {
+  ExecHarness h("code_execution:\n  timeout: 1\n");
+  ASSERT_EQ(h.run("x = 3")["status"], "success");
+  registry::ToolCallResult reply = h.run_result(kSwallowsTheFirstSigint);
+  EXPECT_THAT(reply, IsError(ErrorCode::kTimeout));
+  EXPECT_FALSE(reply.value.contains("kernel_state_lost")) << reply.value.dump();
+  EXPECT_EQ(h.run("print(x, len(seen) > 1)")["output"], "3 True\n");
+}
+
+// Only the first SIGINT raises: the repeats do not cut short the cell's own
+// cleanup.
+TEST(ExecuteCodeKernel, TheRepeatsDoNotInterruptTheCellsCleanup) {
+  ExecHarness h("code_execution:\n  timeout: 1\n");
+  registry::ToolCallResult reply = h.run_result(kCleansUpSlowly);
+  EXPECT_THAT(reply, IsError(ErrorCode::kTimeout));
+  EXPECT_TRUE(reply.value["output"].get<std::string>().starts_with("cleaned up\n"))
+      << reply.value.dump();
+  EXPECT_FALSE(reply.value.contains("kernel_state_lost"));
+}
+
 TEST(ExecuteCodeKernel, OsExitIsAnsweredAndTheNextCallGetsAFreshKernel) {
   ExecHarness h;
   ASSERT_EQ(h.run("x = 1")["status"], "success");

@@ -140,6 +140,23 @@ TEST_P(StreamKernel, ACellThatIgnoresSigintIsKilledAfterTheGrace) {
   EXPECT_EQ(h->run("print(1)")["fresh_kernel"], "the previous kernel died or was killed");
 }
 
+TEST_P(StreamKernel, AnUnheededSigintIsRepeatedBeforeTheKill) {
+  auto h = harness("  timeout: 1\n");
+  ASSERT_EQ(h->run("x = 3")["status"], "success");
+  Json reply = h->run(kSwallowsTheFirstSigint);
+  EXPECT_EQ(reply["status"], "timeout") << reply.dump();
+  EXPECT_FALSE(reply.contains("kernel_state_lost")) << reply.dump();
+  EXPECT_EQ(h->run("print(x, len(seen) > 1)")["output"], "3 True\n");
+}
+
+TEST_P(StreamKernel, TheRepeatsDoNotInterruptTheCellsCleanup) {
+  auto h = harness("  timeout: 1\n");
+  Json reply = h->run(kCleansUpSlowly);
+  EXPECT_EQ(reply["status"], "timeout") << reply.dump();
+  EXPECT_TRUE(reply["output"].get<std::string>().starts_with("cleaned up\n")) << reply.dump();
+  EXPECT_FALSE(reply.contains("kernel_state_lost"));
+}
+
 // sum() over a range runs in C without giving up the GIL: neither SIGINT
 // nor the driver's own threads get a turn, so only the host can end it.
 TEST_P(StreamKernel, ACellHoldingTheGilIsKilledFromTheHost) {
