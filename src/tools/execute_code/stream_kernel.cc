@@ -122,7 +122,7 @@ class StreamKernel::CellLoop {
   enum Slot { kStream, kWake, kErrors };
 
   int poll_timeout_ms() const {
-    Clock::time_point until = lost_             ? drain_until_
+    Clock::time_point until = lost_            ? drain_until_
                               : !interrupting_ ? deadline_
                                                : schedule_.next_event();
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
