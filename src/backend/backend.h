@@ -47,6 +47,10 @@ class Backend {
   virtual std::optional<std::string> transport_error(const BashOutcome&) const {
     return std::nullopt;
   }
+  // True when transport_error can report one: run_bash then holds the start
+  // of a command's output back until it can no longer be a transport
+  // failure; other backends' output streams at once.
+  virtual bool has_transport() const { return false; }
   // True when killing the local launcher leaves the command running on the
   // target (an ssh or docker exec session): run_bash then ends it there.
   virtual bool outlives_its_launcher() const { return false; }

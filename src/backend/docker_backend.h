@@ -33,6 +33,7 @@ class DockerBackend final : public Backend {
   Status start(std::stop_token stop) override;
   std::vector<std::string> bash_argv(const std::string& script, bool login) const override;
   std::optional<std::string> transport_error(const BashOutcome& outcome) const override;
+  bool has_transport() const override { return true; }
   bool outlives_its_launcher() const override { return true; }
   // Recreates a vanished container, once per session.
   bool recover() override;

@@ -47,7 +47,7 @@ std::string kill_tree_script(const std::string& pid) {
 
 struct Attempt {
   BashOutcome outcome;
-  bool streaming = false;  // output past the hold-back was passed on
+  bool streaming = false;  // output is passed on as it comes (past the hold-back)
   std::optional<std::string> remote_pid;
 };
 
@@ -107,6 +107,8 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
     });
   }
   Attempt attempt;
+  // The pid line, too, is taken out of the held output.
+  attempt.streaming = !backend.has_transport() && !track_pid;
   std::string& held = attempt.outcome.output;
   bool awaiting_pid = track_pid;
   auto hold_then_stream = [&](std::string_view bytes) {

@@ -36,6 +36,7 @@ class SshBackend final : public Backend {
   Status start(std::stop_token stop) override;
   std::vector<std::string> bash_argv(const std::string& script, bool login) const override;
   std::optional<std::string> transport_error(const BashOutcome& outcome) const override;
+  bool has_transport() const override { return true; }
   bool outlives_its_launcher() const override { return true; }
   std::string home() const override;
   std::string default_cwd() const override;

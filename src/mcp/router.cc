@@ -5,6 +5,7 @@
 #include "mcp/catalog_json.h"
 #include "mcp/client_link.h"
 #include "mcp/input_round.h"
+#include "registry/call_status.h"
 #include "registry/progress_ticker.h"
 #include "registry/session.h"
 
@@ -361,9 +362,14 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
   };
   // Progress for the request's life (hermes_task ticks on its own): it ends
   // with this frame, at the response or the promotion to a task.
+  // What the call has written so far, for that progress and a task's
+  // statusMessage; shared with a promoted call's work.
+  std::shared_ptr<registry::CallStatus> status;
+  if (call.long_running) status = std::make_shared<registry::CallStatus>();
   std::optional<registry::ProgressTicker> ticker;
   if (call.long_running && !call.spec->own_progress) {
-    ticker.emplace(env.client, call.progress_token, std::chrono::seconds(1), 0, call.spec->name);
+    ticker.emplace(env.client, call.progress_token, std::chrono::seconds(1), 0, call.spec->name,
+                   status.get());
   }
   // A call that may become a task is copied into its work: a promoted call
   // outlives this frame (the session and channel outlive every call and
@@ -372,7 +378,7 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
   // promotion finds no answer (the tasks extension's own input rounds,
   // tasks/update, are not served).
   bool modern = env.envelope != nullptr;
-  auto run = [this, modern, &session = env.session, &plain = env.client, round](
+  auto run = [this, modern, &session = env.session, &plain = env.client, round, status](
                  const PreparedCall& prepared, std::stop_token stop) {
     registry::CallContext ctx{session,
                               services_,
@@ -380,7 +386,8 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
                               dispatcher_,
                               stop,
                               prepared.progress_token,
-                              &prepared.brief_findings};
+                              &prepared.brief_findings,
+                              status.get()};
     registry::ToolCallResult result = dispatcher_.call(*prepared.spec, prepared.args, ctx);
     // A failure's JSON is no output the schema describes: text only.
     const bool structured = !result.is_error && !prepared.spec->output_schema.is_null();
@@ -399,7 +406,7 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
     return run(call, stop);
   };
   TaskStore::Outcome outcome =
-      tasks_.run(env.principal, call.spec->name, std::move(work), env.stop, at_once);
+      tasks_.run(env.principal, call.spec->name, std::move(work), env.stop, at_once, status);
   if (auto* promoted = std::get_if<TaskStore::Promoted>(&outcome)) {
     return Reply{
         make_result(id, modern_result(options_.identity, std::move(promoted->created), "task"))};

@@ -29,6 +29,7 @@ struct TaskStore::Task {
   std::string id;
   std::string principal;
   std::string label;
+  std::shared_ptr<const registry::CallStatus> output;  // may be null
   Clock::time_point created = Clock::now();
   std::mutex mu;
   std::condition_variable cv;
@@ -53,8 +54,9 @@ void TaskStore::stop_all() {
   }
 }
 
-std::shared_ptr<TaskStore::Task> TaskStore::admit(const std::string& principal,
-                                                  const std::string& label) {
+std::shared_ptr<TaskStore::Task> TaskStore::admit(
+    const std::string& principal, const std::string& label,
+    std::shared_ptr<const registry::CallStatus> status) {
   std::lock_guard lock(mu_);
   expire_locked(Clock::now());
   size_t live = 0;
@@ -69,6 +71,7 @@ std::shared_ptr<TaskStore::Task> TaskStore::admit(const std::string& principal,
   task->id = "tk_" + random_hex(16);
   task->principal = principal;
   task->label = label;
+  task->output = std::move(status);
   return task;
 }
 
@@ -86,8 +89,9 @@ void TaskStore::finish(Task& task, Json result, bool failed) {
 }
 
 TaskStore::Outcome TaskStore::run(const std::string& principal, const std::string& label,
-                                  TaskWork work, std::stop_token request_stop, bool at_once) {
-  std::shared_ptr<Task> task = admit(principal, label);
+                                  TaskWork work, std::stop_token request_stop, bool at_once,
+                                  std::shared_ptr<const registry::CallStatus> status) {
+  std::shared_ptr<Task> task = admit(principal, label, std::move(status));
   if (!task) return Finished{work(request_stop), false};
   task->thread = std::thread([this, task, work = std::move(work)] {
     try {
@@ -136,7 +140,7 @@ Json TaskStore::describe(const Task& task, bool detailed) const {
   out["status"] = task.status;
   out["statusMessage"] = task.done
                              ? task.label + ": " + task.status
-                             : task.label + ": running for " + std::to_string(running_s) + " s";
+                             : registry::running_status(task.label, running_s, task.output.get());
   out["createdAt"] = iso_time(task.created);
   out["lastUpdatedAt"] = iso_time(task.done ? task.updated : now);
   out["ttlMs"] = ttl.count();

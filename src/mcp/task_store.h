@@ -8,6 +8,7 @@
 #pragma once
 
 #include "json/json.h"
+#include "registry/call_status.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -56,9 +57,11 @@ class TaskStore {
   // Runs `work` for `principal`: inline until it finishes, `request_stop`
   // fires (the work is stopped: Abandoned) or the budget passes (Promoted;
   // `at_once` skips the budget). When the principal or the store is full the
-  // call simply runs inline to the end.
+  // call simply runs inline to the end. A running task's statusMessage tells
+  // what `status` (when given) has seen of its output.
   Outcome run(const std::string& principal, const std::string& label, TaskWork work,
-              std::stop_token request_stop, bool at_once);
+              std::stop_token request_stop, bool at_once,
+              std::shared_ptr<const registry::CallStatus> status = nullptr);
 
   // tasks/get: the DetailedTask, or nullopt when unknown, expired or foreign.
   std::optional<Json> get(const std::string& principal, const std::string& task_id);
@@ -71,7 +74,8 @@ class TaskStore {
   struct Task;
   using Clock = std::chrono::system_clock;
 
-  std::shared_ptr<Task> admit(const std::string& principal, const std::string& label);
+  std::shared_ptr<Task> admit(const std::string& principal, const std::string& label,
+                              std::shared_ptr<const registry::CallStatus> status);
   void finish(Task& task, Json result, bool failed);
   Outcome settle_inline(Task& task);
   Json describe(const Task& task, bool detailed) const;  // task->mu held

@@ -3,6 +3,7 @@
 // wakes it at once.
 #include "registry/progress_ticker.h"
 
+#include "registry/call_status.h"
 #include "registry/client_channel.h"
 
 #include <algorithm>
@@ -11,12 +12,13 @@ namespace hermes::registry {
 
 ProgressTicker::ProgressTicker(ClientChannel& client, Json token,
                                std::chrono::milliseconds interval, int64_t total_seconds,
-                               std::string label)
+                               std::string label, const CallStatus* status)
     : client_(client),
       token_(std::move(token)),
       interval_(interval),
       total_seconds_(total_seconds),
-      label_(std::move(label)) {
+      label_(std::move(label)),
+      status_(status) {
   if (token_.is_null()) return;
   thread_ = std::jthread([this](std::stop_token stop) { loop(stop); });
 }
@@ -41,7 +43,10 @@ void ProgressTicker::loop(std::stop_token stop) {
     last = std::max(elapsed, last + 0.001);
     Json params = {{"progressToken", token_}, {"progress", last}};
     if (total_seconds_ > 0) params["total"] = total_seconds_;
-    params["message"] = label_ + " running (" + std::to_string(static_cast<int64_t>(last)) + "s)";
+    std::string line = status_ ? status_->view().last_line : "";
+    params["message"] =
+        !line.empty() ? line
+                      : label_ + " running (" + std::to_string(static_cast<int64_t>(last)) + "s)";
     client_.notify("notifications/progress", params);
   }
 }

@@ -16,16 +16,19 @@
 
 namespace hermes::registry {
 
+class CallStatus;
 class ClientChannel;
 
 // Ticks from construction until destruction. `progress` is the elapsed
 // seconds (strictly increasing), `total` the run's timeout (left out when not
-// positive), `message` "<label> running (Ns)". Does nothing when `token` is
-// null. The channel must outlive the ticker. Not copyable.
+// positive), `message` the last line of the call's output when `status` has
+// one, else "<label> running (Ns)". Does nothing when `token` is null. The
+// channel and `status` must outlive the ticker. Not copyable.
 class ProgressTicker {
  public:
   ProgressTicker(ClientChannel& client, Json token, std::chrono::milliseconds interval,
-                 int64_t total_seconds, std::string label = "hermes_task");
+                 int64_t total_seconds, std::string label = "hermes_task",
+                 const CallStatus* status = nullptr);
   ~ProgressTicker();
   ProgressTicker(const ProgressTicker&) = delete;
   ProgressTicker& operator=(const ProgressTicker&) = delete;
@@ -38,6 +41,7 @@ class ProgressTicker {
   std::chrono::milliseconds interval_;
   int64_t total_seconds_;
   std::string label_;
+  const CallStatus* status_;
   std::mutex mu_;
   std::condition_variable_any wake_;
   std::jthread thread_;  // last: started after the fields it reads

@@ -39,6 +39,7 @@ namespace hermes::registry {
 class Session;
 class ClientChannel;
 class Dispatcher;
+class CallStatus;
 
 // How a session's backend is built from the configuration.
 using BackendFactory =
@@ -84,6 +85,9 @@ struct CallContext {
   Json progress_token;
   // What the call's brief check found and took, if it ran.
   const BriefFindings* brief_findings = nullptr;
+  // A long-running call's output so far, for its progress and task status
+  // (registry/call_status.h); null for the others.
+  CallStatus* status = nullptr;
 };
 
 struct ToolAnnotations {

@@ -130,7 +130,7 @@ TEST(PathResolver, ARelativeRootIsTakenFromTheProcessCwd) {
   EXPECT_FALSE(dot.resolve("/etc/passwd", ""));
 }
 
-// Issue 33 §3: a server started above its root (`cd /srv && --root
+// A server started above its root (`cd /srv && --root
 // /srv/proj`) resolves `calc/ops.py` in the root from the first call, as the
 // terminal starts there; a session cwd inside the root still comes first.
 TEST(PathResolver, RelativePathsStartInsideTheRootFromTheFirstCall) {

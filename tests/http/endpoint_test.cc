@@ -217,7 +217,7 @@ TEST_F(EndpointTest, SessionCapAndIdleExpiry) {
 // With tokens, one principal holds at most its share of the sessions: at
 // its cap its least recently used session without a call in flight ends,
 // and while every one of them has a call in flight it is refused; another
-// principal still gets sessions (issue 34 §4).
+// principal still gets sessions (docs/http.md).
 TEST_F(EndpointTest, SessionsPerPrincipal) {
   EndpointOptions options;
   options.tokens = *TokenTable::parse("alice:a-token\nbob:b-token\n");
@@ -251,7 +251,7 @@ TEST_F(EndpointTest, SessionsPerPrincipal) {
 }
 
 // The headers alone decide whether a request may send its body: guards and
-// token before any byte of it (issue 34 §2).
+// token before any byte of it (docs/http.md).
 TEST_F(EndpointTest, AdmitJudgesTheHeadersAlone) {
   EndpointOptions options;
   options.tokens = *TokenTable::parse("alice:a-token\n");
@@ -510,7 +510,8 @@ TEST_F(EndpointTest, LegacyCallsAskTheClientOnTheirStream) {
   EXPECT_EQ(response(e.handle(post(answer, {{"mcp-session-id", sid}}))).status, 400);
 }
 
-// Issue 37 (tools-call-with-logging, sep-2575-server-no-log-without-loglevel):
+// The conformance scenarios tools-call-with-logging and
+// sep-2575-server-no-log-without-loglevel:
 // a legacy call's log messages travel on its own stream, at or above the
 // level the session chose with logging/setLevel; a modern call, whose
 // request set no log level, sends none.
@@ -553,7 +554,7 @@ TEST_F(EndpointTest, LegacyCallsLogOnTheirStreamAtTheSessionsLevel) {
       levels_sent(e.handle(post(modern_call, modern_headers("tools/call", "logs")))).empty());
 }
 
-// Issue 37 (http-custom-header-server-validation, SEP-2243): an argument
+// The conformance scenario http-custom-header-server-validation: an argument
 // whose schema names an `x-mcp-header` must come in its Mcp-Param header
 // too, with the same value (base64 sentinel decoded strictly); else 400 -32020.
 TEST_F(EndpointTest, ModernCallChecksItsMcpParamHeaders) {

@@ -54,7 +54,7 @@ TEST(HttpServer, AFirstSignalStopsItAndASecondWouldEndTheProcess) {
   EXPECT_TRUE(has_default_action(SIGINT));
 }
 
-// Issue 34 §5: the parsed address decides, not its spelling.
+// The parsed address decides, not its spelling (docs/http.md).
 TEST(HttpServer, EverySpellingOfAllAddressesIsAWildcard) {
   for (const char* host : {"0.0.0.0", "::", "::0", "0:0:0:0:0:0:0:0", "::ffff:0.0.0.0", "0::"}) {
     EXPECT_TRUE(is_wildcard_address(host)) << host;

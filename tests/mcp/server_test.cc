@@ -5,7 +5,9 @@
 #include "core/config.h"
 #include "core/paths.h"
 #include "mcp/line_reader.h"
+#include "registry/call_status.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -29,6 +31,12 @@ registry::ToolReply slow_tool(const Json& args, registry::CallContext& ctx) {
     std::this_thread::sleep_for(1ms);
   }
   return registry::ToolReply{{{"stopped", ctx.stop.stop_requested()}}};
+}
+
+// A long call that has written two lines, then waits like slow_tool.
+registry::ToolReply chatty_tool(const Json& args, registry::CallContext& ctx) {
+  if (ctx.status) ctx.status->add_output("step one\nstep two\n");
+  return slow_tool(args, ctx);
 }
 
 // A modern request: the envelope in `_meta`, tasks declared when asked.
@@ -57,6 +65,12 @@ class ServerTest : public ::testing::Test {
                                      .description = "d",
                                      .input_schema = {{"type", "object"}},
                                      .run = slow_tool,
+                                     .long_running = [](const Json&) { return true; }});
+    registry_.add(registry::ToolSpec{.name = "chatty",
+                                     .toolset = "file",
+                                     .description = "d",
+                                     .input_schema = {{"type", "object"}},
+                                     .run = chatty_tool,
                                      .long_running = [](const Json&) { return true; }});
     registry_.add(
         registry::ToolSpec{.name = "fail",
@@ -252,6 +266,39 @@ TEST_F(ServerTest, CancelledTaskSettlesCancelled) {
   Json done = poll_task(id);
   EXPECT_EQ(done["status"], "cancelled");
   EXPECT_FALSE(done.contains("result"));
+}
+
+// A running task's statusMessage says what the call has written so far.
+TEST_F(ServerTest, ARunningTaskSaysWhatItHasWritten) {
+  send(dump_json(
+      modern(1, "tools/call", {{"name", "chatty"}, {"arguments", {{"ms", 30000}}}}, true)));
+  std::string id = next()["result"]["taskId"];
+  // The work writes as it starts, on its own thread: ask until it has.
+  std::string message;
+  for (int i = 0; i < 250 && message.find("bytes") == std::string::npos; ++i) {
+    if (i > 0) std::this_thread::sleep_for(20ms);
+    send(dump_json(modern("g", "tasks/get", {{"taskId", id}}, true)));
+    message = next()["result"].value("statusMessage", "");
+  }
+  EXPECT_THAT(message,
+              ::testing::MatchesRegex(
+                  "chatty: running for [0-9]+ s, 18 bytes of output; last line: step two"));
+  send(dump_json(modern(3, "tasks/cancel", {{"taskId", id}}, true)));
+  next();
+  EXPECT_EQ(poll_task(id)["statusMessage"], "chatty: cancelled");
+}
+
+// Progress carries the last line of the call's output as its message.
+TEST_F(ServerTest, ProgressCarriesTheLastLineOfOutput) {
+  Json request = call(1, "chatty", {{"ms", 3000}});
+  request["params"]["_meta"]["progressToken"] = "p";
+  send(dump_json(request));
+  Json note = next();
+  EXPECT_EQ(note["method"], "notifications/progress") << note.dump();
+  EXPECT_EQ(note["params"]["message"], "step two");
+  Json reply = note;
+  for (int i = 0; i < 5 && !reply.contains("result"); ++i) reply = next();
+  EXPECT_TRUE(reply.contains("result")) << reply.dump();
 }
 
 TEST_F(ServerTest, NoTaskWithoutTheExtension) {

@@ -53,7 +53,7 @@ TEST(Dispatcher, ResetsLoopCountersOnOtherToolsOnly) {
   EXPECT_EQ(w.dispatcher.find("terminal"), nullptr);  // toolset not enabled
 }
 
-// Issue 33 §2: a typo never falls open to every tool, and a tool left out
+// A typo never falls open to every tool, and a tool left out
 // by --toolsets says so instead of "Unknown tool".
 TEST(Registry, ToolsetsFailClosedAndSayWhatIsMissing) {
   auto selected = Registry::select_toolsets({"file", "terminal"});
@@ -81,7 +81,7 @@ TEST(Registry, ToolsetsFailClosedAndSayWhatIsMissing) {
   EXPECT_EQ(w.registry.why_missing("frob", w.services).message, "Unknown tool: frob");
 }
 
-// Issue 37: the conformance fixtures are never on by default nor part of
+// The conformance fixtures are never on by default nor part of
 // `all`; naming them adds them.
 TEST(Registry, ConformanceToolsetOnlyWhenNamed) {
   EXPECT_EQ(*Registry::select_toolsets({"all", "conformance"}),

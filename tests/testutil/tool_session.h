@@ -7,16 +7,20 @@
 #include "core/config.h"
 #include "core/paths.h"
 #include "json/json.h"
+#include "registry/call_status.h"
 #include "registry/client_channel.h"
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
 #include "testutil/temp_dir.h"
 
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <stop_token>
 #include <string>
+#include <thread>
 
 namespace hermes::testing {
 
@@ -52,8 +56,12 @@ class ToolSession {
   }
   // What a handler of this session receives.
   registry::CallContext context(std::stop_token stop = {}) {
-    return registry::CallContext{session_, services_, *client_, dispatcher_, stop, Json()};
+    registry::CallContext ctx{session_, services_, *client_, dispatcher_, stop, Json()};
+    ctx.status = status_;
+    return ctx;
   }
+  // Calls from now on feed `status`, as the router's long calls do.
+  void set_status(registry::CallStatus* status) { status_ = status; }
 
   registry::Registry& registry() { return registry_; }
   registry::Session& session() { return session_; }
@@ -75,6 +83,24 @@ class ToolSession {
   registry::Session session_{"test"};
   registry::NullClientChannel null_client_;
   registry::ClientChannel* client_ = &null_client_;
+  registry::CallStatus* status_ = nullptr;
 };
+
+// Runs `call` while watching `status`: true when the last line it showed
+// was `line` at some moment before `call` returned.
+inline bool shows_line_during(const registry::CallStatus& status, const std::string& line,
+                              const std::function<void()>& call) {
+  std::atomic<bool> seen = false;
+  std::jthread watch([&](std::stop_token stop) {
+    while (!stop.stop_requested() && !seen) {
+      seen = status.view().last_line == line;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  });
+  call();
+  watch.request_stop();
+  watch.join();
+  return seen;
+}
 
 }  // namespace hermes::testing

@@ -196,6 +196,7 @@ Result<RunResult> run_here(const std::string& code, const std::vector<StubSignat
       .env = scrubbed_env(run.settings),
       .timeout = std::chrono::seconds(run.settings.timeout_s),
       .write_fence_fd = fence_fd,
+      .status = ctx.status,
   };
   if (const backend::CommandFence* fence = backend.command_fence()) {
     proc::set_env(request.env, "TMPDIR", fence->temp_dir());
@@ -368,7 +369,8 @@ Result<RunResult> run_in_kernel(const ExecuteCodeParams& params, RunContext run,
   CellResult cell = kernel->run_cell(
       {.code = params.code,
        .timeout = std::chrono::seconds(settings.timeout_s),
-       .grace = std::chrono::milliseconds(static_cast<int64_t>(settings.interrupt_grace_s * 1000))},
+       .grace = std::chrono::milliseconds(static_cast<int64_t>(settings.interrupt_grace_s * 1000)),
+       .status = ctx.status},
       run.bridge, run.stop);
   if (cell.kernel_lost)
     lease->lost(cell.memory_exceeded ? FreshReason::kMemory : FreshReason::kDied);

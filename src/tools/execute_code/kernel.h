@@ -23,6 +23,7 @@ struct CellRequest {
   // After SIGINT (a stop or the timeout), how long the cell has to stop
   // before the kernel is killed.
   std::chrono::milliseconds grace{2000};
+  registry::CallStatus* status = nullptr;  // fed the output as it arrives; may be null
 };
 
 struct CellResult {

@@ -42,6 +42,7 @@ class LocalKernel::CellLoop {
  public:
   CellLoop(LocalKernel& kernel, int wake_fd, const CellRequest& request)
       : kernel_(kernel),
+        status_(request.status),
         schedule_(request.grace),
         deadline_(Clock::now() + request.timeout),
         fds_{{{kernel.out_.read.get(), POLLIN, 0},
@@ -85,7 +86,7 @@ class LocalKernel::CellLoop {
     for (Slot slot : {kStdout, kStderr}) {
       if (fds_[slot].fd < 0 || (!all && !fds_[slot].revents)) continue;
       auto& capture = slot == kStdout ? output.stdout_capture : output.stderr_capture;
-      if (!drain(fds_[slot].fd, capture)) fds_[slot].fd = -1;
+      if (!drain(fds_[slot].fd, capture, status_)) fds_[slot].fd = -1;
     }
   }
 
@@ -178,6 +179,7 @@ class LocalKernel::CellLoop {
   }
 
   LocalKernel& kernel_;
+  registry::CallStatus* status_;
   InterruptSchedule schedule_;
   Clock::time_point deadline_;
   Clock::time_point drain_until_{};

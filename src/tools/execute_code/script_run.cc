@@ -29,8 +29,9 @@ constexpr std::chrono::milliseconds kTerminateGrace{5000};
 class RunLoop {
  public:
   RunLoop(ProcessTree& tree, int stdout_fd, int stderr_fd, int wake_fd,
-          std::chrono::milliseconds timeout)
+          std::chrono::milliseconds timeout, registry::CallStatus* status)
       : tree_(tree),
+        status_(status),
         deadline_(std::chrono::steady_clock::now() + timeout),
         fds_{{{stdout_fd, POLLIN, 0},
               {stderr_fd, POLLIN, 0},
@@ -65,7 +66,7 @@ class RunLoop {
     for (Slot slot : {kStdout, kStderr}) {
       if (fds_[slot].fd < 0 || !fds_[slot].revents) continue;
       auto& capture = slot == kStdout ? output.stdout_capture : output.stderr_capture;
-      if (!drain(fds_[slot].fd, capture)) fds_[slot].fd = -1;
+      if (!drain(fds_[slot].fd, capture, status_)) fds_[slot].fd = -1;
     }
   }
 
@@ -94,6 +95,7 @@ class RunLoop {
   }
 
   ProcessTree& tree_;
+  registry::CallStatus* status_;
   Clock::time_point deadline_;
   Clock::time_point drain_until_{};
   std::array<pollfd, 4> fds_;
@@ -144,7 +146,8 @@ Result<RunResult> run_script(const RunRequest& request, rpc::RpcHandler& handler
     [[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
   });
   RunResult result;
-  RunLoop(tree, out.read.get(), err.read.get(), wake.get(), request.timeout).run(result);
+  RunLoop(tree, out.read.get(), err.read.get(), wake.get(), request.timeout, request.status)
+      .run(result);
   tree.reap();
   return result;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "registry/call_status.h"
 #include "rpc/rpc_handler.h"
 #include "tools/execute_code/script_output.h"
 
@@ -23,7 +24,8 @@ struct RunRequest {
   std::string cwd;               // empty: run in the staging directory
   std::vector<std::string> env;  // scrubbed; the RPC and Python settings are added
   std::chrono::milliseconds timeout{300000};
-  int write_fence_fd = -1;  // the Landlock ruleset the tree runs under; -1: none
+  int write_fence_fd = -1;                 // the Landlock ruleset the tree runs under; -1: none
+  registry::CallStatus* status = nullptr;  // fed the output as it arrives; may be null
 };
 
 enum class RunEnd { kExited, kTimedOut, kInterrupted };

@@ -51,12 +51,13 @@ Result<OutputPipe> make_output_pipe() {
   return OutputPipe{proc::UniqueFd(fds[0]), proc::UniqueFd(fds[1])};
 }
 
-bool drain(int fd, proc::OutputCapture& capture) {
+bool drain(int fd, proc::OutputCapture& capture, registry::CallStatus* status) {
   char buf[65536];
   for (;;) {
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n > 0) {
       capture.append(std::string_view(buf, static_cast<size_t>(n)));
+      if (status) status->add_output(std::string_view(buf, static_cast<size_t>(n)));
       continue;
     }
     return n < 0 && (errno == EAGAIN || errno == EINTR);

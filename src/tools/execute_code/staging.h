@@ -7,6 +7,7 @@
 #include "core/result.h"
 #include "proc/output_capture.h"
 #include "proc/unique_fd.h"
+#include "registry/call_status.h"
 
 #include <string>
 #include <vector>
@@ -41,8 +42,9 @@ struct OutputPipe {
 };
 Result<OutputPipe> make_output_pipe();
 
-// Reads what `fd` has into `capture`; false at EOF or on a hard error.
-bool drain(int fd, proc::OutputCapture& capture);
+// Reads what `fd` has into `capture` (and `status`, when given); false at
+// EOF or on a hard error.
+bool drain(int fd, proc::OutputCapture& capture, registry::CallStatus* status = nullptr);
 
 // `env` plus the RPC socket and token, Python's I/O settings and the staging
 // directory first on PYTHONPATH (where hermes_tools.py is).

@@ -91,6 +91,7 @@ class StreamKernel::CellLoop {
   CellLoop(StreamKernel& kernel, int wake_fd, const CellRequest& request, std::stop_source& stop)
       : kernel_(kernel),
         stop_(stop),
+        status_(request.status),
         schedule_(request.grace),
         deadline_(Clock::now() + request.timeout),
         fds_{{{kernel.launcher_.output_fd(), POLLIN, 0},
@@ -141,8 +142,10 @@ class StreamKernel::CellLoop {
   void on_frame(Frame& frame, CellResult& result) {
     if (frame.kind == "out") {
       result.run.output.stdout_capture.append(frame.data);
+      if (status_) status_->add_output(frame.data);
     } else if (frame.kind == "err") {
       result.run.output.stderr_capture.append(frame.data);
+      if (status_) status_->add_output(frame.data);
     } else if (frame.kind == "call") {
       answer(frame.data);
     } else if (frame.kind == "image" && frame.data.size() <= kMaxImageBytes) {
@@ -216,6 +219,7 @@ class StreamKernel::CellLoop {
 
   StreamKernel& kernel_;
   std::stop_source& stop_;
+  registry::CallStatus* status_;
   InterruptSchedule schedule_;
   Clock::time_point deadline_;
   Clock::time_point drain_until_{};

@@ -133,7 +133,8 @@ Result<ForegroundResult> run_foreground(const ForegroundRequest& request,
                    .cwd = start,
                    .fall_back_to_ancestor = !request.workdir,
                    .timeout = std::chrono::seconds(request.timeout_seconds),
-                   .kill_grace = kill_grace(ctx.services.config)};
+                   .kill_grace = kill_grace(ctx.services.config),
+                   .status = ctx.status};
   HERMES_ASSIGN_OR_RETURN(ShellResult run, shell.run(cmd, backend, ctx.stop));
   out.snapshot_note = shell.take_snapshot_note();
   out.formatted = format_output(run.output, output_options(ctx.services.config, request.command));

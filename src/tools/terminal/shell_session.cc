@@ -72,6 +72,38 @@ std::string seconds_text(std::chrono::steady_clock::duration d) {
   return buf;
 }
 
+// Feeds a call's status the command's output up to the cwd marker line,
+// which the wrapper prints last and no reader should see. A chunk's tail
+// that may be the marker's beginning waits for the next chunk.
+class StatusFeed {
+ public:
+  StatusFeed(registry::CallStatus* status, const std::string& marker)
+      : status_(status), marker_("\n" + marker) {}
+
+  void operator()(std::string_view bytes) {
+    if (!status_ || ended_) return;
+    held_.append(bytes);
+    size_t at = held_.find(marker_);
+    ended_ = at != std::string::npos;
+    size_t keep = ended_ ? held_.size() - at : marker_prefix_at_end();
+    status_->add_output(std::string_view(held_).substr(0, held_.size() - keep));
+    held_.erase(0, held_.size() - keep);
+  }
+
+ private:
+  size_t marker_prefix_at_end() const {
+    for (size_t k = std::min(held_.size(), marker_.size() - 1); k > 0; --k) {
+      if (std::string_view(held_).ends_with(std::string_view(marker_).substr(0, k))) return k;
+    }
+    return 0;
+  }
+
+  registry::CallStatus* status_;
+  std::string marker_;  // with the newline the wrapper prints before it
+  std::string held_;
+  bool ended_ = false;
+};
+
 }  // namespace
 
 std::string kill_tagged_script(const std::string& tag) {
@@ -242,7 +274,10 @@ Result<ShellResult> ShellSession::run(const ShellCommand& cmd,
            .stop_signal = SIGINT,
            .kill_grace = cmd.kill_grace,
            .whole_tree = backend->runs_on_this_host()},
-          stop, [&result](std::string_view bytes) { result.output.append(bytes); }));
+          stop, [&result, feed = StatusFeed(cmd.status, marker_)](std::string_view bytes) mutable {
+            result.output.append(bytes);
+            feed(bytes);
+          }));
   result.end = outcome.end;
   result.exit_code = outcome.exit_code;
   result.forced = outcome.forced;

@@ -9,6 +9,7 @@
 #include "core/strings.h"
 #include "proc/output_capture.h"
 #include "proc/run.h"
+#include "registry/call_status.h"
 
 #include <atomic>
 #include <chrono>
@@ -32,6 +33,8 @@ struct ShellCommand {
   // A timeout or cancel interrupts the command (SIGINT, as Ctrl-C would) and
   // SIGKILLs what is left after this grace (`terminal.kill_grace_seconds`).
   std::chrono::milliseconds kill_grace{3000};
+  // Fed the output as it arrives (progress, a task's status); may be null.
+  registry::CallStatus* status = nullptr;
 };
 
 struct ShellResult {

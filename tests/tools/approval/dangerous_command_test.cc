@@ -68,7 +68,7 @@ TEST(DangerousCommand, DescriptionsAreKeys) {
   EXPECT_TRUE(detect_dangerous("git branch -D topic").has_value());
 }
 
-// Issue 33 §7: each probe stands for a class, which the corpus covers.
+// Each probe stands for a class, which the corpus covers.
 TEST(DangerousCommand, ClassesBehindTheIssueProbes) {
   const std::pair<const char*, const char*> kProbes[] = {
       {"rsync -a --delete EMPTY/ DIR/", "sync that deletes files"},

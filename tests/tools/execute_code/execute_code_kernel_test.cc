@@ -118,6 +118,17 @@ TEST(ExecuteCodeKernel, GlobalsImportsAndCwdPersist) {
   EXPECT_FALSE(second.contains("fresh_kernel"));
 }
 
+// A cell's output reaches the call's status while it runs.
+TEST(ExecuteCodeKernel, OutputFeedsTheCallStatusAsItArrives) {
+  ExecHarness h;
+  registry::CallStatus status;
+  h.set_status(&status);
+  EXPECT_TRUE(testing::shows_line_during(status, "first line", [&] {
+    EXPECT_EQ(h.run("import time\nprint('first line', flush=True)\ntime.sleep(1)")["status"],
+              "success");
+  }));
+}
+
 TEST(ExecuteCodeKernel, SessionsDoNotSeeEachOthersState) {
   ExecHarness a;
   ExecHarness b;

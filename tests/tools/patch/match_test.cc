@@ -88,7 +88,7 @@ TEST(FuzzyReplace, DriftedDuplicateBlockIsRefused) {
   EXPECT_NE(r.error.find("L2-21: value_0 = compute(1)"), std::string::npos) << r.error;
 }
 
-// Issue 33 §8: two near-identical blocks, old_string close to both but
+// Two near-identical blocks, old_string close to both but
 // matched by no tier: an ambiguity listing both, not "Did you mean".
 TEST(FuzzyReplace, NearMissOfTwoTwinBlocksIsAmbiguous) {
   std::string twin =
@@ -122,7 +122,7 @@ TEST(FuzzyReplace, IndentDriftIsReBasedToTheFile) {
   EXPECT_EQ(r.strategy, "line_trimmed");
 }
 
-// Issue 33 §8: old_string indented 2 spaces, the file 4, and new_string
+// old_string indented 2 spaces, the file 4, and new_string
 // already in the file's indentation: written as sent, not shifted again.
 TEST(FuzzyReplace, NewStringAlreadyInTheFilesIndentationIsKept) {
   std::string file = "class A:\n    def f(self):\n        return 1\n";

@@ -183,7 +183,7 @@ TEST_F(PatchToolTest, WriteAfterPatchNeedsAReread) {
   EXPECT_EQ(out["stale_write_blocked"], true) << out.dump();
 }
 
-// Issue 33 §8: no stale blocker for patch, but a warning (docs/tools/patch.md).
+// No stale blocker for patch, but a warning (docs/tools/patch.md).
 TEST_F(PatchToolTest, FileChangedSinceReadIsPatchedWithAWarning) {
   std::string path = dir.write("s.txt", "alpha\nbeta\n");
   tools.mark_read(path);

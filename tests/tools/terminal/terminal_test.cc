@@ -26,6 +26,20 @@ TEST(Terminal, EchoRoundTrip) {
   EXPECT_EQ(r, Json::parse(R"({"output":"hi","exit_code":0,"error":null})")) << r.dump();
 }
 
+// A foreground command's output reaches the call's status while it runs
+// (a task's statusMessage, progress messages).
+TEST(Terminal, OutputFeedsTheCallStatusAsItArrives) {
+  TerminalHarness h;
+  registry::CallStatus status;
+  h.set_status(&status);
+  EXPECT_TRUE(testing::shows_line_during(status, "first line", [&] {
+    EXPECT_EQ(h.run("echo first line; sleep 1; echo done")["exit_code"], 0);
+  }));
+  // The wrapper's cwd marker, printed last, is never shown.
+  EXPECT_EQ(status.view().last_line, "done");
+  EXPECT_EQ(status.view().bytes, 16u);
+}
+
 TEST(Terminal, NonZeroExitIsData) {
   TerminalHarness h;
   Json r = h.run("grep nothing-here /dev/null");
