@@ -19,11 +19,13 @@ class InterruptSchedule {
   explicit InterruptSchedule(std::chrono::milliseconds grace) : grace_(grace) {}
 
   bool started() const { return started_; }
-  // The first SIGINT goes now.
-  void start(Clock::time_point now) {
+  // The first SIGINT goes now; false when it already went.
+  bool start(Clock::time_point now) {
+    if (started_) return false;
     started_ = true;
     kill_at_ = now + grace_;
     next_ = now + kRepeat;
+    return true;
   }
   // True when another SIGINT is due; the one after is then scheduled.
   bool repeat_due(Clock::time_point now) {

@@ -60,7 +60,7 @@ class LocalKernel::CellLoop {
       if (done_) break;
       if (fds_[kStatus].revents) on_status(result);
       if (fds_[kWake].revents) interrupt(RunEnd::kInterrupted, result);
-      if (!interrupting_ && Clock::now() >= deadline_) interrupt(RunEnd::kTimedOut, result);
+      if (!schedule_.started() && Clock::now() >= deadline_) interrupt(RunEnd::kTimedOut, result);
       if (!result.kernel_lost && schedule_.repeat_due(Clock::now())) send_sigint();
       if (!result.kernel_lost && schedule_.kill_due(Clock::now())) lose(result);
     }
@@ -74,10 +74,11 @@ class LocalKernel::CellLoop {
   bool has_open_output() const { return fds_[kStdout].fd >= 0 || fds_[kStderr].fd >= 0; }
 
   int poll_timeout_ms() const {
-    Clock::time_point until = fds_[kStatus].fd < 0 ? drain_until_
-                              : !interrupting_     ? deadline_
-                                                   : schedule_.next_event();
-    if (fds_[kStatus].fd >= 0 && interrupting_ && lost_) return -1;  // the supervisor bounds this
+    Clock::time_point until = fds_[kStatus].fd < 0   ? drain_until_
+                              : !schedule_.started() ? deadline_
+                                                     : schedule_.next_event();
+    if (fds_[kStatus].fd >= 0 && schedule_.started() && lost_)
+      return -1;  // the supervisor bounds this
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
     return static_cast<int>(std::max<int64_t>(0, left.count() + 1));
   }
@@ -124,7 +125,7 @@ class LocalKernel::CellLoop {
     }
     auto end = starts_with(line, "done ") ? parse_cell_end(line.substr(5)) : std::nullopt;
     if (!end) return broken(result);
-    record_cell_end(*end, interrupting_, result);
+    record_cell_end(*end, schedule_.started(), result);
     if (result.memory_exceeded) lose(result);
     pending_.erase(0, eol + 1);
     done_ = true;
@@ -156,10 +157,8 @@ class LocalKernel::CellLoop {
 
   void interrupt(RunEnd end, CellResult& result) {
     fds_[kWake].fd = -1;
-    if (interrupting_) return;
-    interrupting_ = true;
+    if (!schedule_.start(Clock::now())) return;
     result.run.end = end;
-    schedule_.start(Clock::now());
     send_sigint();
   }
 
@@ -185,7 +184,6 @@ class LocalKernel::CellLoop {
   Clock::time_point drain_until_{};
   std::array<pollfd, 5> fds_;
   std::string pending_;  // control bytes not yet parsed
-  bool interrupting_ = false;
   bool lost_ = false;
   bool done_ = false;
 };

@@ -109,7 +109,7 @@ class StreamKernel::CellLoop {
       if (fds_[kErrors].revents && !kernel_.read_errors()) fds_[kErrors].fd = -1;
       if (done_) break;
       if (fds_[kWake].revents) interrupt(RunEnd::kInterrupted, result);
-      if (!interrupting_ && Clock::now() >= deadline_) interrupt(RunEnd::kTimedOut, result);
+      if (!schedule_.started() && Clock::now() >= deadline_) interrupt(RunEnd::kTimedOut, result);
       if (!lost_ && schedule_.repeat_due(Clock::now())) send_interrupt(result);
       if (!lost_ && schedule_.kill_due(Clock::now())) lose(result);
     }
@@ -123,9 +123,9 @@ class StreamKernel::CellLoop {
   enum Slot { kStream, kWake, kErrors };
 
   int poll_timeout_ms() const {
-    Clock::time_point until = lost_            ? drain_until_
-                              : !interrupting_ ? deadline_
-                                               : schedule_.next_event();
+    Clock::time_point until = lost_                  ? drain_until_
+                              : !schedule_.started() ? deadline_
+                                                     : schedule_.next_event();
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
     return static_cast<int>(std::max<int64_t>(0, left.count() + 1));
   }
@@ -153,7 +153,7 @@ class StreamKernel::CellLoop {
     } else if (frame.kind == "done") {
       auto end = parse_cell_end(frame.data);
       if (!end) return lose(result);
-      record_cell_end(*end, interrupting_, result);
+      record_cell_end(*end, schedule_.started(), result);
       done_ = true;
       if (result.memory_exceeded) lose(result);
     } else if (frame.kind == "gone") {
@@ -194,10 +194,8 @@ class StreamKernel::CellLoop {
 
   void interrupt(RunEnd end, CellResult& result) {
     fds_[kWake].fd = -1;
-    if (interrupting_) return;
-    interrupting_ = true;
+    if (!schedule_.start(Clock::now())) return;
     result.run.end = end;
-    schedule_.start(Clock::now());
     send_interrupt(result);
   }
 
@@ -227,7 +225,6 @@ class StreamKernel::CellLoop {
   std::jthread call_;
   std::optional<int64_t> gone_code_;
   bool open_ = true;
-  bool interrupting_ = false;
   bool lost_ = false;
   bool done_ = false;
 };
