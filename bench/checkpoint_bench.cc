@@ -120,6 +120,13 @@ void shell(const Settings& s, int files) {
     double after = time_ms([&] { finish(cps, ticket, s); });
     changed.push_back(before + after);
     none.push_back(time_ms([&] { finish(cps, begin(cps, call, s), s); }));
+    // A figure for a look that missed the changes would mean nothing.
+    auto all = cps.list(work);
+    if (!all || all->size() < 2 || (*all)[all->size() - 2].after.size() != 3 ||
+        !all->back().after.empty()) {
+      std::fprintf(stderr, "shell: the checkpoints do not hold the 3 changed files\n");
+      std::abort();
+    }
   }
   std::printf("{\"figure\": \"shell_first_call_ms\", \"files\": %d, \"value\": %.1f}\n", files,
               arm);

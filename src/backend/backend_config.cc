@@ -87,6 +87,11 @@ std::string backend_name(const Config& config) {
   return config.get_string("terminal.backend", "local", "TERMINAL_ENV");
 }
 
+bool files_on_this_host(const Config& config) {
+  const std::string name = backend_name(config);
+  return name == "local" || name == "sandbox";
+}
+
 Result<std::shared_ptr<Backend>> make_backend(const Config& config) {
   const std::string name = backend_name(config);
   if (name == "local") return std::shared_ptr<Backend>(make_local(config));

@@ -19,6 +19,11 @@ namespace hermes::backend {
 // else local).
 std::string backend_name(const Config& config);
 
+// Whether the configured backend's files are this host's, at the same
+// paths: local, and the sandbox (bubblewrap binds the workspace where it
+// is). Elsewhere (ssh, docker) they are on the target.
+bool files_on_this_host(const Config& config);
+
 // kInvalidArgument for an unknown or unsupported backend name, or an ssh
 // backend without a host.
 Result<std::shared_ptr<Backend>> make_backend(const Config& config);

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: MIT
 #include "checkpoint/checkpoints.h"
 
+#include "core/log.h"
 #include "core/paths.h"
 #include "fs/atomic_write.h"
 #include "fs/beneath.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <ctime>
 #include <set>
+#include <utility>
 
 #include "checkpoint/apply_state.h"
 #include "checkpoint/tree_index.h"
@@ -122,40 +127,88 @@ ScanOptions Checkpoints::scan_options(const Settings& settings) const {
                      .max_entries = settings.max_scan_entries};
 }
 
+Checkpoints::Workspace& Checkpoints::workspace_of(const Journal& journal) const {
+  std::lock_guard lock(workspaces_mu_);
+  std::unique_ptr<Workspace>& ws = workspaces_[journal.dir()];
+  if (!ws) ws = std::make_unique<Workspace>();
+  return *ws;
+}
+
 namespace {
 
-// What identifies one version of the index file (saved by rename: a new
-// inode each time).
-std::optional<Stamp> file_stamp(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
-  return Stamp{static_cast<uint64_t>(st.st_size),
-               st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
-               st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec,
-               static_cast<uint64_t>(st.st_ino), st.st_mode};
+// The settings that decide what the index holds: a change means a walk.
+std::string index_settings(const Settings& settings) {
+  std::string key = std::to_string(settings.max_file_bytes);
+  for (const std::string& name : settings.ignored) key += "/" + name;
+  return key;
+}
+
+// Opens the workspace's watch on first use (or closes it when the setting
+// is off); a refusal is logged once and the workspace walks from then on.
+void keep_watch(std::optional<ChangeWatch>& watch, bool& refused, bool wanted) {
+  if (!wanted) {
+    watch.reset();
+    return;
+  }
+  if (watch || refused) return;
+  auto opened = ChangeWatch::open();
+  if (opened) {
+    watch.emplace(std::move(*opened));
+    return;
+  }
+  refused = true;
+  log::warn("checkpoints: " + opened.error().message + "; shell changes are found by walking");
 }
 
 }  // namespace
 
-Result<std::shared_ptr<const TreeIndex>> Checkpoints::index_of(const Journal& journal) const {
-  std::optional<Stamp> stamp = file_stamp(journal.dir() + "/index");
-  std::lock_guard lock(cache_mu_);
-  auto it = cache_.find(journal.dir());
-  if (stamp && it != cache_.end() && it->second.file == *stamp) return it->second.index;
-  HERMES_ASSIGN_OR_RETURN(std::optional<TreeIndex> loaded, journal.load_index());
-  auto index = std::make_shared<const TreeIndex>(loaded ? std::move(*loaded) : TreeIndex{});
-  if (stamp) cache_[journal.dir()] = CachedIndex{*stamp, index};
-  return index;
+Result<Refresh> Checkpoints::refresh(const Journal& journal, const std::string& root,
+                                     const Settings& settings, bool report) const {
+  Workspace& ws = workspace_of(journal);
+  HERMES_TRY(journal.index().read(ws.index));
+  keep_watch(ws.watch, ws.watch_refused, settings.watch);
+  ScanOptions options = scan_options(settings);
+  options.report_changes = report;
+  ScanScope scope;
+  std::string settings_key = index_settings(settings);
+  bool armed = std::exchange(ws.armed, false);  // again only if this look succeeds
+  if (ws.watch) {
+    // Taken before the walk: an event during it stays queued for the next.
+    WatchedChanges seen = ws.watch->take();
+    if (armed && ws.armed_for == settings_key && !seen.lost && !ws.index.index.empty()) {
+      scope = ScanScope{
+          .whole = false, .entries = std::move(seen.entries), .subtrees = std::move(seen.subtrees)};
+    }
+    options.on_dir = [&ws](int dir, const std::string& rel) -> Status {
+      if (!ws.watch) return {};
+      Status added = ws.watch->add(dir, rel);
+      if (!added) {
+        log::warn("checkpoints: " + added.error().message + "; shell changes are found by walking");
+        ws.watch.reset();
+        ws.watch_refused = true;
+      }
+      return {};
+    };
+  }
+  HERMES_ASSIGN_OR_RETURN(Refresh found, refresh_index(root, ws.index.index, scope, options));
+  HERMES_TRY(save(journal, ws, found, scope.whole));
+  // A whole walk's temporaries were the size of the tree: hand the memory
+  // back, or every later fork (each command's supervisor) copies the page
+  // tables of that heap.
+  if (scope.whole) ::malloc_trim(0);
+  ws.armed = ws.watch.has_value();
+  ws.armed_for = settings_key;
+  return found;
 }
 
-Status Checkpoints::save_index(const Journal& journal, TreeIndex index) const {
-  HERMES_TRY(journal.save_index(index));
-  std::optional<Stamp> stamp = file_stamp(journal.dir() + "/index");
-  std::lock_guard lock(cache_mu_);
-  if (stamp)
-    cache_[journal.dir()] =
-        CachedIndex{*stamp, std::make_shared<const TreeIndex>(std::move(index))};
-  return {};
+Status Checkpoints::save(const Journal& journal, Workspace& ws, const Refresh& found,
+                         bool whole) const {
+  // An unchanged tree leaves the file as it is (it is the larger part).
+  if (!found.any_written && !ws.index.generation.empty()) return {};
+  Status saved =
+      whole ? journal.index().rewrite(ws.index) : journal.index().append(ws.index, found.written);
+  if (!saved) ws.index = IndexCopy{};  // ahead of the file: read it again
+  return saved;
 }
 
 Journal Checkpoints::journal_of(const std::string& root) const {
@@ -187,16 +240,12 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
   if (ticket.shell) {
     // What changed since the last look (hand edits, other programs) becomes
     // the baseline, so this call's checkpoint holds only what it did.
-    HERMES_ASSIGN_OR_RETURN(std::shared_ptr<const TreeIndex> old, index_of(journal));
-    auto now = scan_tree(call.root, *old, scan_options(settings));
+    auto now = refresh(journal, call.root, settings, false);
     if (!now && now.error().code == ErrorCode::kTooLarge) {
       ticket.shell = false;
       coverage = Coverage::kTooLarge;
     } else if (!now) {
       return now.error();
-    } else if (old->empty() || !now->changed.empty()) {
-      // An unchanged tree leaves the index as it is (it is the larger file).
-      HERMES_TRY(save_index(journal, std::move(now->index)));
     }
   }
   HERMES_ASSIGN_OR_RETURN(ticket.id, journal.next_id());
@@ -226,22 +275,18 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
     if (!post.same_as(pre)) after[rel] = std::move(post);
   }
   if (ticket.shell) {
-    HERMES_ASSIGN_OR_RETURN(std::shared_ptr<const TreeIndex> old, index_of(journal));
-    HERMES_ASSIGN_OR_RETURN(ScanResult now, scan_tree(ticket.root, *old, scan_options(settings)));
-    HERMES_ASSIGN_OR_RETURN(std::vector<Checkpoint> all, journal.load());
-    States others = written_since(all, ticket.id);
-    for (const std::string& rel : now.changed) {
-      auto was = old->find(rel);
-      auto is = now.index.find(rel);
-      PathState state = is == now.index.end() ? PathState{} : is->second.state;
-      auto other = others.find(rel);
-      if (other != others.end() && other->second.same_as(state)) continue;
-      if (!ticket.before.contains(rel)) {
-        before[rel] = was == old->end() ? PathState{} : was->second.state;
-      }
-      after[rel] = std::move(state);
+    HERMES_ASSIGN_OR_RETURN(Refresh now, refresh(journal, ticket.root, settings, true));
+    States others;
+    if (!now.changed.empty()) {
+      HERMES_ASSIGN_OR_RETURN(std::vector<Checkpoint> all, journal.load());
+      others = written_since(all, ticket.id);
     }
-    if (!now.changed.empty()) HERMES_TRY(save_index(journal, std::move(now.index)));
+    for (IndexChange& change : now.changed) {
+      auto other = others.find(change.path);
+      if (other != others.end() && other->second.same_as(change.is)) continue;
+      if (!ticket.before.contains(change.path)) before[change.path] = std::move(change.was);
+      after[change.path] = std::move(change.is);
+    }
   }
   return journal.finish(ticket.id, before, after);
 }
@@ -367,7 +412,12 @@ std::vector<ObjectFile> object_files(const std::string& store_dir) {
   if (top == nullptr) return out;
   while (dirent* fan = ::readdir(top)) {
     std::string prefix = fan->d_name;
-    if (prefix.size() != 2) continue;
+    // Two hex digits: ".." is two characters as well, and the store's own
+    // files (gc.lock) must never be taken for unreferenced objects.
+    if (prefix.size() != 2 || !std::isxdigit(static_cast<unsigned char>(prefix[0])) ||
+        !std::isxdigit(static_cast<unsigned char>(prefix[1]))) {
+      continue;
+    }
     DIR* sub = ::opendir((objects + "/" + prefix).c_str());
     if (sub == nullptr) continue;
     while (dirent* e = ::readdir(sub)) {
@@ -398,6 +448,19 @@ uint64_t Checkpoints::store_bytes() const {
   return total;
 }
 
+Result<bool> Checkpoints::prune_if_due(const Settings& settings, int64_t now) const {
+  constexpr int64_t kPruneEvery = 3600;
+  std::string marker = dir_ + "/pruned";
+  struct stat st {};
+  if (::stat(marker.c_str(), &st) == 0 && now - st.st_mtime < kPruneEvery) return false;
+  // Marked first: the other processes sharing the store skip this round.
+  HERMES_TRY(replace_file(marker, ""));
+  struct timespec times[2] = {{now, 0}, {now, 0}};
+  ::utimensat(AT_FDCWD, marker.c_str(), times, 0);
+  HERMES_TRY(prune(settings, now));
+  return true;
+}
+
 Status Checkpoints::prune(const Settings& settings, int64_t now) const {
   HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_, true));
   for (int round = 0;; ++round) {
@@ -420,11 +483,10 @@ Status Checkpoints::prune(const Settings& settings, int64_t now) const {
         add_states(c.before, live);
         add_states(c.after, live);
       }
-      HERMES_ASSIGN_OR_RETURN(std::optional<TreeIndex> index, journal.load_index());
-      if (index) {
-        for (const auto& [rel, entry] : *index) {
-          if (!entry.state.blob.empty()) live.insert(entry.state.blob);
-        }
+      IndexCopy index;
+      HERMES_TRY(journal.index().read(index));
+      for (const auto& [rel, entry] : index.index) {
+        if (!entry.state.blob.empty()) live.insert(entry.state.blob);
       }
     }
     // A live delta keeps its bases.

@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "checkpoint/blob_store.h"
+#include "checkpoint/change_watch.h"
+#include "checkpoint/index_file.h"
 #include "checkpoint/journal.h"
 #include "checkpoint/settings.h"
 #include "checkpoint/tree_index.h"
@@ -90,26 +92,40 @@ class Checkpoints {
   // Drops checkpoints older than the age cap, then the oldest while the
   // store is over its size cap, and the objects nothing refers to any more.
   Status prune(const Settings& settings, int64_t now) const;
+  // Prunes when no process sharing the store has for an hour (the time of
+  // the store's `pruned` file), so the caps hold without a walk of the
+  // store on every call; false when it was not due.
+  Result<bool> prune_if_due(const Settings& settings, int64_t now) const;
   // Bytes of every object in the store.
   uint64_t store_bytes() const;
 
  private:
-  // The workspace's index, parsed once per version of its file: a shell
-  // call reads it twice, and parsing a 100,000-entry index costs more than
-  // walking the tree (docs/checkpoints.md).
-  Result<std::shared_ptr<const TreeIndex>> index_of(const Journal& journal) const;
-  Status save_index(const Journal& journal, TreeIndex index) const;
-  ScanOptions scan_options(const Settings& settings) const;
-
-  struct CachedIndex {
-    Stamp file;
-    std::shared_ptr<const TreeIndex> index;
+  // What this process keeps of one workspace between calls, used under the
+  // workspace's lock: its copy of the index, and the watch whose events
+  // since the last look say where the tree may have changed.
+  struct Workspace {
+    IndexCopy index;
+    std::optional<ChangeWatch> watch;
+    bool watch_refused = false;  // inotify refused once: walk from then on
+    // The index was brought up to date with the watch on, under these
+    // settings: the events since are the only changes it misses.
+    bool armed = false;
+    std::string armed_for;
   };
+
+  Workspace& workspace_of(const Journal& journal) const;
+  // What changed in the tree since the index last saw it (listed when
+  // `report`): by the watch's events when armed, else by walking it whole.
+  // The index, here and on disk, is brought up to date.
+  Result<Refresh> refresh(const Journal& journal, const std::string& root, const Settings& settings,
+                          bool report) const;
+  Status save(const Journal& journal, Workspace& ws, const Refresh& found, bool whole) const;
+  ScanOptions scan_options(const Settings& settings) const;
 
   std::string dir_;
   BlobStore store_;
-  mutable std::mutex cache_mu_;
-  mutable std::map<std::string, CachedIndex> cache_;  // journal dir -> index; cache_mu_
+  mutable std::mutex workspaces_mu_;
+  mutable std::map<std::string, std::unique_ptr<Workspace>> workspaces_;  // by journal folder
 };
 
 // `real` relative to `root`, or nullopt when it is the root or outside it.

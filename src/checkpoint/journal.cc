@@ -161,16 +161,4 @@ Status Journal::rewrite(const std::vector<Checkpoint>& kept) const {
   return replace_file(dir_ + "/journal", text);
 }
 
-Result<std::optional<TreeIndex>> Journal::load_index() const {
-  auto text = fs::read_whole_file(dir_ + "/index");
-  if (!text && text.error().code == ErrorCode::kNotFound) return std::optional<TreeIndex>();
-  if (!text) return text.error();
-  HERMES_ASSIGN_OR_RETURN(TreeIndex index, parse_index(*text));
-  return std::optional<TreeIndex>(std::move(index));
-}
-
-Status Journal::save_index(const TreeIndex& index) const {
-  return replace_file(dir_ + "/index", index_text(index));
-}
-
 }  // namespace hermes::checkpoint

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/index_file.h"
 #include "checkpoint/path_state.h"
 #include "checkpoint/store_files.h"
-#include "checkpoint/tree_index.h"
 
 namespace hermes::checkpoint {
 
@@ -61,9 +61,8 @@ class Journal {
   // Replaces the journal with `kept` (pruning).
   Status rewrite(const std::vector<Checkpoint>& kept) const;
 
-  // The tree index; nullopt before the first shell call armed it.
-  Result<std::optional<TreeIndex>> load_index() const;
-  Status save_index(const TreeIndex& index) const;
+  // The tree index for shell calls.
+  IndexFile index() const { return IndexFile(dir_ + "/index"); }
 
  private:
   std::string dir_;

@@ -26,6 +26,7 @@ Settings settings_from(const Config& config) {
       << 20;
   s.max_scan_entries = static_cast<uint64_t>(
       std::max<int64_t>(0, config.get_int("checkpoints.max_scan_entries", 20000)));
+  s.watch = config.get_bool("checkpoints.watch", true);
   std::vector<std::string> ignore = config.get_string_list("checkpoints.ignore");
   s.ignored = config.has("checkpoints.ignore") ? std::set<std::string>(ignore.begin(), ignore.end())
                                                : default_ignored();

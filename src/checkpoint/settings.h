@@ -20,7 +20,8 @@ struct Settings {
   uint64_t max_store_bytes = 2ULL << 30;    // checkpoints.max_store_mb
   std::set<std::string> ignored;            // checkpoints.ignore: directory names not scanned
   uint64_t max_scan_entries =
-      20000;  // checkpoints.max_scan_entries: larger trees, no shell capture
+      20000;          // checkpoints.max_scan_entries: larger trees, no shell capture
+  bool watch = true;  // checkpoints.watch: learn shell changes from inotify, not a walk per call
 };
 
 Settings settings_from(const Config& config);

@@ -6,6 +6,8 @@
 #include "core/paths.h"
 #include "registry/session.h"
 
+#include <ctime>
+
 namespace hermes::registry {
 
 std::string checkpoint_workspace(const CallContext& ctx) {
@@ -22,16 +24,16 @@ std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const 
   if (!footprint) return std::nullopt;
   checkpoint::Settings settings = checkpoint::settings_from(ctx.services.config);
   if (!settings.enabled) return std::nullopt;
-  // Only the local backend's files are this host's: elsewhere the call is
-  // listed, its changes not captured.
-  bool local = backend::backend_name(ctx.services.config) == "local";
+  // Only the files of this host are kept: elsewhere the call is listed, its
+  // changes not captured.
+  bool here = backend::files_on_this_host(ctx.services.config);
   checkpoint::CallInfo call{.root = checkpoint_workspace(ctx),
                             .tool = spec.name,
                             .summary = footprint->summary,
                             .session = ctx.session.id(),
-                            .shell = footprint->shell || !local,
-                            .shell_captured = local};
-  if (local) {
+                            .shell = footprint->shell || !here,
+                            .shell_captured = here};
+  if (here) {
     for (const std::string& given : footprint->paths) {
       auto resolved = ctx.services.paths.resolve(given, ctx.session.cwd());
       if (resolved) call.paths.push_back(resolved->real);
@@ -49,6 +51,8 @@ void checkpoint_after(const checkpoint::Ticket& ticket, CallContext& ctx) {
   checkpoint::Settings settings = checkpoint::settings_from(ctx.services.config);
   Status done = ctx.services.checkpoints->finish(ticket, settings);
   if (!done) log::warn("checkpoint after a call: " + done.error().message);
+  auto pruned = ctx.services.checkpoints->prune_if_due(settings, ::time(nullptr));
+  if (!pruned) log::warn("checkpoint pruning: " + pruned.error().message);
 }
 
 }  // namespace hermes::registry

@@ -11,6 +11,7 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "testutil/backend_targets.h"
 #include "testutil/temp_dir.h"
 #include "tools/checkpoint/checkpoint.h"
 #include "tools/patch/patch.h"
@@ -20,6 +21,7 @@
 
 #include <sys/stat.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -30,7 +32,16 @@ namespace hermes::testing {
 class CheckpointHarness {
  public:
   explicit CheckpointHarness(const std::string& yaml = "approvals:\n  yolo: true\n")
-      : config_(Config::from_yaml(yaml, home_.path())),
+      : CheckpointHarness([&](const std::string&) { return yaml; }) {}
+  // Commands run on `kind`, with the workspace as its working directory.
+  explicit CheckpointHarness(BackendKind kind)
+      : CheckpointHarness([kind](const std::string& work) {
+          return "approvals:\n  yolo: true\n" + backend_yaml(kind, work);
+        }) {}
+
+  // The configuration made from the workspace's path.
+  explicit CheckpointHarness(const std::function<std::string(const std::string&)>& yaml)
+      : config_(Config::from_yaml(yaml(work_.path()), home_.path())),
         checkpoints_(home_.path() + "/checkpoints"),
         services_{*config_, paths_},
         dispatcher_(registry_, services_) {

@@ -20,6 +20,7 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <tuple>
 
 namespace hermes::testing {
 namespace {
@@ -83,14 +84,21 @@ struct ShellCase {
   const char* command;
 };
 
-class ShellChange : public ::testing::TestWithParam<ShellCase> {};
+class ShellChange : public ::testing::TestWithParam<std::tuple<BackendKind, ShellCase>> {
+ protected:
+  void SetUp() override {
+    std::string why = unavailable_reason(std::get<0>(GetParam()));
+    if (!why.empty()) GTEST_SKIP() << why;
+  }
+};
 
-// Each kind of change a shell makes comes back exactly, mode included.
+// Each kind of change a shell makes comes back exactly, mode included, on
+// each backend whose files are this host's.
 TEST_P(ShellChange, RestoreBringsBackTheTreeByteForByte) {
-  CheckpointHarness h;
+  CheckpointHarness h(std::get<0>(GetParam()));
   seed(h.work());
   Snapshot before = snapshot(h.work().path());
-  Json ran = h.sh(GetParam().command);
+  Json ran = h.sh(std::get<1>(GetParam()).command);
   ASSERT_EQ(ran["exit_code"], 0) << ran.dump();
   ASSERT_NE(snapshot(h.work().path()), before) << "the command changed nothing";
   uint64_t id = h.last_id();
@@ -105,15 +113,19 @@ TEST_P(ShellChange, RestoreBringsBackTheTreeByteForByte) {
 
 INSTANTIATE_TEST_SUITE_P(
     Kinds, ShellChange,
-    ::testing::Values(ShellCase{"sed_in_place", "sed -i 's/beta/BETA/' f.txt"},
-                      ShellCase{"rm_rf_dir", "rm -rf dir"},
-                      ShellCase{"mv", "mv f.txt moved.txt && mv dir dir2"},
-                      ShellCase{"chmod", "chmod 600 exec.sh && chmod 700 dir/sub"},
-                      ShellCase{"new_dir", "mkdir -p new/deeper && echo n > new/deeper/n.txt"},
-                      ShellCase{"symlink", "ln -sfn other.txt link && ln -s dir dirlink"},
-                      ShellCase{"truncate_and_append", "echo more >> other.txt && : > f.txt"},
-                      ShellCase{"file_becomes_dir", "rm other.txt && mkdir other.txt"}),
-    [](const ::testing::TestParamInfo<ShellCase>& c) { return std::string(c.param.name); });
+    ::testing::Combine(
+        ::testing::Values(BackendKind::kLocal, BackendKind::kSandbox),
+        ::testing::Values(ShellCase{"sed_in_place", "sed -i 's/beta/BETA/' f.txt"},
+                          ShellCase{"rm_rf_dir", "rm -rf dir"},
+                          ShellCase{"mv", "mv f.txt moved.txt && mv dir dir2"},
+                          ShellCase{"chmod", "chmod 600 exec.sh && chmod 700 dir/sub"},
+                          ShellCase{"new_dir", "mkdir -p new/deeper && echo n > new/deeper/n.txt"},
+                          ShellCase{"symlink", "ln -sfn other.txt link && ln -s dir dirlink"},
+                          ShellCase{"truncate_and_append", "echo more >> other.txt && : > f.txt"},
+                          ShellCase{"file_becomes_dir", "rm other.txt && mkdir other.txt"})),
+    [](const ::testing::TestParamInfo<ShellChange::ParamType>& c) {
+      return kind_name(std::get<0>(c.param)) + "_" + std::get<1>(c.param).name;
+    });
 
 TEST(Checkpoint, ToolEditsRestoreExactlyAndListTheirPaths) {
   CheckpointHarness h;
@@ -315,6 +327,28 @@ TEST(Checkpoint, TheSizeCapDropsTheOldestCheckpointsFirst) {
   EXPECT_NE(list.front()["paths"], Json::array({"f0"}));
 }
 
+// The caps hold as the server runs: a call prunes when no process sharing
+// the store has within the hour, the first call of a store included.
+TEST(Checkpoint, CallsPruneTheStoreAtMostHourly) {
+  CheckpointHarness h;
+  h.call("write_file", {{"path", "a.txt"}, {"content", "x"}});
+  EXPECT_EQ(::access((h.home().path() + "/checkpoints/pruned").c_str(), F_OK), 0);
+  checkpoint::Settings settings;
+  int64_t now = ::time(nullptr);
+  auto early = h.checkpoints().prune_if_due(settings, now + 60);
+  ASSERT_THAT(early, IsOk());
+  EXPECT_FALSE(*early);
+  EXPECT_EQ(h.call("checkpoint", {{"action", "list"}})["checkpoints"].size(), 1u);
+  auto week_later = h.checkpoints().prune_if_due(settings, now + 8 * 24 * 3600);
+  ASSERT_THAT(week_later, IsOk());
+  EXPECT_TRUE(*week_later);
+  EXPECT_TRUE(h.call("checkpoint", {{"action", "list"}})["checkpoints"].empty());
+  // The store's own files are not objects: pruning leaves them.
+  for (const char* own : {"pruned", "gc.lock"}) {
+    EXPECT_EQ(::access((h.home().path() + "/checkpoints/" + own).c_str(), F_OK), 0) << own;
+  }
+}
+
 TEST(Checkpoint, AWorkspaceOverTheScanCapIsListedAsNotCaptured) {
   CheckpointHarness h("approvals:\n  yolo: true\ncheckpoints:\n  max_scan_entries: 3\n");
   seed(h.work());
@@ -338,6 +372,24 @@ TEST(Checkpoint, ABackendWhoseFilesAreElsewhereIsListedAsNotCaptured) {
   EXPECT_EQ(list[0]["tool"], "write_file");
   EXPECT_TRUE(list[0]["paths"].empty());
   EXPECT_EQ(list[0]["note"], "changes not captured: this backend's files are not on this host");
+}
+
+// The sandbox binds the workspace where it is: its tool edits are this
+// host's files, kept and restored like local ones.
+TEST(Checkpoint, ASandboxToolEditIsKeptLikeALocalOne) {
+  std::string why = unavailable_reason(BackendKind::kSandbox);
+  if (!why.empty()) GTEST_SKIP() << why;
+  CheckpointHarness h(BackendKind::kSandbox);
+  seed(h.work());
+  Snapshot before = snapshot(h.work().path());
+  Json wrote = h.call("write_file", {{"path", "new/made.txt"}, {"content", "by the sandbox\n"}});
+  ASSERT_FALSE(wrote.contains("error")) << wrote.dump();
+  ASSERT_EQ(h.work().read("new/made.txt"), "by the sandbox\n");
+  Json listed = h.call("checkpoint", {{"action", "list"}})["checkpoints"].back();
+  EXPECT_EQ(listed["paths"], Json::array({"new", "new/made.txt"})) << listed.dump();
+  EXPECT_FALSE(listed.contains("note")) << listed.dump();
+  EXPECT_EQ(restore(h, h.last_id())["success"], true);
+  EXPECT_EQ(snapshot(h.work().path()), before);
 }
 
 TEST(Checkpoint, UnknownIdsAndActionsAreErrors) {
