@@ -15,13 +15,6 @@ std::string capability_of(const std::string& method) {
   return "";
 }
 
-// A usable answer: a result object of bounded size; an elicitation's says
-// what the user did.
-bool usable(const std::string& method, const Json& answer) {
-  if (!answer.is_object() || dump_json(answer).size() > InputRound::kMaxAnswerBytes) return false;
-  return method != "elicitation/create" || param(answer, "action").is_string();
-}
-
 // The record with each open question answered from `responses`.
 Json answered(Json record, const Json& responses) {
   if (!record.is_object()) return Json::object();
@@ -42,6 +35,11 @@ InputRound::InputRound(registry::ClientChannel& call, const Json& capabilities,
       capabilities_(capabilities.is_object() ? capabilities : Json::object()),
       states_(states),
       known_(answered(std::move(record), responses)) {}
+
+bool InputRound::usable(const std::string& method, const Json& answer) {
+  if (!answer.is_object() || dump_json(answer).size() > kMaxAnswerBytes) return false;
+  return method != "elicitation/create" || param(answer, "action").is_string();
+}
 
 bool InputRound::declared(const std::string& method) const {
   std::string capability = capability_of(method);

@@ -56,9 +56,13 @@ class InputRound final : public registry::ClientChannel {
   // the next requestState carries.
   Json record() const;
 
- private:
+  // True when this request declared the capability `method` needs.
   bool declared(const std::string& method) const;
+  // An answer a tool may be given: a result object of bounded size; an
+  // elicitation's says what the user did.
+  static bool usable(const std::string& method, const Json& answer);
 
+ private:
   registry::ClientChannel& call_;
   const Json capabilities_;
   const RequestStates& states_;

@@ -5,11 +5,13 @@
 #include "mcp/catalog_json.h"
 #include "mcp/client_link.h"
 #include "mcp/input_round.h"
+#include "mcp/task_channel.h"
 #include "registry/call_status.h"
 #include "registry/progress_ticker.h"
 #include "registry/session.h"
 
 #include <chrono>
+#include <stdexcept>
 
 namespace hermes::mcp {
 namespace {
@@ -243,11 +245,16 @@ Reply Router::task_method(const Json& id, const std::string& method, const Json&
     return error_reply(id, RpcError::kInvalidParams, "Invalid params: taskId must be a string");
   }
   const std::string& key = task_id.get_ref<const std::string&>();
+  const Json& responses = param(params, "inputResponses");
+  if (method == "tasks/update" && !responses.is_object()) {
+    return error_reply(id, RpcError::kInvalidParams,
+                       "Invalid params: inputResponses must be an object");
+  }
   std::optional<Json> found;
   if (method == "tasks/get") {
     found = tasks_.get(principal, key);
   } else if (method == "tasks/cancel" ? tasks_.cancel(principal, key)
-                                      : tasks_.get(principal, key).has_value()) {
+                                      : tasks_.update(principal, key, responses)) {
     found = Json::object();  // an acknowledgement; the task settles on its own
   }
   if (!found) {
@@ -373,22 +380,32 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
   }
   // A call that may become a task is copied into its work: a promoted call
   // outlives this frame (the session and channel outlive every call and
-  // task of theirs; the work holds the round). A task's result is exactly
-  // what the direct call would have answered; a question asked after the
-  // promotion finds no answer (the tasks extension's own input rounds,
-  // tasks/update, are not served).
+  // task of theirs; the work holds the round). A task's result is what the
+  // direct call would have answered; a question asked after the promotion
+  // parks the task in input_required until tasks/update answers it
+  // (task_channel.h).
   bool modern = env.envelope != nullptr;
   auto run = [this, modern, &session = env.session, &plain = env.client, round, status](
-                 const PreparedCall& prepared, std::stop_token stop) {
+                 const PreparedCall& prepared, std::stop_token stop, TaskLink* link) {
+    std::optional<TaskChannel> task_channel;
+    if (link && round) task_channel.emplace(*round, *link);
+    registry::ClientChannel& client = task_channel ? *task_channel
+                                      : round      ? static_cast<registry::ClientChannel&>(*round)
+                                                   : plain;
     registry::CallContext ctx{session,
                               services_,
-                              round ? static_cast<registry::ClientChannel&>(*round) : plain,
+                              client,
                               dispatcher_,
                               stop,
                               prepared.progress_token,
                               &prepared.brief_findings,
                               status.get()};
     registry::ToolCallResult result = dispatcher_.call(*prepared.spec, prepared.args, ctx);
+    // A tool that threw ends a task `failed`, a protocol-level error; a
+    // direct call answers it as the tool's own error.
+    if (link && result.crash) {
+      throw std::runtime_error(prepared.spec->name + ": " + *result.crash);
+    }
     // A failure's JSON is no output the schema describes: text only.
     const bool structured = !result.is_error && !prepared.spec->output_schema.is_null();
     Json out = call_result(std::move(result.text), result.is_error, result.content,
@@ -396,14 +413,14 @@ std::optional<Reply> Router::run_call_unguarded(const Json& id, const PreparedCa
     return modern ? modern_result(options_.identity, std::move(out)) : out;
   };
   if (!may_become_task(call, env)) {
-    Json result = run(call, env.stop);
+    Json result = run(call, env.stop, nullptr);
     if (env.stop.stop_requested()) return std::nullopt;
     return finished(std::move(result));
   }
   bool at_once = call.spec->own_progress || options_.task.inline_budget.count() == 0;
-  auto work = [run, call, keep = env.keep_alive](std::stop_token stop) {
+  auto work = [run, call, keep = env.keep_alive](std::stop_token stop, TaskLink& link) {
     (void)keep;  // held, not used
-    return run(call, stop);
+    return run(call, stop, &link);
   };
   TaskStore::Outcome outcome =
       tasks_.run(env.principal, call.spec->name, std::move(work), env.stop, at_once, status);

@@ -32,8 +32,25 @@ struct TaskOptions {
   size_t max_retained = 4096;
 };
 
-// The work of one call: the CallToolResult it produces, under `stop`.
-using TaskWork = std::function<Json(std::stop_token stop)>;
+// What a call's work has of the task it may become. Once the call is a
+// task, a question parks the task in `input_required` (tasks/get lists it
+// under inputRequests, by `key`) until tasks/update answers it, the task
+// is stopped or `timeout` passes (nullopt); until then `promoted()` is
+// false and the call's own channel asks instead. `promote()` makes the
+// call a task now, without waiting out the inline budget.
+class TaskLink {
+ public:
+  virtual ~TaskLink() = default;
+  virtual bool promoted() const = 0;
+  virtual std::optional<Json> ask(const std::string& key, const std::string& method,
+                                  const Json& params, std::chrono::milliseconds timeout,
+                                  std::stop_token stop) = 0;
+  virtual void promote() = 0;
+};
+
+// The work of one call: the CallToolResult it produces, under `stop`. An
+// exception ends a task `failed` (a protocol-level error, not a tool's).
+using TaskWork = std::function<Json(std::stop_token stop, TaskLink& link)>;
 
 class TaskStore {
  public:
@@ -67,6 +84,11 @@ class TaskStore {
   std::optional<Json> get(const std::string& principal, const std::string& task_id);
   // tasks/cancel: false when unknown, expired or foreign. Idempotent.
   bool cancel(const std::string& principal, const std::string& task_id);
+  // tasks/update: each of `responses` that answers a pending question of
+  // the task (by key; at most kMaxAnswerBytes as JSON) is delivered, any
+  // other key ignored. False when unknown, expired or foreign.
+  bool update(const std::string& principal, const std::string& task_id, const Json& responses);
+  static constexpr size_t kMaxAnswerBytes = 16u << 10;
   // True while `principal` has a task that is not finished.
   bool has_live(const std::string& principal);
 
@@ -76,6 +98,8 @@ class TaskStore {
 
   std::shared_ptr<Task> admit(const std::string& principal, const std::string& label,
                               std::shared_ptr<const registry::CallStatus> status);
+  std::shared_ptr<Task> find_locked(const std::string& principal,
+                                    const std::string& task_id);  // mu_ held
   void finish(Task& task, Json result, bool failed);
   Outcome settle_inline(Task& task);
   Json describe(const Task& task, bool detailed) const;  // task->mu held

@@ -39,6 +39,10 @@ class ClientChannel {
     (void)key;
     return request(method, params, timeout, stop);
   }
+  // The rest of the call is long: where the call can become a task (the
+  // 2026-07-28 wire's tasks extension, declared by the client) it does so
+  // now instead of after its inline budget; elsewhere nothing happens.
+  virtual void continue_as_task() {}
 };
 
 class NullClientChannel final : public ClientChannel {

@@ -14,11 +14,13 @@ ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallCont
   const Json& arguments = args.is_null() ? Json::object() : args;
   ToolReply reply;
   std::optional<checkpoint::Ticket> ticket;
+  std::optional<std::string> crash;
   try {
     ticket = checkpoint_before(spec, arguments, ctx);
     reply = invoke_tool(spec, arguments, ctx);
   } catch (const std::exception& e) {
     log::error("tool " + spec.name + " failed: " + e.what());
+    crash = e.what();
     reply = ToolReply{error_json("Internal error in " + spec.name + ": " + e.what()), true,
                       ErrorCode::kInternal};
   }
@@ -29,6 +31,7 @@ ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallCont
   result.is_error = reply.is_error;
   result.code = reply.code;
   result.content = std::move(reply.content);
+  result.crash = std::move(crash);
   return result;
 }
 

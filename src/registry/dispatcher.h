@@ -18,6 +18,7 @@ struct ToolCallResult {
   bool is_error = false;              // the tool's typed result decides
   std::optional<ErrorCode> code;      // the failure's kind
   std::vector<ContentBlock> content;  // sent after the text
+  std::optional<std::string> crash;   // what the tool threw: an internal failure, not its error
 };
 
 class Dispatcher {

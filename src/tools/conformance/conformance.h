@@ -29,7 +29,8 @@ void register_input_required_fixtures(registry::Registry& registry);
 void register_resource_fixtures(registry::Registry& registry);
 void register_prompt_fixtures(registry::Registry& registry);
 // The tools the tasks extension's scenarios call (greet, slow_compute,
-// failing_job).
+// failing_job, protocol_error_job, confirm_delete, multi_input,
+// test_tool_with_task).
 void register_task_fixtures(registry::Registry& registry);
 
 }  // namespace hermes::conformance
