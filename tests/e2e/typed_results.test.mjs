@@ -20,7 +20,7 @@ import { serve } from './lib/serve.mjs';
 // Every product tool; a test fails when one is not listed or not called.
 const TOOLS = ['read_file', 'write_file', 'patch', 'search_files', 'terminal', 'process',
   'execute_code', 'hermes_task', 'hermes_task_detail', 'hermes_models', 'hermes_telemetry',
-  'web_search', 'web_extract'];
+  'web_search', 'web_extract', 'checkpoint'];
 
 // A workspace and the environment that makes every tool callable: the task
 // tools drive a stub agent; the web tools reach no network (web_extract's
@@ -97,6 +97,10 @@ async function everyTool(client, root) {
   await ok('hermes_task_detail', { task_id: run.task_id });
   await ok('hermes_models', {});
   await ok('hermes_telemetry', {});
+
+  const { checkpoints } = await ok('checkpoint', { action: 'list' });
+  assert.ok(checkpoints.length > 0, 'the calls above left checkpoints');
+  await ok('checkpoint', { action: 'diff', id: checkpoints[0].id });
 
   await ok('web_extract', { urls: ['http://127.0.0.1:9/page'] });
   const search = await call(client, seen, 'web_search', { query: 'typed results' });
