@@ -109,12 +109,12 @@ Result<PatchSuccess> run_patch_mode(const PatchParams& params, registry::CallCon
   for (const auto& p : paths) reals.push_back(p.real);
   HERMES_ASSIGN_OR_RETURN(auto lock, file_common::take_writer_locks(reals, ctx));
   stale = stale_warning(paths, ctx, access.fs());
-  return v4a::apply_patch({std::move(ops).value(),
-                           ctx.services.config.home(),
-                           {},
-                           &access.fs(),
-                           access.files_on_host(),
-                           ctx.stop});
+  v4a::ApplyRequest request{.ops = std::move(ops).value(),
+                            .hermes_home = ctx.services.config.home(),
+                            .fs = &access.fs(),
+                            .on_host = access.files_on_host(),
+                            .stop = ctx.stop};
+  return v4a::apply_patch(request);
 }
 
 Result<PatchSuccess> run_replace_mode(const PatchParams& params, registry::CallContext& ctx,
