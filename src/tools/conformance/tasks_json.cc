@@ -77,9 +77,11 @@ bool confirmed(registry::CallContext& ctx, const std::string& key, const std::st
   std::optional<Json> reply = ctx.client.request_named(
       key, "elicitation/create", {{"message", message}, {"requestedSchema", std::move(schema)}},
       kAnswerTimeout, ctx.stop);
-  if (!reply || reply->value("action", std::string()) != "accept") return false;
-  Json content = reply->value("content", Json::object());
-  return content.is_object() && content.value("confirm", false) == true;
+  // Whatever the client answered (it may run on a thread of its own, where
+  // a JSON type error would end the server): read, never assumed.
+  if (!reply || !reply->is_object() || (*reply)["action"] != "accept") return false;
+  const Json& content = (*reply)["content"];
+  return content.is_object() && content.contains("confirm") && content["confirm"] == true;
 }
 
 Result<FixtureOutput> confirm_delete(const FixtureParams& params, registry::CallContext& ctx) {
@@ -109,8 +111,8 @@ Result<FixtureOutput> test_tool_with_task(const FixtureParams&, registry::CallCo
       "user_name", "elicitation/create",
       {{"message", "What is your name?"}, {"requestedSchema", std::move(schema)}}, kAnswerTimeout,
       ctx.stop);
-  Json content = reply ? reply->value("content", Json::object()) : Json::object();
-  if (!content.is_object() || !content.value("name", Json()).is_string()) {
+  Json content = reply && reply->is_object() ? (*reply)["content"] : Json();
+  if (!content.is_object() || !content.contains("name") || !content["name"].is_string()) {
     return FixtureOutput{"No name was given"};  // the round's question is the answer
   }
   ctx.client.continue_as_task();
