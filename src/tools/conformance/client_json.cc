@@ -18,7 +18,6 @@ namespace {
 using namespace std::chrono_literals;
 
 // How long a fixture waits for the client's answer to its request.
-constexpr std::chrono::milliseconds kAnswerTimeout = 30s;
 
 // The pause between a fixture's notifications, so that a client sees them
 // arrive one by one while the call runs, as the scenarios ask.

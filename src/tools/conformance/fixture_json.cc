@@ -16,6 +16,17 @@ Json render_fixture_error(const Error& error) { return error.message; }
 
 }  // namespace
 
+std::optional<Json> ask_field(registry::ClientChannel& client, std::stop_token stop,
+                              const std::string& key, const std::string& message,
+                              const std::string& field, const std::string& type) {
+  Json schema = {{"type", "object"},
+                 {"properties", {{field, {{"type", type}}}}},
+                 {"required", Json::array({field})}};
+  return client.request_named(key, "elicitation/create",
+                              {{"message", message}, {"requestedSchema", std::move(schema)}},
+                              kAnswerTimeout, std::move(stop));
+}
+
 registry::ToolSpec fixture_tool(
     std::string name, std::string description, Json input_schema,
     std::function<Result<FixtureOutput>(const FixtureParams&, registry::CallContext&)> handler) {

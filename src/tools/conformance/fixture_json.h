@@ -6,8 +6,12 @@
 
 #include "core/result.h"
 #include "json/json.h"
+#include "registry/client_channel.h"
 #include "registry/typed_tool.h"
 
+#include <chrono>
+#include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +38,15 @@ struct FixtureParams {
 registry::ToolSpec fixture_tool(
     std::string name, std::string description, Json input_schema,
     std::function<Result<FixtureOutput>(const FixtureParams&, registry::CallContext&)> handler);
+
+// How long a fixture waits for the client to answer one of its questions.
+inline constexpr std::chrono::milliseconds kAnswerTimeout{30000};
+
+// An elicitation/create asking for one field (`field`, of JSON Schema
+// `type`), under `key`, through the call's channel as any tool asks.
+std::optional<Json> ask_field(registry::ClientChannel& client, std::stop_token stop,
+                              const std::string& key, const std::string& message,
+                              const std::string& field, const std::string& type);
 
 // `{"type":"object","properties":{}}`, with the named string properties
 // required when given.

@@ -14,22 +14,6 @@
 namespace hermes::conformance {
 namespace {
 
-using namespace std::chrono_literals;
-
-constexpr std::chrono::milliseconds kAnswerTimeout = 30s;
-
-// An elicitation/create asking for one field (`field`, of `type`), under `key`.
-std::optional<Json> ask_field(registry::ClientChannel& client, std::stop_token stop,
-                              const std::string& key, const std::string& message,
-                              const std::string& field, const std::string& type) {
-  Json schema = {{"type", "object"},
-                 {"properties", {{field, {{"type", type}}}}},
-                 {"required", Json::array({field})}};
-  return client.request_named(key, "elicitation/create",
-                              {{"message", message}, {"requestedSchema", std::move(schema)}},
-                              kAnswerTimeout, std::move(stop));
-}
-
 // The accepted elicitation's `field`, as text; empty when there is none.
 std::string accepted(const std::optional<Json>& reply, const std::string& field) {
   if (!reply || !reply->is_object() || reply->value("action", std::string()) != "accept") return "";

@@ -67,16 +67,9 @@ Result<FixtureOutput> protocol_error_job(const FixtureParams&, registry::CallCon
   throw std::runtime_error("protocol_error_job crashed as designed");
 }
 
-constexpr std::chrono::milliseconds kAnswerTimeout = 60s;
-
 // A yes/no elicitation under `key`: true when the user accepted with yes.
 bool confirmed(registry::CallContext& ctx, const std::string& key, const std::string& message) {
-  Json schema = {{"type", "object"},
-                 {"properties", {{"confirm", {{"type", "boolean"}}}}},
-                 {"required", Json::array({"confirm"})}};
-  std::optional<Json> reply = ctx.client.request_named(
-      key, "elicitation/create", {{"message", message}, {"requestedSchema", std::move(schema)}},
-      kAnswerTimeout, ctx.stop);
+  std::optional<Json> reply = ask_field(ctx.client, ctx.stop, key, message, "confirm", "boolean");
   // Whatever the client answered (it may run on a thread of its own, where
   // a JSON type error would end the server): read, never assumed.
   if (!reply || !reply->is_object() || (*reply)["action"] != "accept") return false;
@@ -104,13 +97,8 @@ Result<FixtureOutput> multi_input(const FixtureParams&, registry::CallContext& c
 
 // Asks a name in an input round, then goes on as a task with it.
 Result<FixtureOutput> test_tool_with_task(const FixtureParams&, registry::CallContext& ctx) {
-  Json schema = {{"type", "object"},
-                 {"properties", {{"name", {{"type", "string"}}}}},
-                 {"required", Json::array({"name"})}};
-  std::optional<Json> reply = ctx.client.request_named(
-      "user_name", "elicitation/create",
-      {{"message", "What is your name?"}, {"requestedSchema", std::move(schema)}}, kAnswerTimeout,
-      ctx.stop);
+  std::optional<Json> reply =
+      ask_field(ctx.client, ctx.stop, "user_name", "What is your name?", "name", "string");
   Json content = reply && reply->is_object() ? (*reply)["content"] : Json();
   if (!content.is_object() || !content.contains("name") || !content["name"].is_string()) {
     return FixtureOutput{"No name was given"};  // the round's question is the answer
