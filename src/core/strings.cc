@@ -191,12 +191,34 @@ std::string random_hex(size_t bytes) {
     if (n < 0) throw std::runtime_error("getrandom failed");
     filled += static_cast<size_t>(n);
   }
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(raw.data()), raw.size()));
+}
+
+std::string hex_encode(std::string_view bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(bytes * 2);
-  for (unsigned char b : raw) {
+  out.reserve(bytes.size() * 2);
+  for (unsigned char b : bytes) {
     out += kHex[b >> 4];
     out += kHex[b & 0xF];
+  }
+  return out;
+}
+
+std::optional<std::string> hex_decode(std::string_view hex) {
+  auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string out;
+  out.reserve(hex.size() / 2);
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    int high = digit(hex[i]), low = digit(hex[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    out += static_cast<char>(high << 4 | low);
   }
   return out;
 }

@@ -32,6 +32,10 @@ size_t utf8_length(std::string_view text);
 std::string_view utf8_prefix(std::string_view text, size_t max_bytes);
 // `bytes` random bytes (getrandom), hex-encoded: tokens, ids and markers.
 std::string random_hex(size_t bytes);
+// Each byte as two lowercase hex digits.
+std::string hex_encode(std::string_view bytes);
+// The bytes of `hex` (digits of either case), or nullopt when it is not hex.
+std::optional<std::string> hex_decode(std::string_view hex);
 // `text` as one single-quoted POSIX shell word.
 std::string shell_quote(std::string_view text);
 

@@ -6,6 +6,7 @@
 
 #include "core/link_walk.h"
 #include "core/paths.h"
+#include "core/strings.h"
 #include "fs/contained_write.h"
 
 #include <openssl/evp.h>
@@ -243,13 +244,7 @@ std::string sha256_hex(std::string_view bytes) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   EVP_Digest(bytes.data(), bytes.size(), digest, &len, EVP_sha256(), nullptr);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned i = 0; i < len; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 15];
-  }
-  return hex;
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest), len));
 }
 
 // Reads straight into the string (sized from fstat, grown if the file grew).

@@ -296,9 +296,7 @@ KernelSpec unfenced_spec(const std::vector<StubSignature>& sigs, const ExecSetti
 // behind. A spare that fails it is dropped (nullptr).
 std::unique_ptr<Kernel> adopt_spare(std::unique_ptr<Kernel> spare, const std::string& cwd) {
   if (cwd.empty()) return spare;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char c : cwd) hex += {kHex[c >> 4], kHex[c & 15]};
+  std::string hex = hex_encode(cwd);
   BridgeSlot no_tools;
   std::stop_source stop;
   CellResult moved =
