@@ -2,12 +2,15 @@
 #include "checkpoint/apply_state.h"
 
 #include "fs/contained_write.h"
+#include "proc/unique_fd.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+
+#include "checkpoint/store_files.h"
 
 namespace hermes::checkpoint {
 
@@ -44,10 +47,41 @@ Status make_link(const fs::Beneath::Parent& parent, const std::string& path,
   return {};
 }
 
+// Writes `bytes` with `mode` into `stage` and renames the file over
+// `parent`'s entry; false when `stage` is on another file system (the
+// caller writes beside the file instead).
+Result<bool> write_staged(int stage, const fs::Beneath::Parent& parent, const std::string& path,
+                          std::string_view bytes, uint32_t mode) {
+  struct stat staged {
+  }, target{};
+  if (stage < 0 || ::fstat(stage, &staged) != 0 || ::fstat(parent.dir, &target) != 0 ||
+      staged.st_dev != target.st_dev) {
+    return false;
+  }
+  static std::atomic<uint64_t> counter{0};
+  std::string temp = std::to_string(::getpid()) + "." + std::to_string(++counter);
+  proc::UniqueFd fd(::openat(stage, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+  if (!fd.valid()) return Error::FromErrno(errno, "create a staged copy of \"" + path + "\"");
+  Status written = write_all(fd.get(), bytes, path);
+  if (written && ::fchmod(fd.get(), mode) != 0)
+    written = Error::FromErrno(errno, "chmod \"" + path + "\"");
+  if (written && ::renameat(stage, temp.c_str(), parent.dir, parent.name.c_str()) == 0) return true;
+  int err = errno;
+  ::unlinkat(stage, temp.c_str(), 0);
+  if (!written) return written.error();
+  if (err == EXDEV) return false;  // one device, two mounts
+  return Error::FromErrno(err, "rename over \"" + path + "\"");
+}
+
 }  // namespace
 
 Status apply_state(const fs::Beneath& root, const std::string& real_path, const PathState& have,
-                   const PathState& want, const BlobStore& store) {
+                   const PathState& want, const WorkspaceObjects& store, int stage) {
+  if (want.kind == Kind::kIgnoredDir || have.kind == Kind::kIgnoredDir) {
+    return Error::Unavailable(
+        "an ignored folder (checkpoints.ignore): only its metadata was kept, so it is neither "
+        "removed nor made");
+  }
   if (want.unrecoverable()) return Error::Unavailable("its content was not kept");
   std::vector<std::string> created;
   HERMES_ASSIGN_OR_RETURN(
@@ -71,10 +105,14 @@ Status apply_state(const fs::Beneath& root, const std::string& real_path, const 
       return make_link(parent, real_path, want.target);
     case Kind::kFile: {
       HERMES_ASSIGN_OR_RETURN(std::string bytes, store.get(want.blob));
+      HERMES_ASSIGN_OR_RETURN(bool staged,
+                              write_staged(stage, parent, real_path, bytes, want.mode));
+      if (staged) return {};
       HERMES_TRY(fs::atomic_write_beneath(root, real_path, bytes, {.sync = false}));
       return set_mode(parent, real_path, want.mode);
     }
     case Kind::kOther:
+    case Kind::kIgnoredDir:
       break;
   }
   return Error::Unavailable("its content was not kept");

@@ -12,13 +12,17 @@
 
 #include <string>
 
-#include "checkpoint/blob_store.h"
 #include "checkpoint/path_state.h"
+#include "checkpoint/workspace_objects.h"
 
 namespace hermes::checkpoint {
 
-// Turns `real_path`, now `have`, into `want` (never unrecoverable).
+// Turns `real_path`, now `have`, into `want` (never unrecoverable). A
+// file's bytes are written in `stage`, a directory of the store (-1: none),
+// and renamed into place when it is on the workspace's file system, so a
+// killed restore leaves no temp file in the workspace; else beside the
+// file (atomic_write_beneath).
 Status apply_state(const fs::Beneath& root, const std::string& real_path, const PathState& have,
-                   const PathState& want, const BlobStore& store);
+                   const PathState& want, const WorkspaceObjects& store, int stage = -1);
 
 }  // namespace hermes::checkpoint

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "checkpoint/blob_store.h"
 
+#include "core/strings.h"
 #include "fs/atomic_write.h"
 #include "proc/unique_fd.h"
 
@@ -18,9 +19,13 @@ namespace hermes::checkpoint {
 
 namespace {
 
-// An object file: a header line, then the bytes.
+// An object file: a header, then the bytes.
 //   `full\n<content>`
-//   `delta <base> <depth> <prefix> <suffix>\n<middle>`
+//   `D<base><depth><prefix><suffix><middle>`: the base's SHA-256 as its 32
+//     bytes, then three LEB128 numbers (a header of about 40 bytes: a
+//     one-line edit's delta is mostly the line)
+//   `delta <base> <depth> <prefix> <suffix>\n<middle>`: the same in text,
+//     as stores written before the binary form hold it (read only)
 // The content of a delta is base[0, prefix) + middle + base[size - suffix, size).
 struct Header {
   bool delta = false;
@@ -37,7 +42,29 @@ bool parse_number(std::string_view text, T& out) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
+template <class T>
+bool read_number(std::string_view object, size_t& at, T& out) {
+  uint64_t value = 0;
+  if (!read_varint(object, at, value)) return false;
+  out = static_cast<T>(value);
+  return static_cast<uint64_t>(out) == value;
+}
+
+Result<Header> parse_binary_header(std::string_view object, const std::string& hash) {
+  Error bad = Error::Io("checkpoint object " + hash + " is damaged");
+  if (object.size() < 1 + kHashBytes) return bad;
+  Header header{.delta = true, .base = hex_encode(object.substr(1, kHashBytes))};
+  size_t at = 1 + kHashBytes;
+  if (!read_number(object, at, header.depth) || !read_number(object, at, header.prefix) ||
+      !read_number(object, at, header.suffix)) {
+    return bad;
+  }
+  header.body = at;
+  return header;
+}
+
 Result<Header> parse_header(std::string_view object, const std::string& hash) {
+  if (object.starts_with('D')) return parse_binary_header(object, hash);
   Error bad = Error::Io("checkpoint object " + hash + " is damaged");
   size_t eol = object.find('\n');
   if (eol == std::string_view::npos) return bad;
@@ -71,21 +98,52 @@ size_t common_suffix(std::string_view a, std::string_view b, size_t limit) {
   return n;
 }
 
-// The delta object of `bytes` against `base` (content `old`), or "" when
-// the two share too little for a delta to pay.
-std::string delta_object(std::string_view bytes, std::string_view old, const std::string& base,
-                         int depth) {
+}  // namespace
+
+std::string delta_object(std::string_view bytes, const BlobStore::Base& base, int depth) {
+  std::string_view old = base.content;
   size_t prefix = common_prefix(bytes, old);
   size_t limit = std::min(bytes.size(), old.size()) - prefix;
   size_t suffix = common_suffix(bytes, old, limit);
-  if (prefix + suffix < bytes.size() / 2) return "";
-  std::string object = "delta " + base + " " + std::to_string(depth) + " " +
-                       std::to_string(prefix) + " " + std::to_string(suffix) + "\n";
+  std::optional<std::string> base_bytes = hex_decode(base.hash);
+  if (prefix + suffix < bytes.size() / 2 || !base_bytes || base_bytes->size() != kHashBytes) {
+    return "";
+  }
+  std::string object = "D" + *base_bytes;
+  append_varint(object, static_cast<uint64_t>(depth));
+  append_varint(object, prefix);
+  append_varint(object, suffix);
   object.append(bytes.substr(prefix, bytes.size() - prefix - suffix));
   return object;
 }
 
-}  // namespace
+std::string full_object(std::string_view bytes) { return "full\n" + std::string(bytes); }
+
+void append_varint(std::string& out, uint64_t value) {
+  do {
+    auto low = static_cast<unsigned char>(value & 0x7f);
+    value >>= 7;
+    out += static_cast<char>(value != 0 ? low | 0x80 : low);
+  } while (value != 0);
+}
+
+bool read_varint(std::string_view bytes, size_t& at, uint64_t& out) {
+  uint64_t value = 0;
+  for (int shift = 0; shift < 64 && at < bytes.size(); shift += 7) {
+    auto byte = static_cast<unsigned char>(bytes[at++]);
+    value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      out = value;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string base_in_object(std::string_view object, const std::string& hash) {
+  auto header = parse_header(object, hash);
+  return header && header->delta ? header->base : "";
+}
 
 std::string BlobStore::path_of(const std::string& hash) const {
   return dir_ + "/objects/" + hash.substr(0, 2) + "/" + hash.substr(2);
@@ -110,9 +168,13 @@ Result<Header> read_header(const std::string& path, const std::string& hash) {
 
 }  // namespace
 
-std::string BlobStore::base_of(const std::string& hash) const {
-  auto header = read_header(path_of(hash), hash);
+std::string base_in_file(const std::string& path, const std::string& hash) {
+  auto header = read_header(path, hash);
   return header && header->delta ? header->base : "";
+}
+
+std::string BlobStore::base_of(const std::string& hash) const {
+  return base_in_file(path_of(hash), hash);
 }
 
 int BlobStore::depth_of(const std::string& hash) const {
@@ -126,25 +188,32 @@ Result<std::string> BlobStore::put(std::string_view bytes, const Base* base) con
   std::string object;
   if (base != nullptr && base->hash != hash && has(base->hash)) {
     int depth = depth_of(base->hash) + 1;
-    if (depth <= kMaxDeltaDepth) object = delta_object(bytes, base->content, base->hash, depth);
+    if (depth <= kMaxDeltaDepth) object = delta_object(bytes, *base, depth);
   }
-  if (object.empty()) object = "full\n" + std::string(bytes);
+  if (object.empty()) object = full_object(bytes);
   HERMES_TRY(create_file(path_of(hash), object));
   return hash;
 }
 
 Result<std::string> BlobStore::get(const std::string& hash) const {
-  // The chain from `hash` down to its full object, then applied upwards.
+  return assemble(hash, [this](const std::string& h) { return fs::read_whole_file(path_of(h)); });
+}
+
+Result<std::string> assemble(const std::string& hash, const ObjectReader& read) {
+  // The chain from `hash` down to its full object, then applied upwards. A
+  // workspace's own chain (reverse deltas down to a held file) may rest on
+  // one of the store's, so the guard allows two chains' length.
+  constexpr size_t kMaxChain = 2 * kMaxDeltaDepth + 2;
   std::vector<std::pair<Header, std::string>> chain;
   std::string next = hash;
   for (;;) {
-    HERMES_ASSIGN_OR_RETURN(std::string object, fs::read_whole_file(path_of(next)));
+    HERMES_ASSIGN_OR_RETURN(std::string object, read(next));
     HERMES_ASSIGN_OR_RETURN(Header header, parse_header(object, next));
     bool delta = header.delta;
     std::string base = header.base;
     chain.emplace_back(std::move(header), std::move(object));
     if (!delta) break;
-    if (chain.size() > kMaxDeltaDepth + 1) {
+    if (chain.size() > kMaxChain) {
       return Error::Io("checkpoint object " + hash + " has a delta loop");
     }
     next = base;

@@ -11,6 +11,7 @@
 #include "core/result.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -48,5 +49,30 @@ class BlobStore {
 // Longest chain of deltas before an object is stored whole again: bounds
 // the work of a `get` (each link copies the file once).
 inline constexpr int kMaxDeltaDepth = 1000;
+
+// The pieces a workspace's own objects (checkpoint/workspace_objects.h)
+// share with the store's.
+//
+// The bytes of the object file of `hash`, wherever it lives.
+using ObjectReader = std::function<Result<std::string>(const std::string& hash)>;
+// The content of object `hash`: its chain read through `read`, every delta
+// applied.
+Result<std::string> assemble(const std::string& hash, const ObjectReader& read);
+// The object file of `bytes` as a delta against `base` at `depth`, or ""
+// when the two share too little for a delta to pay.
+std::string delta_object(std::string_view bytes, const BlobStore::Base& base, int depth);
+// The object file of `bytes` stored whole.
+std::string full_object(std::string_view bytes);
+// The delta base named by the object file at `path`, or "" (a full object,
+// a missing or damaged one).
+std::string base_in_file(const std::string& path, const std::string& hash);
+// The same of an object's bytes.
+std::string base_in_object(std::string_view object, const std::string& hash);
+// A SHA-256 as raw bytes.
+inline constexpr size_t kHashBytes = 32;
+// Unsigned LEB128: seven bits a byte, low first.
+void append_varint(std::string& out, uint64_t value);
+// Reads one at `at`, moving it past; false when cut short.
+bool read_varint(std::string_view bytes, size_t& at, uint64_t& out);
 
 }  // namespace hermes::checkpoint

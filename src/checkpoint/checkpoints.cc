@@ -106,6 +106,31 @@ Status note_missing_parents(const fs::Beneath& root, const std::string& real_roo
 
 int64_t now_seconds() { return static_cast<int64_t>(::time(nullptr)); }
 
+// The folder restore writes files in before renaming them into place,
+// emptied of what a killed restore left there (the caller holds the
+// workspace's lock: no other restore of it runs).
+Result<proc::UniqueFd> open_stage(const Journal& journal) {
+  std::string stage = journal.dir() + "/stage";
+  HERMES_TRY(make_private_dirs(stage));
+  if (DIR* d = ::opendir(stage.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      if (e->d_name[0] != '.') ::unlinkat(::dirfd(d), e->d_name, 0);
+    }
+    ::closedir(d);
+  }
+  proc::UniqueFd fd(::open(stage.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd.valid()) return Error::FromErrno(errno, "open \"" + stage + "\"");
+  return fd;
+}
+
+// A path read now, in the terms of a recorded state: a directory where the
+// scan recorded an ignored folder is that folder (read_state does not know
+// the ignored names; the scan does).
+PathState as_recorded(PathState now, const PathState& recorded) {
+  if (now.kind == Kind::kDir && recorded.kind == Kind::kIgnoredDir) now.kind = Kind::kIgnoredDir;
+  return now;
+}
+
 }  // namespace
 
 std::optional<std::string> relative_to(const std::string& root, const std::string& real) {
@@ -215,6 +240,10 @@ Journal Checkpoints::journal_of(const std::string& root) const {
   return Journal(dir_ + "/workspaces/" + fs::sha256_hex(root).substr(0, 16));
 }
 
+WorkspaceObjects Checkpoints::objects_of(const std::string& root) const {
+  return WorkspaceObjects(store_, journal_of(root).dir(), root);
+}
+
 Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings) const {
   HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_));
   Journal journal = journal_of(call.root);
@@ -224,7 +253,8 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
   }
   HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(call.root));
   Ticket ticket{.root = call.root, .shell = call.shell && call.shell_captured};
-  Capture how{.store = &store_, .max_bytes = settings.max_file_bytes};
+  // Hashed only: `finish` stores the contents an edit changed.
+  Capture how{.store = nullptr, .max_bytes = settings.max_file_bytes};
   for (const std::string& real : call.paths) {
     std::optional<std::string> rel = relative_to(call.root, real);
     if (!rel || under_git(*rel) || ticket.before.contains(*rel)) continue;
@@ -237,6 +267,8 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
   Coverage coverage = !call.shell           ? Coverage::kPaths
                       : call.shell_captured ? Coverage::kShell
                                             : Coverage::kNotCaptured;
+  // A command may change any file: none may be left only in the workspace.
+  if (call.shell) HERMES_TRY(objects_of(call.root).store_holds());
   if (ticket.shell) {
     // What changed since the last look (hand edits, other programs) becomes
     // the baseline, so this call's checkpoint holds only what it did.
@@ -265,14 +297,17 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
   Journal journal = journal_of(ticket.root);
   HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
   HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(ticket.root));
+  WorkspaceObjects objects = objects_of(ticket.root);
   States before, after;
   for (const auto& [rel, pre] : ticket.before) {
-    BlobStore::Base base{pre.blob, ticket.content.at(rel)};
-    Capture how{.store = &store_,
-                .max_bytes = settings.max_file_bytes,
-                .base = pre.kind == Kind::kFile && !pre.blob.empty() ? &base : nullptr};
+    std::string newer;
+    Capture how{.store = nullptr, .max_bytes = settings.max_file_bytes, .content = &newer};
     HERMES_ASSIGN_OR_RETURN(PathState post, read_state(root, real_of(ticket.root, rel), how));
-    if (!post.same_as(pre)) after[rel] = std::move(post);
+    if (post.same_as(pre)) continue;
+    Edit edit{
+        .rel = rel, .before = pre, .older = ticket.content.at(rel), .after = post, .newer = newer};
+    HERMES_TRY(objects.keep_edit(edit, settings.hold_min_bytes));
+    after[rel] = std::move(post);
   }
   if (ticket.shell) {
     HERMES_ASSIGN_OR_RETURN(Refresh now, refresh(journal, ticket.root, settings, true));
@@ -310,18 +345,23 @@ Result<std::vector<PathChange>> Checkpoints::changes(const std::string& root_dir
   }
   States old_states = states_before(all, from, end);
   States later = states_before(all, end, all.size());
+  States last = last_written(all, from);
   HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(root_dir));
+  WorkspaceObjects objects = objects_of(root_dir);
   std::vector<PathChange> out;
   for (const auto& [rel, was] : old_states) {
     PathState now;
     if (auto it = later.find(rel); it != later.end()) {
       now = it->second;
     } else {
-      // Now: kept in the store (dedup makes it free when unchanged) so the
-      // text comes from one place.
-      Capture how{.store = &store_, .max_bytes = UINT64_MAX};
+      // Now: kept in the store unless it is already (the workspace's own
+      // objects included), so the text comes from one place.
+      std::string bytes;
+      Capture how{.store = nullptr, .max_bytes = UINT64_MAX, .content = &bytes};
       HERMES_ASSIGN_OR_RETURN(now, read_state(root, real_of(root_dir, rel), how));
+      if (now.kind == Kind::kFile && !objects.known(now.blob)) HERMES_TRY(store_.put(bytes));
     }
+    now = as_recorded(as_recorded(std::move(now), was), last[rel]);
     if (!was.same_as(now)) out.push_back({rel, was, now});
   }
   return out;
@@ -338,11 +378,13 @@ Result<RestoreReport> Checkpoints::restore(const RestoreRequest& request,
   std::erase_if(want, [&](const auto& kv) { return !selected(kv.first, request.paths); });
   States last = last_written(all, from);
   HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(request.root));
+  WorkspaceObjects objects = objects_of(request.root);
   RestoreReport report;
   States have;
   Capture how{.store = &store_, .max_bytes = settings.max_file_bytes};
   for (const auto& [rel, state] : want) {
-    HERMES_ASSIGN_OR_RETURN(have[rel], read_state(root, real_of(request.root, rel), how));
+    HERMES_ASSIGN_OR_RETURN(PathState now, read_state(root, real_of(request.root, rel), how));
+    have[rel] = as_recorded(as_recorded(std::move(now), last[rel]), state);
     if (!have[rel].same_as(last[rel])) report.hand_edited.push_back(rel);
   }
   if (!report.hand_edited.empty() && !request.force) return report;
@@ -355,6 +397,7 @@ Result<RestoreReport> Checkpoints::restore(const RestoreRequest& request,
   HERMES_ASSIGN_OR_RETURN(header.id, journal.next_id());
   for (const auto& [rel, state] : want) header.before[rel] = have[rel];
   HERMES_TRY(journal.begin(header));
+  HERMES_ASSIGN_OR_RETURN(proc::UniqueFd stage, open_stage(journal));
   // Removals deepest first (a directory's entries before it), then the
   // rest parents first.
   std::vector<std::string> order;
@@ -367,7 +410,7 @@ Result<RestoreReport> Checkpoints::restore(const RestoreRequest& request,
   States after;
   for (const std::string& rel : order) {
     std::string real = real_of(request.root, rel);
-    Status applied = apply_state(root, real, have[rel], want[rel], store_);
+    Status applied = apply_state(root, real, have[rel], want[rel], objects, stage.get());
     if (!applied) {
       report.not_restored.emplace_back(rel, applied.error().message);
       continue;
@@ -440,11 +483,30 @@ void add_states(const States& states, std::set<std::string>& live) {
   }
 }
 
+// The objects of the workspace whose folder is `dir`.
+WorkspaceObjects objects_in(const BlobStore& store, const std::string& dir) {
+  auto root = fs::read_whole_file(dir + "/root");
+  return WorkspaceObjects(store, dir, root ? *root : "");
+}
+
+// `live` and every delta base its objects rest on.
+void add_bases(const WorkspaceObjects& objects, std::set<std::string>& live) {
+  std::vector<std::string> pending(live.begin(), live.end());
+  while (!pending.empty()) {
+    std::string base = objects.base_of(pending.back());
+    pending.pop_back();
+    if (!base.empty() && live.insert(base).second) pending.push_back(base);
+  }
+}
+
 }  // namespace
 
 uint64_t Checkpoints::store_bytes() const {
   uint64_t total = 0;
   for (const ObjectFile& f : object_files(dir_)) total += f.bytes;
+  for (const std::string& dir : workspace_dirs(dir_)) {
+    total += objects_in(store_, dir).own_bytes();
+  }
   return total;
 }
 
@@ -464,7 +526,8 @@ Result<bool> Checkpoints::prune_if_due(const Settings& settings, int64_t now) co
 Status Checkpoints::prune(const Settings& settings, int64_t now) const {
   HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_, true));
   for (int round = 0;; ++round) {
-    std::set<std::string> live;
+    std::set<std::string> live;  // what any workspace needs of the shared store
+    uint64_t total = 0;
     bool dropped = round == 0;
     for (const std::string& dir : workspace_dirs(dir_)) {
       Journal journal(dir);
@@ -479,24 +542,24 @@ Status Checkpoints::prune(const Settings& settings, int64_t now) const {
         dropped = true;
         HERMES_TRY(journal.rewrite(all));
       }
+      std::set<std::string> needed;
       for (const Checkpoint& c : all) {
-        add_states(c.before, live);
-        add_states(c.after, live);
+        add_states(c.before, needed);
+        add_states(c.after, needed);
       }
       IndexCopy index;
       HERMES_TRY(journal.index().read(index));
       for (const auto& [rel, entry] : index.index) {
-        if (!entry.state.blob.empty()) live.insert(entry.state.blob);
+        if (!entry.state.blob.empty()) needed.insert(entry.state.blob);
       }
+      // A live delta keeps its bases, in this workspace's own objects or
+      // the shared store.
+      WorkspaceObjects objects = objects_in(store_, dir);
+      add_bases(objects, needed);
+      HERMES_TRY(objects.keep_only(needed));
+      total += objects.own_bytes();
+      live.insert(needed.begin(), needed.end());
     }
-    // A live delta keeps its bases.
-    std::vector<std::string> pending(live.begin(), live.end());
-    while (!pending.empty()) {
-      std::string base = store_.base_of(pending.back());
-      pending.pop_back();
-      if (!base.empty() && live.insert(base).second) pending.push_back(base);
-    }
-    uint64_t total = 0;
     for (const ObjectFile& f : object_files(dir_)) {
       if (live.contains(f.hash)) {
         total += f.bytes;

@@ -26,6 +26,7 @@
 #include "checkpoint/journal.h"
 #include "checkpoint/settings.h"
 #include "checkpoint/tree_index.h"
+#include "checkpoint/workspace_objects.h"
 
 namespace hermes::checkpoint {
 
@@ -78,6 +79,8 @@ class Checkpoints {
   const BlobStore& store() const { return store_; }
   // The folder of `root`'s journal.
   Journal journal_of(const std::string& root) const;
+  // The objects `root`'s checkpoints can name.
+  WorkspaceObjects objects_of(const std::string& root) const;
 
   Result<Ticket> begin(const CallInfo& call, const Settings& settings) const;
   Status finish(const Ticket& ticket, const Settings& settings) const;

@@ -96,12 +96,14 @@ const char* kind_name(Kind kind) {
       return "symlink";
     case Kind::kOther:
       return "other";
+    case Kind::kIgnoredDir:
+      return "ignored-dir";
   }
   return "other";
 }
 
 Kind kind_from_name(std::string_view name) {
-  for (Kind kind : {Kind::kAbsent, Kind::kFile, Kind::kDir, Kind::kSymlink}) {
+  for (Kind kind : {Kind::kAbsent, Kind::kFile, Kind::kDir, Kind::kSymlink, Kind::kIgnoredDir}) {
     if (name == kind_name(kind)) return kind;
   }
   return Kind::kOther;

@@ -2,7 +2,9 @@
 // What one path of the workspace was at one moment, as a checkpoint keeps
 // it: absent, a directory, a symbolic link (its target) or a file (its
 // content's object in the BlobStore, or only its size and time when the file
-// is over the size cap), with its permission bits.
+// is over the size cap), with its permission bits. A directory the shell
+// scan does not enter (`checkpoints.ignore`: build output, dependencies) is
+// kept by its metadata only: that it is there, and its mode.
 #pragma once
 
 #include "core/result.h"
@@ -17,7 +19,7 @@
 
 namespace hermes::checkpoint {
 
-enum class Kind { kAbsent, kFile, kDir, kSymlink, kOther };
+enum class Kind { kAbsent, kFile, kDir, kSymlink, kOther, kIgnoredDir };
 
 struct PathState {
   Kind kind = Kind::kAbsent;
@@ -30,9 +32,11 @@ struct PathState {
   // Same content, kind, mode and target: what restore and the hand-edit
   // check compare (a file over the cap by size and time).
   bool same_as(const PathState& other) const;
-  // A file whose content was not kept (over the cap), or a device/fifo.
+  // A file whose content was not kept (over the cap), an ignored
+  // directory, or a device/fifo.
   bool unrecoverable() const {
-    return kind == Kind::kOther || (kind == Kind::kFile && blob.empty());
+    return kind == Kind::kOther || kind == Kind::kIgnoredDir ||
+           (kind == Kind::kFile && blob.empty());
   }
 };
 

@@ -27,6 +27,8 @@ Settings settings_from(const Config& config) {
   s.max_scan_entries = static_cast<uint64_t>(
       std::max<int64_t>(0, config.get_int("checkpoints.max_scan_entries", 20000)));
   s.watch = config.get_bool("checkpoints.watch", true);
+  s.hold_min_bytes = static_cast<uint64_t>(
+      std::max<int64_t>(0, config.get_int("checkpoints.hold_min_bytes", 64 << 10)));
   std::vector<std::string> ignore = config.get_string_list("checkpoints.ignore");
   s.ignored = config.has("checkpoints.ignore") ? std::set<std::string>(ignore.begin(), ignore.end())
                                                : default_ignored();

@@ -22,6 +22,7 @@ struct Settings {
   uint64_t max_scan_entries =
       20000;          // checkpoints.max_scan_entries: larger trees, no shell capture
   bool watch = true;  // checkpoints.watch: learn shell changes from inotify, not a walk per call
+  uint64_t hold_min_bytes = 64 << 10;  // checkpoints.hold_min_bytes: edited files this big are held
 };
 
 Settings settings_from(const Config& config);

@@ -20,8 +20,6 @@ Status make_private_dirs(const std::string& dir) {
   }
 }
 
-namespace {
-
 Status write_all(int fd, std::string_view bytes, const std::string& path) {
   for (size_t done = 0; done < bytes.size();) {
     ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -31,8 +29,6 @@ Status write_all(int fd, std::string_view bytes, const std::string& path) {
   }
   return {};
 }
-
-}  // namespace
 
 Status replace_file(const std::string& path, std::string_view bytes) {
   static std::atomic<uint64_t> counter{0};

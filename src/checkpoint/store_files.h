@@ -15,6 +15,9 @@ namespace hermes::checkpoint {
 // mkdir -p with mode 0700 for each directory made.
 Status make_private_dirs(const std::string& dir);
 
+// Writes all of `bytes` to `fd` (`path` names it in errors).
+Status write_all(int fd, std::string_view bytes, const std::string& path);
+
 // A temp file beside `path`, then a rename over it: readers see the old
 // file or the new one. No fsync: a checkpoint is a convenience, and an
 // fsync per edit costs more than a tool edit's whole budget

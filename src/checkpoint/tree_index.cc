@@ -227,7 +227,8 @@ class Walker {
       return Error::FromErrno(errno, "stat \"" + real_of(rel) + "\"");
     }
     bool is_dir = S_ISDIR(st.st_mode);
-    if (is_dir && (name == ".git" || options_.ignored.contains(name))) return {};
+    if (is_dir && name == ".git") return {};
+    if (is_dir && options_.ignored.contains(name)) return note_ignored(rel, st);
     Stamp stamp = stamp_of(st);
     auto old = before_.find(rel);
     if (old != before_.end() && old->second.stamp == stamp) {
@@ -237,10 +238,7 @@ class Walker {
       moved_.push_back(rel);
       if (S_ISREG(st.st_mode) && st.st_nlink > 1) linked_.insert(stamp.ino);
     }
-    if (options_.max_entries != 0 && found_.size() > options_.max_entries) {
-      return Error::TooLarge("the workspace has more than " + std::to_string(options_.max_entries) +
-                             " entries");
-    }
+    HERMES_TRY(within_cap());
     if (!is_dir) return {};
     if (!recurse) {
       // A directory the index did not have as one came without its own
@@ -257,6 +255,26 @@ class Walker {
     }
     if (options_.on_dir) HERMES_TRY(options_.on_dir(child.get(), rel));
     return walk(child.get(), rel);
+  }
+
+  Status within_cap() const {
+    if (options_.max_entries != 0 && found_.size() > options_.max_entries) {
+      return Error::TooLarge("the workspace has more than " + std::to_string(options_.max_entries) +
+                             " entries");
+    }
+    return {};
+  }
+
+  // An ignored directory: kept by its metadata only, never entered. Its
+  // times and size change with what is inside, which is not watched
+  // either, so only its inode and mode stamp it: a walk and a look by
+  // events agree on it.
+  Status note_ignored(const std::string& rel, const struct ::stat& st) {
+    PathState state = state_of_stat(st);
+    state.kind = Kind::kIgnoredDir;
+    found_.insert_or_assign(
+        rel, IndexEntry{state, Stamp{.ino = static_cast<uint64_t>(st.st_ino), .mode = st.st_mode}});
+    return within_cap();
   }
 
   const fs::Beneath& root_;

@@ -54,7 +54,7 @@ TEST(BlobStore, AOneLineEditCostsAboutTheLine) {
   BlobStore::Base from{*base, before};
   auto edited = store.put(after, &from);
   ASSERT_TRUE(edited.has_value());
-  EXPECT_LT(object_bytes(store, *edited), 200u);
+  EXPECT_LT(object_bytes(store, *edited), 64u);
   EXPECT_EQ(store.get(*edited).value_or(""), after);
   EXPECT_EQ(store.base_of(*edited), *base);
 }

@@ -37,11 +37,16 @@ class Churn {
   void step(const TreeIndex& now) {
     std::vector<std::string> files, dirs{""};
     for (const auto& [rel, entry] : now) {
-      if (entry.state.kind == Kind::kDir) dirs.push_back(rel);
+      // An ignored folder too: written into, renamed (out of the ignored
+      // names, so what it holds must be walked), removed.
+      if (entry.state.kind == Kind::kDir || entry.state.kind == Kind::kIgnoredDir) {
+        dirs.push_back(rel);
+      }
       if (entry.state.kind == Kind::kFile) files.push_back(rel);
     }
     std::string dir = pick(dirs), file = files.empty() ? "f0" : pick(files);
-    std::string fresh = join(dir, pick(std::vector<std::string>{"f0", "f1", "f2", "d0", "d1"}));
+    std::string fresh =
+        join(dir, pick(std::vector<std::string>{"f0", "f1", "f2", "d0", "d1", "node_modules"}));
     std::string other = pick(dirs);
     switch (number(14)) {
       case 0:

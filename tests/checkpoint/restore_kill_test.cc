@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A restore killed with SIGKILL half-way leaves every file either as it was
-// or as restored, never torn; the temp files a killed writer may leave are
-// removed by the next restore, which completes the job.
+// or as restored, never torn, and no temp file in the workspace (files are
+// written in the store's stage and renamed into place); what it left in the
+// stage is removed by the next restore, which completes the job.
 #include "fs/atomic_write.h"
 #include "testutil/temp_dir.h"
 
@@ -9,12 +10,14 @@
 
 #include <dirent.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "checkpoint/checkpoints.h"
 
@@ -30,14 +33,18 @@ std::string name_of(int i) { return "f" + std::to_string(i); }
 std::string old_bytes(int i) { return std::string(20000, 'o') + std::to_string(i) + "\n"; }
 std::string new_bytes(int i) { return std::string(20000, 'n') + std::to_string(i) + "\n"; }
 
-int temp_files(const std::string& dir) {
-  int count = 0;
+// Entries of `dir` that are not `f<number>`.
+std::vector<std::string> strays(const std::string& dir) {
+  std::vector<std::string> out;
   DIR* d = ::opendir(dir.c_str());
   while (dirent* e = d ? ::readdir(d) : nullptr) {
-    if (std::string(e->d_name).starts_with(".hermes-tmp.")) ++count;
+    std::string name = e->d_name;
+    bool ours = name.size() > 1 && name[0] == 'f' &&
+                name.find_first_not_of("0123456789", 1) == std::string::npos;
+    if (name != "." && name != ".." && !ours) out.push_back(name);
   }
   if (d != nullptr) ::closedir(d);
-  return count;
+  return out;
 }
 
 TEST(RestoreKill, EachFileIsOldOrNewAndTheNextRestoreFinishes) {
@@ -74,6 +81,7 @@ TEST(RestoreKill, EachFileIsOldOrNewAndTheNextRestoreFinishes) {
     if (now == old_bytes(i)) ++restored;
   }
   EXPECT_GT(restored, 0);
+  EXPECT_EQ(strays(work.path()), std::vector<std::string>{});
 
   // The journal holds the killed restore's unfinished checkpoint; restoring
   // the original checkpoint again finishes the job (the files the killed run
@@ -82,7 +90,43 @@ TEST(RestoreKill, EachFileIsOldOrNewAndTheNextRestoreFinishes) {
       checkpoints.restore({.root = work.path(), .id = ticket->id, .force = true}, settings);
   ASSERT_TRUE(again.has_value()) << again.error().message;
   for (int i = 0; i < kFiles; ++i) ASSERT_EQ(work.read(name_of(i)), old_bytes(i)) << name_of(i);
-  EXPECT_EQ(temp_files(work.path()), 0);
+  EXPECT_EQ(strays(work.path()), std::vector<std::string>{});
+  EXPECT_EQ(strays(checkpoints.journal_of(work.path()).dir() + "/stage"),
+            std::vector<std::string>{});
+}
+
+// No name but the restored files' own ever appears in the workspace, so
+// nothing a kill could leave behind: every name created there, as inotify
+// reports it, is a file being restored.
+TEST(RestoreKill, ARestoreCreatesNoOtherNameInTheWorkspace) {
+  TempDir home, work;
+  for (int i = 0; i < 50; ++i) work.write(name_of(i), old_bytes(i));
+  Checkpoints checkpoints(home.path() + "/checkpoints");
+  Settings settings;
+  CallInfo call{.root = work.path(), .tool = "terminal", .summary = "edit", .shell = true};
+  auto ticket = checkpoints.begin(call, settings);
+  ASSERT_TRUE(ticket.has_value());
+  for (int i = 0; i < 50; ++i) work.write(name_of(i), new_bytes(i));
+  ASSERT_TRUE(checkpoints.finish(*ticket, settings).has_value());
+
+  int watch = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  ASSERT_GE(watch, 0);
+  ASSERT_GE(::inotify_add_watch(watch, work.path().c_str(), IN_CREATE | IN_MOVED_TO), 0);
+  auto report = checkpoints.restore({.root = work.path(), .id = ticket->id}, settings);
+  ASSERT_TRUE(report.has_value());
+  EXPECT_EQ(report->restored.size(), 50u);
+  std::vector<std::string> names;
+  alignas(inotify_event) char buf[65536];
+  for (ssize_t n; (n = ::read(watch, buf, sizeof buf)) > 0;) {
+    for (ssize_t at = 0; at < n;) {
+      auto* event = reinterpret_cast<inotify_event*>(buf + at);
+      if (event->len > 0) names.push_back(event->name);
+      at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+    }
+  }
+  ::close(watch);
+  EXPECT_EQ(names.size(), 50u);
+  for (const std::string& name : names) EXPECT_TRUE(name.starts_with("f")) << name;
 }
 
 }  // namespace

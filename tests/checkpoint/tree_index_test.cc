@@ -44,7 +44,8 @@ TEST(TreeIndex, FindsEveryKindOfChangeAndNothingElse) {
   auto first = refresh_index(work.path(), index, {}, options);
   ASSERT_TRUE(first.has_value());
   EXPECT_FALSE(index.contains(".git"));
-  EXPECT_FALSE(index.contains("node_modules"));
+  EXPECT_EQ(index.at("node_modules").state.kind, Kind::kIgnoredDir);
+  EXPECT_FALSE(index.contains("node_modules/x.js"));
   EXPECT_TRUE(index.contains("d/b.txt"));
 
   auto same = refresh_index(work.path(), index, {}, options);
@@ -120,6 +121,40 @@ TEST(TreeIndex, AScopedRefreshNeverEntersGitIgnoredFoldersOrLinks) {
   EXPECT_TRUE(none->changed.empty());
   EXPECT_FALSE(index.contains("link/secret.txt"));
   EXPECT_FALSE(index.contains(".git"));
+}
+
+// Ignored build output is recorded by its metadata only: the folder coming
+// or going is a change, what happens inside it is not looked at.
+TEST(TreeIndex, AnIgnoredFolderIsKeptByItsMetadataOnly) {
+  TempDir store_dir, work;
+  BlobStore store(store_dir.path());
+  work.write("build/out.o", "o\n");
+  ScanOptions options{.store = &store, .max_bytes = 1 << 20, .ignored = {"build"}};
+  TreeIndex index;
+  ASSERT_TRUE(refresh_index(work.path(), index, {}, options).has_value());
+  EXPECT_EQ(index.at("build").state.kind, Kind::kIgnoredDir);
+  EXPECT_EQ(index.size(), 1u);
+
+  work.write("build/more.o", "m\n");
+  work.write("build/deep/x.o", "x\n");
+  for (const ScanScope& scope : {ScanScope{}, scoped({"build"}), scoped({}, {"build"})}) {
+    auto inside = refresh_index(work.path(), index, scope, options);
+    ASSERT_TRUE(inside.has_value());
+    EXPECT_TRUE(inside->changed.empty());
+  }
+
+  ASSERT_EQ(std::system(("rm -rf '" + work.file("build") + "'").c_str()), 0);
+  auto removed = refresh_index(work.path(), index, scoped({}, {"build"}), options);
+  ASSERT_TRUE(removed.has_value());
+  ASSERT_EQ(paths_of(*removed), std::vector<std::string>{"build"});
+  EXPECT_EQ(removed->changed[0].was.kind, Kind::kIgnoredDir);
+  EXPECT_EQ(removed->changed[0].is.kind, Kind::kAbsent);
+
+  work.write("build/again.o", "a\n");
+  auto made = refresh_index(work.path(), index, {}, options);
+  ASSERT_TRUE(made.has_value());
+  ASSERT_EQ(paths_of(*made), std::vector<std::string>{"build"});
+  EXPECT_TRUE(made->changed[0].is.unrecoverable());
 }
 
 TEST(TreeIndex, TheCapCountsWhatAScopedRefreshWouldAdd) {

@@ -14,7 +14,7 @@ using checkpoint::Kind;
 using checkpoint::PathState;
 
 // A state's text in a diff: a file's bytes, a link's target.
-Result<std::string> text_of(const PathState& state, const checkpoint::BlobStore& store) {
+Result<std::string> text_of(const PathState& state, const checkpoint::WorkspaceObjects& store) {
   if (state.kind == Kind::kSymlink) return "-> " + state.target + "\n";
   if (state.kind != Kind::kFile) return std::string();
   if (state.blob.empty()) return std::string("(content not kept: over the size cap)\n");
@@ -30,12 +30,18 @@ std::string mode_lines(const PathState& from, const PathState& to) {
 
 // One path's part of the diff, in `diff -u` / git's terms.
 Result<std::string> diff_path(const checkpoint::PathChange& change,
-                              const checkpoint::BlobStore& store) {
+                              const checkpoint::WorkspaceObjects& store) {
   const PathState& from = change.from;
   const PathState& to = change.to;
   std::string a = from.kind == Kind::kAbsent ? "/dev/null" : patch::diff_label("a", change.path);
   std::string b = to.kind == Kind::kAbsent ? "/dev/null" : patch::diff_label("b", change.path);
   std::string out = mode_lines(from, to);
+  if (from.kind == Kind::kIgnoredDir || to.kind == Kind::kIgnoredDir) {
+    const char* what = to.kind == Kind::kAbsent     ? "removed ignored directory "
+                       : from.kind == Kind::kAbsent ? "new ignored directory "
+                                                    : "changed ignored directory ";
+    return out + what + change.path + " (contents not kept)\n";
+  }
   if (from.kind == Kind::kDir || to.kind == Kind::kDir) {
     if (from.kind == to.kind) return out.empty() ? out : "mode " + change.path + "\n" + out;
     out += (to.kind == Kind::kDir ? "new directory " : "removed directory ") + change.path + "\n";
@@ -55,8 +61,9 @@ Result<CheckpointOutput> diff(const CheckpointParams& params, const std::string&
                               const checkpoint::Checkpoints& store) {
   HERMES_ASSIGN_OR_RETURN(auto changes, store.changes(root, params.id, params.to));
   CheckpointDiff out;
+  checkpoint::WorkspaceObjects objects = store.objects_of(root);
   for (const checkpoint::PathChange& change : changes) {
-    HERMES_ASSIGN_OR_RETURN(std::string part, diff_path(change, store.store()));
+    HERMES_ASSIGN_OR_RETURN(std::string part, diff_path(change, objects));
     out.diff += part;
     out.paths.push_back(change.path);
   }

@@ -295,6 +295,37 @@ TEST(Checkpoint, AFileOverTheSizeCapIsReportedNotRestored) {
   EXPECT_EQ(h.work().read("small.txt"), "small\n");
 }
 
+// Ignored build output is recorded by its metadata: a build folder made or
+// removed is in the checkpoint's paths and diff, and restore names it as
+// one it could not bring back rather than removing or faking it.
+TEST(Checkpoint, AnIgnoredFolderIsListedAndReportedNotRestored) {
+  CheckpointHarness h("approvals:\n  yolo: true\n");
+  h.work().write("src.c", "int main;\n");
+  ASSERT_EQ(h.sh("mkdir -p build/obj && echo o > build/obj/a.o && echo x >> src.c")["exit_code"],
+            0);
+  uint64_t id = h.last_id();
+  Json listed = h.call("checkpoint", {{"action", "list"}})["checkpoints"].back();
+  EXPECT_EQ(listed["paths"], Json::array({"build", "src.c"})) << listed.dump();
+  Json diff = h.call("checkpoint", {{"action", "diff"}, {"id", id}});
+  EXPECT_NE(diff["diff"].get<std::string>().find("new ignored directory build (contents not kept)"),
+            std::string::npos)
+      << diff.dump();
+
+  Json restored = restore(h, id);
+  EXPECT_EQ(restored["success"], false) << restored.dump();
+  ASSERT_EQ(restored["not_restored"].size(), 1u) << restored.dump();
+  EXPECT_EQ(restored["not_restored"][0]["path"], "build");
+  EXPECT_EQ(h.work().read("src.c"), "int main;\n");
+  EXPECT_EQ(h.work().read("build/obj/a.o"), "o\n");
+
+  ASSERT_EQ(h.sh("rm -rf build")["exit_code"], 0);
+  Json removed = h.call("checkpoint", {{"action", "list"}})["checkpoints"].back();
+  EXPECT_EQ(removed["paths"], Json::array({"build"})) << removed.dump();
+  restored = restore(h, h.last_id());
+  ASSERT_EQ(restored["not_restored"].size(), 1u) << restored.dump();
+  EXPECT_NE(::access(h.work().file("build").c_str(), F_OK), 0);
+}
+
 TEST(Checkpoint, TheAgeCapDropsOldCheckpointsAndTheirObjects) {
   CheckpointHarness h;
   h.call("write_file", {{"path", "a.txt"}, {"content", "one unique content\n"}});
@@ -311,10 +342,13 @@ TEST(Checkpoint, TheAgeCapDropsOldCheckpointsAndTheirObjects) {
 
 TEST(Checkpoint, TheSizeCapDropsTheOldestCheckpointsFirst) {
   CheckpointHarness h;
-  // Eight files of 300 KB, all different: 2.4 MB of objects.
+  // Eight files of 300 KB, each written twice with nothing in common: the
+  // first contents, 2.4 MB, are stored (the second are held in the files).
   for (int i = 0; i < 8; ++i) {
-    h.call("write_file",
-           {{"path", "f" + std::to_string(i)}, {"content", std::string(300000, char('a' + i))}});
+    for (char first : {'a', 'A'}) {
+      h.call("write_file", {{"path", "f" + std::to_string(i)},
+                            {"content", std::string(300000, char(first + i))}});
+    }
   }
   ASSERT_GT(h.checkpoints().store_bytes(), 2'000'000u);
   checkpoint::Settings settings;
