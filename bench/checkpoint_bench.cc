@@ -6,7 +6,9 @@
 //   shell_no_change_ms  the same when the command changes nothing
 //   restore_1000_ms     restore of 1,000 changed files
 //   store_bytes         the store after 1,000 one-line edits of a 1 MB file,
-//                       beside the bytes those edits changed
+//                       beside the bytes those edits changed (objects; the
+//                       blocks the whole store takes; its journal), once
+//                       its first state is restored exactly
 // Usage: checkpoint_bench [--files N] (default 100000). Other arguments
 // (run_all.sh's --benchmark_min_time) are ignored.
 
@@ -203,6 +205,8 @@ void store_size(const Settings& s) {
     finish(cps, ticket, s);
   }
   uint64_t stored = cps.store_bytes(), on_disk = disk_bytes(home);
+  struct stat journal {};
+  ::stat((cps.journal_of(work).dir() + "/journal").c_str(), &journal);
   // A figure only for a store that brings the first state back.
   auto report = cps.restore({.root = work, .id = first}, s);
   if (!report || report->restored.size() != 1 ||
@@ -213,11 +217,11 @@ void store_size(const Settings& s) {
       "{\"figure\": \"store_bytes\", \"edits\": 1000, \"file_bytes\": %zu, \"changed_bytes\": "
       "%llu, "
       "\"store_object_bytes\": %llu, \"ratio\": %.2f, \"budget_ratio\": 2, "
-      "\"store_disk_bytes\": %llu}\n",
+      "\"store_disk_bytes\": %llu, \"journal_bytes\": %llu}\n",
       text.size(), static_cast<unsigned long long>(changed),
       static_cast<unsigned long long>(stored),
       static_cast<double>(stored) / static_cast<double>(changed),
-      static_cast<unsigned long long>(on_disk));
+      static_cast<unsigned long long>(on_disk), static_cast<unsigned long long>(journal.st_size));
   remove_tree(home);
   remove_tree(work);
 }

@@ -387,7 +387,11 @@ Result<RestoreReport> Checkpoints::restore(const RestoreRequest& request,
     have[rel] = as_recorded(as_recorded(std::move(now), last[rel]), state);
     if (!have[rel].same_as(last[rel])) report.hand_edited.push_back(rel);
   }
-  if (!report.hand_edited.empty() && !request.force) return report;
+  bool agreed = std::all_of(report.hand_edited.begin(), report.hand_edited.end(), [&](auto& p) {
+    return std::find(request.overwrite.begin(), request.overwrite.end(), p) !=
+           request.overwrite.end();
+  });
+  if (!report.hand_edited.empty() && !request.force && !agreed) return report;
   std::erase_if(want, [&](const auto& kv) { return have[kv.first].same_as(kv.second); });
   Checkpoint header{.id = 0,
                     .created = now_seconds(),

@@ -55,6 +55,9 @@ struct RestoreRequest {
   uint64_t id = 0;
   std::vector<std::string> paths;  // relative to the root; empty: all
   bool force = false;              // overwrite hand edits
+  // Hand-edited paths the user agreed to overwrite (asked after a refusal):
+  // the restore goes ahead when every hand-edited path is one of them.
+  std::vector<std::string> overwrite;
   std::string session;
 };
 

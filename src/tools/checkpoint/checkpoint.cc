@@ -3,6 +3,8 @@
 
 #include "core/paths.h"
 #include "registry/checkpoint_hook.h"
+#include "registry/client_channel.h"
+#include "registry/elicitation.h"
 #include "registry/session.h"
 #include "tools/patch/unified_diff.h"
 
@@ -83,6 +85,27 @@ std::vector<std::string> relative_paths(const std::vector<std::string>& paths,
   return out;
 }
 
+std::string joined(const std::vector<std::string>& paths) {
+  std::string list;
+  for (const std::string& path : paths) list += (list.empty() ? "" : ", ") + path;
+  return list;
+}
+
+// Asks the user, when the client can be asked, whether the restore may
+// overwrite the edits made by hand to `paths`.
+bool user_allows_overwrite(registry::CallContext& ctx, uint64_t id,
+                           const std::vector<std::string>& paths) {
+  if (!ctx.client.supports_elicitation()) return false;
+  auto answer = registry::elicit(
+      ctx.client,
+      {.message = "Restore checkpoint " + std::to_string(id) +
+                  "? These paths changed since the agent last wrote them, and the restore "
+                  "overwrites those changes: " +
+                  joined(paths)},
+      std::chrono::minutes(5), ctx.stop);
+  return answer && answer->action == "accept";
+}
+
 Result<CheckpointOutput> restore(const CheckpointParams& params, const std::string& root,
                                  registry::CallContext& ctx) {
   checkpoint::RestoreRequest request{.root = root,
@@ -90,15 +113,26 @@ Result<CheckpointOutput> restore(const CheckpointParams& params, const std::stri
                                      .paths = relative_paths(params.paths, root),
                                      .force = params.force,
                                      .session = ctx.session.id()};
-  HERMES_ASSIGN_OR_RETURN(
-      checkpoint::RestoreReport report,
-      ctx.services.checkpoints->restore(request, checkpoint::settings_from(ctx.services.config)));
-  if (!report.hand_edited.empty() && !params.force) {
-    std::string list;
-    for (const std::string& path : report.hand_edited) list += (list.empty() ? "" : ", ") + path;
+  checkpoint::Settings settings = checkpoint::settings_from(ctx.services.config);
+  HERMES_ASSIGN_OR_RETURN(checkpoint::RestoreReport report,
+                          ctx.services.checkpoints->restore(request, settings));
+  bool refused = !report.hand_edited.empty() && report.checkpoint == 0;
+  bool asked = refused && user_allows_overwrite(ctx, params.id, report.hand_edited);
+  if (asked) {
+    // Those paths only: a path edited by hand after the question is
+    // refused again, never overwritten unasked.
+    request.overwrite = report.hand_edited;
+    HERMES_ASSIGN_OR_RETURN(report, ctx.services.checkpoints->restore(request, settings));
+    refused = !report.hand_edited.empty() && report.checkpoint == 0;
+  }
+  if (refused) {
+    std::string why = ctx.client.supports_elicitation() && !asked
+                          ? ". The user did not agree to overwrite them"
+                          : "";
     return CheckpointOutput(CheckpointRefused{
         Error{ErrorCode::kConflict,
-              "Restore refused: changed since the agent last wrote them: " + list +
+              "Restore refused: changed since the agent last wrote them: " +
+                  joined(report.hand_edited) + why +
                   ". Nothing was restored. Pass force=true to overwrite them, or `paths` "
                   "without them."},
         report.hand_edited});

@@ -8,6 +8,7 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "testutil/scripted_client.h"
 
 #include <gtest/gtest.h>
 
@@ -16,26 +17,7 @@
 namespace hermes::approval {
 namespace {
 
-// Answers elicitations with a scripted reply and counts the questions.
-class ScriptedClient final : public registry::ClientChannel {
- public:
-  explicit ScriptedClient(std::optional<Json> reply) : reply_(std::move(reply)) {}
-  void notify(const std::string&, const Json&) override {}
-  bool supports_elicitation() const override { return true; }
-  std::optional<Json> request(const std::string& method, const Json& params,
-                              std::chrono::milliseconds, std::stop_token) override {
-    ++asked;
-    last_method = method;
-    last_params = params;
-    return reply_;
-  }
-  int asked = 0;
-  std::string last_method;
-  Json last_params;
-
- private:
-  std::optional<Json> reply_;
-};
+using testing::ScriptedClient;
 
 struct Fixture {
   explicit Fixture(const std::string& yaml = "", registry::ClientChannel* c = nullptr)

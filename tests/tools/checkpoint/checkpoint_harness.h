@@ -58,7 +58,7 @@ class CheckpointHarness {
   Json call_in(registry::Session& session, const std::string& tool, const Json& args) {
     const registry::ToolSpec* spec = dispatcher_.find(tool);
     if (spec == nullptr) return Json{{"harness_error", "no tool " + tool}};
-    registry::CallContext ctx{session, services_, client_, dispatcher_, {}, Json()};
+    registry::CallContext ctx{session, services_, *client_, dispatcher_, {}, Json()};
     return dispatcher_.call(*spec, args, ctx).value;
   }
   Json sh(const std::string& command) { return call("terminal", {{"command", command}}); }
@@ -73,6 +73,8 @@ class CheckpointHarness {
   const TempDir& home() const { return home_; }
   const checkpoint::Checkpoints& checkpoints() const { return checkpoints_; }
   registry::Session& session() { return session_; }
+  // Calls from now on talk to `client` (the user's answers).
+  void talk_to(registry::ClientChannel& client) { client_ = &client; }
 
   static unsigned mode_of(const std::string& path) {
     struct stat st {};
@@ -89,7 +91,8 @@ class CheckpointHarness {
   registry::Registry registry_;
   registry::Dispatcher dispatcher_;
   registry::Session session_{"one"};
-  registry::NullClientChannel client_;
+  registry::NullClientChannel no_client_;
+  registry::ClientChannel* client_ = &no_client_;
 };
 
 }  // namespace hermes::testing

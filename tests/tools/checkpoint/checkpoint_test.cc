@@ -6,6 +6,7 @@
 // restore, hand edits refused, `.git` never touched, two sessions at once,
 // and the caps.
 #include "fs/atomic_write.h"
+#include "testutil/scripted_client.h"
 #include "testutil/status_matchers.h"
 #include "tools/checkpoint/checkpoint_harness.h"
 
@@ -212,6 +213,56 @@ TEST(Checkpoint, HandEditsAreNeverOverwrittenSilently) {
 
 // A hand edit made before a shell call is that call's starting point: its
 // checkpoint restores to the edit, not to what the agent saw before it.
+// A client that can be asked is asked: yes overwrites exactly the paths
+// it was asked about, no (or no answer) refuses as without a client.
+TEST(Checkpoint, HandEditsAreAskedAboutWhenTheClientCanBeAsked) {
+  for (const char* answer : {"accept", "decline"}) {
+    CheckpointHarness h;
+    ScriptedClient user(Json{{"action", answer}});
+    h.talk_to(user);
+    h.call("write_file", {{"path", "a.txt"}, {"content", "agent\n"}});
+    uint64_t id = h.last_id();
+    h.work().write("a.txt", "by hand\n");
+    Json restored = restore(h, id);
+    EXPECT_EQ(user.asked, 1);
+    EXPECT_EQ(user.last_method, "elicitation/create");
+    EXPECT_NE(user.last_params.dump().find("a.txt"), std::string::npos) << user.last_params.dump();
+    if (std::string(answer) == "accept") {
+      EXPECT_EQ(restored["success"], true) << restored.dump();
+      EXPECT_EQ(restored["overwritten_hand_edits"], Json::array({"a.txt"}));
+      EXPECT_NE(::access(h.work().file("a.txt").c_str(), F_OK), 0);
+    } else {
+      EXPECT_EQ(restored["success"], false) << restored.dump();
+      EXPECT_NE(restored["error"].get<std::string>().find("did not agree"), std::string::npos);
+      EXPECT_EQ(h.work().read("a.txt"), "by hand\n");
+    }
+  }
+}
+
+// The user's yes covers the paths the question named, no others: a path
+// edited by hand after the question still refuses the restore.
+TEST(Checkpoint, AnAgreedOverwriteCoversOnlyThePathsAskedAbout) {
+  CheckpointHarness h;
+  h.call("patch", {{"mode", "patch"},
+                   {"patch",
+                    "*** Begin Patch\n*** Add File: a.txt\n+a\n*** Add File: b.txt\n+b\n"
+                    "*** End Patch\n"}});
+  uint64_t id = h.last_id();
+  h.work().write("a.txt", "by hand\n");
+  h.work().write("b.txt", "by hand too\n");
+  checkpoint::Settings settings;
+  checkpoint::RestoreRequest request{.root = h.work().path(), .id = id, .overwrite = {"a.txt"}};
+  auto refused = h.checkpoints().restore(request, settings);
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->checkpoint, 0u);
+  EXPECT_EQ(h.work().read("a.txt"), "by hand\n");
+  request.overwrite = {"a.txt", "b.txt"};
+  auto agreed = h.checkpoints().restore(request, settings);
+  ASSERT_TRUE(agreed.has_value());
+  EXPECT_NE(agreed->checkpoint, 0u);
+  EXPECT_NE(::access(h.work().file("a.txt").c_str(), F_OK), 0);
+}
+
 TEST(Checkpoint, AHandEditBeforeAShellCallIsNotUndoneByItsRestore) {
   CheckpointHarness h;
   seed(h.work());

@@ -10,6 +10,7 @@
 #include "registry/dispatcher.h"
 #include "registry/registry.h"
 #include "registry/session.h"
+#include "testutil/scripted_client.h"
 #include "testutil/temp_dir.h"
 #include "tools/file_common/portable_mode.h"
 #include "tools/file_common/read_tracker.h"
@@ -23,23 +24,6 @@
 
 namespace hermes {
 namespace testing {
-
-// A client that answers every elicitation with `action`.
-class ApprovingClient final : public registry::ClientChannel {
- public:
-  explicit ApprovingClient(std::string action) : action_(std::move(action)) {}
-  void notify(const std::string&, const Json&) override {}
-  bool supports_elicitation() const override { return true; }
-  std::optional<Json> request(const std::string&, const Json&, std::chrono::milliseconds,
-                              std::stop_token) override {
-    ++requests;
-    return Json{{"action", action_}};
-  }
-  int requests = 0;
-
- private:
-  std::string action_;
-};
 
 class ToolHarness {
  public:

@@ -159,13 +159,13 @@ TEST_F(WriteFileTest, ProtectedInstructionFilesFailClosedWithoutApproval) {
 }
 
 TEST_F(WriteFileTest, ProtectedInstructionFilesAskThroughElicitation) {
-  ApprovingClient yes("accept"), no("decline");
+  ScriptedClient yes(Json{{"action", "accept"}}), no(Json{{"action", "decline"}});
   ToolHarness approving({write_file::register_write_file}, &yes),
       declining({write_file::register_write_file}, &no);
   Json args = {{"path", dir.file("CLAUDE.md")}, {"content", "x\n"}};
   EXPECT_TRUE(declining.call("write_file", args).value("error", "").starts_with("BLOCKED:"));
   EXPECT_FALSE(approving.call("write_file", args).contains("error"));
-  EXPECT_EQ(yes.requests, 1);
+  EXPECT_EQ(yes.asked, 1);
   EXPECT_EQ(dir.read("CLAUDE.md"), "x\n");
 }
 
