@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -34,6 +36,7 @@ const std::string& store_dir() {
     for (const char* sub : {"/objects", "/objects/aa", "/ws", "/ws/held", "/root"}) {
       ::mkdir((made + sub).c_str(), 0700);
     }
+    std::atexit([] { std::filesystem::remove_all(store_dir()); });
     return made;
   }();
   return dir;

@@ -114,6 +114,12 @@ Status WorkspaceObjects::keep_edit(const Edit& edit, uint64_t hold_min_bytes) co
   const std::string& newer_hash = edit.after.blob;
   bool older_file = edit.before.kind == Kind::kFile && !older_hash.empty();
   bool newer_file = edit.after.kind == Kind::kFile && !newer_hash.empty();
+  if (older_file && newer_file && older_hash == newer_hash) {
+    // Only the mode moved: the content is kept once (a hold still holds),
+    // never as a delta against itself.
+    if (!known(older_hash)) HERMES_TRY(shared_.put(edit.older));
+    return {};
+  }
   bool older_stored = older_file && (shared_.has(older_hash) || pack_.has(older_hash));
   bool rests_on_hold = false;
   if (newer_file && !shared_.has(newer_hash) && !pack_.has(newer_hash)) {

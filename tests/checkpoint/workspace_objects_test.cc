@@ -151,6 +151,24 @@ TEST_F(Holds, ARevertedEditMakesNoLoop) {
   EXPECT_EQ(objects.get(fs::sha256_hex(b)).value_or(""), b);
 }
 
+// A call that changes only a held file's mode keeps its content once, not as
+// a delta against itself (which would loop).
+TEST_F(Holds, AModeOnlyChangeKeepsTheContent) {
+  std::string text = big_text();
+  work.write("big.txt", text);  // never edited: neither held nor stored
+  CallInfo call{.root = work.path(), .tool = "patch", .paths = {work.file("big.txt")}};
+  auto ticket = checkpoints.begin(call, settings);
+  ASSERT_TRUE(ticket.has_value());
+  ASSERT_EQ(::chmod(work.file("big.txt").c_str(), 0600), 0);
+  ASSERT_TRUE(checkpoints.finish(*ticket, settings).has_value());
+  EXPECT_EQ(checkpoints.objects_of(work.path()).get(fs::sha256_hex(text)).value_or(""), text);
+  uint64_t edited = tool_edit("big.txt", edit_line(text, 4, "four"));
+  work.write("big.txt", "by hand\n");
+  RestoreReport report = restore(edited, true);
+  EXPECT_TRUE(report.not_restored.empty());
+  EXPECT_EQ(work.read("big.txt"), text);
+}
+
 TEST_F(Holds, SmallFilesAndNewFilesAreKeptAsBefore) {
   tool_edit("small.txt", "one\n");
   tool_edit("small.txt", "two\n");
