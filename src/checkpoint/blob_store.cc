@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <set>
 #include <vector>
 
 #include "checkpoint/store_files.h"
@@ -205,8 +206,14 @@ Result<std::string> assemble(const std::string& hash, const ObjectReader& read) 
   // one of the store's, so the guard allows two chains' length.
   constexpr size_t kMaxChain = 2 * kMaxDeltaDepth + 2;
   std::vector<std::pair<Header, std::string>> chain;
+  std::set<std::string> seen;
   std::string next = hash;
   for (;;) {
+    // A damaged store could name an object again: stop at once, before
+    // the chain holds thousands of copies of it.
+    if (!seen.insert(next).second) {
+      return Error::Io("checkpoint object " + hash + " has a delta loop");
+    }
     HERMES_ASSIGN_OR_RETURN(std::string object, read(next));
     HERMES_ASSIGN_OR_RETURN(Header header, parse_header(object, next));
     bool delta = header.delta;
@@ -221,7 +228,7 @@ Result<std::string> assemble(const std::string& hash, const ObjectReader& read) 
   std::string content = chain.back().second.substr(chain.back().first.body);
   for (auto it = chain.rbegin() + 1; it != chain.rend(); ++it) {
     const Header& h = it->first;
-    if (h.prefix + h.suffix > content.size()) {
+    if (h.prefix > content.size() || h.suffix > content.size() - h.prefix) {
       return Error::Io("checkpoint object " + hash + " is damaged");
     }
     std::string_view middle = std::string_view(it->second).substr(h.body);

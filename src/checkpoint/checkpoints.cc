@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,6 +106,29 @@ Status note_missing_parents(const fs::Beneath& root, const std::string& real_roo
 }
 
 int64_t now_seconds() { return static_cast<int64_t>(::time(nullptr)); }
+
+// A command running in the workspace, from any process: a file in its
+// `running` folder named `<pid>.<checkpoint id>`, made when the call begins
+// and removed when it finishes, or `<pid>.job` for a background job, which
+// ends with its process. One whose process is gone (a server killed before
+// a call's finish, a job that exited) is removed here.
+bool command_running(const Journal& journal) {
+  std::string dir = journal.dir() + "/running";
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return false;
+  bool running = false;
+  while (dirent* e = ::readdir(d)) {
+    long pid = std::strtol(e->d_name, nullptr, 10);
+    if (pid <= 0) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM) {
+      running = true;
+    } else {
+      ::unlinkat(::dirfd(d), e->d_name, 0);
+    }
+  }
+  ::closedir(d);
+  return running;
+}
 
 // The folder restore writes files in before renaming them into place,
 // emptied of what a killed restore left there (the caller holds the
@@ -267,7 +291,9 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
   Coverage coverage = !call.shell           ? Coverage::kPaths
                       : call.shell_captured ? Coverage::kShell
                                             : Coverage::kNotCaptured;
-  // A command may change any file: none may be left only in the workspace.
+  // A command may change any file: none may be left only in the workspace,
+  // and no edit holds one until it has finished (its mark, below; the lock
+  // keeps both in one step for every other session).
   if (call.shell) HERMES_TRY(objects_of(call.root).store_holds());
   if (ticket.shell) {
     // What changed since the last look (hand edits, other programs) becomes
@@ -281,6 +307,11 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
     }
   }
   HERMES_ASSIGN_OR_RETURN(ticket.id, journal.next_id());
+  if (call.shell) {
+    ticket.running =
+        journal.dir() + "/running/" + std::to_string(::getpid()) + "." + std::to_string(ticket.id);
+    HERMES_TRY(replace_file(ticket.running, ""));
+  }
   Checkpoint header{.id = ticket.id,
                     .created = now_seconds(),
                     .tool = call.tool,
@@ -288,7 +319,9 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
                     .session = call.session,
                     .coverage = coverage,
                     .before = ticket.before};
-  HERMES_TRY(journal.begin(header));
+  Status begun = journal.begin(header);
+  if (!begun && !ticket.running.empty()) ::unlink(ticket.running.c_str());
+  HERMES_TRY(begun);
   return ticket;
 }
 
@@ -296,8 +329,12 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
   HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_));
   Journal journal = journal_of(ticket.root);
   HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
+  if (!ticket.running.empty()) ::unlink(ticket.running.c_str());
   HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(ticket.root));
   WorkspaceObjects objects = objects_of(ticket.root);
+  // While a command runs (this session's or another's), anything may change
+  // a file: nothing is held.
+  uint64_t hold_min = command_running(journal) ? UINT64_MAX : settings.hold_min_bytes;
   States before, after;
   for (const auto& [rel, pre] : ticket.before) {
     std::string newer;
@@ -306,7 +343,7 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
     if (post.same_as(pre)) continue;
     Edit edit{
         .rel = rel, .before = pre, .older = ticket.content.at(rel), .after = post, .newer = newer};
-    HERMES_TRY(objects.keep_edit(edit, settings.hold_min_bytes));
+    HERMES_TRY(objects.keep_edit(edit, hold_min));
     after[rel] = std::move(post);
   }
   if (ticket.shell) {
@@ -324,6 +361,11 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
     }
   }
   return journal.finish(ticket.id, before, after);
+}
+
+Status Checkpoints::note_running(const std::string& root, int pid) const {
+  // Named by the job's pid alone: the mark ends when the process does.
+  return replace_file(journal_of(root).dir() + "/running/" + std::to_string(pid) + ".job", "");
 }
 
 Result<std::vector<Checkpoint>> Checkpoints::list(const std::string& root) const {

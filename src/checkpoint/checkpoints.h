@@ -48,6 +48,9 @@ struct Ticket {
   bool shell = false;
   std::map<std::string, PathState> before;     // the named paths
   std::map<std::string, std::string> content;  // their bytes, delta bases for what follows
+  // A command's mark in the workspace's `running` folder while it runs: no
+  // file is held then (anything may change it), removed by `finish`.
+  std::string running;
 };
 
 struct RestoreRequest {
@@ -87,6 +90,10 @@ class Checkpoints {
 
   Result<Ticket> begin(const CallInfo& call, const Settings& settings) const;
   Status finish(const Ticket& ticket, const Settings& settings) const;
+
+  // Marks process `pid` as a command running in `root` until it exits (a
+  // background job): no file is held meanwhile.
+  Status note_running(const std::string& root, int pid) const;
 
   Result<std::vector<Checkpoint>> list(const std::string& root) const;
   // Each path that differs between the workspace before checkpoint `id`

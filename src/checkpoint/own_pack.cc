@@ -48,13 +48,15 @@ bool OwnPack::parse_record(size_t& at) const {
   return true;
 }
 
-void OwnPack::load() const {
-  if (loaded_) return;
+Status OwnPack::load() const {
+  if (loaded_) return loaded_status_;
   loaded_ = true;
   auto data = fs::read_whole_file(path_);
-  if (!data) return;
+  if (!data && data.error().code != ErrorCode::kNotFound) loaded_status_ = data.error();
+  if (!data) return loaded_status_;
   data_ = std::move(*data);
   for (size_t at = 0; at < data_.size() && parse_record(at);) valid_end_ = at;
+  return {};
 }
 
 std::string OwnPack::record_of(const std::string& hash, std::string_view object,
@@ -70,19 +72,17 @@ std::string OwnPack::record_of(const std::string& hash, std::string_view object,
   return record.append(object);
 }
 
-bool OwnPack::has(const std::string& hash) const {
-  load();
-  return records_.contains(hash);
-}
+bool OwnPack::has(const std::string& hash) const { return load() && records_.contains(hash); }
 
 Result<std::string> OwnPack::read(const std::string& hash) const {
-  load();
+  HERMES_TRY(load());
   auto it = records_.find(hash);
   if (it == records_.end()) return Error::NotFound("no object " + hash + " in " + path_);
   return data_.substr(it->second.offset, it->second.size);
 }
 
 Status OwnPack::append(const std::string& hash, std::string_view object) const {
+  HERMES_TRY(load());
   if (has(hash)) return {};
   if (hash.size() != 2 * kHashBytes || !hex_decode(hash)) {
     return Error::InvalidArgument("not a hash: " + hash);
@@ -110,7 +110,7 @@ Status OwnPack::append(const std::string& hash, std::string_view object) const {
 }
 
 std::vector<std::string> OwnPack::hashes() const {
-  load();
+  (void)load();
   std::vector<std::string> out;
   for (const auto& [hash, record] : records_) out.push_back(hash);
   return out;
@@ -122,7 +122,7 @@ uint64_t OwnPack::bytes() const {
 }
 
 Status OwnPack::keep_only(const std::set<std::string>& live) const {
-  load();
+  HERMES_TRY(load());
   // In the file's order, so a record naming its hash by offset follows the
   // record it names.
   std::map<size_t, std::string> in_order;
@@ -146,6 +146,7 @@ Status OwnPack::keep_only(const std::set<std::string>& live) const {
     written = Error::FromErrno(errno, "remove \"" + path_ + "\"");
   }
   loaded_ = false;
+  loaded_status_ = {};
   records_.clear();
   base_at_.clear();
   based_on_.clear();

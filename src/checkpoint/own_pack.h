@@ -48,8 +48,10 @@ class OwnPack {
     size_t offset = 0;  // of the object
     size_t size = 0;
   };
-  // Reads the file once; a missing file is an empty pack.
-  void load() const;
+  // Reads the file once; a missing file is an empty pack. Any other failure
+  // to read it is kept and returned again: a pack that could not be read
+  // is never taken for an empty one (and rewritten or appended over).
+  Status load() const;
   // Parses the record at `at` into the maps; false when it is cut short or
   // damaged.
   bool parse_record(size_t& at) const;
@@ -60,6 +62,7 @@ class OwnPack {
 
   std::string path_;
   mutable bool loaded_ = false;
+  mutable Status loaded_status_;
   mutable std::string data_;
   mutable size_t valid_end_ = 0;  // the end of the last whole record
   mutable std::map<std::string, Record> records_;

@@ -4,6 +4,7 @@
 #include "fs/atomic_write.h"
 #include "fs/beneath.h"
 #include "fs/contained_write.h"
+#include "proc/unique_fd.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -54,7 +55,10 @@ std::string WorkspaceObjects::hold_path(const std::string& hash) const {
 
 // A hold's file: `<resting> <size>\n<path relative to the root>`.
 std::optional<WorkspaceObjects::Hold> WorkspaceObjects::hold_of(const std::string& hash) const {
-  auto text = fs::read_whole_file(hold_path(hash));
+  proc::UniqueFd fd(::open(hold_path(hash).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return std::nullopt;
+  // A count, a size and a relative path: a path is at most PATH_MAX.
+  auto text = fs::read_whole_fd(fd.get(), hold_path(hash), 8192);
   if (!text) return std::nullopt;
   size_t space = text->find(' '), eol = text->find('\n');
   if (space == std::string::npos || eol == std::string::npos || space > eol) return std::nullopt;
@@ -121,41 +125,46 @@ Status WorkspaceObjects::keep_edit(const Edit& edit, uint64_t hold_min_bytes) co
     return {};
   }
   bool older_stored = older_file && (shared_.has(older_hash) || pack_.has(older_hash));
-  bool rests_on_hold = false;
+  std::optional<Hold> next;  // the new content's hold, once the old one is kept
   if (newer_file && !shared_.has(newer_hash) && !pack_.has(newer_hash)) {
-    Hold next{.resting = 0, .size = edit.newer.size(), .rel = edit.rel};
-    if (hold_of(newer_hash)) {
+    std::optional<Hold> existing = hold_of(newer_hash);
+    if (existing) {
       // Held already (for another name of the same content): it is this
       // file's now, which was just written with it.
-      next.resting = hold_of(newer_hash)->resting;
-      HERMES_TRY(hold(newer_hash, next));
+      existing->rel = edit.rel;
+      HERMES_TRY(hold(newer_hash, *existing));
     } else if (edit.newer.size() >= hold_min_bytes && !older_stored) {
+      next = Hold{.resting = 0, .size = edit.newer.size(), .rel = edit.rel};
       if (older_file) {
         std::optional<Hold> old = hold_of(older_hash);
-        next.resting = (old ? old->resting : 0) + 1;
+        next->resting = (old ? old->resting : 0) + 1;
         // A chain that long is cut: the old content is stored whole.
-        if (next.resting > kMaxDeltaDepth) next.resting = 0;
+        if (next->resting > kMaxDeltaDepth) next->resting = 0;
       }
-      HERMES_TRY(hold(newer_hash, next));
-      rests_on_hold = next.resting > 0;
     } else {
       BlobStore::Base base{older_hash, edit.older};
       HERMES_TRY(
           shared_.put(edit.newer, older_stored && shared_.has(older_hash) ? &base : nullptr));
     }
   }
-  if (!older_file) return {};
-  if (!older_stored) HERMES_TRY(keep_older(edit, rests_on_hold));
+  // The old content first: if keeping it fails, nothing rests on a hold
+  // that was never written.
+  if (older_file && !older_stored) HERMES_TRY(keep_older(edit, next ? next->resting : 0));
+  if (next && !hold(newer_hash, *next)) {
+    // The delta's base, kept in the store instead.
+    HERMES_TRY(shared_.put(edit.newer));
+  }
   // The file no longer has that content: whatever held it is stored now.
-  ::unlink(hold_path(older_hash).c_str());
+  if (older_file) ::unlink(hold_path(older_hash).c_str());
   return {};
 }
 
-Status WorkspaceObjects::keep_older(const Edit& edit, bool rests_on_hold) const {
+Status WorkspaceObjects::keep_older(const Edit& edit, int resting) const {
   BlobStore::Base newer{edit.after.blob, edit.newer};
-  if (rests_on_hold) {
-    std::string object = delta_object(edit.older, newer, hold_of(edit.after.blob)->resting);
-    if (!object.empty()) return pack_.append(edit.before.blob, object);
+  if (resting > 0) {
+    std::string object = delta_object(edit.older, newer, resting);
+    // A pack that cannot be written leaves the store's copy below.
+    if (!object.empty() && pack_.append(edit.before.blob, object)) return {};
   }
   bool newer_shared = edit.after.kind == Kind::kFile && shared_.has(edit.after.blob);
   HERMES_TRY(shared_.put(edit.older, newer_shared ? &newer : nullptr));

@@ -78,14 +78,17 @@ class WorkspaceObjects {
   };
 
   std::string hold_path(const std::string& hash) const;
+  // The hold of `hash`, read from its small file (a damaged or oversized
+  // one reads as none).
   std::optional<Hold> hold_of(const std::string& hash) const;
   Status hold(const std::string& hash, const Hold& hold) const;
   // The held file's bytes, when its content is still `hash`.
   Result<std::string> read_held(const std::string& hash, const Hold& hold) const;
   Result<std::string> read_object(const std::string& hash) const;
   // Stores `older`, the content an edit replaced: as an own delta against
-  // the new hold when `rests_on_hold`, else in the shared store.
-  Status keep_older(const Edit& edit, bool rests_on_hold) const;
+  // the new content, to be held, when `resting` (the hold's chain length
+  // with it) is not 0; else in the shared store.
+  Status keep_older(const Edit& edit, int resting) const;
 
   const BlobStore& shared_;
   OwnPack pack_;

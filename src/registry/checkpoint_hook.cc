@@ -47,6 +47,13 @@ std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const 
   return std::move(*ticket);
 }
 
+void checkpoint_job_started(int pid, CallContext& ctx) {
+  const checkpoint::Checkpoints* store = ctx.services.checkpoints;
+  if (store == nullptr || pid <= 0 || !backend::files_on_this_host(ctx.services.config)) return;
+  Status noted = store->note_running(checkpoint_workspace(ctx), pid);
+  if (!noted) log::warn("checkpoint: a background job's mark: " + noted.error().message);
+}
+
 void checkpoint_after(const checkpoint::Ticket& ticket, CallContext& ctx) {
   checkpoint::Settings settings = checkpoint::settings_from(ctx.services.config);
   Status done = ctx.services.checkpoints->finish(ticket, settings);

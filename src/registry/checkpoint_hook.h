@@ -25,5 +25,9 @@ std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const 
                                                     CallContext& ctx);
 // Records what the call changed.
 void checkpoint_after(const checkpoint::Ticket& ticket, CallContext& ctx);
+// A command that goes on running after its call (a background job, process
+// `pid` on this host) may change any file until it exits: the workspace's
+// checkpoints hold no file meanwhile.
+void checkpoint_job_started(int pid, CallContext& ctx);
 
 }  // namespace hermes::registry

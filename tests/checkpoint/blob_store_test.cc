@@ -4,6 +4,7 @@
 // come back exactly.
 #include "checkpoint/blob_store.h"
 
+#include "core/strings.h"
 #include "fs/atomic_write.h"
 #include "testutil/status_matchers.h"
 #include "testutil/temp_dir.h"
@@ -76,6 +77,40 @@ TEST(BlobStore, AChainOfDeltasComesBackExactly) {
   }
   EXPECT_EQ(store.depth_of(versions.back().first), 50);
   for (const auto& [h, content] : versions) EXPECT_EQ(store.get(h).value_or(""), content);
+}
+
+// A damaged store (or one another process wrote) is an error, never a
+// crash: offsets that overflow, a delta naming itself.
+TEST(BlobStore, DamagedDeltasAreErrors) {
+  TempDir dir;
+  BlobStore store(dir.path());
+  auto base = store.put("abc");
+  ASSERT_TRUE(base.has_value());
+  auto write_object = [&](const std::string& hash, const std::string& bytes) {
+    std::string path = store.path_of(hash);
+    ::mkdir(path.substr(0, path.rfind('/')).c_str(), 0700);
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+  };
+  std::string wrapping = "D" + *hex_decode(*base);
+  append_varint(wrapping, 1);
+  append_varint(wrapping, UINT64_MAX - 4);  // with the suffix, wraps to 3
+  append_varint(wrapping, 8);
+  std::string bad = fs::sha256_hex("wrapping");
+  write_object(bad, wrapping);
+  EXPECT_FALSE(store.get(bad).has_value());
+
+  std::string self = fs::sha256_hex("self");
+  std::string loop = "D" + *hex_decode(self);
+  append_varint(loop, 1);
+  append_varint(loop, 0);
+  append_varint(loop, 0);
+  write_object(self, loop + std::string(1 << 20, 'm'));
+  auto looped = store.get(self);
+  ASSERT_FALSE(looped.has_value());
+  EXPECT_NE(looped.error().message.find("loop"), std::string::npos);
 }
 
 TEST(RecordFormat, AnyPathSurvivesAField) {

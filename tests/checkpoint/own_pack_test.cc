@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -111,6 +112,35 @@ TEST(OwnPack, ARecordCutShortIsIgnoredAndWrittenOver) {
   EXPECT_EQ(after.read(chain.hashes[0]).value_or(""), chain.objects[0]);
   EXPECT_EQ(after.read(chain.hashes[2]).value_or(""), chain.objects[2]);
   EXPECT_EQ(after.hashes().size(), 2u);
+}
+
+// A pack that could not be read (out of file descriptors here) is an
+// error, never an empty pack that pruning rewrites or an append truncates.
+TEST(OwnPack, AFailedReadIsNeverAnEmptyPack) {
+  TempDir dir;
+  std::string path = dir.path() + "/own.pack";
+  Chain chain = reverse_chain(2);
+  {
+    OwnPack pack(path);
+    ASSERT_TRUE(pack.append(chain.hashes[0], chain.objects[0]).has_value());
+  }
+  uint64_t size = file_size(path);
+  OwnPack starved(path);
+  struct rlimit was {};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &was), 0);
+  int next_fd = ::dup(0);
+  ASSERT_GE(next_fd, 0);
+  ::close(next_fd);
+  struct rlimit none = was;
+  none.rlim_cur = static_cast<rlim_t>(next_fd);  // no descriptor left to open
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &none), 0);
+  Status pruned = starved.keep_only({});
+  Status appended = starved.append(chain.hashes[1], chain.objects[1]);
+  ::setrlimit(RLIMIT_NOFILE, &was);
+  EXPECT_FALSE(pruned.has_value());
+  EXPECT_FALSE(appended.has_value());
+  EXPECT_EQ(file_size(path), size);
+  EXPECT_TRUE(OwnPack(path).has(chain.hashes[0]));
 }
 
 TEST(OwnPack, GarbageReadsAsNoRecords) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <ctime>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,43 @@ TEST_F(Holds, AModeOnlyChangeKeepsTheContent) {
   work.write("big.txt", "by hand\n");
   RestoreReport report = restore(edited, true);
   EXPECT_TRUE(report.not_restored.empty());
+  EXPECT_EQ(work.read("big.txt"), text);
+}
+
+// While a command runs (another session's, or a call beside it), anything
+// may change a file: an edit then holds nothing, and holds again once the
+// command has finished. A mark left by a process that died counts for
+// nothing.
+TEST_F(Holds, NothingIsHeldWhileACommandRuns) {
+  std::string text = big_text();
+  CallInfo command{.root = work.path(), .tool = "terminal", .shell = true};
+  auto running = checkpoints.begin(command, settings);
+  ASSERT_TRUE(running.has_value());
+  // A file the command's baseline never saw, made and edited meanwhile.
+  std::string first = edit_line(text, 5, "five");
+  tool_edit("mid.txt", first);
+  uint64_t edited = tool_edit("mid.txt", edit_line(text, 6, "six"));
+  EXPECT_EQ(own_files(), 0u);
+  work.write("mid.txt", "the command rewrote it\n");
+  ASSERT_TRUE(checkpoints.finish(*running, settings).has_value());
+  restore(edited, true);
+  EXPECT_EQ(work.read("mid.txt"), first);
+
+  std::string folder = checkpoints.journal_of(work.path()).dir();
+  home.write(folder.substr(home.path().size() + 1) + "/running/999999999.1", "");
+  tool_edit("new.txt", edit_line(text, 9, "nine"));
+  EXPECT_EQ(own_files(), 1u);  // the hold: the dead process's mark is gone
+}
+
+// A pack that cannot be written (here: a folder where the file should be)
+// costs a copy in the store, never the old content.
+TEST_F(Holds, AnUnwritablePackFallsBackToTheStore) {
+  std::string text = big_text();
+  work.write("big.txt", text);
+  std::filesystem::create_directories(checkpoints.journal_of(work.path()).dir() + "/own.pack");
+  uint64_t edited = tool_edit("big.txt", edit_line(text, 7, "seven"));
+  tool_edit("big.txt", edit_line(text, 8, "eight"));
+  restore(edited);
   EXPECT_EQ(work.read("big.txt"), text);
 }
 

@@ -7,6 +7,7 @@
 #include "core/ansi.h"
 #include "core/config.h"
 #include "core/strings.h"
+#include "registry/checkpoint_hook.h"
 #include "registry/client_channel.h"
 #include "registry/session.h"
 #include "registry/tool.h"
@@ -84,6 +85,7 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request,
   }
   if (!id) return id.error();
   auto snap = jobs.snapshot(*id);
+  if (snap) registry::checkpoint_job_started(snap->pid, ctx);
   return BackgroundStarted{*id, snap ? snap->pid : -1};
 }
 

@@ -377,6 +377,28 @@ TEST(Checkpoint, AnIgnoredFolderIsListedAndReportedNotRestored) {
   EXPECT_NE(::access(h.work().file("build").c_str(), F_OK), 0);
 }
 
+// A background job may change any file until it exits: while it runs a
+// large file the agent writes is copied into the store, not held in the
+// workspace (docs/checkpoints.md, holds).
+TEST(Checkpoint, NothingIsHeldWhileABackgroundJobRuns) {
+  CheckpointHarness h;
+  Json started = h.call("terminal", {{"command", "sleep 1"}, {"background", true}});
+  ASSERT_EQ(started["exit_code"], 0) << started.dump();
+  std::string big(100000, 'b');
+  h.call("write_file", {{"path", "during.txt"}, {"content", big}});
+  auto objects = h.checkpoints().objects_of(h.work().path());
+  EXPECT_TRUE(objects.own_hashes().empty());
+  EXPECT_TRUE(h.checkpoints().store().has(fs::sha256_hex(big)));
+
+  std::string after(100000, 'a');
+  for (int i = 0; i < 100 && objects.own_hashes().empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    h.call("write_file", {{"path", "after" + std::to_string(i) + ".txt"},
+                          {"content", after + std::to_string(i)}});
+  }
+  EXPECT_FALSE(objects.own_hashes().empty()) << "the job ended: files are held again";
+}
+
 TEST(Checkpoint, TheAgeCapDropsOldCheckpointsAndTheirObjects) {
   CheckpointHarness h;
   h.call("write_file", {{"path", "a.txt"}, {"content", "one unique content\n"}});
