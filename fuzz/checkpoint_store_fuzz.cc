@@ -29,14 +29,21 @@ void write(const std::string& path, std::string_view bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), bytes.size());
 }
 
+// A plain array, not a std::string: a static finished after the exit
+// handler was registered is destroyed before the handler runs, so the
+// handler would read a freed string.
+char store_name[] = "/tmp/hermes-checkpoint-fuzz.XXXXXX";
+
+void remove_store() { std::filesystem::remove_all(store_name); }
+
 const std::string& store_dir() {
   static const std::string dir = [] {
-    char name[] = "/tmp/hermes-checkpoint-fuzz.XXXXXX";
-    std::string made = ::mkdtemp(name);
+    if (!::mkdtemp(store_name)) std::abort();
+    std::string made = store_name;
     for (const char* sub : {"/objects", "/objects/aa", "/ws", "/ws/held", "/root"}) {
       ::mkdir((made + sub).c_str(), 0700);
     }
-    std::atexit([] { std::filesystem::remove_all(store_dir()); });
+    std::atexit(remove_store);
     return made;
   }();
   return dir;
