@@ -47,6 +47,14 @@ Chain reverse_chain(int length) {
   return chain;
 }
 
+// Appends the first `count` records of `chain` to the pack at `path`.
+void append_records(const std::string& path, const Chain& chain, size_t count) {
+  OwnPack pack(path);
+  for (size_t i = 0; i < count; ++i) {
+    ASSERT_TRUE(pack.append(chain.hashes[i], chain.objects[i]).has_value());
+  }
+}
+
 uint64_t file_size(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
@@ -56,14 +64,9 @@ TEST(OwnPack, RecordsReadBackAndAChainCostsOneHashAnEdit) {
   TempDir dir;
   std::string path = dir.path() + "/own.pack";
   Chain chain = reverse_chain(20);
+  append_records(path, chain, chain.hashes.size());
   uint64_t object_bytes = 0;
-  {
-    OwnPack pack(path);
-    for (size_t i = 0; i < chain.hashes.size(); ++i) {
-      ASSERT_TRUE(pack.append(chain.hashes[i], chain.objects[i]).has_value());
-      object_bytes += chain.objects[i].size();
-    }
-  }
+  for (const std::string& object : chain.objects) object_bytes += object.size();
   OwnPack pack(path);
   for (size_t i = 0; i < chain.hashes.size(); ++i) {
     EXPECT_EQ(pack.read(chain.hashes[i]).value_or(""), chain.objects[i]);
@@ -78,10 +81,8 @@ TEST(OwnPack, PruningKeepsARecordWhoseNamerIsDropped) {
   TempDir dir;
   std::string path = dir.path() + "/own.pack";
   Chain chain = reverse_chain(6);
+  append_records(path, chain, chain.hashes.size());
   OwnPack pack(path);
-  for (size_t i = 0; i < chain.hashes.size(); ++i) {
-    ASSERT_TRUE(pack.append(chain.hashes[i], chain.objects[i]).has_value());
-  }
   // Records 1..5 are named by the delta before them; record 0, 2 and 4 go.
   ASSERT_TRUE(pack.keep_only({chain.hashes[1], chain.hashes[3], chain.hashes[5]}).has_value());
   OwnPack again(path);
@@ -97,11 +98,7 @@ TEST(OwnPack, ARecordCutShortIsIgnoredAndWrittenOver) {
   TempDir dir;
   std::string path = dir.path() + "/own.pack";
   Chain chain = reverse_chain(3);
-  {
-    OwnPack pack(path);
-    ASSERT_TRUE(pack.append(chain.hashes[0], chain.objects[0]).has_value());
-    ASSERT_TRUE(pack.append(chain.hashes[1], chain.objects[1]).has_value());
-  }
+  append_records(path, chain, 2);
   uint64_t whole = file_size(path);
   ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(whole - 5)), 0);
   OwnPack cut(path);
@@ -120,10 +117,7 @@ TEST(OwnPack, AFailedReadIsNeverAnEmptyPack) {
   TempDir dir;
   std::string path = dir.path() + "/own.pack";
   Chain chain = reverse_chain(2);
-  {
-    OwnPack pack(path);
-    ASSERT_TRUE(pack.append(chain.hashes[0], chain.objects[0]).has_value());
-  }
+  append_records(path, chain, 1);
   uint64_t size = file_size(path);
   OwnPack starved(path);
   struct rlimit was {};
