@@ -3,7 +3,9 @@
 
 #include "tools/register_all.h"
 
+#include <algorithm>
 #include <csignal>
+#include <map>
 #include <regex>
 
 namespace hermes::testing {
@@ -59,6 +61,29 @@ Json normalize(const Json& value, const ParityEnv& env) {
     return out;
   }
   return value;
+}
+
+Json in_path_order(Json r) {
+  if (r.contains("counts") && r["counts"].is_object()) {
+    std::map<std::string, Json> sorted;
+    for (const auto& [path, n] : r["counts"].items()) sorted[path] = n;
+    Json counts = Json::object();
+    for (auto& [path, n] : sorted) counts[path] = n;
+    r["counts"] = counts;
+  }
+  for (const char* key : {"matches", "files"}) {
+    if (!r.contains(key) || !r[key].is_array()) continue;
+    std::vector<Json> items(r[key].begin(), r[key].end());
+    std::stable_sort(items.begin(), items.end(), [](const Json& a, const Json& b) {
+      auto rank = [](const Json& j) {
+        return j.is_object() ? std::make_pair(j.value("path", ""), j.value("line", 0))
+                             : std::make_pair(j.is_string() ? j.get<std::string>() : "", 0);
+      };
+      return rank(a) < rank(b);
+    });
+    r[key] = Json(items);
+  }
+  return r;
 }
 
 }  // namespace hermes::testing

@@ -58,4 +58,10 @@ std::vector<ParityCase> code_cases();
 // becomes `<script-dir>`. Nothing else is touched.
 Json normalize(const Json& value, const ParityEnv& env);
 
+// A search_files result with its `matches`, `files` and `counts` in path
+// order: rg walks directories in parallel, so the order of files in a
+// content, count or files-only result changes from run to run (native
+// local too).
+Json in_path_order(Json result);
+
 }  // namespace hermes::testing

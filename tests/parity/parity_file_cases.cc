@@ -3,8 +3,6 @@
 // names, refusals), writes (CRLF/BOM preservation, parents, staleness),
 // patches (exact, fuzzy, V4A) and searches. Each returns the tool results
 // and the bytes the host sees afterwards.
-#include <algorithm>
-#include <map>
 #include <vector>
 
 #include "parity/parity_env.h"
@@ -35,32 +33,9 @@ Json v4a(ParityEnv& e, const std::string& body) {
 }
 Json search(ParityEnv& e, Json args) { return e.call("search_files", args); }
 
-// rg walks directories in parallel, so the order of files in a content,
-// count or files-only result changes from run to run (native local too).
-// Cases over several files compare these results in path order.
-Json search_any_order(ParityEnv& e, Json args) {
-  Json r = search(e, std::move(args));
-  if (r.contains("counts") && r["counts"].is_object()) {
-    std::map<std::string, Json> sorted;
-    for (const auto& [path, n] : r["counts"].items()) sorted[path] = n;
-    Json counts = Json::object();
-    for (auto& [path, n] : sorted) counts[path] = n;
-    r["counts"] = counts;
-  }
-  for (const char* key : {"matches", "files"}) {
-    if (!r.contains(key) || !r[key].is_array()) continue;
-    std::vector<Json> items(r[key].begin(), r[key].end());
-    std::stable_sort(items.begin(), items.end(), [](const Json& a, const Json& b) {
-      auto rank = [](const Json& j) {
-        return j.is_object() ? std::make_pair(j.value("path", ""), j.value("line", 0))
-                             : std::make_pair(j.is_string() ? j.get<std::string>() : "", 0);
-      };
-      return rank(a) < rank(b);
-    });
-    r[key] = Json(items);
-  }
-  return r;
-}
+// rg walks directories in parallel: cases over several files compare
+// content, count and files-only results in path order.
+Json search_any_order(ParityEnv& e, Json args) { return in_path_order(search(e, std::move(args))); }
 
 std::string numbered(int n) {
   std::string s;
