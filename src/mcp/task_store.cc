@@ -83,7 +83,8 @@ std::optional<Json> TaskStore::Task::ask(const std::string& key, const std::stri
   std::unique_lock lock(mu);
   if (!became_task || done) return std::nullopt;
   std::string name = key.empty() ? "q" + std::to_string(++asked) : key;
-  while (pending.contains(name)) name += "+";  // two open questions under one key
+  // Two open questions under one key; an answer not yet taken still holds its key.
+  while (pending.contains(name) || answers.contains(name)) name += "+";
   pending[name] = {{"method", method}, {"params", params}};
   status = "input_required";
   updated = Clock::now();
@@ -277,7 +278,14 @@ bool TaskStore::update(const std::string& principal, const std::string& task_id,
   for (const auto& [key, answer] : responses.items()) {
     if (!task->pending.contains(key) || dump_json(answer).size() > kMaxAnswerBytes) continue;
     task->answers[key] = answer;
+    // Off the list before the ack: a tasks/get right after it must not show
+    // the question again while its asker has yet to wake.
+    task->pending.erase(key);
   }
+  if (task->pending.empty() && !task->done && task->status == "input_required") {
+    task->status = "working";
+  }
+  task->updated = Clock::now();
   task->cv.notify_all();
   return true;
 }
