@@ -5,6 +5,10 @@
 //   shell_3_files_ms    begin + finish of a shell call in a FILES-file tree
 //   shell_no_change_ms  the same when the command changes nothing
 //   restore_1000_ms     restore of 1,000 changed files
+//   shell_first_call_*  the first shell call in a workspace, which keeps
+//                       every file (copies, or clones where the file
+//                       system has reflinks: TMPDIR on one); its time and
+//                       what the file system grew by
 //   store_bytes         the store after 1,000 one-line edits of a 1 MB file,
 //                       beside the bytes those edits changed (objects; the
 //                       blocks the whole store takes; its journal), once
@@ -14,8 +18,10 @@
 
 #include "fs/atomic_write.h"
 
+#include <fcntl.h>
 #include <ftw.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -37,7 +43,9 @@ using hermes::checkpoint::Settings;
 using hermes::checkpoint::Ticket;
 
 std::string make_temp_dir(const char* tag) {
-  std::string pattern = std::string("/tmp/hermes-cp-bench-") + tag + "-XXXXXX";
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp != nullptr && *tmp != 0 ? tmp : "/tmp") +
+                        "/hermes-cp-bench-" + tag + "-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (::mkdtemp(buf.data()) == nullptr) std::abort();
@@ -55,6 +63,20 @@ void write(const std::string& path, const std::string& bytes) {
 void remove_tree(const std::string& dir) {
   std::string command = "rm -rf '" + dir + "'";
   if (std::system(command.c_str()) != 0) std::fprintf(stderr, "could not remove %s\n", dir.c_str());
+}
+
+// The bytes in use on the file system holding `dir`, once what is written
+// is on it: a clone shares its blocks, which only this shows (du counts
+// them twice). Other writers on the same file system move it too.
+int64_t fs_used_bytes(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::syncfs(fd);
+    ::close(fd);
+  }
+  struct statvfs vfs {};
+  if (::statvfs(dir.c_str(), &vfs) != 0) return 0;
+  return static_cast<int64_t>((vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize);
 }
 
 double median(std::vector<double> v) {
@@ -113,7 +135,9 @@ void shell(const Settings& s, int files) {
   }
   Checkpoints cps(home);
   CallInfo call{.root = work, .tool = "terminal", .summary = "bench", .shell = true};
+  int64_t used = fs_used_bytes(home);
   double arm = time_ms([&] { finish(cps, begin(cps, call, s), s); });
+  int64_t first_call_bytes = fs_used_bytes(home) - used;
   std::vector<double> changed, none;
   for (int i = 0; i < 7; ++i) {
     Ticket ticket;
@@ -133,13 +157,40 @@ void shell(const Settings& s, int files) {
       std::abort();
     }
   }
-  std::printf("{\"figure\": \"shell_first_call_ms\", \"files\": %d, \"value\": %.1f}\n", files,
-              arm);
+  std::printf(
+      "{\"figure\": \"shell_first_call_ms\", \"files\": %d, \"value\": %.1f, "
+      "\"fs_bytes_added\": %lld}\n",
+      files, arm, static_cast<long long>(first_call_bytes));
   std::printf(
       "{\"figure\": \"shell_3_files_ms\", \"files\": %d, \"median\": %.1f, \"budget\": 50}\n",
       files, median(changed));
   std::printf("{\"figure\": \"shell_no_change_ms\", \"files\": %d, \"median\": %.1f}\n", files,
               median(none));
+  remove_tree(home);
+  remove_tree(work);
+}
+
+// The first shell call in a tree of 200 files of 256 KiB (50 MB): where the
+// store can clone (a reflink file system: run with TMPDIR on one) the
+// file system should grow by far less than the tree.
+void first_call_large(const Settings& s) {
+  std::string home = make_temp_dir("home"), work = make_temp_dir("large");
+  std::string block(256u << 10, 'x');
+  for (int i = 0; i < 200; ++i) {
+    for (size_t at = 0; at + 64 <= block.size(); at += 4096) {
+      std::snprintf(block.data() + at, 64, "file %d block %zu", i, at);  // no block alike
+    }
+    write(work + "/f" + std::to_string(i) + ".bin", block);
+  }
+  Checkpoints cps(home);
+  CallInfo call{.root = work, .tool = "terminal", .summary = "bench", .shell = true};
+  int64_t used = fs_used_bytes(home);
+  double ms = time_ms([&] { finish(cps, begin(cps, call, s), s); });
+  int64_t added = fs_used_bytes(home) - used;
+  std::printf(
+      "{\"figure\": \"shell_first_call_large\", \"files\": 200, \"tree_bytes\": %zu, "
+      "\"ms\": %.1f, \"fs_bytes_added\": %lld}\n",
+      200 * block.size(), ms, static_cast<long long>(added));
   remove_tree(home);
   remove_tree(work);
 }
@@ -240,6 +291,7 @@ int main(int argc, char** argv) {
   tool_edit(settings);
   store_size(settings);
   restore(settings);
+  first_call_large(settings);
   shell(settings, files);
   return 0;
 }

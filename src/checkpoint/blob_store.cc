@@ -3,14 +3,18 @@
 
 #include "core/strings.h"
 #include "fs/atomic_write.h"
+#include "fs/contained_write.h"
 #include "proc/unique_fd.h"
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
+#include <mutex>
 #include <set>
 #include <vector>
 
@@ -22,6 +26,7 @@ namespace {
 
 // An object file: a header, then the bytes.
 //   `full\n<content>`
+//   `<hash>.raw`: the content alone, a clone (read as a full object)
 //   `D<base><depth><prefix><suffix><middle>`: the base's SHA-256 as its 32
 //     bytes, then three LEB128 numbers (a header of about 40 bytes: a
 //     one-line edit's delta is mostly the line)
@@ -152,7 +157,16 @@ std::string BlobStore::path_of(const std::string& hash) const {
 
 bool BlobStore::has(const std::string& hash) const {
   struct stat st {};
-  return hash.size() > 2 && ::stat(path_of(hash).c_str(), &st) == 0;
+  return hash.size() > 2 &&
+         (::stat(path_of(hash).c_str(), &st) == 0 || ::stat(raw_path_of(hash).c_str(), &st) == 0);
+}
+
+Result<std::string> BlobStore::read_object(const std::string& hash) const {
+  auto object = fs::read_whole_file(path_of(hash));
+  if (object || object.error().code != ErrorCode::kNotFound) return object;
+  auto raw = fs::read_whole_file(raw_path_of(hash));
+  if (!raw) return object.error();
+  return full_object(*raw);
 }
 
 namespace {
@@ -197,7 +211,51 @@ Result<std::string> BlobStore::put(std::string_view bytes, const Base* base) con
 }
 
 Result<std::string> BlobStore::get(const std::string& hash) const {
-  return assemble(hash, [this](const std::string& h) { return fs::read_whole_file(path_of(h)); });
+  return assemble(hash, [this](const std::string& h) { return read_object(h); });
+}
+
+namespace {
+
+// The (source device, store) pairs a clone failed for: never tried again,
+// so a file system without reflinks costs one attempt, not one a file.
+// Never destroyed: a call may run while the process exits.
+struct CloneRefusals {
+  std::mutex mu;
+  std::set<std::pair<dev_t, std::string>> refused;
+};
+CloneRefusals& clone_refusals() {
+  static auto* refusals = new CloneRefusals;
+  return *refusals;
+}
+
+}  // namespace
+
+std::optional<BlobStore::Cloned> BlobStore::put_clone(int fd, uint64_t max_bytes) const {
+  struct stat src {};
+  if (::fstat(fd, &src) != 0 || !S_ISREG(src.st_mode) ||
+      static_cast<uint64_t>(src.st_size) < kCloneMinBytes) {
+    return std::nullopt;
+  }
+  std::pair<dev_t, std::string> pair{src.st_dev, dir_};
+  CloneRefusals& refusals = clone_refusals();
+  {
+    std::lock_guard lock(refusals.mu);
+    if (refusals.refused.contains(pair)) return std::nullopt;
+  }
+  auto clone = open_unnamed(dir_ + "/objects", O_RDWR);
+  if (!clone) return std::nullopt;
+  if (::ioctl(clone->get(), FICLONE, fd) != 0) {
+    std::lock_guard lock(refusals.mu);
+    refusals.refused.insert(pair);
+    return std::nullopt;
+  }
+  // The clone's bytes are the file's at one moment; hashing them (not the
+  // file) keeps the name true however the file changes meanwhile.
+  auto bytes = fs::read_whole_fd(clone->get(), dir_ + "/objects", max_bytes);
+  if (!bytes) return std::nullopt;
+  Cloned out{.hash = fs::sha256_hex(*bytes), .size = bytes->size()};
+  if (!has(out.hash) && !link_unnamed(clone->get(), raw_path_of(out.hash))) return std::nullopt;
+  return out;
 }
 
 Result<std::string> assemble(const std::string& hash, const ObjectReader& read) {

@@ -4,14 +4,18 @@
 // `<store>/objects/`. An object is either the bytes themselves or a delta
 // against another object (the common prefix and suffix kept by reference,
 // only the middle bytes stored), so a one-line edit of a large file costs
-// about one line. Objects are written atomically and never changed;
-// concurrent writers of one content write the same bytes. Thread-safe.
+// about one line. Where the file system shares blocks between files
+// (reflinks: btrfs, XFS), a file's content is stored as a clone of the file
+// (`<hash>.raw`, no header): its blocks are shared, not copied. Objects are
+// written atomically and never changed; concurrent writers of one content
+// write the same bytes. Thread-safe.
 #pragma once
 
 #include "core/result.h"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,6 +36,20 @@ class BlobStore {
   // Stores `bytes` (a delta against `base` when given and the two share
   // most of their bytes) and returns its hash.
   Result<std::string> put(std::string_view bytes, const Base* base = nullptr) const;
+  // Stores the regular file open at `fd` as a clone of it (no bytes
+  // copied), hashing the clone, so a file written meanwhile is kept whole at
+  // one moment. nullopt, nothing stored, when the file is under
+  // kCloneMinBytes, the store cannot clone from it (another file system, no
+  // reflinks: remembered, so it is tried once) or the clone is over
+  // `max_bytes`: the caller copies instead.
+  struct Cloned {
+    std::string hash;
+    uint64_t size = 0;
+  };
+  std::optional<Cloned> put_clone(int fd, uint64_t max_bytes) const;
+  // Smaller files are copied: a copy costs them a block or a few, a clone
+  // about four times a small copy's time (docs/checkpoints.md).
+  static constexpr uint64_t kCloneMinBytes = 64u << 10;
   // The content of object `hash`, every delta applied.
   Result<std::string> get(const std::string& hash) const;
   bool has(const std::string& hash) const;
@@ -39,8 +57,15 @@ class BlobStore {
   std::string base_of(const std::string& hash) const;
   // The number of deltas between object `hash` and its full object.
   int depth_of(const std::string& hash) const;
-  // Where object `hash` lives.
+  // Where object `hash` lives (a clone: at `raw_path_of`).
   std::string path_of(const std::string& hash) const;
+  std::string raw_path_of(const std::string& hash) const {
+    return path_of(hash) + std::string(kRawSuffix);
+  }
+  static constexpr std::string_view kRawSuffix = ".raw";
+  // The bytes of object `hash` as a header and body: a clone reads as a
+  // full object.
+  Result<std::string> read_object(const std::string& hash) const;
 
  private:
   std::string dir_;

@@ -515,6 +515,11 @@ std::vector<ObjectFile> object_files(const std::string& store_dir) {
       std::string path = objects + "/" + prefix + "/" + name;
       struct stat st {};
       if (::stat(path.c_str(), &st) != 0) continue;
+      // A clone counts at its whole size, though its blocks are shared: the
+      // size cap errs on the side of keeping less.
+      if (name.ends_with(BlobStore::kRawSuffix)) {
+        name.resize(name.size() - BlobStore::kRawSuffix.size());
+      }
       out.push_back({path, static_cast<uint64_t>(st.st_size), prefix + name});
     }
     ::closedir(sub);

@@ -51,6 +51,13 @@ Result<std::string> read_link(int dir, const std::string& name, const std::strin
 Status read_content(const fs::Beneath& root, const std::string& path, PathState& state,
                     const Capture& how) {
   HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, root.open(path, O_RDONLY | O_NONBLOCK));
+  if (how.store != nullptr && how.base == nullptr && how.content == nullptr) {
+    if (auto cloned = how.store->put_clone(fd.get(), how.max_bytes)) {
+      state.blob = std::move(cloned->hash);
+      state.size = cloned->size;
+      return {};
+    }
+  }
   HERMES_ASSIGN_OR_RETURN(std::string bytes, fs::read_whole_fd(fd.get(), path, how.max_bytes));
   if (how.store != nullptr) {
     HERMES_ASSIGN_OR_RETURN(state.blob, how.store->put(bytes, how.base));

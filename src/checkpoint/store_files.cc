@@ -47,21 +47,35 @@ Status replace_file(const std::string& path, std::string_view bytes) {
   return written;
 }
 
-Status create_file(const std::string& path, std::string_view bytes) {
-  std::string dir = path.substr(0, path.rfind('/'));
-  proc::UniqueFd fd(::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+Result<proc::UniqueFd> open_unnamed(const std::string& dir, int access) {
+  proc::UniqueFd fd(::open(dir.c_str(), O_TMPFILE | access | O_CLOEXEC, 0600));
   if (!fd.valid() && errno == ENOENT) {
     HERMES_TRY(make_private_dirs(dir));
-    fd = proc::UniqueFd(::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+    fd = proc::UniqueFd(::open(dir.c_str(), O_TMPFILE | access | O_CLOEXEC, 0600));
   }
-  if (!fd.valid()) return replace_file(path, bytes);  // no O_TMPFILE here
-  HERMES_TRY(write_all(fd.get(), bytes, path));
-  std::string self = "/proc/self/fd/" + std::to_string(fd.get());
-  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0 &&
-      errno != EEXIST) {
-    return Error::FromErrno(errno, "link \"" + path + "\"");
+  if (!fd.valid()) return Error::FromErrno(errno, "open an unnamed file in \"" + dir + "\"");
+  return fd;
+}
+
+Status link_unnamed(int fd, const std::string& path) {
+  std::string self = "/proc/self/fd/" + std::to_string(fd);
+  auto link = [&] {
+    return ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) == 0 ||
+           errno == EEXIST;
+  };
+  if (link()) return {};
+  if (errno == ENOENT) {
+    HERMES_TRY(make_private_dirs(path.substr(0, path.rfind('/'))));
+    if (link()) return {};
   }
-  return {};
+  return Error::FromErrno(errno, "link \"" + path + "\"");
+}
+
+Status create_file(const std::string& path, std::string_view bytes) {
+  auto fd = open_unnamed(path.substr(0, path.rfind('/')), O_WRONLY);
+  if (!fd) return replace_file(path, bytes);  // no O_TMPFILE here
+  HERMES_TRY(write_all(fd->get(), bytes, path));
+  return link_unnamed(fd->get(), path);
 }
 
 Status append_file(const std::string& path, std::string_view bytes) {

@@ -29,6 +29,12 @@ Status replace_file(const std::string& path, std::string_view bytes);
 // killed writer leaves nothing; a named temp where O_TMPFILE is refused.
 Status create_file(const std::string& path, std::string_view bytes);
 
+// An unnamed file (O_TMPFILE) in `dir` (made when missing), opened with
+// `access` (O_WRONLY, O_RDWR), and its linking in at `path` (an existing
+// `path` is kept): a killed writer leaves nothing behind.
+Result<proc::UniqueFd> open_unnamed(const std::string& dir, int access);
+Status link_unnamed(int fd, const std::string& path);
+
 // Appends `bytes` to `path` (created 0600) in one write.
 Status append_file(const std::string& path, std::string_view bytes);
 

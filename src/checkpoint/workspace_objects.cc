@@ -90,7 +90,7 @@ Result<std::string> WorkspaceObjects::read_held(const std::string& hash, const H
 }
 
 Result<std::string> WorkspaceObjects::read_object(const std::string& hash) const {
-  auto shared = fs::read_whole_file(shared_.path_of(hash));
+  auto shared = shared_.read_object(hash);
   if (shared || shared.error().code != ErrorCode::kNotFound) return shared;
   if (pack_.has(hash)) return pack_.read(hash);
   std::optional<Hold> held = hold_of(hash);

@@ -6,12 +6,17 @@
 
 #include "core/strings.h"
 #include "fs/atomic_write.h"
+#include "proc/unique_fd.h"
+#include "testutil/reflink_mount.h"
 #include "testutil/status_matchers.h"
 #include "testutil/temp_dir.h"
 
 #include <gtest/gtest.h>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -20,6 +25,7 @@
 namespace hermes::checkpoint {
 namespace {
 
+using testing::ReflinkMount;
 using testing::TempDir;
 
 uint64_t object_bytes(const BlobStore& store, const std::string& hash) {
@@ -111,6 +117,90 @@ TEST(BlobStore, DamagedDeltasAreErrors) {
   auto looped = store.get(self);
   ASSERT_FALSE(looped.has_value());
   EXPECT_NE(looped.error().message.find("loop"), std::string::npos);
+}
+
+// Every file under `dir`, recursively.
+size_t files_under(const std::string& dir) {
+  size_t n = 0;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return 0;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    struct stat st {};
+    std::string path = dir + "/" + name;
+    if (::lstat(path.c_str(), &st) != 0) continue;
+    n += S_ISDIR(st.st_mode) ? files_under(path) : 1;
+  }
+  ::closedir(d);
+  return n;
+}
+
+// `size` bytes that no block of another file shares.
+std::string distinct_bytes(size_t size, const std::string& seed) {
+  std::string out;
+  for (size_t i = 0; out.size() < size; ++i) out += fs::sha256_hex(seed + std::to_string(i));
+  out.resize(size);
+  return out;
+}
+
+TEST(BlobStore, OnAReflinkFileSystemAFileIsStoredAsAClone) {
+  ReflinkMount mount;
+  if (!mount.unavailable().empty()) GTEST_SKIP() << mount.unavailable();
+  BlobStore store(mount.path() + "/store");
+  std::string content = distinct_bytes(8u << 20, "clone");
+  std::string file = mount.path() + "/big.bin";
+  ASSERT_TRUE(fs::atomic_write(file, content).has_value());
+  proc::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+
+  uint64_t before = mount.used_bytes();
+  auto cloned = store.put_clone(fd.get(), UINT64_MAX);
+  ASSERT_TRUE(cloned.has_value());
+  EXPECT_EQ(cloned->hash, fs::sha256_hex(content));
+  EXPECT_EQ(cloned->size, content.size());
+  EXPECT_LT(mount.used_bytes() - before, 1u << 20) << "8 MB stored by a copy, not a clone";
+  EXPECT_EQ(store.get(cloned->hash).value_or(""), content);
+  EXPECT_EQ(store.put_clone(fd.get(), UINT64_MAX)->hash, cloned->hash);
+  EXPECT_EQ(files_under(store.dir() + "/objects"), 1u);
+
+  // The clone shares blocks, not content: a write to the file leaves it.
+  proc::UniqueFd writer(::open(file.c_str(), O_WRONLY | O_CLOEXEC));
+  ASSERT_EQ(::pwrite(writer.get(), "changed", 7, 4096), 7);
+  EXPECT_EQ(store.get(cloned->hash).value_or(""), content);
+
+  // A delta may rest on a clone.
+  std::string edited = content;
+  edited.replace(100, 7, "changed");
+  BlobStore::Base base{cloned->hash, content};
+  auto delta = store.put(edited, &base);
+  ASSERT_TRUE(delta.has_value());
+  EXPECT_EQ(store.base_of(*delta), cloned->hash);
+  EXPECT_EQ(store.get(*delta).value_or(""), edited);
+}
+
+TEST(BlobStore, WhereNoCloneIsPossibleNothingIsLeftBehind) {
+  ReflinkMount mount;
+  if (!mount.unavailable().empty()) GTEST_SKIP() << mount.unavailable();
+  BlobStore store(mount.path() + "/store");
+  TempDir elsewhere;  // another file system than the store's: no clone crosses
+  const std::string content = distinct_bytes(BlobStore::kCloneMinBytes, "refused");
+  std::string file = elsewhere.write("f.bin", content);
+  proc::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+  EXPECT_FALSE(store.put_clone(fd.get(), UINT64_MAX).has_value());
+  EXPECT_FALSE(store.put_clone(fd.get(), UINT64_MAX).has_value());
+  EXPECT_EQ(files_under(store.dir() + "/objects"), 0u);
+
+  // Over the size cap, or too small to be worth a clone: nothing kept either.
+  std::string local = mount.path() + "/local.bin";
+  ASSERT_TRUE(fs::atomic_write(local, content).has_value());
+  proc::UniqueFd near(::open(local.c_str(), O_RDONLY | O_CLOEXEC));
+  EXPECT_FALSE(store.put_clone(near.get(), content.size() - 1).has_value());
+  std::string small = mount.path() + "/small.txt";
+  ASSERT_TRUE(fs::atomic_write(small, "small\n").has_value());
+  proc::UniqueFd tiny(::open(small.c_str(), O_RDONLY | O_CLOEXEC));
+  EXPECT_FALSE(store.put_clone(tiny.get(), UINT64_MAX).has_value());
+  EXPECT_EQ(files_under(store.dir() + "/objects"), 0u);
+  EXPECT_TRUE(store.put_clone(near.get(), content.size()).has_value());
 }
 
 TEST(RecordFormat, AnyPathSurvivesAField) {

@@ -6,6 +6,8 @@
 // restore, hand edits refused, `.git` never touched, two sessions at once,
 // and the caps.
 #include "fs/atomic_write.h"
+#include "testutil/reflink_mount.h"
+#include "testutil/scoped_env.h"
 #include "testutil/scripted_client.h"
 #include "testutil/status_matchers.h"
 #include "tools/checkpoint/checkpoint_harness.h"
@@ -344,6 +346,33 @@ TEST(Checkpoint, AFileOverTheSizeCapIsReportedNotRestored) {
   ASSERT_EQ(restored["not_restored"].size(), 1u) << restored.dump();
   EXPECT_EQ(restored["not_restored"][0]["path"], "big.bin");
   EXPECT_EQ(h.work().read("small.txt"), "small\n");
+}
+
+// Where files can share blocks (XFS here; btrfs alike), the first shell
+// call keeps the workspace as clones of its files: the store grows by about
+// what the call changed, not by a copy of every file, and restore brings the
+// tree back byte for byte.
+TEST(Checkpoint, OnAReflinkFileSystemAShellCallCostsAboutWhatItChanged) {
+  ReflinkMount mount;
+  if (!mount.unavailable().empty()) GTEST_SKIP() << mount.unavailable();
+  ScopedEnv on_mount("TMPDIR", mount.path());  // the workspace and the store
+  CheckpointHarness h;
+  const std::string line = std::string(1000, 'x') + "\n";
+  for (int i = 0; i < 32; ++i) {
+    std::string body;  // 1 MB, no block like another file's
+    for (int j = 0; j < 1024; ++j) body += std::to_string(i) + "." + std::to_string(j) + line;
+    h.work().write("f" + std::to_string(i) + ".txt", body);
+  }
+  Snapshot before = snapshot(h.work().path());
+  uint64_t used = mount.used_bytes();
+  ASSERT_EQ(h.sh("sed -i '1s/^/edited /' f0.txt && rm f1.txt")["exit_code"], 0);
+  uint64_t added = mount.used_bytes() - used;
+  // A copy would add 32 MB; the clones share the files' blocks, and the
+  // call's own change is one new 1 MB file.
+  EXPECT_LT(added, 6u << 20) << added << " bytes added";
+  Json restored = restore(h, h.last_id());
+  EXPECT_EQ(restored["success"], true) << restored.dump();
+  EXPECT_EQ(snapshot(h.work().path()), before);
 }
 
 // Ignored build output is recorded by its metadata: a build folder made or
