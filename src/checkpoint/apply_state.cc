@@ -5,10 +5,13 @@
 #include "proc/unique_fd.h"
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <functional>
 
 #include "checkpoint/store_files.h"
 
@@ -47,11 +50,11 @@ Status make_link(const fs::Beneath::Parent& parent, const std::string& path,
   return {};
 }
 
-// Writes `bytes` with `mode` into `stage` and renames the file over
-// `parent`'s entry; false when `stage` is on another file system (the
-// caller writes beside the file instead).
+// Makes a file in `stage`, has `fill` write its content, gives it `mode`
+// and renames it over `parent`'s entry; false when `stage` is on another
+// file system (the caller writes beside the file instead).
 Result<bool> write_staged(int stage, const fs::Beneath::Parent& parent, const std::string& path,
-                          std::string_view bytes, uint32_t mode) {
+                          uint32_t mode, const std::function<Status(int fd)>& fill) {
   struct stat staged {
   }, target{};
   if (stage < 0 || ::fstat(stage, &staged) != 0 || ::fstat(parent.dir, &target) != 0 ||
@@ -62,7 +65,7 @@ Result<bool> write_staged(int stage, const fs::Beneath::Parent& parent, const st
   std::string temp = std::to_string(::getpid()) + "." + std::to_string(++counter);
   proc::UniqueFd fd(::openat(stage, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
   if (!fd.valid()) return Error::FromErrno(errno, "create a staged copy of \"" + path + "\"");
-  Status written = write_all(fd.get(), bytes, path);
+  Status written = fill(fd.get());
   if (written && ::fchmod(fd.get(), mode) != 0)
     written = Error::FromErrno(errno, "chmod \"" + path + "\"");
   if (written && ::renameat(stage, temp.c_str(), parent.dir, parent.name.c_str()) == 0) return true;
@@ -71,6 +74,29 @@ Result<bool> write_staged(int stage, const fs::Beneath::Parent& parent, const st
   if (!written) return written.error();
   if (err == EXDEV) return false;  // one device, two mounts
   return Error::FromErrno(err, "rename over \"" + path + "\"");
+}
+
+// A file's content, with its mode, into place: a clone of the store's
+// clone when there is one (no bytes copied), else its bytes; any failure
+// of the clone falls back to the bytes.
+Status put_file(const fs::Beneath& root, const fs::Beneath::Parent& parent,
+                const std::string& real_path, const PathState& want, const WorkspaceObjects& store,
+                int stage) {
+  proc::UniqueFd clone(::open(store.shared().raw_path_of(want.blob).c_str(), O_RDONLY | O_CLOEXEC));
+  if (clone.valid()) {
+    auto cloned = write_staged(stage, parent, real_path, want.mode, [&](int fd) -> Status {
+      if (::ioctl(fd, FICLONE, clone.get()) != 0) return Error::FromErrno(errno, "clone");
+      return {};
+    });
+    if (cloned && *cloned) return {};
+  }
+  HERMES_ASSIGN_OR_RETURN(std::string bytes, store.get(want.blob));
+  HERMES_ASSIGN_OR_RETURN(bool staged,
+                          write_staged(stage, parent, real_path, want.mode,
+                                       [&](int fd) { return write_all(fd, bytes, real_path); }));
+  if (staged) return {};
+  HERMES_TRY(fs::atomic_write_beneath(root, real_path, bytes, {.sync = false}));
+  return set_mode(parent, real_path, want.mode);
 }
 
 }  // namespace
@@ -103,14 +129,8 @@ Status apply_state(const fs::Beneath& root, const std::string& real_path, const 
       return set_mode(parent, real_path, want.mode);
     case Kind::kSymlink:
       return make_link(parent, real_path, want.target);
-    case Kind::kFile: {
-      HERMES_ASSIGN_OR_RETURN(std::string bytes, store.get(want.blob));
-      HERMES_ASSIGN_OR_RETURN(bool staged,
-                              write_staged(stage, parent, real_path, bytes, want.mode));
-      if (staged) return {};
-      HERMES_TRY(fs::atomic_write_beneath(root, real_path, bytes, {.sync = false}));
-      return set_mode(parent, real_path, want.mode);
-    }
+    case Kind::kFile:
+      return put_file(root, parent, real_path, want, store, stage);
     case Kind::kOther:
     case Kind::kIgnoredDir:
       break;

@@ -21,7 +21,8 @@ namespace hermes::checkpoint {
 // file's bytes are written in `stage`, a directory of the store (-1: none),
 // and renamed into place when it is on the workspace's file system, so a
 // killed restore leaves no temp file in the workspace; else beside the
-// file (atomic_write_beneath).
+// file (atomic_write_beneath). A file kept as a clone is cloned back where
+// the file system allows.
 Status apply_state(const fs::Beneath& root, const std::string& real_path, const PathState& have,
                    const PathState& want, const WorkspaceObjects& store, int stage = -1);
 

@@ -153,12 +153,12 @@ TEST(BlobStore, OnAReflinkFileSystemAFileIsStoredAsAClone) {
   ASSERT_TRUE(fs::atomic_write(file, content).has_value());
   proc::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
 
-  uint64_t before = mount.used_bytes();
+  int64_t before = mount.used_bytes();
   auto cloned = store.put_clone(fd.get(), UINT64_MAX);
   ASSERT_TRUE(cloned.has_value());
   EXPECT_EQ(cloned->hash, fs::sha256_hex(content));
   EXPECT_EQ(cloned->size, content.size());
-  EXPECT_LT(mount.used_bytes() - before, 1u << 20) << "8 MB stored by a copy, not a clone";
+  EXPECT_LT(mount.used_bytes() - before, 1 << 20) << "8 MB stored by a copy, not a clone";
   EXPECT_EQ(store.get(cloned->hash).value_or(""), content);
   EXPECT_EQ(store.put_clone(fd.get(), UINT64_MAX)->hash, cloned->hash);
   EXPECT_EQ(files_under(store.dir() + "/objects"), 1u);

@@ -23,8 +23,9 @@ class ReflinkMount {
   // Why there is no mount here, or "" when `path` is mounted.
   const std::string& unavailable() const { return why_; }
   const std::string& path() const { return path_; }
-  // Bytes of the file system's blocks in use now.
-  uint64_t used_bytes() const;
+  // Bytes of the file system's blocks in use now (signed: a test takes
+  // differences, and removals free blocks).
+  int64_t used_bytes() const;
 
  private:
   TempDir holder_;  // the image and the mount point
