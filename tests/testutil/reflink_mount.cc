@@ -45,7 +45,10 @@ ReflinkMount::ReflinkMount() {
 }
 
 ReflinkMount::~ReflinkMount() {
-  if (!path_.empty()) run("umount '" + path_ + "'");  // the loop device goes with it
+  // The loop device goes with the mount. A process of the test still in it
+  // (a shell's cwd) would refuse a plain unmount: then it is detached now
+  // and freed when that process ends.
+  if (!path_.empty() && !run("umount '" + path_ + "'")) run("umount -l '" + path_ + "'");
 }
 
 int64_t ReflinkMount::used_bytes() const {
