@@ -245,8 +245,13 @@ std::optional<BlobStore::Cloned> BlobStore::put_clone(int fd, uint64_t max_bytes
   auto clone = open_unnamed(dir_ + "/objects", O_RDWR);
   if (!clone) return std::nullopt;
   if (::ioctl(clone->get(), FICLONE, fd) != 0) {
-    std::lock_guard lock(refusals.mu);
-    refusals.refused.insert(pair);
+    // Refusals of the file systems, not of this one file (a file being
+    // executed, an immutable one: tried again with the next).
+    if (errno == EOPNOTSUPP || errno == EXDEV || errno == EINVAL || errno == ENOTTY ||
+        errno == ENOSYS) {
+      std::lock_guard lock(refusals.mu);
+      refusals.refused.insert(pair);
+    }
     return std::nullopt;
   }
   // The clone's bytes are the file's at one moment; hashing them (not the
