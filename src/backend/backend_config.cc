@@ -9,6 +9,7 @@
 #include "core/paths.h"
 
 #include <cstdlib>
+#include <string_view>
 
 namespace hermes::backend {
 namespace {
@@ -87,9 +88,41 @@ std::string backend_name(const Config& config) {
   return config.get_string("terminal.backend", "local", "TERMINAL_ENV");
 }
 
-bool files_on_this_host(const Config& config) {
+namespace {
+
+// An engine other than this host's (a remote daemon, a context) would bind
+// folders of its own host.
+bool docker_engine_here() {
+  const char* host = std::getenv("DOCKER_HOST");
+  const char* context = std::getenv("DOCKER_CONTEXT");
+  return (host == nullptr || *host == 0 || std::string_view(host).starts_with("unix://")) &&
+         (context == nullptr || *context == 0 || std::string_view(context) == "default");
+}
+
+// `host:container[:options]` with the same absolute path on both sides, and
+// `workspace` at or below it.
+bool binds_at_own_path(const std::string& volume, const std::string& workspace) {
+  size_t colon = volume.find(':');
+  if (colon == std::string::npos || !volume.starts_with('/')) return false;  // a named volume
+  std::string host = volume.substr(0, colon);
+  std::string inside = volume.substr(colon + 1, volume.find(':', colon + 1) - colon - 1);
+  while (host.size() > 1 && host.ends_with('/')) host.pop_back();
+  while (inside.size() > 1 && inside.ends_with('/')) inside.pop_back();
+  if (host != inside) return false;
+  std::string real = PathResolver::real_path(host);
+  return workspace == real || workspace.starts_with(real == "/" ? real : real + "/");
+}
+
+}  // namespace
+
+bool files_on_this_host(const Config& config, const std::string& workspace) {
   const std::string name = backend_name(config);
-  return name == "local" || name == "sandbox";
+  if (name == "local" || name == "sandbox") return true;
+  if (name != "docker" || !docker_engine_here()) return false;
+  for (const std::string& volume : config.get_string_list("terminal.docker_volumes")) {
+    if (binds_at_own_path(volume, workspace)) return true;
+  }
+  return false;
 }
 
 Result<std::shared_ptr<Backend>> make_backend(const Config& config) {

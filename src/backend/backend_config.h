@@ -19,10 +19,14 @@ namespace hermes::backend {
 // else local).
 std::string backend_name(const Config& config);
 
-// Whether the configured backend's files are this host's, at the same
-// paths: local, and the sandbox (bubblewrap binds the workspace where it
-// is). Elsewhere (ssh, docker) they are on the target.
-bool files_on_this_host(const Config& config);
+// Whether the configured backend's files under `workspace` (a real path)
+// are this host's, at the same paths: local; the sandbox (bubblewrap binds
+// the workspace where it is); docker when a `terminal.docker_volumes` entry
+// binds a host folder holding `workspace` at its own path inside the
+// container and the engine is this host's (no DOCKER_HOST but a unix
+// socket, no DOCKER_CONTEXT but "default"). Elsewhere (ssh, other docker
+// files) they are on the target.
+bool files_on_this_host(const Config& config, const std::string& workspace);
 
 // kInvalidArgument for an unknown or unsupported backend name, or an ssh
 // backend without a host.

@@ -26,8 +26,9 @@ std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const 
   if (!settings.enabled) return std::nullopt;
   // Only the files of this host are kept: elsewhere the call is listed, its
   // changes not captured.
-  bool here = backend::files_on_this_host(ctx.services.config);
-  checkpoint::CallInfo call{.root = checkpoint_workspace(ctx),
+  std::string workspace = checkpoint_workspace(ctx);
+  bool here = backend::files_on_this_host(ctx.services.config, workspace);
+  checkpoint::CallInfo call{.root = std::move(workspace),
                             .tool = spec.name,
                             .summary = footprint->summary,
                             .session = ctx.session.id(),
@@ -49,8 +50,10 @@ std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const 
 
 void checkpoint_job_started(int pid, CallContext& ctx) {
   const checkpoint::Checkpoints* store = ctx.services.checkpoints;
-  if (store == nullptr || pid <= 0 || !backend::files_on_this_host(ctx.services.config)) return;
-  Status noted = store->note_running(checkpoint_workspace(ctx), pid);
+  if (store == nullptr || pid <= 0) return;
+  std::string workspace = checkpoint_workspace(ctx);
+  if (!backend::files_on_this_host(ctx.services.config, workspace)) return;
+  Status noted = store->note_running(workspace, pid);
   if (!noted) log::warn("checkpoint: a background job's mark: " + noted.error().message);
 }
 

@@ -117,7 +117,7 @@ TEST_P(ShellChange, RestoreBringsBackTheTreeByteForByte) {
 INSTANTIATE_TEST_SUITE_P(
     Kinds, ShellChange,
     ::testing::Combine(
-        ::testing::Values(BackendKind::kLocal, BackendKind::kSandbox),
+        ::testing::Values(BackendKind::kLocal, BackendKind::kSandbox, BackendKind::kDocker),
         ::testing::Values(ShellCase{"sed_in_place", "sed -i 's/beta/BETA/' f.txt"},
                           ShellCase{"rm_rf_dir", "rm -rf dir"},
                           ShellCase{"mv", "mv f.txt moved.txt && mv dir dir2"},
@@ -518,20 +518,53 @@ TEST(Checkpoint, ABackendWhoseFilesAreElsewhereIsListedAsNotCaptured) {
 
 // The sandbox binds the workspace where it is: its tool edits are this
 // host's files, kept and restored like local ones.
-TEST(Checkpoint, ASandboxToolEditIsKeptLikeALocalOne) {
-  std::string why = unavailable_reason(BackendKind::kSandbox);
-  if (!why.empty()) GTEST_SKIP() << why;
-  CheckpointHarness h(BackendKind::kSandbox);
+class ToolEditOnBackend : public ::testing::TestWithParam<BackendKind> {
+ protected:
+  void SetUp() override {
+    std::string why = unavailable_reason(GetParam());
+    if (!why.empty()) GTEST_SKIP() << why;
+  }
+};
+
+// A tool edit made through a backend whose files are this host's (the
+// sandbox; docker with the workspace bound at its own path) is kept and
+// restored like a local one.
+TEST_P(ToolEditOnBackend, IsKeptLikeALocalOne) {
+  CheckpointHarness h(GetParam());
   seed(h.work());
   Snapshot before = snapshot(h.work().path());
-  Json wrote = h.call("write_file", {{"path", "new/made.txt"}, {"content", "by the sandbox\n"}});
+  Json wrote = h.call("write_file", {{"path", "new/made.txt"}, {"content", "by the backend\n"}});
   ASSERT_FALSE(wrote.contains("error")) << wrote.dump();
-  ASSERT_EQ(h.work().read("new/made.txt"), "by the sandbox\n");
+  ASSERT_EQ(h.work().read("new/made.txt"), "by the backend\n");
   Json listed = h.call("checkpoint", {{"action", "list"}})["checkpoints"].back();
   EXPECT_EQ(listed["paths"], Json::array({"new", "new/made.txt"})) << listed.dump();
   EXPECT_FALSE(listed.contains("note")) << listed.dump();
   EXPECT_EQ(restore(h, h.last_id())["success"], true);
   EXPECT_EQ(snapshot(h.work().path()), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ToolEditOnBackend,
+                         ::testing::Values(BackendKind::kSandbox, BackendKind::kDocker),
+                         [](const ::testing::TestParamInfo<BackendKind>& c) {
+                           return kind_name(c.param);
+                         });
+
+// Docker whose volumes do not bind the workspace at its own path: its files
+// are the container's, and the call is listed as not captured.
+TEST(Checkpoint, DockerWithoutTheWorkspaceBoundAtItsPathIsNotCaptured) {
+  std::string why = unavailable_reason(BackendKind::kDocker);
+  if (!why.empty()) GTEST_SKIP() << why;
+  use_docker_shim();
+  CheckpointHarness h([](const std::string& work) {
+    return "approvals:\n  yolo: true\nterminal:\n  backend: docker\n  cwd: /srv\n"
+           "  docker_volumes:\n    - " +
+           work + ":/srv\n";
+  });
+  h.call("write_file", {{"path", "/srv/a.txt"}, {"content", "x"}});
+  Json list = h.call("checkpoint", {{"action", "list"}})["checkpoints"];
+  ASSERT_FALSE(list.empty());
+  EXPECT_TRUE(list.back()["paths"].empty()) << list.dump();
+  EXPECT_EQ(list.back()["note"], "changes not captured: this backend's files are not on this host");
 }
 
 TEST(Checkpoint, UnknownIdsAndActionsAreErrors) {
