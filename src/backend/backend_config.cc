@@ -7,9 +7,11 @@
 #include "backend/ssh_backend.h"
 #include "core/config.h"
 #include "core/paths.h"
+#include "fs/atomic_write.h"
 
 #include <cstdlib>
 #include <string_view>
+#include <vector>
 
 namespace hermes::backend {
 namespace {
@@ -90,27 +92,74 @@ std::string backend_name(const Config& config) {
 
 namespace {
 
+// The context `docker context use` chose, from the CLI's config file
+// (`currentContext`; "" when none). Read by hand: one string field.
+std::string chosen_docker_context() {
+  const char* dir = std::getenv("DOCKER_CONFIG");
+  std::string path = dir != nullptr && *dir != 0
+                         ? std::string(dir) + "/config.json"
+                         : PathResolver::expand_user("~/.docker/config.json");
+  auto text = fs::read_whole_file(path);
+  if (!text) return "";
+  size_t key = text->find("\"currentContext\"");
+  size_t open = key == std::string::npos ? key : text->find('"', text->find(':', key));
+  size_t close = open == std::string::npos ? open : text->find('"', open + 1);
+  return close == std::string::npos ? "" : text->substr(open + 1, close - open - 1);
+}
+
 // An engine other than this host's (a remote daemon, a context) would bind
 // folders of its own host.
 bool docker_engine_here() {
   const char* host = std::getenv("DOCKER_HOST");
   const char* context = std::getenv("DOCKER_CONTEXT");
+  std::string chosen = context != nullptr && *context != 0 ? context : chosen_docker_context();
   return (host == nullptr || *host == 0 || std::string_view(host).starts_with("unix://")) &&
-         (context == nullptr || *context == 0 || std::string_view(context) == "default");
+         (chosen.empty() || chosen == "default");
 }
 
-// `host:container[:options]` with the same absolute path on both sides, and
-// `workspace` at or below it.
-bool binds_at_own_path(const std::string& volume, const std::string& workspace) {
+// Whether `path` is `parent` or below it (both normalized).
+bool at_or_below(const std::string& path, const std::string& parent) {
+  return path == parent || parent == "/" || path.starts_with(parent + "/");
+}
+
+// The container side of a volume `source:target[:options]` (normalized),
+// and its source when that is a host folder bound at the same path.
+struct Volume {
+  std::string target;
+  bool same_path = false;
+};
+Volume read_volume(const std::string& volume) {
   size_t colon = volume.find(':');
-  if (colon == std::string::npos || !volume.starts_with('/')) return false;  // a named volume
-  std::string host = volume.substr(0, colon);
-  std::string inside = volume.substr(colon + 1, volume.find(':', colon + 1) - colon - 1);
-  while (host.size() > 1 && host.ends_with('/')) host.pop_back();
-  while (inside.size() > 1 && inside.ends_with('/')) inside.pop_back();
-  if (host != inside) return false;
-  std::string real = PathResolver::real_path(host);
-  return workspace == real || workspace.starts_with(real == "/" ? real : real + "/");
+  if (colon == std::string::npos) return {};  // an anonymous volume: no target we bind
+  std::string source = volume.substr(0, colon);
+  std::string target = volume.substr(colon + 1, volume.find(':', colon + 1) - colon - 1);
+  if (!target.starts_with('/')) return {};
+  Volume out{.target = PathResolver::normalize(target)};
+  // A named volume is not a host folder; a bind through a symlink puts the
+  // files elsewhere on this host than at its path inside.
+  out.same_path = source.starts_with('/') && PathResolver::normalize(source) == out.target &&
+                  PathResolver::real_path(out.target) == out.target;
+  return out;
+}
+
+// A volume binds a host folder holding `workspace` at its own path, and no
+// deeper mount covers the workspace: docker mounts the shallower first, so
+// the deepest target at or above the workspace is what the container sees
+// there (the container's own tmpfs mounts, src/backend/docker_backend.cc,
+// count as mounts of its own).
+bool docker_binds_workspace(const std::vector<std::string>& volumes, const std::string& workspace) {
+  std::vector<Volume> mounts = {{"/tmp"}, {"/var/tmp"}, {"/run"}};
+  for (const std::string& entry : volumes) mounts.push_back(read_volume(entry));
+  std::string deepest;
+  bool deepest_same = false;
+  for (const Volume& mount : mounts) {
+    if (mount.target.empty() || !at_or_below(workspace, mount.target)) continue;
+    if (mount.target.size() > deepest.size() || (mount.target == deepest && !mount.same_path)) {
+      deepest = mount.target;
+      deepest_same = mount.same_path;
+    }
+  }
+  return deepest_same;
 }
 
 }  // namespace
@@ -119,10 +168,7 @@ bool files_on_this_host(const Config& config, const std::string& workspace) {
   const std::string name = backend_name(config);
   if (name == "local" || name == "sandbox") return true;
   if (name != "docker" || !docker_engine_here()) return false;
-  for (const std::string& volume : config.get_string_list("terminal.docker_volumes")) {
-    if (binds_at_own_path(volume, workspace)) return true;
-  }
-  return false;
+  return docker_binds_workspace(config.get_string_list("terminal.docker_volumes"), workspace);
 }
 
 Result<std::shared_ptr<Backend>> make_backend(const Config& config) {

@@ -165,7 +165,7 @@ Result<std::string> BlobStore::read_object(const std::string& hash) const {
   auto object = fs::read_whole_file(path_of(hash));
   if (object || object.error().code != ErrorCode::kNotFound) return object;
   auto raw = fs::read_whole_file(raw_path_of(hash));
-  if (!raw) return object.error();
+  if (!raw) return raw.error().code == ErrorCode::kNotFound ? object.error() : raw.error();
   return full_object(*raw);
 }
 
@@ -233,7 +233,8 @@ CloneRefusals& clone_refusals() {
 std::optional<BlobStore::Cloned> BlobStore::put_clone(int fd, uint64_t max_bytes) const {
   struct stat src {};
   if (::fstat(fd, &src) != 0 || !S_ISREG(src.st_mode) ||
-      static_cast<uint64_t>(src.st_size) < kCloneMinBytes) {
+      static_cast<uint64_t>(src.st_size) < kCloneMinBytes ||
+      static_cast<uint64_t>(src.st_size) > max_bytes) {
     return std::nullopt;
   }
   std::pair<dev_t, std::string> pair{src.st_dev, dir_};
@@ -245,10 +246,10 @@ std::optional<BlobStore::Cloned> BlobStore::put_clone(int fd, uint64_t max_bytes
   auto clone = open_unnamed(dir_ + "/objects", O_RDWR);
   if (!clone) return std::nullopt;
   if (::ioctl(clone->get(), FICLONE, fd) != 0) {
-    // Refusals of the file systems, not of this one file (a file being
-    // executed, an immutable one: tried again with the next).
-    if (errno == EOPNOTSUPP || errno == EXDEV || errno == EINVAL || errno == ENOTTY ||
-        errno == ENOSYS) {
+    // Refusals of the file systems, not of this one file: EINVAL may be one
+    // file's flags (btrfs nodatacow, DAX), ETXTBSY or EPERM one file's use;
+    // those are tried again with the next file.
+    if (errno == EOPNOTSUPP || errno == EXDEV || errno == ENOTTY || errno == ENOSYS) {
       std::lock_guard lock(refusals.mu);
       refusals.refused.insert(pair);
     }

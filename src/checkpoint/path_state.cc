@@ -50,7 +50,11 @@ Result<std::string> read_link(int dir, const std::string& name, const std::strin
 
 Status read_content(const fs::Beneath& root, const std::string& path, PathState& state,
                     const Capture& how) {
-  HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, root.open(path, O_RDONLY | O_NONBLOCK));
+  auto opened = root.open(path, O_RDONLY | O_NONBLOCK);
+  // A file this process may not read (another user's: a container's, in a
+  // bound workspace) is kept by its metadata alone; restore names it.
+  if (!opened && opened.error().code == ErrorCode::kPermissionDenied) return {};
+  HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, std::move(opened));
   if (how.store != nullptr && how.base == nullptr && how.content == nullptr) {
     if (auto cloned = how.store->put_clone(fd.get(), how.max_bytes)) {
       state.blob = std::move(cloned->hash);

@@ -250,7 +250,8 @@ class Walker {
     proc::UniqueFd child(
         ::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!child.valid()) {
-      if (errno == ENOENT || errno == ENOTDIR) return {};
+      // Gone, or not ours to read (its entries stay unknown, as unwatched).
+      if (errno == ENOENT || errno == ENOTDIR || errno == EACCES) return {};
       return Error::FromErrno(errno, "open \"" + real_of(rel) + "\"");
     }
     if (options_.on_dir) HERMES_TRY(options_.on_dir(child.get(), rel));

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <memory>
 #include <string>
 
@@ -19,14 +21,22 @@ namespace {
 using testing::ScopedEnv;
 using testing::TempDir;
 
+// The engine this host's whatever the machine's own docker settings say:
+// no DOCKER_HOST, no DOCKER_CONTEXT, a CLI config naming no context.
+struct LocalEngine {
+  TempDir config;
+  ScopedEnv host{"DOCKER_HOST", ""};
+  ScopedEnv context{"DOCKER_CONTEXT", ""};
+  ScopedEnv config_dir{"DOCKER_CONFIG", config.path()};
+};
+
 std::unique_ptr<Config> with_volume(const std::string& volume) {
   return Config::from_yaml("terminal:\n  backend: docker\n  docker_volumes:\n    - \"" + volume +
                            "\"\n");
 }
 
 TEST(FilesOnThisHost, DockerCountsOnlyAWorkspaceBoundAtItsOwnPath) {
-  ScopedEnv no_remote("DOCKER_HOST", "");
-  ScopedEnv no_context("DOCKER_CONTEXT", "");
+  LocalEngine engine;
   TempDir dir;
   const std::string w = dir.path();
   EXPECT_TRUE(files_on_this_host(*with_volume(w + ":" + w), w));
@@ -36,6 +46,31 @@ TEST(FilesOnThisHost, DockerCountsOnlyAWorkspaceBoundAtItsOwnPath) {
   EXPECT_FALSE(files_on_this_host(*with_volume(w + "/sub:" + w + "/sub"), w)) << "a part of it";
   EXPECT_FALSE(files_on_this_host(*with_volume(w + "x:" + w + "x"), w)) << "a name's prefix";
   EXPECT_FALSE(files_on_this_host(*Config::from_yaml("terminal:\n  backend: docker\n"), w));
+  EXPECT_TRUE(files_on_this_host(*with_volume(w + "/./sub/..:" + w), w)) << "docker cleans paths";
+}
+
+TEST(FilesOnThisHost, ADeeperMountCoversTheBind) {
+  LocalEngine engine;
+  TempDir dir, other;
+  const std::string w = dir.path();
+  auto two = Config::from_yaml("terminal:\n  backend: docker\n  docker_volumes:\n    - \"" + w +
+                               ":" + w + "\"\n    - \"" + other.path() + ":" + w + "/proj\"\n");
+  EXPECT_TRUE(files_on_this_host(*two, w));
+  EXPECT_FALSE(files_on_this_host(*two, w + "/proj/src")) << "another folder is bound there";
+  // The container's own tmpfs at /var/tmp hides a bind of /var below it.
+  EXPECT_FALSE(files_on_this_host(*with_volume("/var:/var"), "/var/tmp/work"));
+}
+
+TEST(FilesOnThisHost, ABindThroughASymlinkIsNotTheWorkspace) {
+  LocalEngine engine;
+  TempDir dir;
+  const std::string real = dir.path() + "/real";
+  const std::string link = dir.path() + "/link";
+  dir.write("real/f.txt", "f\n");
+  ASSERT_EQ(::symlink(real.c_str(), link.c_str()), 0);
+  // Inside, `link` is the bound folder; on this host it is `real`, which the
+  // container does not see at `real`.
+  EXPECT_FALSE(files_on_this_host(*with_volume(link + ":" + link), real));
 }
 
 TEST(FilesOnThisHost, ADockerEngineElsewhereBindsItsOwnHostsFolders) {
@@ -50,6 +85,12 @@ TEST(FilesOnThisHost, ADockerEngineElsewhereBindsItsOwnHostsFolders) {
     ScopedEnv context("DOCKER_CONTEXT", "remote-box");
     EXPECT_FALSE(files_on_this_host(*with_volume(w + ":" + w), w));
   }
+  // A context chosen with `docker context use` lives in the CLI's config.
+  LocalEngine engine;
+  engine.config.write("config.json", "{\"auths\": {}, \"currentContext\": \"remote-box\"}\n");
+  EXPECT_FALSE(files_on_this_host(*with_volume(w + ":" + w), w));
+  engine.config.write("config.json", "{\"currentContext\": \"default\"}\n");
+  EXPECT_TRUE(files_on_this_host(*with_volume(w + ":" + w), w));
 }
 
 TEST(FilesOnThisHost, LocalAndTheSandboxAreThisHostsAndSshIsNot) {
