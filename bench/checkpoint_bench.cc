@@ -17,11 +17,10 @@
 // (run_all.sh's --benchmark_min_time) are ignored.
 
 #include "fs/atomic_write.h"
+#include "fs/disk_usage.h"
 
-#include <fcntl.h>
 #include <ftw.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -63,20 +62,6 @@ void write(const std::string& path, const std::string& bytes) {
 void remove_tree(const std::string& dir) {
   std::string command = "rm -rf '" + dir + "'";
   if (std::system(command.c_str()) != 0) std::fprintf(stderr, "could not remove %s\n", dir.c_str());
-}
-
-// The bytes in use on the file system holding `dir`, once what is written
-// is on it: a clone shares its blocks, which only this shows (du counts
-// them twice). Other writers on the same file system move it too.
-int64_t fs_used_bytes(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::syncfs(fd);
-    ::close(fd);
-  }
-  struct statvfs vfs {};
-  if (::statvfs(dir.c_str(), &vfs) != 0) return 0;
-  return static_cast<int64_t>((vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize);
 }
 
 double median(std::vector<double> v) {
@@ -135,9 +120,9 @@ void shell(const Settings& s, int files) {
   }
   Checkpoints cps(home);
   CallInfo call{.root = work, .tool = "terminal", .summary = "bench", .shell = true};
-  int64_t used = fs_used_bytes(home);
+  int64_t used = hermes::fs::used_bytes(home);
   double arm = time_ms([&] { finish(cps, begin(cps, call, s), s); });
-  int64_t first_call_bytes = fs_used_bytes(home) - used;
+  int64_t first_call_bytes = hermes::fs::used_bytes(home) - used;
   std::vector<double> changed, none;
   for (int i = 0; i < 7; ++i) {
     Ticket ticket;
@@ -184,9 +169,9 @@ void first_call_large(const Settings& s) {
   }
   Checkpoints cps(home);
   CallInfo call{.root = work, .tool = "terminal", .summary = "bench", .shell = true};
-  int64_t used = fs_used_bytes(home);
+  int64_t used = hermes::fs::used_bytes(home);
   double ms = time_ms([&] { finish(cps, begin(cps, call, s), s); });
-  int64_t added = fs_used_bytes(home) - used;
+  int64_t added = hermes::fs::used_bytes(home) - used;
   std::printf(
       "{\"figure\": \"shell_first_call_large\", \"files\": 200, \"tree_bytes\": %zu, "
       "\"ms\": %.1f, \"fs_bytes_added\": %lld}\n",

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "testutil/reflink_mount.h"
 
-#include <fcntl.h>
+#include "fs/disk_usage.h"
+
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -51,17 +51,6 @@ ReflinkMount::~ReflinkMount() {
   if (!path_.empty() && !run("umount '" + path_ + "'")) run("umount -l '" + path_ + "'");
 }
 
-int64_t ReflinkMount::used_bytes() const {
-  // What is written but not yet allocated (delayed allocation) counts once
-  // it is on the disk.
-  int fd = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::syncfs(fd);
-    ::close(fd);
-  }
-  struct statvfs vfs {};
-  if (::statvfs(path_.c_str(), &vfs) != 0) return 0;
-  return static_cast<int64_t>((vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize);
-}
+int64_t ReflinkMount::used_bytes() const { return fs::used_bytes(path_); }
 
 }  // namespace hermes::testing
