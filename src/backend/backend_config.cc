@@ -145,10 +145,10 @@ Volume read_volume(const std::string& volume) {
 // A volume binds a host folder holding `workspace` at its own path, and no
 // deeper mount covers the workspace: docker mounts the shallower first, so
 // the deepest target at or above the workspace is what the container sees
-// there (the container's own tmpfs mounts, src/backend/docker_backend.cc,
-// count as mounts of its own).
+// there (the container's own tmpfs mounts count as mounts of its own).
 bool docker_binds_workspace(const std::vector<std::string>& volumes, const std::string& workspace) {
-  std::vector<Volume> mounts = {{"/tmp"}, {"/var/tmp"}, {"/run"}};
+  std::vector<Volume> mounts;
+  for (const DockerTmpfs& tmpfs : kDockerTmpfs) mounts.push_back({tmpfs.point});
   for (const std::string& entry : volumes) mounts.push_back(read_volume(entry));
   std::string deepest;
   bool deepest_same = false;

@@ -40,12 +40,6 @@ std::vector<std::string> DockerBackend::run_argv(const std::string& name) const 
                                    "SETGID",
                                    "--security-opt",
                                    "no-new-privileges",
-                                   "--tmpfs",
-                                   "/tmp:rw,nosuid,size=512m",
-                                   "--tmpfs",
-                                   "/var/tmp:rw,noexec,nosuid,size=256m",
-                                   "--tmpfs",
-                                   "/run:rw,noexec,nosuid,size=64m",
                                    "--cpus",
                                    options_.cpus,
                                    "--memory",
@@ -54,6 +48,9 @@ std::vector<std::string> DockerBackend::run_argv(const std::string& name) const 
                                    "256",
                                    "--shm-size",
                                    "1g"};
+  for (const DockerTmpfs& tmpfs : kDockerTmpfs) {
+    argv.insert(argv.end(), {"--tmpfs", std::string(tmpfs.point) + ":" + tmpfs.options});
+  }
   if (!options_.network) argv.push_back("--network=none");
   for (const auto& volume : options_.volumes) argv.insert(argv.end(), {"-v", volume});
   argv.insert(argv.end(), {options_.image, "sleep", "infinity"});

@@ -6,9 +6,23 @@
 
 #include "backend/backend.h"
 
+#include <array>
 #include <mutex>
 
 namespace hermes::backend {
+
+// The container's own tmpfs mounts (`--tmpfs POINT:OPTIONS`). Docker
+// mounts the shallower first, so one hides a bind above it
+// (files_on_this_host weighs them).
+struct DockerTmpfs {
+  const char* point;
+  const char* options;
+};
+inline constexpr std::array<DockerTmpfs, 3> kDockerTmpfs = {{
+    {"/tmp", "rw,nosuid,size=512m"},
+    {"/var/tmp", "rw,noexec,nosuid,size=256m"},
+    {"/run", "rw,noexec,nosuid,size=64m"},
+}};
 
 struct DockerOptions {
   std::string docker = "docker";  // the CLI to run
