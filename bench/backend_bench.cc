@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Per-call latency on each backend: read_file of a 4 KB file and
-// `terminal true` (p50/p99 over the run), plus the first call of a fresh
-// session on ssh (connection setup: control master, snapshot bootstrap).
+// Per-call latency on each backend: read_file of a 4 KB file, `terminal
+// true`, and write_file of a 4 KB file with checkpoints off and on (what a
+// kept tool edit costs there; on ssh and docker-elsewhere, commands on the
+// target) (p50/p99 over the run), plus the first call of a fresh session on
+// ssh (connection setup: control master, snapshot bootstrap).
 // The ssh target is a throwaway sshd on loopback (needs root); docker runs
 // through the test shim (bubblewrap), so its figures are not a real engine's.
 #include "registry/registry.h"
@@ -10,6 +12,7 @@
 #include "testutil/tool_session.h"
 #include "tools/read_file/read_file.h"
 #include "tools/terminal/terminal.h"
+#include "tools/write_file/write_file.h"
 
 #include <benchmark/benchmark.h>
 
@@ -18,6 +21,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <vector>
+
+#include "checkpoint/checkpoints.h"
 
 namespace hermes {
 
@@ -32,6 +37,7 @@ class Env : public testing::ToolSession {
       : ToolSession([kind](const std::string& work) { return testing::backend_yaml(kind, work); }) {
     read_file::register_read_file(registry());
     terminal::register_terminal(registry());
+    write_file::register_write_file(registry());
   }
 };
 
@@ -99,6 +105,38 @@ void BM_TerminalTrue(benchmark::State& state) {
   run_calls(state, static_cast<BackendKind>(state.range(0)), "terminal", false);
 }
 
+// write_file of a 4 KB file (new content each time; range 2 = 0) or
+// `terminal true` (1), with the dispatcher's checkpoint around it (range 1
+// = 1) or without (0).
+void BM_Checkpointed(benchmark::State& state) {
+  auto kind = static_cast<BackendKind>(state.range(0));
+  bool keep = state.range(1) != 0;
+  bool edit = state.range(2) == 0;
+  state.SetLabel(testing::kind_name(kind) + (edit ? " write_file" : " terminal") +
+                 (keep ? ", checkpoints on" : ", checkpoints off"));
+  if (skip_if_unavailable(state, kind)) return;
+  if (kind == BackendKind::kDocker) testing::use_docker_shim();
+  Env env(kind);
+  checkpoint::Checkpoints store(env.home().path() + "/checkpoints");
+  if (keep) env.keep_checkpoints(&store);
+  std::string path = env.work().file("page.txt");
+  std::vector<double> samples;
+  int round = 0;
+  for (auto _ : state) {
+    Json args = edit ? Json{{"path", path}, {"content", std::string(4096, "xyz"[++round % 3])}}
+                     : Json{{"command", "true"}};
+    auto start = std::chrono::steady_clock::now();
+    Json r = env.call(edit ? "write_file" : "terminal", args);
+    samples.push_back(elapsed_ms(start));
+    if (r.contains("error") && !r["error"].is_null()) {
+      state.SkipWithError(r.dump().c_str());
+      return;
+    }
+  }
+  if (keep && edit && store.store_bytes() == 0) state.SkipWithError("no edit was kept");
+  report_percentiles(state, samples);
+}
+
 // A fresh session's first `terminal true` on ssh with no control master yet:
 // TCP + key exchange + auth, the $HOME probe, the snapshot bootstrap and the
 // command. Each iteration uses its own control-socket directory.
@@ -148,6 +186,17 @@ BENCHMARK(BM_ReadFile)
 BENCHMARK(BM_TerminalTrue)
     ->Apply(all_kinds)
     ->Iterations(100)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Checkpointed)
+    ->Apply([](benchmark::internal::Benchmark* b) {
+      for (BackendKind kind : testing::all_backend_kinds()) {
+        for (int tool : {0, 1}) {
+          for (int keep : {0, 1}) b->Args({static_cast<int>(kind), keep, tool});
+        }
+      }
+    })
+    ->Iterations(50)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SshFirstCall)->Iterations(5)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -29,8 +29,8 @@ std::string remote_cwd(const Config& config, const std::string& fallback) {
   return fallback;
 }
 
-Result<std::shared_ptr<Backend>> make_ssh(const Config& config) {
-  SshTarget target{
+SshTarget ssh_target(const Config& config) {
+  return SshTarget{
       .host = config.get_string("terminal.ssh_host", "", "TERMINAL_SSH_HOST"),
       .user = config.get_string("terminal.ssh_user", "", "TERMINAL_SSH_USER"),
       .port = static_cast<int>(config.get_int("terminal.ssh_port", 22, "TERMINAL_SSH_PORT")),
@@ -40,6 +40,14 @@ Result<std::shared_ptr<Backend>> make_ssh(const Config& config) {
       .options = config.get_string_list("terminal.ssh_options"),
       .control_dir = host_temp_dir() + "/hermes-ssh",
   };
+}
+
+std::string docker_image(const Config& config) {
+  return config.get_string("terminal.docker_image", DockerOptions{}.image, "TERMINAL_DOCKER_IMAGE");
+}
+
+Result<std::shared_ptr<Backend>> make_ssh(const Config& config) {
+  SshTarget target = ssh_target(config);
   if (target.host.empty()) {
     return Error::InvalidArgument(
         "SSH backend: no host configured (set terminal.ssh_host or TERMINAL_SSH_HOST)");
@@ -60,8 +68,7 @@ std::shared_ptr<Backend> make_sandbox(const Config& config) {
 
 std::shared_ptr<Backend> make_docker(const Config& config) {
   DockerOptions options;
-  options.image =
-      config.get_string("terminal.docker_image", options.image, "TERMINAL_DOCKER_IMAGE");
+  options.image = docker_image(config);
   options.cwd = remote_cwd(config, options.cwd);
   options.volumes = config.get_string_list("terminal.docker_volumes");
   options.network = config.get_bool("terminal.docker_network", true);
@@ -169,6 +176,17 @@ bool files_on_this_host(const Config& config, const std::string& workspace) {
   if (name == "local" || name == "sandbox") return true;
   if (name != "docker" || !docker_engine_here()) return false;
   return docker_binds_workspace(config.get_string_list("terminal.docker_volumes"), workspace);
+}
+
+std::string files_target(const Config& config) {
+  const std::string name = backend_name(config);
+  if (name == "ssh") {
+    SshTarget target = ssh_target(config);
+    std::string user = target.user.empty() ? "" : target.user + "@";
+    return "ssh://" + user + target.host + ":" + std::to_string(target.port);
+  }
+  if (name == "docker") return "docker:" + docker_image(config);
+  return name + ":";
 }
 
 Result<std::shared_ptr<Backend>> make_backend(const Config& config) {

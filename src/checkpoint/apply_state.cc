@@ -101,14 +101,19 @@ Status put_file(const fs::Beneath& root, const fs::Beneath::Parent& parent,
 
 }  // namespace
 
-Status apply_state(const fs::Beneath& root, const std::string& real_path, const PathState& have,
-                   const PathState& want, const WorkspaceObjects& store, int stage) {
+Status check_restorable(const PathState& have, const PathState& want) {
   if (want.kind == Kind::kIgnoredDir || have.kind == Kind::kIgnoredDir) {
     return Error::Unavailable(
         "an ignored folder (checkpoints.ignore): only its metadata was kept, so it is neither "
         "removed nor made");
   }
   if (want.unrecoverable()) return Error::Unavailable("its content was not kept");
+  return {};
+}
+
+Status apply_state(const fs::Beneath& root, const std::string& real_path, const PathState& have,
+                   const PathState& want, const WorkspaceObjects& store, int stage) {
+  HERMES_TRY(check_restorable(have, want));
   std::vector<std::string> created;
   HERMES_ASSIGN_OR_RETURN(
       fs::Beneath::Parent parent,

@@ -17,6 +17,10 @@
 
 namespace hermes::checkpoint {
 
+// Why `want` cannot be put back over `have` (an ignored folder on either
+// side, content not kept); ok when it can.
+Status check_restorable(const PathState& have, const PathState& want);
+
 // Turns `real_path`, now `have`, into `want` (never unrecoverable). A
 // file's bytes are written in `stage`, a directory of the store (-1: none),
 // and renamed into place when it is on the workspace's file system, so a

@@ -4,7 +4,6 @@
 #include "core/log.h"
 #include "core/paths.h"
 #include "fs/atomic_write.h"
-#include "fs/beneath.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -19,8 +18,8 @@
 #include <set>
 #include <utility>
 
-#include "checkpoint/apply_state.h"
 #include "checkpoint/tree_index.h"
+#include "checkpoint/workspace_files.h"
 
 namespace hermes::checkpoint {
 
@@ -91,13 +90,13 @@ States written_since(const std::vector<Checkpoint>& all, uint64_t id) {
 
 // The missing directories above `rel`, which the call may create (write_file
 // makes the parents of its file): kept as absent, so a restore removes them.
-Status note_missing_parents(const fs::Beneath& root, const std::string& real_root,
+Status note_missing_parents(const WorkspaceFiles& files, const std::string& real_root,
                             const std::string& rel, Ticket& ticket) {
   for (size_t slash = rel.rfind('/'); slash != std::string::npos && slash > 0;
        slash = rel.rfind('/', slash - 1)) {
     std::string parent = rel.substr(0, slash);
     if (ticket.before.contains(parent)) return {};
-    HERMES_ASSIGN_OR_RETURN(PathState state, read_state(root, real_of(real_root, parent), {}));
+    HERMES_ASSIGN_OR_RETURN(PathState state, files.read(real_of(real_root, parent), {}));
     if (state.kind != Kind::kAbsent) return {};
     ticket.before[parent] = state;
     ticket.content[parent] = "";
@@ -260,23 +259,26 @@ Status Checkpoints::save(const Journal& journal, Workspace& ws, const Refresh& f
   return saved;
 }
 
-Journal Checkpoints::journal_of(const std::string& root) const {
-  return Journal(dir_ + "/workspaces/" + fs::sha256_hex(root).substr(0, 16));
+Journal Checkpoints::journal_of(const std::string& root, const std::string& target) const {
+  return Journal(dir_ + "/workspaces/" + fs::sha256_hex(target + root).substr(0, 16));
 }
 
-WorkspaceObjects Checkpoints::objects_of(const std::string& root) const {
-  return WorkspaceObjects(store_, journal_of(root).dir(), root);
+WorkspaceObjects Checkpoints::objects_of(const std::string& root, const std::string& target) const {
+  return WorkspaceObjects(store_, journal_of(root, target).dir(), root);
 }
 
 Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings) const {
   HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_));
-  Journal journal = journal_of(call.root);
+  const std::string& target = call.remote.target;
+  Journal journal = journal_of(call.root, target);
   HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
   if (::access((journal.dir() + "/root").c_str(), F_OK) != 0) {
     HERMES_TRY(replace_file(journal.dir() + "/root", call.root));
   }
-  HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(call.root));
+  HERMES_ASSIGN_OR_RETURN(WorkspaceFiles files,
+                          WorkspaceFiles::open(call.root, call.remote.files.get()));
   Ticket ticket{.root = call.root, .shell = call.shell && call.shell_captured};
+  ticket.remote = call.remote;
   // Hashed only: `finish` stores the contents an edit changed.
   Capture how{.store = nullptr, .max_bytes = settings.max_file_bytes};
   for (const std::string& real : call.paths) {
@@ -284,9 +286,9 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
     if (!rel || under_git(*rel) || ticket.before.contains(*rel)) continue;
     std::string content;
     how.content = &content;
-    HERMES_ASSIGN_OR_RETURN(ticket.before[*rel], read_state(root, real, how));
+    HERMES_ASSIGN_OR_RETURN(ticket.before[*rel], files.read(real, how));
     ticket.content[*rel] = std::move(content);
-    HERMES_TRY(note_missing_parents(root, call.root, *rel, ticket));
+    HERMES_TRY(note_missing_parents(files, call.root, *rel, ticket));
   }
   Coverage coverage = !call.shell           ? Coverage::kPaths
                       : call.shell_captured ? Coverage::kShell
@@ -294,7 +296,7 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
   // A command may change any file: none may be left only in the workspace,
   // and no edit holds one until it has finished (its mark, below; the lock
   // keeps both in one step for every other session).
-  if (call.shell) HERMES_TRY(objects_of(call.root).store_holds());
+  if (call.shell) HERMES_TRY(objects_of(call.root, target).store_holds());
   if (ticket.shell) {
     // What changed since the last look (hand edits, other programs) becomes
     // the baseline, so this call's checkpoint holds only what it did.
@@ -327,19 +329,22 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
 
 Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const {
   HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_));
-  Journal journal = journal_of(ticket.root);
+  Journal journal = journal_of(ticket.root, ticket.remote.target);
   HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
   if (!ticket.running.empty()) ::unlink(ticket.running.c_str());
-  HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(ticket.root));
-  WorkspaceObjects objects = objects_of(ticket.root);
+  HERMES_ASSIGN_OR_RETURN(WorkspaceFiles files,
+                          WorkspaceFiles::open(ticket.root, ticket.remote.files.get()));
+  WorkspaceObjects objects = objects_of(ticket.root, ticket.remote.target);
   // While a command runs (this session's or another's), anything may change
-  // a file: nothing is held.
-  uint64_t hold_min = command_running(journal) ? UINT64_MAX : settings.hold_min_bytes;
+  // a file: nothing is held. Nor is a target's file: it is read back only
+  // here.
+  uint64_t hold_min =
+      !files.here() || command_running(journal) ? UINT64_MAX : settings.hold_min_bytes;
   States before, after;
   for (const auto& [rel, pre] : ticket.before) {
     std::string newer;
     Capture how{.store = nullptr, .max_bytes = settings.max_file_bytes, .content = &newer};
-    HERMES_ASSIGN_OR_RETURN(PathState post, read_state(root, real_of(ticket.root, rel), how));
+    HERMES_ASSIGN_OR_RETURN(PathState post, files.read(real_of(ticket.root, rel), how));
     if (post.same_as(pre)) continue;
     Edit edit{
         .rel = rel, .before = pre, .older = ticket.content.at(rel), .after = post, .newer = newer};
@@ -368,15 +373,17 @@ Status Checkpoints::note_running(const std::string& root, int pid) const {
   return replace_file(journal_of(root).dir() + "/running/" + std::to_string(pid) + ".job", "");
 }
 
-Result<std::vector<Checkpoint>> Checkpoints::list(const std::string& root) const {
-  Journal journal = journal_of(root);
+Result<std::vector<Checkpoint>> Checkpoints::list(const std::string& root,
+                                                  const std::string& target) const {
+  Journal journal = journal_of(root, target);
   HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
   return journal.load();
 }
 
 Result<std::vector<PathChange>> Checkpoints::changes(const std::string& root_dir, uint64_t id,
-                                                     std::optional<uint64_t> to) const {
-  Journal journal = journal_of(root_dir);
+                                                     std::optional<uint64_t> to,
+                                                     const Remote& remote) const {
+  Journal journal = journal_of(root_dir, remote.target);
   HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
   HERMES_ASSIGN_OR_RETURN(std::vector<Checkpoint> all, journal.load());
   HERMES_ASSIGN_OR_RETURN(size_t from, position(all, id));
@@ -388,8 +395,8 @@ Result<std::vector<PathChange>> Checkpoints::changes(const std::string& root_dir
   States old_states = states_before(all, from, end);
   States later = states_before(all, end, all.size());
   States last = last_written(all, from);
-  HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(root_dir));
-  WorkspaceObjects objects = objects_of(root_dir);
+  HERMES_ASSIGN_OR_RETURN(WorkspaceFiles files, WorkspaceFiles::open(root_dir, remote.files.get()));
+  WorkspaceObjects objects = objects_of(root_dir, remote.target);
   std::vector<PathChange> out;
   for (const auto& [rel, was] : old_states) {
     PathState now;
@@ -400,7 +407,7 @@ Result<std::vector<PathChange>> Checkpoints::changes(const std::string& root_dir
       // objects included), so the text comes from one place.
       std::string bytes;
       Capture how{.store = nullptr, .max_bytes = UINT64_MAX, .content = &bytes};
-      HERMES_ASSIGN_OR_RETURN(now, read_state(root, real_of(root_dir, rel), how));
+      HERMES_ASSIGN_OR_RETURN(now, files.read(real_of(root_dir, rel), how));
       if (now.kind == Kind::kFile && !objects.known(now.blob)) HERMES_TRY(store_.put(bytes));
     }
     now = as_recorded(as_recorded(std::move(now), was), last[rel]);
@@ -412,20 +419,21 @@ Result<std::vector<PathChange>> Checkpoints::changes(const std::string& root_dir
 Result<RestoreReport> Checkpoints::restore(const RestoreRequest& request,
                                            const Settings& settings) const {
   HERMES_ASSIGN_OR_RETURN(FileLock store_lock, hold_store(dir_));
-  Journal journal = journal_of(request.root);
+  Journal journal = journal_of(request.root, request.remote.target);
   HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
   HERMES_ASSIGN_OR_RETURN(std::vector<Checkpoint> all, journal.load());
   HERMES_ASSIGN_OR_RETURN(size_t from, position(all, request.id));
   States want = states_before(all, from, all.size());
   std::erase_if(want, [&](const auto& kv) { return !selected(kv.first, request.paths); });
   States last = last_written(all, from);
-  HERMES_ASSIGN_OR_RETURN(fs::Beneath root, fs::Beneath::open_root(request.root));
-  WorkspaceObjects objects = objects_of(request.root);
+  HERMES_ASSIGN_OR_RETURN(WorkspaceFiles files,
+                          WorkspaceFiles::open(request.root, request.remote.files.get()));
+  WorkspaceObjects objects = objects_of(request.root, request.remote.target);
   RestoreReport report;
   States have;
   Capture how{.store = &store_, .max_bytes = settings.max_file_bytes};
   for (const auto& [rel, state] : want) {
-    HERMES_ASSIGN_OR_RETURN(PathState now, read_state(root, real_of(request.root, rel), how));
+    HERMES_ASSIGN_OR_RETURN(PathState now, files.read(real_of(request.root, rel), how));
     have[rel] = as_recorded(as_recorded(std::move(now), last[rel]), state);
     if (!have[rel].same_as(last[rel])) report.hand_edited.push_back(rel);
   }
@@ -443,7 +451,10 @@ Result<RestoreReport> Checkpoints::restore(const RestoreRequest& request,
   HERMES_ASSIGN_OR_RETURN(header.id, journal.next_id());
   for (const auto& [rel, state] : want) header.before[rel] = have[rel];
   HERMES_TRY(journal.begin(header));
-  HERMES_ASSIGN_OR_RETURN(proc::UniqueFd stage, open_stage(journal));
+  proc::UniqueFd stage;
+  if (files.here()) {
+    HERMES_ASSIGN_OR_RETURN(stage, open_stage(journal));
+  }
   // Removals deepest first (a directory's entries before it), then the
   // rest parents first.
   std::vector<std::string> order;
@@ -456,14 +467,14 @@ Result<RestoreReport> Checkpoints::restore(const RestoreRequest& request,
   States after;
   for (const std::string& rel : order) {
     std::string real = real_of(request.root, rel);
-    Status applied = apply_state(root, real, have[rel], want[rel], objects, stage.get());
+    Status applied = files.apply(real, have[rel], want[rel], objects, stage.get());
     if (!applied) {
       report.not_restored.emplace_back(rel, applied.error().message);
       continue;
     }
     report.restored.push_back(rel);
     Capture keep{.store = &store_, .max_bytes = settings.max_file_bytes};
-    HERMES_ASSIGN_OR_RETURN(PathState now, read_state(root, real, keep));
+    HERMES_ASSIGN_OR_RETURN(PathState now, files.read(real, keep));
     if (!now.same_as(have[rel])) after[rel] = std::move(now);
   }
   std::sort(report.restored.begin(), report.restored.end());

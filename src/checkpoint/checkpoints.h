@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/result.h"
+#include "fs/file_system.h"
 
 #include <cstdint>
 #include <map>
@@ -30,6 +31,17 @@
 
 namespace hermes::checkpoint {
 
+// A workspace whose files are not this host's (an ssh target, a container's
+// own files): its tool edits are read and restored through the backend's
+// file system; its shell changes are not captured.
+struct Remote {
+  // Names the target ("ssh://user@host:22"): its checkpoints are kept apart
+  // from this host's at the same path.
+  std::string target;
+  std::shared_ptr<const fs::FileSystem> files;  // null: this host's files
+  bool here() const { return files == nullptr; }
+};
+
 // One call about to run.
 struct CallInfo {
   std::string root;  // the workspace: a real, symlink-free directory
@@ -39,6 +51,7 @@ struct CallInfo {
   std::vector<std::string> paths;  // real paths the call names
   bool shell = false;              // it runs commands
   bool shell_captured = true;      // false: its backend's shell changes are not seen
+  Remote remote;                   // the root and paths are the target's
 };
 
 // What `finish` needs of `begin`.
@@ -51,6 +64,9 @@ struct Ticket {
   // A command's mark in the workspace's `running` folder while it runs: no
   // file is held then (anything may change it), removed by `finish`.
   std::string running;
+  // Where the files are; `finish` may be given a fresh file system (one
+  // that has seen nothing of the call).
+  Remote remote;
 };
 
 struct RestoreRequest {
@@ -62,6 +78,7 @@ struct RestoreRequest {
   // the restore goes ahead when every hand-edited path is one of them.
   std::vector<std::string> overwrite;
   std::string session;
+  Remote remote;
 };
 
 struct RestoreReport {
@@ -83,10 +100,10 @@ class Checkpoints {
   explicit Checkpoints(std::string dir);
 
   const BlobStore& store() const { return store_; }
-  // The folder of `root`'s journal.
-  Journal journal_of(const std::string& root) const;
+  // The folder of `root`'s journal (on `target`: Remote::target).
+  Journal journal_of(const std::string& root, const std::string& target = "") const;
   // The objects `root`'s checkpoints can name.
-  WorkspaceObjects objects_of(const std::string& root) const;
+  WorkspaceObjects objects_of(const std::string& root, const std::string& target = "") const;
 
   Result<Ticket> begin(const CallInfo& call, const Settings& settings) const;
   Status finish(const Ticket& ticket, const Settings& settings) const;
@@ -95,11 +112,13 @@ class Checkpoints {
   // background job): no file is held meanwhile.
   Status note_running(const std::string& root, int pid) const;
 
-  Result<std::vector<Checkpoint>> list(const std::string& root) const;
+  Result<std::vector<Checkpoint>> list(const std::string& root,
+                                       const std::string& target = "") const;
   // Each path that differs between the workspace before checkpoint `id`
   // and before checkpoint `to` (none: now), relative paths in order.
   Result<std::vector<PathChange>> changes(const std::string& root, uint64_t id,
-                                          std::optional<uint64_t> to) const;
+                                          std::optional<uint64_t> to,
+                                          const Remote& remote = {}) const;
   Result<RestoreReport> restore(const RestoreRequest& request, const Settings& settings) const;
 
   // Drops checkpoints older than the age cap, then the oldest while the

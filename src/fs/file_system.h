@@ -90,6 +90,11 @@ class FileSystem {
   virtual Status remove(const std::string& path) const = 0;
   virtual Status remove_dir(const std::string& path) const = 0;
   virtual Status set_mode(const std::string& path, unsigned mode) const = 0;
+  // A directory with exactly the permission bits `mode` (no umask), and
+  // symlink(2), `link` naming `target`; both fail when `path` or `link`
+  // exists (EEXIST).
+  virtual Status make_dir(const std::string& path, unsigned mode) const = 0;
+  virtual Status make_symlink(const std::string& target, const std::string& link) const = 0;
   // resolve_links on this file system: every symlink resolved, a dangling
   // one to its target, the missing tail appended.
   virtual Result<std::string> real_path(const std::string& absolute_path) const = 0;

@@ -156,6 +156,25 @@ class NativeFileSystem final : public FileSystem {
     return {};
   }
 
+  Status make_dir(const std::string& path, unsigned mode) const override {
+    HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, open_parent(path, "mkdir"));
+    if (::mkdirat(parent.dir, parent.name.c_str(), 0700) != 0) {
+      return Error::FromErrno(errno, "mkdir \"" + path + "\"");
+    }
+    if (::fchmodat(parent.dir, parent.name.c_str(), mode & 07777, 0) != 0) {
+      return Error::FromErrno(errno, "chmod \"" + path + "\"");
+    }
+    return {};
+  }
+
+  Status make_symlink(const std::string& target, const std::string& link) const override {
+    HERMES_ASSIGN_OR_RETURN(Beneath::Parent parent, open_parent(link, "symlink"));
+    if (::symlinkat(target.c_str(), parent.dir, parent.name.c_str()) != 0) {
+      return Error::FromErrno(errno, "symlink \"" + link + "\"");
+    }
+    return {};
+  }
+
   Status set_mode(const std::string& path, unsigned mode) const override {
     HERMES_ASSIGN_OR_RETURN(proc::UniqueFd fd, open(path, O_PATH, "chmod"));
     // fchmod refuses O_PATH fds; its /proc name is the opened file itself.

@@ -5,15 +5,59 @@
 #include "core/log.h"
 #include "core/paths.h"
 #include "registry/session.h"
+#include "registry/session_backend.h"
 
 #include <ctime>
 
 namespace hermes::registry {
 
-std::string checkpoint_workspace(const CallContext& ctx) {
+namespace {
+
+// The workspace on this host.
+std::string local_workspace(const CallContext& ctx) {
   const std::string& root = ctx.services.paths.root();
   if (!root.empty()) return root;
   return PathResolver::real_path(PathResolver::workspace(ctx.session.cwd()));
+}
+
+// A file system of the target that has seen nothing yet (ShellFileSystem
+// remembers what it saw for one call). Not stopped with the call: its
+// commands have their own deadline, and a cancelled call's changes are
+// still recorded.
+std::shared_ptr<backend::ShellFileSystem> target_files(std::shared_ptr<backend::Backend> backend) {
+  return std::make_shared<backend::ShellFileSystem>(std::move(backend), std::stop_token{});
+}
+
+// `given` as the file tools resolve it on the target (file_common's
+// FileAccess::resolve).
+Result<std::string> resolve_on_target(const CallContext& ctx, const backend::Backend& backend,
+                                      const backend::ShellFileSystem& files,
+                                      const std::string& workspace, const std::string& given) {
+  HERMES_ASSIGN_OR_RETURN(
+      ResolvedPath resolved,
+      ctx.services.paths.resolve_on(given, backend.home(), workspace, [&](const std::string& path) {
+        return files.real_path(path);
+      }));
+  return resolved.real;
+}
+
+}  // namespace
+
+Result<CheckpointPlace> checkpoint_place(CallContext& ctx) {
+  std::string here = local_workspace(ctx);
+  if (backend::files_on_this_host(ctx.services.config, here)) return CheckpointPlace{.root = here};
+  HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend, session_backend(ctx));
+  auto files = target_files(backend);
+  std::string workspace = ctx.services.paths.root();
+  if (workspace.empty()) workspace = ctx.session.cwd();
+  if (workspace.empty()) workspace = backend->default_cwd();
+  HERMES_ASSIGN_OR_RETURN(std::string root,
+                          resolve_on_target(ctx, *backend, *files, "/", workspace));
+  return CheckpointPlace{
+      .root = std::move(root),
+      .remote = {.target = backend::files_target(ctx.services.config), .files = files},
+      .backend = std::move(backend),
+      .shell = std::move(files)};
 }
 
 std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const Json& args,
@@ -24,21 +68,29 @@ std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const 
   if (!footprint) return std::nullopt;
   checkpoint::Settings settings = checkpoint::settings_from(ctx.services.config);
   if (!settings.enabled) return std::nullopt;
-  // Only the files of this host are kept: elsewhere the call is listed, its
-  // changes not captured.
-  std::string workspace = checkpoint_workspace(ctx);
-  bool here = backend::files_on_this_host(ctx.services.config, workspace);
-  checkpoint::CallInfo call{.root = std::move(workspace),
+  auto place = checkpoint_place(ctx);
+  if (!place) {
+    log::warn("checkpoint before " + spec.name + ": " + place.error().message);
+    return std::nullopt;
+  }
+  // Elsewhere than this host, a command's changes are not seen: the call
+  // is listed, its changes not captured. Tool edits are kept either way.
+  bool here = place->remote.here();
+  checkpoint::CallInfo call{.root = place->root,
                             .tool = spec.name,
                             .summary = footprint->summary,
                             .session = ctx.session.id(),
-                            .shell = footprint->shell || !here,
-                            .shell_captured = here};
-  if (here) {
-    for (const std::string& given : footprint->paths) {
+                            .shell = footprint->shell,
+                            .shell_captured = here,
+                            .remote = place->remote};
+  for (const std::string& given : footprint->paths) {
+    if (here) {
       auto resolved = ctx.services.paths.resolve(given, ctx.session.cwd());
       if (resolved) call.paths.push_back(resolved->real);
+      continue;
     }
+    auto real = resolve_on_target(ctx, *place->backend, *place->shell, place->root, given);
+    if (real) call.paths.push_back(std::move(*real));
   }
   auto ticket = store->begin(call, settings);
   if (!ticket) {
@@ -51,14 +103,23 @@ std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const 
 void checkpoint_job_started(int pid, CallContext& ctx) {
   const checkpoint::Checkpoints* store = ctx.services.checkpoints;
   if (store == nullptr || pid <= 0) return;
-  std::string workspace = checkpoint_workspace(ctx);
+  std::string workspace = local_workspace(ctx);
   if (!backend::files_on_this_host(ctx.services.config, workspace)) return;
   Status noted = store->note_running(workspace, pid);
   if (!noted) log::warn("checkpoint: a background job's mark: " + noted.error().message);
 }
 
-void checkpoint_after(const checkpoint::Ticket& ticket, CallContext& ctx) {
+void checkpoint_after(checkpoint::Ticket& ticket, CallContext& ctx) {
   checkpoint::Settings settings = checkpoint::settings_from(ctx.services.config);
+  if (!ticket.remote.here()) {
+    // The call's own writes went through another instance: read afresh.
+    auto backend = session_backend(ctx);
+    if (!backend) {
+      log::warn("checkpoint after a call: " + backend.error().message);
+      return;
+    }
+    ticket.remote.files = target_files(*backend);
+  }
   Status done = ctx.services.checkpoints->finish(ticket, settings);
   if (!done) log::warn("checkpoint after a call: " + done.error().message);
   auto pruned = ctx.services.checkpoints->prune_if_due(settings, ::time(nullptr));

@@ -6,25 +6,40 @@
 // logged and never fails the call.
 #pragma once
 
+#include "backend/backend.h"
+#include "backend/shell_file_system.h"
 #include "json/json.h"
 #include "registry/tool.h"
 
 #include <optional>
+#include <string>
 
 #include "checkpoint/checkpoints.h"
 
 namespace hermes::registry {
 
-// The workspace a call's checkpoints belong to: the `--root` tree, else the
-// session's working directory (real path).
-std::string checkpoint_workspace(const CallContext& ctx);
+// Where a call's checkpoints belong: the workspace (the `--root` tree, else
+// the session's working directory, as a real path) and, when the backend's
+// files are not this host's, the target's file system and name (the
+// workspace then is the target's: the session's directory there, else the
+// backend's default).
+struct CheckpointPlace {
+  std::string root;
+  checkpoint::Remote remote;
+  // Elsewhere: the session's backend, and remote.files as what it is.
+  std::shared_ptr<backend::Backend> backend;
+  std::shared_ptr<const backend::ShellFileSystem> shell;
+};
+// Starts the session's backend when its files are elsewhere; its error
+// (host unreachable) is the user-facing message.
+Result<CheckpointPlace> checkpoint_place(CallContext& ctx);
 
 // Records the checkpoint before `spec` runs on `args`; nullopt when the call
 // changes nothing, checkpoints are off, or recording failed (logged).
 std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const Json& args,
                                                     CallContext& ctx);
 // Records what the call changed.
-void checkpoint_after(const checkpoint::Ticket& ticket, CallContext& ctx);
+void checkpoint_after(checkpoint::Ticket& ticket, CallContext& ctx);
 // A command that goes on running after its call (a background job, process
 // `pid` on this host) may change any file until it exits: the workspace's
 // checkpoints hold no file meanwhile.

@@ -53,7 +53,7 @@ struct Services {
   const PathResolver& paths;
   // The files of this host, for the native file-tool path.
   const fs::FileSystem& files = fs::native_file_system();
-  // A session's backend, built on its first use (tools/file_common/session_backend.h).
+  // A session's backend, built on its first use (registry/session_backend.h).
   BackendFactory backends = backend::make_backend;
   // Time for negative caches and other expiring state.
   const Clock& clock = steady_clock_source();

@@ -262,6 +262,26 @@ Status MemoryFileSystem::set_mode(const std::string& path, unsigned mode) const 
   return {};
 }
 
+Status MemoryFileSystem::make_dir(const std::string& path, unsigned mode) const {
+  HERMES_TRY(tick(Op::kWrite));
+  return make_node(path, Node{fs::FileType::kDirectory, "", mode & 07777}, "mkdir");
+}
+
+Status MemoryFileSystem::make_symlink(const std::string& target, const std::string& link) const {
+  HERMES_TRY(tick(Op::kWrite));
+  return make_node(link, Node{fs::FileType::kSymlink, target, 0777}, "symlink");
+}
+
+Status MemoryFileSystem::make_node(const std::string& path, Node node, const char* op) const {
+  std::lock_guard lock(mu_);
+  std::string at = PathResolver::normalize(path);
+  std::string context = std::string(op) + " \"" + path + "\"";
+  if (nodes_.count(at)) return Error::FromErrno(EEXIST, context);
+  if (!nodes_.count(parent_of(at))) return Error::FromErrno(ENOENT, context);
+  put(at, std::move(node));
+  return {};
+}
+
 Result<std::string> MemoryFileSystem::real_path(const std::string& absolute_path) const {
   std::lock_guard lock(mu_);
   return resolve(absolute_path);

@@ -48,6 +48,8 @@ class MemoryFileSystem final : public fs::FileSystem {
   Status remove(const std::string& path) const override;
   Status remove_dir(const std::string& path) const override;
   Status set_mode(const std::string& path, unsigned mode) const override;
+  Status make_dir(const std::string& path, unsigned mode) const override;
+  Status make_symlink(const std::string& target, const std::string& link) const override;
   Result<std::string> real_path(const std::string& absolute_path) const override;
   std::string home() const override { return home_; }
 
@@ -68,6 +70,8 @@ class MemoryFileSystem final : public fs::FileSystem {
   fs::FileInfo info_of(const Node& node) const;
   void make_parents(const std::string& path) const;     // mu_ held
   Node& put(const std::string& path, Node node) const;  // mu_ held
+  // mkdir(2) and symlink(2): `node` at `path`, whose parent must exist.
+  Status make_node(const std::string& path, Node node, const char* op) const;
 
   const std::string home_;
   mutable std::mutex mu_;

@@ -69,6 +69,8 @@ class ToolSession {
   const TempDir& work() const { return work_; }
   const TempDir& home() const { return home_; }
   void set_client(registry::ClientChannel* client) { client_ = client; }
+  // Calls from now on are checkpointed in `store`, as the server's are.
+  void keep_checkpoints(const checkpoint::Checkpoints* store) { services_.checkpoints = store; }
 
  private:
   TempDir home_;

@@ -59,11 +59,13 @@ Result<std::string> diff_path(const checkpoint::PathChange& change,
   return out + patch::unified_diff(old_text, new_text, a, b);
 }
 
-Result<CheckpointOutput> diff(const CheckpointParams& params, const std::string& root,
+Result<CheckpointOutput> diff(const CheckpointParams& params,
+                              const registry::CheckpointPlace& place,
                               const checkpoint::Checkpoints& store) {
-  HERMES_ASSIGN_OR_RETURN(auto changes, store.changes(root, params.id, params.to));
+  HERMES_ASSIGN_OR_RETURN(auto changes,
+                          store.changes(place.root, params.id, params.to, place.remote));
   CheckpointDiff out;
-  checkpoint::WorkspaceObjects objects = store.objects_of(root);
+  checkpoint::WorkspaceObjects objects = store.objects_of(place.root, place.remote.target);
   for (const checkpoint::PathChange& change : changes) {
     HERMES_ASSIGN_OR_RETURN(std::string part, diff_path(change, objects));
     out.diff += part;
@@ -106,13 +108,15 @@ bool user_allows_overwrite(registry::CallContext& ctx, uint64_t id,
   return answer && answer->action == "accept";
 }
 
-Result<CheckpointOutput> restore(const CheckpointParams& params, const std::string& root,
+Result<CheckpointOutput> restore(const CheckpointParams& params,
+                                 const registry::CheckpointPlace& place,
                                  registry::CallContext& ctx) {
-  checkpoint::RestoreRequest request{.root = root,
+  checkpoint::RestoreRequest request{.root = place.root,
                                      .id = params.id,
-                                     .paths = relative_paths(params.paths, root),
+                                     .paths = relative_paths(params.paths, place.root),
                                      .force = params.force,
-                                     .session = ctx.session.id()};
+                                     .session = ctx.session.id(),
+                                     .remote = place.remote};
   checkpoint::Settings settings = checkpoint::settings_from(ctx.services.config);
   HERMES_ASSIGN_OR_RETURN(checkpoint::RestoreReport report,
                           ctx.services.checkpoints->restore(request, settings));
@@ -122,6 +126,11 @@ Result<CheckpointOutput> restore(const CheckpointParams& params, const std::stri
     // Those paths only: a path edited by hand after the question is
     // refused again, never overwritten unasked.
     request.overwrite = report.hand_edited;
+    if (!place.remote.here()) {
+      // Read afresh: the target's file system remembers what it saw.
+      HERMES_ASSIGN_OR_RETURN(registry::CheckpointPlace again, registry::checkpoint_place(ctx));
+      request.remote = std::move(again.remote);
+    }
     HERMES_ASSIGN_OR_RETURN(report, ctx.services.checkpoints->restore(request, settings));
     refused = !report.hand_edited.empty() && report.checkpoint == 0;
   }
@@ -145,16 +154,16 @@ Result<CheckpointOutput> restore(const CheckpointParams& params, const std::stri
 Result<CheckpointOutput> checkpoint(const CheckpointParams& params, registry::CallContext& ctx) {
   const checkpoint::Checkpoints* store = ctx.services.checkpoints;
   if (store == nullptr) return Error::Unavailable("Checkpoints are not kept by this server");
-  std::string root = registry::checkpoint_workspace(ctx);
+  HERMES_ASSIGN_OR_RETURN(registry::CheckpointPlace place, registry::checkpoint_place(ctx));
   switch (params.action) {
     case Action::kList: {
-      HERMES_ASSIGN_OR_RETURN(auto all, store->list(root));
+      HERMES_ASSIGN_OR_RETURN(auto all, store->list(place.root, place.remote.target));
       return CheckpointOutput(CheckpointList{std::move(all)});
     }
     case Action::kDiff:
-      return diff(params, root, *store);
+      return diff(params, place, *store);
     case Action::kRestore:
-      return restore(params, root, ctx);
+      return restore(params, place, ctx);
   }
   return Error::InvalidArgument("Unknown checkpoint action");
 }

@@ -91,7 +91,7 @@ Json to_json(const CheckpointList& list) {
               {"paths", std::move(paths)}};
     if (!c.finished) item["in_progress"] = true;
     if (c.coverage == checkpoint::Coverage::kNotCaptured) {
-      item["note"] = "changes not captured: this backend's files are not on this host";
+      item["note"] = "shell changes not captured: this backend's files are not on this host";
     } else if (c.coverage == checkpoint::Coverage::kTooLarge) {
       item["note"] =
           "shell changes not captured: the workspace has more entries than "

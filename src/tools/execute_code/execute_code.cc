@@ -11,6 +11,7 @@
 #include "proc/child_env.h"
 #include "registry/dispatcher.h"
 #include "registry/session.h"
+#include "registry/session_backend.h"
 #include "tools/execute_code/exec_session.h"
 #include "tools/execute_code/exec_settings.h"
 #include "tools/execute_code/interpreter.h"
@@ -21,7 +22,6 @@
 #include "tools/execute_code/stream_kernel.h"
 #include "tools/execute_code/stub_module.h"
 #include "tools/execute_code/tool_bridge.h"
-#include "tools/file_common/session_backend.h"
 
 #include <sys/stat.h>
 
@@ -406,7 +406,7 @@ Result<ExecuteCodeOutput> run_execute_code(const ExecuteCodeParams& params,
   if (!settings.mode_valid && state.first_mode_warning()) {
     log::warn("code_execution.mode: unknown value, using 'project'");
   }
-  auto backend = file_common::session_backend(ctx);
+  auto backend = registry::session_backend(ctx);
   if (!backend) return ExecuteCodeOutput(ScriptFailed{backend.error(), 0, seconds_since(start)});
   const bool here = (*backend)->native_files();
   std::string interpreter = here ? interpreter_for(settings.mode, state) : "";

@@ -3,13 +3,14 @@
 
 #include "fs/native_file_system.h"
 #include "registry/session.h"
-#include "tools/file_common/session_backend.h"
+#include "registry/session_backend.h"
 
 namespace hermes::file_common {
 
 FileAccess::FileAccess(registry::CallContext& ctx, std::shared_ptr<backend::Backend> backend)
     : ctx_(&ctx), backend_(std::move(backend)) {
-  if (!backend_->native_files()) shell_ = std::make_shared<ShellFileSystem>(backend_, ctx.stop);
+  if (!backend_->native_files())
+    shell_ = std::make_shared<backend::ShellFileSystem>(backend_, ctx.stop);
   // A test's file system when it gave one; else this host's, under --root.
   if (shell_)
     files_ = shell_.get();

@@ -6,10 +6,10 @@
 #pragma once
 
 #include "backend/backend.h"
+#include "backend/shell_file_system.h"
 #include "core/paths.h"
 #include "fs/file_system.h"
 #include "registry/tool.h"
-#include "tools/file_common/shell_file_system.h"
 
 #include <memory>
 #include <stop_token>
@@ -44,8 +44,8 @@ class FileAccess {
 
   registry::CallContext* ctx_;
   std::shared_ptr<backend::Backend> backend_;
-  std::shared_ptr<const ShellFileSystem> shell_;  // null on the native path
-  const fs::FileSystem* files_;                   // what fs() returns, chosen once
+  std::shared_ptr<const backend::ShellFileSystem> shell_;  // null on the native path
+  const fs::FileSystem* files_;                            // what fs() returns, chosen once
 };
 
 }  // namespace hermes::file_common

@@ -6,7 +6,7 @@
 #include "core/config.h"
 #include "core/redact.h"
 #include "registry/session.h"
-#include "tools/file_common/session_backend.h"
+#include "registry/session_backend.h"
 #include "tools/search_files/search_host.h"
 #include "tools/search_files/search_service.h"
 
@@ -60,7 +60,7 @@ Result<SearchFilesOutput> search_files(const SearchFilesParams& req, registry::C
   int repeats = state.record_search(loop_key(req));
   if (repeats >= 4) return SearchFilesOutput(blocked(req, repeats));
   HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
-                          file_common::session_backend(ctx));
+                          registry::session_backend(ctx));
   // System calls on the plain local backend, shell commands
   // through the backend everywhere else.
   std::unique_ptr<search::SearchHost> portable;

@@ -10,10 +10,10 @@
 #include "registry/checkpoint_hook.h"
 #include "registry/client_channel.h"
 #include "registry/session.h"
+#include "registry/session_backend.h"
 #include "registry/tool.h"
 #include "tools/background_jobs/background_jobs.h"
 #include "tools/background_jobs/job_output.h"
-#include "tools/file_common/session_backend.h"
 #include "tools/terminal/foreground.h"
 #include "tools/terminal/output_pipeline.h"
 #include "tools/terminal/terminal_state.h"
@@ -41,7 +41,7 @@ ProcessNotice clean_event(const proc::ProcessEvent& e, const OutputOptions& opti
 Result<BackgroundStarted> start_background(const BackgroundRequest& request,
                                            registry::CallContext& ctx) {
   HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
-                          file_common::session_backend(ctx));
+                          registry::session_backend(ctx));
   ShellSession& shell = ctx.session.state<TerminalState>().shell();
   proc::ProcessRegistry& jobs = background_jobs::session_jobs(ctx.session);
   OutputOptions options = output_options(ctx.services.config, request.command);

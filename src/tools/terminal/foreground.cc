@@ -6,8 +6,8 @@
 #include "core/config.h"
 #include "core/paths.h"
 #include "registry/session.h"
+#include "registry/session_backend.h"
 #include "registry/tool.h"
-#include "tools/file_common/session_backend.h"
 #include "tools/terminal/terminal_state.h"
 
 #include <cstdio>
@@ -117,7 +117,7 @@ std::optional<std::string> cwd_outside_root(const std::string& dir, registry::Ca
 Result<ForegroundResult> run_foreground(const ForegroundRequest& request,
                                         registry::CallContext& ctx) {
   HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
-                          file_common::session_backend(ctx));
+                          registry::session_backend(ctx));
   HERMES_ASSIGN_OR_RETURN(std::string start, start_directory(request, ctx, *backend));
   ForegroundResult out;
   // The session cwd itself may have become a link out of the root since.

@@ -9,8 +9,8 @@
 #include "core/config.h"
 #include "registry/client_channel.h"
 #include "registry/session.h"
+#include "registry/session_backend.h"
 #include "tools/approval/approval_gate.h"
-#include "tools/file_common/session_backend.h"
 #include "tools/terminal/exit_meaning.h"
 #include "tools/terminal/guardrails.h"
 #include "tools/terminal/terminal_state.h"
@@ -30,7 +30,7 @@ std::string approval_of(const GateResult& gate) {
 Result<TerminalOutput> background(const TerminalParams& params, registry::CallContext& ctx,
                                   const GateResult& gate) {
   HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
-                          file_common::session_backend(ctx));
+                          registry::session_backend(ctx));
   auto cwd = start_directory({.command = params.command, .workdir = params.workdir}, ctx, *backend);
   if (!cwd) {
     return TerminalOutput(

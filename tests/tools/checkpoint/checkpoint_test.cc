@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <thread>
@@ -504,20 +505,32 @@ TEST(Checkpoint, AWorkspaceOverTheScanCapIsListedAsNotCaptured) {
   EXPECT_EQ(h.checkpoints().store_bytes(), 0u);
 }
 
-// Elsewhere than the local backend the files are on the target: every call
-// is listed, and says its changes were not captured.
-TEST(Checkpoint, ABackendWhoseFilesAreElsewhereIsListedAsNotCaptured) {
-  CheckpointHarness h("terminal:\n  backend: ssh\n");
-  h.call("write_file", {{"path", "a.txt"}, {"content", "x"}});
+// On a target whose files are not this host's (ssh) a command's changes are
+// not seen: the call is listed, and says so.
+TEST(Checkpoint, AShellCallOnATargetElsewhereIsListedAsNotCaptured) {
+  std::string why = unavailable_reason(BackendKind::kSsh);
+  if (!why.empty()) GTEST_SKIP() << why;
+  CheckpointHarness h(BackendKind::kSsh);
+  Json ran = h.sh("echo made > s.txt");
+  ASSERT_EQ(ran["exit_code"], 0) << ran.dump();
+  ASSERT_EQ(h.work().read("s.txt"), "made\n");
   Json list = h.call("checkpoint", {{"action", "list"}})["checkpoints"];
   ASSERT_EQ(list.size(), 1u) << list.dump();
-  EXPECT_EQ(list[0]["tool"], "write_file");
+  EXPECT_EQ(list[0]["tool"], "terminal");
   EXPECT_TRUE(list[0]["paths"].empty());
-  EXPECT_EQ(list[0]["note"], "changes not captured: this backend's files are not on this host");
+  EXPECT_EQ(list[0]["note"],
+            "shell changes not captured: this backend's files are not on this host");
 }
 
-// The sandbox binds the workspace where it is: its tool edits are this
-// host's files, kept and restored like local ones.
+// A target that cannot be reached: the checkpoint tool says why.
+TEST(Checkpoint, ATargetThatCannotBeReachedIsTheCheckpointToolsError) {
+  CheckpointHarness h("terminal:\n  backend: ssh\n");
+  Json list = h.call("checkpoint", {{"action", "list"}});
+  EXPECT_EQ(list["error"],
+            "SSH backend: no host configured (set terminal.ssh_host or TERMINAL_SSH_HOST)")
+      << list.dump();
+}
+
 class ToolEditOnBackend : public ::testing::TestWithParam<BackendKind> {
  protected:
   void SetUp() override {
@@ -526,9 +539,11 @@ class ToolEditOnBackend : public ::testing::TestWithParam<BackendKind> {
   }
 };
 
-// A tool edit made through a backend whose files are this host's (the
-// sandbox; docker with the workspace bound at its own path) is kept and
-// restored like a local one.
+// A tool edit made through any backend is kept and restored like a local
+// one: read beneath the root on this host (the sandbox, docker with the
+// workspace bound at its own path), through the backend's file system
+// elsewhere (ssh: the test's sshd serves this host, so the files can be
+// checked here).
 TEST_P(ToolEditOnBackend, IsKeptLikeALocalOne) {
   CheckpointHarness h(GetParam());
   seed(h.work());
@@ -544,14 +559,16 @@ TEST_P(ToolEditOnBackend, IsKeptLikeALocalOne) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ToolEditOnBackend,
-                         ::testing::Values(BackendKind::kSandbox, BackendKind::kDocker),
+                         ::testing::Values(BackendKind::kSandbox, BackendKind::kDocker,
+                                           BackendKind::kSsh),
                          [](const ::testing::TestParamInfo<BackendKind>& c) {
                            return kind_name(c.param);
                          });
 
 // Docker whose volumes do not bind the workspace at its own path: its files
-// are the container's, and the call is listed as not captured.
-TEST(Checkpoint, DockerWithoutTheWorkspaceBoundAtItsPathIsNotCaptured) {
+// are the container's, read and restored through it; its commands' changes
+// are listed as not captured.
+TEST(Checkpoint, DockerWithoutTheWorkspaceBoundAtItsPathKeepsToolEditsThroughTheContainer) {
   std::string why = unavailable_reason(BackendKind::kDocker);
   if (!why.empty()) GTEST_SKIP() << why;
   use_docker_shim();
@@ -560,11 +577,30 @@ TEST(Checkpoint, DockerWithoutTheWorkspaceBoundAtItsPathIsNotCaptured) {
            "  docker_volumes:\n    - " +
            work + ":/srv\n";
   });
-  h.call("write_file", {{"path", "/srv/a.txt"}, {"content", "x"}});
+  h.session().set_cwd("/srv");
+  h.work().write("kept.txt", "before\n");
+  h.call("read_file", {{"path", "/srv/kept.txt"}});
+  Json wrote = h.call("write_file", {{"path", "/srv/kept.txt"}, {"content", "after\n"}});
+  ASSERT_FALSE(wrote.contains("error")) << wrote.dump();
+  h.call("write_file", {{"path", "made/a.txt"}, {"content", "x"}});
+  ASSERT_EQ(h.work().read("made/a.txt"), "x");
   Json list = h.call("checkpoint", {{"action", "list"}})["checkpoints"];
-  ASSERT_FALSE(list.empty());
-  EXPECT_TRUE(list.back()["paths"].empty()) << list.dump();
-  EXPECT_EQ(list.back()["note"], "changes not captured: this backend's files are not on this host");
+  ASSERT_EQ(list.size(), 2u) << list.dump();
+  EXPECT_EQ(list[0]["paths"], Json::array({"kept.txt"})) << list.dump();
+  EXPECT_EQ(list[1]["paths"], Json::array({"made", "made/a.txt"})) << list.dump();
+  EXPECT_FALSE(list[1].contains("note")) << list.dump();
+  Json diff = h.call("checkpoint", {{"action", "diff"}, {"id", list[0]["id"]}});
+  EXPECT_NE(diff["diff"].get<std::string>().find("-before\n+after\n"), std::string::npos)
+      << diff.dump();
+
+  EXPECT_EQ(restore(h, list[0]["id"].get<uint64_t>())["success"], true);
+  EXPECT_EQ(h.work().read("kept.txt"), "before\n");
+  EXPECT_FALSE(std::filesystem::exists(h.work().file("made")));
+
+  h.sh("echo by-a-command > /srv/c.txt");
+  Json shell = h.call("checkpoint", {{"action", "list"}})["checkpoints"].back();
+  EXPECT_EQ(shell["tool"], "terminal");
+  EXPECT_EQ(shell["note"], "shell changes not captured: this backend's files are not on this host");
 }
 
 TEST(Checkpoint, UnknownIdsAndActionsAreErrors) {

@@ -39,7 +39,7 @@ TEST(FileAccess, NativeOnlyOnThePlainLocalBackend) {
   ASSERT_TRUE(b);
   EXPECT_FALSE(b->native());
   EXPECT_TRUE(b->files_on_host());
-  EXPECT_NE(dynamic_cast<const ShellFileSystem*>(&b->fs()), nullptr);
+  EXPECT_NE(dynamic_cast<const backend::ShellFileSystem*>(&b->fs()), nullptr);
 }
 
 TEST(FileAccess, PortablePathsResolveLikeNativeOnes) {

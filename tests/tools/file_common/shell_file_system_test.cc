@@ -2,7 +2,7 @@
 // ShellFileSystem over the portable local backend: every operation against
 // the native file system on the same files (same metadata, bytes, names and
 // error messages), awkward names, permission errors, a full disk.
-#include "tools/file_common/shell_file_system.h"
+#include "backend/shell_file_system.h"
 
 #include "backend/local_backend.h"
 #include "core/paths.h"
@@ -25,6 +25,7 @@
 namespace hermes::file_common {
 namespace {
 
+using backend::ShellFileSystem;
 using testing::IsError;
 using testing::IsOk;
 using testing::TempDir;
@@ -217,6 +218,36 @@ TEST(ShellFileSystem, RemoveAndMode) {
   EXPECT_EQ(fs.remove(file).error().code, ErrorCode::kNotFound);
   ASSERT_TRUE(fs.remove_dir(dir.file("sub")));
   EXPECT_FALSE(std::filesystem::exists(dir.file("sub")));
+}
+
+// make_dir and make_symlink as the native calls: exact bits, the link's
+// target kept as given (awkward names included), an existing entry refused
+// with the same message, a link never made inside an existing directory.
+TEST(ShellFileSystem, MakeDirAndSymlinkMatchNative) {
+  TempDir dir;
+  ShellFileSystem shell = portable();
+  const fs::FileSystem& native = fs::native_file_system();
+  for (const auto* files : {static_cast<const fs::FileSystem*>(&shell), &native}) {
+    std::string base = dir.file(files == &native ? "native" : "shell");
+    ASSERT_TRUE(files->make_dir(base, 0755));
+    ASSERT_TRUE(files->make_dir(base + "/d", 0751));
+    EXPECT_EQ(files->lstat(base + "/d")->mode, 0751u);
+    for (const std::string& name : kAwkward) {
+      ASSERT_TRUE(files->make_symlink("../" + name, base + "/" + name)) << name;
+      EXPECT_EQ(*files->read_link(base + "/" + name), "../" + name);
+    }
+  }
+  for (const char* taken : {"native/d", "native/-dash"}) {
+    Status by_shell = shell.make_symlink("x", dir.file(taken));
+    Status by_native = native.make_symlink("x", dir.file(taken));
+    ASSERT_FALSE(by_shell);
+    EXPECT_EQ(by_shell.error().code, by_native.error().code);
+    EXPECT_EQ(by_shell.error().message, by_native.error().message);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("native/d/x")));
+  EXPECT_EQ(shell.make_dir(dir.file("native/d"), 0700).error().message,
+            native.make_dir(dir.file("native/d"), 0700).error().message);
+  EXPECT_EQ(shell.make_dir(dir.file("none/d"), 0700).error().code, ErrorCode::kNotFound);
 }
 
 // A target reached through `prefix` (e.g. setpriv to another user), with

@@ -3,8 +3,8 @@
 // out-of-order hunks, anchors, and the transactional rollback on an injected
 // write failure.
 #include "backend/local_backend.h"
+#include "backend/shell_file_system.h"
 #include "testutil/status_matchers.h"
-#include "tools/file_common/shell_file_system.h"
 #include "tools/file_common/tmpfs_mount.h"
 #include "tools/patch/v4a/apply.h"
 #include "tools/patch/v4a/parser.h"
@@ -220,8 +220,7 @@ TEST(V4aTransaction, ShellWriteFailureRollsBackEverything) {
                               "\n*** Update File: " + dir.file("mnt/b.txt") + "\n@@\n-b1\n+" +
                               std::string(200000, 'b') + "\n*** End Patch\n");
   ASSERT_TRUE(ops);
-  file_common::ShellFileSystem fs(std::make_shared<backend::LocalBackend>(/*portable_files=*/true),
-                                  {});
+  backend::ShellFileSystem fs(std::make_shared<backend::LocalBackend>(/*portable_files=*/true), {});
   v4a::ApplyRequest request{*ops, dir.file("home"), {}, &fs, true};
   auto result = v4a::apply_patch(request);
   ASSERT_THAT(result, IsError(ErrorCode::kIo));

@@ -5,7 +5,7 @@
 #include "tools/read_file/documents.h"
 
 #include "backend/local_backend.h"
-#include "tools/file_common/shell_file_system.h"
+#include "backend/shell_file_system.h"
 #include "tools/read_file/document_copy.h"
 #include "tools/read_file/harness.h"
 
@@ -180,8 +180,7 @@ TEST(Documents, PdfThroughPdftotext) {
 // the same text, the same failures.
 TEST(Documents, CopiedFromABackendExtractsTheSame) {
   TempDir dir;
-  file_common::ShellFileSystem fs(std::make_shared<backend::LocalBackend>(/*portable_files=*/true),
-                                  {});
+  backend::ShellFileSystem fs(std::make_shared<backend::LocalBackend>(/*portable_files=*/true), {});
   std::string doc = std::string("<w:document ") + kW +
                     "><w:body><w:p><w:r><w:t>Hi there</w:t></w:r></w:p></w:body></w:document>";
   write_zip(dir.file("d.docx"), {{"word/document.xml", doc}});

@@ -338,6 +338,10 @@ class ChangingFs final : public fs::FileSystem {
   Status remove(const std::string&) const override { return no().error(); }
   Status remove_dir(const std::string&) const override { return no().error(); }
   Status set_mode(const std::string&, unsigned) const override { return no().error(); }
+  Status make_dir(const std::string&, unsigned) const override { return no().error(); }
+  Status make_symlink(const std::string&, const std::string&) const override {
+    return no().error();
+  }
   Result<std::string> real_path(const std::string&) const override { return no(); }
   std::string home() const override { return ""; }
   static Result<std::string> no() { return Error::InvalidArgument("no"); }

@@ -3,11 +3,11 @@
 // links hop by hop, make missing parents, content over stdin through
 // `base64 -d` into a temp file beside the target, copy mode and owner, sync,
 // `mv -f` over the target. An EXIT trap removes the temp file on any failure.
+#include "backend/shell_file_system.h"
 #include "core/base64.h"
 #include "core/strings.h"
-#include "tools/file_common/shell_file_system.h"
 
-namespace hermes::file_common {
+namespace hermes::backend {
 namespace {
 
 // On failure the script prints the failed step (as the native error names
@@ -72,4 +72,4 @@ Result<fs::AtomicWriteOutcome> ShellFileSystem::write_atomic(const std::string& 
   return outcome;
 }
 
-}  // namespace hermes::file_common
+}  // namespace hermes::backend

@@ -10,10 +10,10 @@
 
 #include <memory>
 
-namespace hermes::file_common {
+namespace hermes::registry {
 
 // The session's backend, started. The error (bad configuration, ssh host
 // unreachable) is the user-facing message.
-Result<std::shared_ptr<backend::Backend>> session_backend(registry::CallContext& ctx);
+Result<std::shared_ptr<backend::Backend>> session_backend(CallContext& ctx);
 
-}  // namespace hermes::file_common
+}  // namespace hermes::registry

@@ -2,7 +2,7 @@
 // ShellFileSystem's reads and small operations. Every path reaches the
 // script single-quoted (shell_quote) after `--`, so spaces, quotes, newlines,
 // leading dashes and any bytes survive.
-#include "tools/file_common/shell_file_system.h"
+#include "backend/shell_file_system.h"
 
 #include "core/paths.h"
 #include "core/strings.h"
@@ -14,7 +14,7 @@
 #include <charconv>
 #include <cstring>
 
-namespace hermes::file_common {
+namespace hermes::backend {
 namespace {
 
 // Long enough for a slow link, short enough that a wedged target frees the
@@ -308,6 +308,27 @@ Status ShellFileSystem::set_mode(const std::string& path, unsigned mode) const {
   return {};
 }
 
+Status ShellFileSystem::make_dir(const std::string& path, unsigned mode) const {
+  forget();
+  char octal[8];
+  std::snprintf(octal, sizeof octal, "%o", mode & 07777);
+  HERMES_TRY(run("mkdir -- " + q(path) + " && chmod " + octal + " -- " + q(path),
+                 "mkdir \"" + path + "\""));
+  return {};
+}
+
+Status ShellFileSystem::make_symlink(const std::string& target, const std::string& link) const {
+  forget();
+  // ln -s into an existing directory would make the link inside it: refuse
+  // an existing entry first, as symlink(2) does.
+  HERMES_TRY(run("l=" + q(link) +
+                     "; if [ -e \"$l\" ] || [ -L \"$l\" ]; then echo 'ln: File exists' >&2; exit 1; fi"
+                     "; ln -s -- " +
+                     q(target) + " \"$l\"",
+                 "symlink \"" + link + "\""));
+  return {};
+}
+
 Result<std::string> ShellFileSystem::real_path(const std::string& absolute_path) const {
   // PathResolver::resolve_links's walk: `realpath -m` follows every link,
   // a dangling one too, and keeps the missing tail (an empty first field:
@@ -341,4 +362,4 @@ Result<std::string> ShellFileSystem::real_path(const std::string& absolute_path)
   return real;
 }
 
-}  // namespace hermes::file_common
+}  // namespace hermes::backend

@@ -17,7 +17,7 @@
 #include <stop_token>
 #include <string>
 
-namespace hermes::file_common {
+namespace hermes::backend {
 
 class ShellFileSystem final : public fs::FileSystem {
  public:
@@ -38,6 +38,8 @@ class ShellFileSystem final : public fs::FileSystem {
   Status remove(const std::string& path) const override;
   Status remove_dir(const std::string& path) const override;
   Status set_mode(const std::string& path, unsigned mode) const override;
+  Status make_dir(const std::string& path, unsigned mode) const override;
+  Status make_symlink(const std::string& target, const std::string& link) const override;
   Result<std::string> real_path(const std::string& absolute_path) const override;
   std::string home() const override { return backend_->home(); }
 
@@ -89,4 +91,4 @@ Result<fs::FileInfo> parse_stat_line(std::string_view line);
 // else the last stderr line as is.
 Error command_error(const std::string& context, std::string_view stderr_text);
 
-}  // namespace hermes::file_common
+}  // namespace hermes::backend

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-#include "tools/file_common/session_backend.h"
+#include "registry/session_backend.h"
 
 #include "registry/session.h"
 
 #include <mutex>
 
-namespace hermes::file_common {
+namespace hermes::registry {
 namespace {
 
-class BackendState final : public registry::SessionState {
+class BackendState final : public SessionState {
  public:
-  Result<std::shared_ptr<backend::Backend>> get(const registry::Services& services) {
+  Result<std::shared_ptr<backend::Backend>> get(const Services& services) {
     std::lock_guard lock(mu_);
     if (!backend_) {
       HERMES_ASSIGN_OR_RETURN(backend_, services.backends(services.config));
@@ -25,11 +25,11 @@ class BackendState final : public registry::SessionState {
 
 }  // namespace
 
-Result<std::shared_ptr<backend::Backend>> session_backend(registry::CallContext& ctx) {
+Result<std::shared_ptr<backend::Backend>> session_backend(CallContext& ctx) {
   HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend,
                           ctx.session.state<BackendState>().get(ctx.services));
   HERMES_TRY(backend->start(ctx.stop));
   return backend;
 }
 
-}  // namespace hermes::file_common
+}  // namespace hermes::registry
