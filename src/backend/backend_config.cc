@@ -185,7 +185,15 @@ std::string files_target(const Config& config) {
     std::string user = target.user.empty() ? "" : target.user + "@";
     return "ssh://" + user + target.host + ":" + std::to_string(target.port);
   }
-  if (name == "docker") return "docker:" + docker_image(config);
+  if (name == "docker") {
+    // The volumes say whose files a container has: two projects bound at
+    // the same path inside it are two workspaces.
+    std::string key = "docker:" + docker_image(config);
+    for (const std::string& volume : config.get_string_list("terminal.docker_volumes")) {
+      key += " -v " + volume;
+    }
+    return key;
+  }
   return name + ":";
 }
 

@@ -30,7 +30,7 @@ bool files_on_this_host(const Config& config, const std::string& workspace);
 
 // A name for the configured backend's files where they are not this
 // host's, which keeps their checkpoints apart from this host's files at the
-// same paths: "ssh://user@host:22", "docker:<image>".
+// same paths: "ssh://user@host:22", "docker:<image> -v <volume>…".
 std::string files_target(const Config& config);
 
 // kInvalidArgument for an unknown or unsupported backend name, or an ssh

@@ -245,6 +245,40 @@ Result<std::vector<std::string>> ShellFileSystem::list_dir(const std::string& pa
   return nul_fields(out);
 }
 
+Result<fs::Entry> ShellFileSystem::read_entry(const std::string& path, uint64_t max_bytes) const {
+  // The lstat line, then the link's target or the file's bytes, in one
+  // round trip; exit 2: the bytes could not be read.
+  uint64_t most = std::min(max_bytes, fs::kMaxWholeFileBytes);
+  std::string script = "p=" + q(path) + "; s=$(stat -c " + kShellStatFormat +
+                       " -- \"$p\") || exit 1; printf '%s\\n' \"$s\"" +
+                       "; if [ -L \"$p\" ]; then readlink -v -- \"$p\" && printf x || exit 2" +
+                       "; elif [ -f \"$p\" ]; then set -- $s; [ \"$2\" -le " +
+                       std::to_string(most) + " ] || exit 0; head -c " + std::to_string(most + 1) +
+                       " -- \"$p\" || exit 2; fi";
+  HERMES_ASSIGN_OR_RETURN(backend::BashOutcome out, exec(script));
+  std::string context = "lstat \"" + path + "\"";
+  if (out.exit_code == 1) return command_error(context, out.stderr_text);
+  size_t nl = out.output.find('\n');
+  if (nl == std::string::npos) return command_error(context, out.stderr_text);
+  fs::Entry entry;
+  HERMES_ASSIGN_OR_RETURN(entry.info, parse_stat_line(out.output.substr(0, nl)));
+  std::string rest = out.output.substr(nl + 1);
+  if (out.exit_code != 0) {
+    Error error = command_error("open \"" + path + "\"", out.stderr_text);
+    if (error.code == ErrorCode::kPermissionDenied) return entry;
+    return error;
+  }
+  if (entry.info.type == fs::FileType::kSymlink) {
+    // readlink's newline, then the x that keeps a target's own newlines.
+    if (rest.ends_with("\nx")) rest.resize(rest.size() - 2);
+    entry.target = std::move(rest);
+  } else if (entry.info.type == fs::FileType::kRegular && entry.info.size <= most &&
+             rest.size() <= most) {
+    entry.bytes = std::move(rest);
+  }
+  return entry;
+}
+
 Result<std::string> ShellFileSystem::read_link(const std::string& path) const {
   // `readlink` is silent on a non-link; EINVAL is what readlink(2) says.
   std::string script = "p=" + q(path) + "; [ -L \"$p\" ] || [ ! -e \"$p\" ] || { echo \"x: " +
@@ -321,11 +355,12 @@ Status ShellFileSystem::make_symlink(const std::string& target, const std::strin
   forget();
   // ln -s into an existing directory would make the link inside it: refuse
   // an existing entry first, as symlink(2) does.
-  HERMES_TRY(run("l=" + q(link) +
-                     "; if [ -e \"$l\" ] || [ -L \"$l\" ]; then echo 'ln: File exists' >&2; exit 1; fi"
-                     "; ln -s -- " +
-                     q(target) + " \"$l\"",
-                 "symlink \"" + link + "\""));
+  HERMES_TRY(
+      run("l=" + q(link) +
+              "; if [ -e \"$l\" ] || [ -L \"$l\" ]; then echo 'ln: File exists' >&2; exit 1; fi"
+              "; ln -s -- " +
+              q(target) + " \"$l\"",
+          "symlink \"" + link + "\""));
   return {};
 }
 

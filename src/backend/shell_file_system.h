@@ -42,6 +42,7 @@ class ShellFileSystem final : public fs::FileSystem {
   Status make_symlink(const std::string& target, const std::string& link) const override;
   Result<std::string> real_path(const std::string& absolute_path) const override;
   std::string home() const override { return backend_->home(); }
+  Result<fs::Entry> read_entry(const std::string& path, uint64_t max_bytes) const override;
 
   // Runs `script` on the target. A non-zero exit is an error whose message
   // is `context: <cause>`, the cause (and the error code) taken from the

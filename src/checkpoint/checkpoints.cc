@@ -260,7 +260,8 @@ Status Checkpoints::save(const Journal& journal, Workspace& ws, const Refresh& f
 }
 
 Journal Checkpoints::journal_of(const std::string& root, const std::string& target) const {
-  return Journal(dir_ + "/workspaces/" + fs::sha256_hex(target + root).substr(0, 16));
+  std::string key = target.empty() ? root : target + '\n' + root;
+  return Journal(dir_ + "/workspaces/" + fs::sha256_hex(key).substr(0, 16));
 }
 
 WorkspaceObjects Checkpoints::objects_of(const std::string& root, const std::string& target) const {
@@ -474,8 +475,15 @@ Result<RestoreReport> Checkpoints::restore(const RestoreRequest& request,
     }
     report.restored.push_back(rel);
     Capture keep{.store = &store_, .max_bytes = settings.max_file_bytes};
-    HERMES_ASSIGN_OR_RETURN(PathState now, files.read(real, keep));
-    if (!now.same_as(have[rel])) after[rel] = std::move(now);
+    // A read that fails now (a target gone away) must not leave the restore
+    // unfinished: the path is left out of its after-states, so the next
+    // restore of it asks before overwriting.
+    auto now = files.read(real, keep);
+    if (!now) {
+      log::warn("checkpoint restore: reading back " + rel + ": " + now.error().message);
+      continue;
+    }
+    if (!now->same_as(have[rel])) after[rel] = std::move(*now);
   }
   std::sort(report.restored.begin(), report.restored.end());
   HERMES_TRY(journal.finish(header.id, {}, after));

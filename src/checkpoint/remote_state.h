@@ -16,9 +16,10 @@
 
 namespace hermes::checkpoint {
 
-// The state of `path` on the target, never following a link. A file larger
-// than what the file system reads whole (fs::kMaxWholeFileBytes), or one it
-// may not read, is kept by its metadata.
+// The state of `path` on the target, never following a link, in one
+// fs::FileSystem::read_entry. A file larger than what the file system reads
+// whole (fs::kMaxWholeFileBytes), or one it may not read, is kept by its
+// metadata.
 Result<PathState> read_state_on(const fs::FileSystem& files, const std::string& path,
                                 const Capture& how);
 

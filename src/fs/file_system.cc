@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// What every FileSystem shares: the names of file types and the refusal of
-// whole-file reads that could block or exhaust memory.
+// What every FileSystem shares: the names of file types, the refusal of
+// whole-file reads that could block or exhaust memory, and read_entry made
+// of the other calls.
 #include "fs/file_system.h"
+
+#include <algorithm>
 
 namespace hermes::fs {
 
@@ -37,6 +40,23 @@ Status check_whole_file(const FileInfo& info, const std::string& path) {
                            " bytes, over the 64 MiB limit for reading a file whole");
   }
   return {};
+}
+
+Result<Entry> FileSystem::read_entry(const std::string& path, uint64_t max_bytes) const {
+  Entry entry;
+  HERMES_ASSIGN_OR_RETURN(entry.info, lstat(path));
+  if (entry.info.type == FileType::kSymlink) {
+    HERMES_ASSIGN_OR_RETURN(entry.target, read_link(path));
+  } else if (entry.info.type == FileType::kRegular &&
+             entry.info.size <= std::min(max_bytes, kMaxWholeFileBytes)) {
+    auto bytes = read_all(path);
+    if (bytes) {
+      entry.bytes = std::move(*bytes);
+    } else if (bytes.error().code != ErrorCode::kPermissionDenied) {
+      return bytes.error();
+    }
+  }
+  return entry;
 }
 
 }  // namespace hermes::fs

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,13 @@ std::string_view file_type_name(FileType type);
 // "'<path>' is <n> bytes, over the 64 MiB limit for reading a file whole".
 Status check_whole_file(const FileInfo& info, const std::string& path);
 
+// One entry as a checkpoint keeps it (FileSystem::read_entry).
+struct Entry {
+  FileInfo info;                     // of the entry itself (lstat)
+  std::string target;                // a symbolic link's
+  std::optional<std::string> bytes;  // a regular file's, when small enough and readable
+};
+
 // Thread-safe.
 class FileSystem {
  public:
@@ -101,6 +109,12 @@ class FileSystem {
   // The user's home directory on this file system's machine (`~`), for the
   // home-relative write denylist; empty when unknown.
   virtual std::string home() const = 0;
+
+  // lstat, then a link's target, or the bytes of a regular file of at most
+  // `max_bytes` (and kMaxWholeFileBytes) that this user may read. One
+  // round trip on a remote target (ShellFileSystem); lstat, read_link and
+  // read_all here.
+  virtual Result<Entry> read_entry(const std::string& path, uint64_t max_bytes) const;
 };
 
 // The local backend under `/` (fs/native_file_system.h: under a root).

@@ -8,6 +8,8 @@
 #include "registry/session_backend.h"
 
 #include <ctime>
+#include <functional>
+#include <mutex>
 
 namespace hermes::registry {
 
@@ -41,6 +43,26 @@ Result<std::string> resolve_on_target(const CallContext& ctx, const backend::Bac
   return resolved.real;
 }
 
+// The target's workspace as a real path there, resolved once per session
+// and directory: each call would pay a round trip to the target for it.
+class TargetRoot final : public SessionState {
+ public:
+  Result<std::string> of(const std::string& workspace,
+                         const std::function<Result<std::string>()>& resolve) {
+    std::lock_guard lock(mu_);
+    if (workspace != given_ || real_.empty()) {
+      HERMES_ASSIGN_OR_RETURN(real_, resolve());
+      given_ = workspace;
+    }
+    return real_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::string given_;  // mu_
+  std::string real_;   // mu_
+};
+
 }  // namespace
 
 Result<CheckpointPlace> checkpoint_place(CallContext& ctx) {
@@ -51,8 +73,9 @@ Result<CheckpointPlace> checkpoint_place(CallContext& ctx) {
   std::string workspace = ctx.services.paths.root();
   if (workspace.empty()) workspace = ctx.session.cwd();
   if (workspace.empty()) workspace = backend->default_cwd();
-  HERMES_ASSIGN_OR_RETURN(std::string root,
-                          resolve_on_target(ctx, *backend, *files, "/", workspace));
+  HERMES_ASSIGN_OR_RETURN(std::string root, ctx.session.state<TargetRoot>().of(workspace, [&] {
+    return resolve_on_target(ctx, *backend, *files, "/", workspace);
+  }));
   return CheckpointPlace{
       .root = std::move(root),
       .remote = {.target = backend::files_target(ctx.services.config), .files = files},
@@ -83,13 +106,17 @@ std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const 
                             .shell = footprint->shell,
                             .shell_captured = here,
                             .remote = place->remote};
+  // On the target a relative path joins the session's directory there, else
+  // the backend's default, as the file tools join it (FileAccess).
+  std::string base;
+  if (!here) base = ctx.session.cwd().empty() ? place->backend->default_cwd() : ctx.session.cwd();
   for (const std::string& given : footprint->paths) {
     if (here) {
       auto resolved = ctx.services.paths.resolve(given, ctx.session.cwd());
       if (resolved) call.paths.push_back(resolved->real);
       continue;
     }
-    auto real = resolve_on_target(ctx, *place->backend, *place->shell, place->root, given);
+    auto real = resolve_on_target(ctx, *place->backend, *place->shell, base, given);
     if (real) call.paths.push_back(std::move(*real));
   }
   auto ticket = store->begin(call, settings);

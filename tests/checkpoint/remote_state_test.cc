@@ -133,6 +133,25 @@ TEST_F(RemoteCheckpoints, AWriteTheTargetRefusesIsReportedAndLosesNothing) {
   EXPECT_EQ(target_->content(at("f.txt")), "one\ntwo\n");
 }
 
+// A folder turned into a link after the edit (by a command, whose changes
+// are not captured on a target) never leads the restore outside.
+TEST_F(RemoteCheckpoints, ALinkOnTheWayIsRefusedNotFollowed) {
+  target_->add_file(at("d/x"), "kept\n");
+  uint64_t id = edit(
+      {"d/x"}, [&] { ASSERT_TRUE(target_->write_atomic(at("d/x"), "edited\n", {}).has_value()); });
+  target_->add_file("/elsewhere/x", "edited\n");
+  ASSERT_TRUE(target_->remove(at("d/x")).has_value());
+  ASSERT_TRUE(target_->remove_dir(at("d")).has_value());
+  target_->add_symlink(at("d"), "/elsewhere");
+  auto report = restore(id);
+  ASSERT_TRUE(report.has_value()) << report.error().message;
+  ASSERT_EQ(report->not_restored.size(), 1u);
+  EXPECT_EQ(report->not_restored[0].first, "d/x");
+  EXPECT_NE(report->not_restored[0].second.find("a symbolic link on the way"), std::string::npos)
+      << report->not_restored[0].second;
+  EXPECT_EQ(target_->content("/elsewhere/x"), "edited\n");
+}
+
 TEST_F(RemoteCheckpoints, ATargetFileIsNeverHeld) {
   // Large enough to be held on this host, where the old content becomes a
   // delta against the new one left in the workspace. The target's file is

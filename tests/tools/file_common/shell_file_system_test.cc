@@ -250,6 +250,34 @@ TEST(ShellFileSystem, MakeDirAndSymlinkMatchNative) {
   EXPECT_EQ(shell.make_dir(dir.file("none/d"), 0700).error().code, ErrorCode::kNotFound);
 }
 
+// read_entry in one round trip gives what lstat, read_link and read_all
+// give natively: a link's target kept to the byte (newlines included), a
+// file's bytes up to the cap, only the metadata past it.
+TEST(ShellFileSystem, ReadEntryMatchesNative) {
+  TempDir dir;
+  dir.write("f", all_bytes());
+  dir.write("big", std::string(5000, 'b'));
+  ASSERT_EQ(::symlink("target\nwith newline\n", dir.file("link").c_str()), 0);
+  ASSERT_EQ(::symlink("-dash", dir.file("-dash").c_str()), 0);
+  std::filesystem::create_directory(dir.file("d"));
+  ShellFileSystem shell = portable();
+  const fs::FileSystem& native = fs::native_file_system();
+  for (const char* name : {"f", "big", "link", "-dash", "d"}) {
+    auto by_shell = shell.read_entry(dir.file(name), 4096);
+    auto by_native = native.read_entry(dir.file(name), 4096);
+    ASSERT_TRUE(by_shell) << name << ": " << by_shell.error().message;
+    ASSERT_TRUE(by_native) << name;
+    EXPECT_EQ(by_shell->info, by_native->info) << name;
+    EXPECT_EQ(by_shell->target, by_native->target) << name;
+    EXPECT_EQ(by_shell->bytes, by_native->bytes) << name;
+  }
+  EXPECT_EQ(shell.read_entry(dir.file("link"), 4096)->target, "target\nwith newline\n");
+  EXPECT_EQ(shell.read_entry(dir.file("f"), 4096)->bytes, all_bytes());
+  EXPECT_FALSE(shell.read_entry(dir.file("big"), 4096)->bytes.has_value());
+  EXPECT_EQ(shell.read_entry(dir.file("none"), 4096).error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(shell.read_entry(dir.file("f/under"), 4096).error().code, ErrorCode::kNotFound);
+}
+
 // A target reached through `prefix` (e.g. setpriv to another user), with
 // its own home.
 class CustomBackend final : public backend::Backend {
