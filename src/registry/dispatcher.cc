@@ -15,8 +15,14 @@ ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallCont
   ToolReply reply;
   std::optional<checkpoint::Ticket> ticket;
   std::optional<std::string> crash;
+  // A checkpoint is never the call's failure, an exception included (a
+  // target's file system runs commands there).
   try {
     ticket = checkpoint_before(spec, arguments, ctx);
+  } catch (const std::exception& e) {
+    log::error("checkpoint before " + spec.name + " failed: " + e.what());
+  }
+  try {
     reply = invoke_tool(spec, arguments, ctx);
   } catch (const std::exception& e) {
     log::error("tool " + spec.name + " failed: " + e.what());
@@ -24,7 +30,11 @@ ToolCallResult Dispatcher::call(const ToolSpec& spec, const Json& args, CallCont
     reply = ToolReply{error_json("Internal error in " + spec.name + ": " + e.what()), true,
                       ErrorCode::kInternal};
   }
-  if (ticket) checkpoint_after(*ticket, ctx);
+  try {
+    if (ticket) checkpoint_after(*ticket, ctx);
+  } catch (const std::exception& e) {
+    log::error("checkpoint after " + spec.name + " failed: " + e.what());
+  }
   ToolCallResult result;
   result.text = reply.value.is_string() ? reply.value.get<std::string>() : dump_json(reply.value);
   result.value = std::move(reply.value);
