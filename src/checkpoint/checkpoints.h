@@ -64,9 +64,7 @@ struct Ticket {
   // A command's mark in the workspace's `running` folder while it runs: no
   // file is held then (anything may change it), removed by `finish`.
   std::string running;
-  // Where the files are; `finish` may be given a fresh file system (one
-  // that has seen nothing of the call).
-  Remote remote;
+  Remote remote;  // where the files are
 };
 
 struct RestoreRequest {

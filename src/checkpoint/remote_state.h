@@ -3,7 +3,9 @@
 // host's (an ssh target, a container's own files): the same states, read
 // and written through the backend's fs::FileSystem, the one the file tools
 // use there. No clones, and no hold: nothing of the target is left to be
-// read back later.
+// read back later. Reads never use metadata the file system remembers
+// (read_entry, real_path), so one instance may serve a call from begin to
+// finish, or a restore asked twice.
 #pragma once
 
 #include "core/result.h"

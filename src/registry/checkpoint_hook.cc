@@ -22,14 +22,6 @@ std::string local_workspace(const CallContext& ctx) {
   return PathResolver::real_path(PathResolver::workspace(ctx.session.cwd()));
 }
 
-// A file system of the target that has seen nothing yet (ShellFileSystem
-// remembers what it saw for one call). Not stopped with the call: its
-// commands have their own deadline, and a cancelled call's changes are
-// still recorded.
-std::shared_ptr<backend::ShellFileSystem> target_files(std::shared_ptr<backend::Backend> backend) {
-  return std::make_shared<backend::ShellFileSystem>(std::move(backend), std::stop_token{});
-}
-
 // `given` as the file tools resolve it on the target (file_common's
 // FileAccess::resolve).
 Result<std::string> resolve_on_target(const CallContext& ctx, const backend::Backend& backend,
@@ -69,7 +61,10 @@ Result<CheckpointPlace> checkpoint_place(CallContext& ctx) {
   std::string here = local_workspace(ctx);
   if (backend::files_on_this_host(ctx.services.config, here)) return CheckpointPlace{.root = here};
   HERMES_ASSIGN_OR_RETURN(std::shared_ptr<backend::Backend> backend, session_backend(ctx));
-  auto files = target_files(backend);
+  // Not stopped with the call: its commands have their own deadline, and a
+  // cancelled call's changes are still recorded. One instance serves the
+  // whole call: the store reads through read_entry, which remembers nothing.
+  auto files = std::make_shared<backend::ShellFileSystem>(backend, std::stop_token{});
   std::string workspace = ctx.services.paths.root();
   if (workspace.empty()) workspace = ctx.session.cwd();
   if (workspace.empty()) workspace = backend->default_cwd();
@@ -136,17 +131,8 @@ void checkpoint_job_started(int pid, CallContext& ctx) {
   if (!noted) log::warn("checkpoint: a background job's mark: " + noted.error().message);
 }
 
-void checkpoint_after(checkpoint::Ticket& ticket, CallContext& ctx) {
+void checkpoint_after(const checkpoint::Ticket& ticket, CallContext& ctx) {
   checkpoint::Settings settings = checkpoint::settings_from(ctx.services.config);
-  if (!ticket.remote.here()) {
-    // The call's own writes went through another instance: read afresh.
-    auto backend = session_backend(ctx);
-    if (!backend) {
-      log::warn("checkpoint after a call: " + backend.error().message);
-      return;
-    }
-    ticket.remote.files = target_files(*backend);
-  }
   Status done = ctx.services.checkpoints->finish(ticket, settings);
   if (!done) log::warn("checkpoint after a call: " + done.error().message);
   auto pruned = ctx.services.checkpoints->prune_if_due(settings, ::time(nullptr));

@@ -39,7 +39,7 @@ Result<CheckpointPlace> checkpoint_place(CallContext& ctx);
 std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const Json& args,
                                                     CallContext& ctx);
 // Records what the call changed.
-void checkpoint_after(checkpoint::Ticket& ticket, CallContext& ctx);
+void checkpoint_after(const checkpoint::Ticket& ticket, CallContext& ctx);
 // A command that goes on running after its call (a background job, process
 // `pid` on this host) may change any file until it exits: the workspace's
 // checkpoints hold no file meanwhile.

@@ -126,11 +126,6 @@ Result<CheckpointOutput> restore(const CheckpointParams& params,
     // Those paths only: a path edited by hand after the question is
     // refused again, never overwritten unasked.
     request.overwrite = report.hand_edited;
-    if (!place.remote.here()) {
-      // Read afresh: the target's file system remembers what it saw.
-      HERMES_ASSIGN_OR_RETURN(registry::CheckpointPlace again, registry::checkpoint_place(ctx));
-      request.remote = std::move(again.remote);
-    }
     HERMES_ASSIGN_OR_RETURN(report, ctx.services.checkpoints->restore(request, settings));
     refused = !report.hand_edited.empty() && report.checkpoint == 0;
   }
