@@ -9,6 +9,12 @@
 //                       every file (copies, or clones where the file
 //                       system has reflinks: TMPDIR on one); its time and
 //                       what the file system grew by
+//   shell_captured_*    the same tree with each call's command run for real
+//                       under the write capture, which keeps what the
+//                       command changes as it changes it: the first call
+//                       (hashes only) and its growth, a call's begin +
+//                       finish, and the command's time with and without
+//                       the capture
 //   store_bytes         the store after 1,000 one-line edits of a 1 MB file,
 //                       beside the bytes those edits changed (objects; the
 //                       blocks the whole store takes; its journal), once
@@ -18,6 +24,9 @@
 
 #include "fs/atomic_write.h"
 #include "fs/disk_usage.h"
+#include "proc/run.h"
+#include "proc/spawn.h"
+#include "proc/write_capture.h"
 
 #include <ftw.h>
 #include <sys/stat.h>
@@ -110,14 +119,19 @@ void tool_edit(const Settings& s) {
   remove_tree(work);
 }
 
-void shell(const Settings& s, int files) {
-  std::string home = make_temp_dir("home"), work = make_temp_dir("tree");
+// FILES small files, 50 folders of 40 folders each.
+void make_tree(const std::string& work, int files) {
   for (int i = 0; i < files; ++i) {
     std::string dir = work + "/d" + std::to_string(i % 50) + "/s" + std::to_string(i / 50 % 40);
     ::mkdir((work + "/d" + std::to_string(i % 50)).c_str(), 0755);
     ::mkdir(dir.c_str(), 0755);
     write(dir + "/f" + std::to_string(i) + ".txt", "line " + std::to_string(i) + "\n");
   }
+}
+
+void shell(const Settings& s, int files) {
+  std::string home = make_temp_dir("home"), work = make_temp_dir("tree");
+  make_tree(work, files);
   Checkpoints cps(home);
   CallInfo call{.root = work, .tool = "terminal", .summary = "bench", .shell = true};
   int64_t used = hermes::fs::used_bytes(home);
@@ -151,6 +165,66 @@ void shell(const Settings& s, int files) {
       files, median(changed));
   std::printf("{\"figure\": \"shell_no_change_ms\", \"files\": %d, \"median\": %.1f}\n", files,
               median(none));
+  remove_tree(home);
+  remove_tree(work);
+}
+
+// `script` run by sh in `cwd`, under `capture` when given; its time.
+double run_command(const std::string& script, const std::string& cwd,
+                   const hermes::proc::WriteCapture* capture) {
+  return time_ms([&] {
+    auto child = hermes::proc::spawn(
+        {.argv = {"sh", "-c", script}, .cwd = cwd, .whole_tree = true, .write_capture = capture});
+    if (!child) std::abort();
+    auto outcome = hermes::proc::run_bounded(*child, {}, {}, [](std::string_view) {});
+    if (outcome.status.code != 0) std::abort();
+  });
+}
+
+void shell_captured(const Settings& s, int files) {
+  if (!hermes::proc::write_capture_available(false)) {
+    std::printf("{\"figure\": \"shell_captured\", \"skipped\": \"no write capture here\"}\n");
+    return;
+  }
+  std::string home = make_temp_dir("home"), work = make_temp_dir("tree");
+  make_tree(work, files);
+  Checkpoints cps(home);
+  auto capture = cps.write_capture(work, s);
+  if (!capture) std::abort();
+  CallInfo call{
+      .root = work, .tool = "terminal", .summary = "bench", .shell = true, .writes_captured = true};
+  int64_t used = hermes::fs::used_bytes(home);
+  double arm = time_ms([&] { finish(cps, begin(cps, call, s), s); });
+  int64_t first_call_bytes = hermes::fs::used_bytes(home) - used;
+  std::vector<double> look, with, without;
+  for (int i = 0; i < 7; ++i) {
+    std::string script =
+        "for k in 0 1 2; do echo changed " + std::to_string(i) + " > d$k/s0/f$k.txt; done";
+    Ticket ticket;
+    double before = time_ms([&] { ticket = begin(cps, call, s); });
+    with.push_back(run_command(script, work, capture->get()));
+    double after = time_ms([&] { finish(cps, ticket, s); });
+    look.push_back(before + after);
+    // A figure only for checkpoints that hold the 3 files' old contents.
+    auto all = cps.list(work);
+    if (!all || all->back().after.size() != 3) std::abort();
+    for (const auto& [rel, was] : all->back().before) {
+      if (was.blob.empty() || !cps.store().has(was.blob)) {
+        std::fprintf(stderr, "shell_captured: %s was not kept\n", rel.c_str());
+        std::abort();
+      }
+    }
+    without.push_back(run_command(script + " # again", work, nullptr));
+  }
+  std::printf(
+      "{\"figure\": \"shell_captured_first_call\", \"files\": %d, \"ms\": %.1f, "
+      "\"fs_bytes_added\": %lld}\n",
+      files, arm, static_cast<long long>(first_call_bytes));
+  std::printf(
+      "{\"figure\": \"shell_captured_3_files\", \"files\": %d, \"begin_finish_ms\": %.1f, "
+      "\"command_ms\": %.2f, \"command_ms_uncaptured\": %.2f, \"store_bytes\": %llu}\n",
+      files, median(look), median(with), median(without),
+      static_cast<unsigned long long>(cps.store_bytes()));
   remove_tree(home);
   remove_tree(work);
 }
@@ -278,5 +352,6 @@ int main(int argc, char** argv) {
   restore(settings);
   first_call_large(settings);
   shell(settings, files);
+  shell_captured(settings, files);
   return 0;
 }

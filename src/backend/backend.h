@@ -10,10 +10,15 @@
 
 #include "core/result.h"
 
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
+
+namespace hermes::proc {
+struct WriteCapture;
+}
 
 namespace hermes::backend {
 
@@ -58,6 +63,13 @@ class Backend {
   // terminal commands then run under a whole-tree supervisor
   // (proc/process_tree.h), so nothing they start outlives a kill.
   virtual bool runs_on_this_host() const { return false; }
+  // Runs this backend's commands from now on under `capture`
+  // (proc/write_capture.h): each tree's supervisor keeps what it is about
+  // to change. False, and nothing changes, when they cannot be: they do
+  // not run under a supervisor here, or the kernel does not allow it.
+  virtual bool capture_writes(std::shared_ptr<const proc::WriteCapture>) { return false; }
+  // The capture commands start under now; null for none.
+  virtual std::shared_ptr<const proc::WriteCapture> write_capture() const { return nullptr; }
 
   // Called after a transport error: true when the target was rebuilt (a
   // vanished container recreated) and the command should run once more.

@@ -3,6 +3,7 @@
 
 #include "core/paths.h"
 #include "proc/child_env.h"
+#include "proc/write_capture.h"
 
 #include <cstdlib>
 
@@ -34,6 +35,22 @@ std::optional<std::vector<std::string>> LocalBackend::launch_env() const {
 const CommandFence* LocalBackend::command_fence() const {
   std::lock_guard lock(mu_);
   return fence_.get();
+}
+
+bool LocalBackend::capture_writes(std::shared_ptr<const proc::WriteCapture> capture) {
+  // The write fence sets no_new_privs on every command, which lets the
+  // command's child install the capture's filter unprivileged.
+  const CommandFence* fence = command_fence();
+  Result<int> fence_fd = fence ? fence->write_fence_fd() : Result<int>(-1);
+  if (!proc::write_capture_available(fence_fd && *fence_fd >= 0)) return false;
+  std::lock_guard lock(mu_);
+  capture_ = std::move(capture);
+  return true;
+}
+
+std::shared_ptr<const proc::WriteCapture> LocalBackend::write_capture() const {
+  std::lock_guard lock(mu_);
+  return capture_;
 }
 
 std::string LocalBackend::home() const { return PathResolver::expand_user("~"); }

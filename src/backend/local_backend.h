@@ -38,6 +38,8 @@ class LocalBackend final : public Backend {
   std::vector<std::string> bash_argv(const std::string& script, bool login) const override;
   std::optional<std::vector<std::string>> launch_env() const override;
   const CommandFence* command_fence() const override;
+  bool capture_writes(std::shared_ptr<const proc::WriteCapture> capture) override;
+  std::shared_ptr<const proc::WriteCapture> write_capture() const override;
   std::string home() const override;
   std::string default_cwd() const override;
   std::string temp_dir() const override;
@@ -45,7 +47,8 @@ class LocalBackend final : public Backend {
  private:
   const LocalOptions options_{};
   mutable std::mutex mu_;
-  std::unique_ptr<CommandFence> fence_;  // mu_; set once by start()
+  std::unique_ptr<CommandFence> fence_;                // mu_; set once by start()
+  std::shared_ptr<const proc::WriteCapture> capture_;  // mu_
 };
 
 }  // namespace hermes::backend

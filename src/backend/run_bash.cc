@@ -80,6 +80,7 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
                          const proc::OutputCallback& on_output, bool track_pid) {
   std::string script = wrapped_script(run, track_pid);
   HERMES_ASSIGN_OR_RETURN(int fence_fd, write_fence_fd(backend));
+  std::shared_ptr<const proc::WriteCapture> capture = backend.write_capture();
   proc::SpawnOptions options{
       .argv = backend.bash_argv(script, run.login),
       .env = backend.launch_env(),
@@ -87,7 +88,8 @@ Result<Attempt> run_once(Backend& backend, const BashRun& run, std::stop_token s
       .stdin_mode = run.stdin_data ? proc::StdinMode::kPipe : proc::StdinMode::kNull,
       .new_session = run.new_session,
       .whole_tree = run.whole_tree,
-      .write_fence_fd = fence_fd};
+      .write_fence_fd = fence_fd,
+      .write_capture = run.whole_tree ? capture.get() : nullptr};
   std::optional<proc::StderrCapture> stderr_capture;
   if (run.separate_stderr) {
     stderr_capture.emplace(kStderrCap);

@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "core/paths.h"
 #include "fs/atomic_write.h"
+#include "fs/contained_write.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -211,12 +212,20 @@ void keep_watch(std::optional<ChangeWatch>& watch, bool& refused, bool wanted) {
 }  // namespace
 
 Result<Refresh> Checkpoints::refresh(const Journal& journal, const std::string& root,
-                                     const Settings& settings, bool report) const {
+                                     const Settings& settings, bool report, Keep keep) const {
   Workspace& ws = workspace_of(journal);
   HERMES_TRY(journal.index().read(ws.index));
+  // `hashed`: the index names contents never stored. A look that must
+  // store them reads the whole tree again.
+  std::string hashed = journal.dir() + "/hashed";
+  bool only_hashed = ::access(hashed.c_str(), F_OK) == 0;
+  bool reread = keep == Keep::kAll && only_hashed;
+  if (reread) ws.index.index.clear();
+  if (keep == Keep::kHashes && !only_hashed) HERMES_TRY(replace_file(hashed, ""));
   keep_watch(ws.watch, ws.watch_refused, settings.watch);
   ScanOptions options = scan_options(settings);
   options.report_changes = report;
+  if (keep == Keep::kHashes) options.store = nullptr;
   ScanScope scope;
   std::string settings_key = index_settings(settings);
   bool armed = std::exchange(ws.armed, false);  // again only if this look succeeds
@@ -238,8 +247,14 @@ Result<Refresh> Checkpoints::refresh(const Journal& journal, const std::string& 
       return {};
     };
   }
+  // Around the look: what a command changes from here on is kept (again)
+  // in the state this look sees.
+  CapturedFiles captured(journal.dir());
+  captured.note_look();
   HERMES_ASSIGN_OR_RETURN(Refresh found, refresh_index(root, ws.index.index, scope, options));
+  captured.note_look();
   HERMES_TRY(save(journal, ws, found, scope.whole));
+  if (reread) ::unlink(hashed.c_str());
   // A whole walk's temporaries were the size of the tree: hand the memory
   // back, or every later fork (each command's supervisor) copies the page
   // tables of that heap.
@@ -301,7 +316,8 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
   if (ticket.shell) {
     // What changed since the last look (hand edits, other programs) becomes
     // the baseline, so this call's checkpoint holds only what it did.
-    auto now = refresh(journal, call.root, settings, false);
+    auto now = refresh(journal, call.root, settings, false,
+                       call.writes_captured ? Keep::kHashes : Keep::kAll);
     if (!now && now.error().code == ErrorCode::kTooLarge) {
       ticket.shell = false;
       coverage = Coverage::kTooLarge;
@@ -339,8 +355,8 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
   // While a command runs (this session's or another's), anything may change
   // a file: nothing is held. Nor is a target's file: it is read back only
   // here.
-  uint64_t hold_min =
-      !files.here() || command_running(journal) ? UINT64_MAX : settings.hold_min_bytes;
+  bool busy = files.here() && command_running(journal);
+  uint64_t hold_min = !files.here() || busy ? UINT64_MAX : settings.hold_min_bytes;
   States before, after;
   for (const auto& [rel, pre] : ticket.before) {
     std::string newer;
@@ -353,20 +369,69 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
     after[rel] = std::move(post);
   }
   if (ticket.shell) {
-    HERMES_ASSIGN_OR_RETURN(Refresh now, refresh(journal, ticket.root, settings, true));
+    HERMES_ASSIGN_OR_RETURN(Refresh now,
+                            refresh(journal, ticket.root, settings, true, Keep::kChanged));
     States others;
     if (!now.changed.empty()) {
       HERMES_ASSIGN_OR_RETURN(std::vector<Checkpoint> all, journal.load());
       others = written_since(all, ticket.id);
     }
+    CapturedFiles captured(journal.dir());
     for (IndexChange& change : now.changed) {
       auto other = others.find(change.path);
       if (other != others.end() && other->second.same_as(change.is)) continue;
-      if (!ticket.before.contains(change.path)) before[change.path] = std::move(change.was);
+      if (!ticket.before.contains(change.path)) {
+        HERMES_ASSIGN_OR_RETURN(before[change.path], stored_before(change, captured, objects));
+      }
       after[change.path] = std::move(change.is);
     }
   }
+  // With no command running, no capture kept so far can still be needed.
+  if (files.here() && !busy) CapturedFiles(journal.dir()).clear();
   return journal.finish(ticket.id, before, after);
+}
+
+Result<PathState> Checkpoints::stored_before(const IndexChange& change,
+                                             const CapturedFiles& captured,
+                                             const WorkspaceObjects& objects) const {
+  PathState was = change.was;
+  if (was.kind != Kind::kFile || was.blob.empty() || objects.known(was.blob)) return was;
+  // Only hashed by the look before the call: the write capture kept it,
+  // stored as a clone of the capture where the file system shares blocks,
+  // else as a delta against what replaced it; or nothing did (a process
+  // outside the command's tree, a write through a descriptor opened before
+  // that look), and only its metadata is recorded.
+  std::string want = std::exchange(was.blob, "");
+  proc::UniqueFd kept = captured.open(change.was_stamp);
+  if (!kept.valid()) return was;
+  if (auto cloned = store_.put_clone(kept.get(), was.size)) {
+    if (cloned->hash != want) return was;
+  } else {
+    auto bytes = fs::read_whole_fd(kept.get(), "capture", was.size);
+    if (!bytes || fs::sha256_hex(*bytes) != want) return was;
+    std::optional<std::string> newer;
+    if (change.is.kind == Kind::kFile && !change.is.blob.empty()) {
+      if (auto got = store_.get(change.is.blob)) newer = std::move(*got);
+    }
+    BlobStore::Base base{change.is.blob, newer ? std::string_view(*newer) : std::string_view()};
+    HERMES_TRY(store_.put(*bytes, newer ? &base : nullptr));
+  }
+  captured.drop(change.was_stamp);
+  was.blob = std::move(want);
+  return was;
+}
+
+Result<std::shared_ptr<const proc::WriteCapture>> Checkpoints::write_capture(
+    const std::string& root, const Settings& settings) const {
+  Journal journal = journal_of(root);
+  HERMES_ASSIGN_OR_RETURN(FileLock lock, journal.lock());
+  Workspace& ws = workspace_of(journal);
+  std::string key = index_settings(settings);
+  if (!ws.capture || ws.capture_for != key) {
+    HERMES_ASSIGN_OR_RETURN(ws.capture, CapturedFiles(journal.dir()).capture_for(root, settings));
+    ws.capture_for = key;
+  }
+  return ws.capture;
 }
 
 Status Checkpoints::note_running(const std::string& root, int pid) const {

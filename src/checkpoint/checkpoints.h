@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "checkpoint/blob_store.h"
+#include "checkpoint/captured_files.h"
 #include "checkpoint/change_watch.h"
 #include "checkpoint/index_file.h"
 #include "checkpoint/journal.h"
@@ -51,7 +52,11 @@ struct CallInfo {
   std::vector<std::string> paths;  // real paths the call names
   bool shell = false;              // it runs commands
   bool shell_captured = true;      // false: its backend's shell changes are not seen
-  Remote remote;                   // the root and paths are the target's
+  // Its commands run under the workspace's write capture (write_capture):
+  // what they are about to change is kept then, so the tree's contents
+  // need not be, only hashed.
+  bool writes_captured = false;
+  Remote remote;  // the root and paths are the target's
 };
 
 // What `finish` needs of `begin`.
@@ -106,6 +111,12 @@ class Checkpoints {
   Result<Ticket> begin(const CallInfo& call, const Settings& settings) const;
   Status finish(const Ticket& ticket, const Settings& settings) const;
 
+  // What this host's commands in `root` run under so that a shell call's
+  // changes are kept as they happen (proc/write_capture.h): made once per
+  // workspace and size cap.
+  Result<std::shared_ptr<const proc::WriteCapture>> write_capture(const std::string& root,
+                                                                  const Settings& settings) const;
+
   // Marks process `pid` as a command running in `root` until it exits (a
   // background job): no file is held meanwhile.
   Status note_running(const std::string& root, int pid) const;
@@ -141,15 +152,26 @@ class Checkpoints {
     // settings: the events since are the only changes it misses.
     bool armed = false;
     std::string armed_for;
+    std::shared_ptr<const proc::WriteCapture> capture;  // made by write_capture
+    std::string capture_for;                            // the settings it was made under
   };
 
   Workspace& workspace_of(const Journal& journal) const;
   // What changed in the tree since the index last saw it (listed when
   // `report`): by the watch's events when armed, else by walking it whole.
   // The index, here and on disk, is brought up to date.
+  // What a look stores of the contents it reads.
+  enum class Keep {
+    kHashes,   // none: the write capture keeps what a command changes
+    kChanged,  // what changed (a finish)
+    kAll,      // the whole tree's: a look after kHashes ones reads it all again
+  };
   Result<Refresh> refresh(const Journal& journal, const std::string& root, const Settings& settings,
-                          bool report) const;
+                          bool report, Keep keep) const;
   Status save(const Journal& journal, Workspace& ws, const Refresh& found, bool whole) const;
+  // A shell call's state before for the journal: its content stored.
+  Result<PathState> stored_before(const IndexChange& change, const CapturedFiles& captured,
+                                  const WorkspaceObjects& objects) const;
   ScanOptions scan_options(const Settings& settings) const;
 
   std::string dir_;

@@ -297,20 +297,20 @@ class Walker {
 Refresh apply(TreeIndex& index, TreeIndex& found, const std::vector<std::string>& gone, bool whole,
               bool report) {
   Refresh out;
-  auto note = [&](const std::string& rel, const PathState& was, const PathState& is) {
+  auto note = [&](const std::string& rel, const IndexEntry& was, const PathState& is) {
     out.any_written = true;
     if (!whole) out.written.push_back(rel);
-    if (report && !was.same_as(is)) out.changed.push_back({rel, was, is});
+    if (report && !was.state.same_as(is)) out.changed.push_back({rel, was.state, is, was.stamp});
   };
   for (auto& [rel, entry] : found) {
     auto old = index.find(rel);
     if (old == index.end()) {
-      note(rel, PathState{}, entry.state);
+      note(rel, IndexEntry{}, entry.state);
     } else if (!(old->second.stamp == entry.stamp) || !old->second.state.same_as(entry.state)) {
-      note(rel, old->second.state, entry.state);
+      note(rel, old->second, entry.state);
     }
   }
-  for (const std::string& rel : gone) note(rel, index.at(rel).state, PathState{});
+  for (const std::string& rel : gone) note(rel, index.at(rel), PathState{});
   if (whole) {
     index.swap(found);
   } else {

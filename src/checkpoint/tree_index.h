@@ -66,6 +66,7 @@ struct IndexChange {
   std::string path;  // relative
   PathState was;
   PathState is;
+  Stamp was_stamp;  // what the index had with `was` (zero when it had nothing)
 };
 
 struct Refresh {

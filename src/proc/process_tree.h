@@ -13,6 +13,7 @@
 
 #include "core/result.h"
 #include "proc/unique_fd.h"
+#include "proc/write_capture.h"
 
 #include <sys/types.h>
 
@@ -36,10 +37,13 @@ struct TreeSpec {
   int stderr_fd = -1;
   // stdin_fd is a pty slave: the command takes it as its controlling terminal.
   bool controlling_terminal = false;
-  // A Landlock ruleset (proc/write_fence.h) the supervisor enters before it
-  // starts the command, so the whole tree runs under it; -1: none. When the
+  // A Landlock ruleset (proc/write_fence.h) the command enters before exec,
+  // so the whole tree but its supervisor runs under it; -1: none. When the
   // kernel refuses it the command does not run: exit 126, a line on stderr.
   int write_fence_fd = -1;
+  // Set: the command runs under the write capture's filter and the
+  // supervisor keeps what it is about to change (write_capture.h).
+  const WriteCapture* capture = nullptr;
 };
 
 // Owns the supervisor. The command leads a new session (pgid == sid == pid).

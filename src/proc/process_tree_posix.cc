@@ -5,6 +5,7 @@
 #include "proc/child_ledger.h"
 #include "proc/proc_scan.h"
 #include "proc/process_tree.h"
+#include "proc/write_capture.h"
 #include "proc/write_fence.h"
 
 #include <fcntl.h>
@@ -14,12 +15,14 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <utility>
@@ -31,9 +34,12 @@ namespace hermes::proc {
 namespace {
 
 // The supervisor's descriptors, moved to fixed numbers right after fork:
-// the command's stdio, then the control socket and the status pipe.
+// the command's stdio, the control socket, the status pipe, the write
+// capture's folder and look counter (write_capture.h), then the Landlock
+// ruleset; /dev/null for what the tree goes without.
 constexpr int kStdinFd = 0, kStdoutFd = 1, kStderrFd = 2, kControlFd = 3, kStatusFd = 4;
-constexpr int kFixedFds = 5;
+constexpr int kCaptureDirFd = 5, kLooksFd = 6, kFenceFd = 7;
+constexpr int kFixedFds = 8;
 // While killing, /proc is rescanned at most this often (not on every exit).
 constexpr int64_t kKillRoundMs = 10;
 // How long the destructor waits for a tree to die before leaving the reaping
@@ -68,7 +74,10 @@ struct ExecArgs {
   char* const* envp;
   const char* cwd;
   bool controlling_terminal;
-  bool fence_refused = false;  // set in the supervisor: the command must not run
+  bool fenced = false;   // the command enters the ruleset at kFenceFd
+  bool capture = false;  // run the command under the write capture's filter
+  capture_internal::Plan plan;
+  int listener_socket = -1;  // set in the supervisor: where the child sends the listener
 };
 
 class CStringArray {
@@ -131,6 +140,54 @@ bool reap_children(State& state) {
   }
 }
 
+// Hands the filter's listener to the supervisor (none: -1 sends nothing,
+// and the command runs without the capture).
+void send_listener(int socket, int listener) {
+  if (listener >= 0) {
+    char byte = 0;
+    iovec data{&byte, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr msg{};
+    msg.msg_iov = &data;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(c), &listener, sizeof(int));
+    if (::sendmsg(socket, &msg, MSG_NOSIGNAL) != 1) {
+      // Nobody would answer the filter: every write would wait forever.
+      write_text(kStderrFd, "cannot hand the write capture to the supervisor\n");
+      ::_exit(126);
+    }
+    ::close(listener);
+  }
+  ::close(socket);
+}
+
+// The listener the command's child sent, or -1 (it ran without one).
+int receive_listener(int socket) {
+  char byte = 0;
+  iovec data{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &data;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  ssize_t n;
+  do {
+    n = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+  } while (n < 0 && errno == EINTR);
+  cmsghdr* c = n == 1 ? CMSG_FIRSTHDR(&msg) : nullptr;
+  int fd = -1;
+  if (c != nullptr && c->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
+  ::close(socket);
+  return fd;
+}
+
 [[noreturn]] void exec_command(const ExecArgs& args) {
   // The command's pid goes on the status pipe before the command runs: a
   // command that kills the supervisor at once must not leave launch without
@@ -147,8 +204,17 @@ bool reap_children(State& state) {
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::close(kControlFd);
   ::close(kStatusFd);
+  ::close(kCaptureDirFd);
+  ::close(kLooksFd);
+  // The command alone is fenced: its supervisor keeps what the command is
+  // about to change in the store, outside what the fence lets it write.
+  bool fence_refused = args.fenced && !WriteFence::enter(kFenceFd);
+  ::close(kFenceFd);
+  if (args.capture && !fence_refused) {
+    send_listener(args.listener_socket, capture_internal::install_filter());
+  }
   ::setsid();
-  if (args.fence_refused) {
+  if (fence_refused) {
     write_text(kStderrFd, "the kernel refused the Landlock write fence; the command did not run\n");
     ::_exit(126);
   }
@@ -202,7 +268,7 @@ void release_stdio() {
   if (null_fd > kStderrFd) ::close(null_fd);
 }
 
-[[noreturn]] void supervise(const ExecArgs& args) {
+[[noreturn]] void supervise(ExecArgs args) {
   struct sigaction sa {};
   sa.sa_handler = on_sigchld;
   ::sigaction(SIGCHLD, &sa, nullptr);
@@ -222,10 +288,20 @@ void release_stdio() {
   // ignored) and lands once exec_command unblocks it.
   sigfillset(&all);
   ::sigprocmask(SIG_BLOCK, &all, nullptr);
+  int pair[2] = {-1, -1};
+  if (args.capture && ::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
+    args.capture = false;
+  }
+  args.listener_socket = pair[1];
   pid_t command = ::fork();
   if (command == 0) exec_command(args);
   ::sigprocmask(SIG_SETMASK, &chld, nullptr);
   if (command < 0) ::_exit(1);  // launch sees EOF before any pid
+  int listener = -1;
+  if (args.capture) {
+    ::close(pair[1]);
+    listener = receive_listener(pair[0]);
+  }
   release_stdio();
   State state{.command = command};
   int64_t last_kill = 0;
@@ -243,11 +319,21 @@ void release_stdio() {
                                                            : -1;
     if (wait_ms < -1) wait_ms = 0;
     timespec ts{wait_ms / 1000, (wait_ms % 1000) * 1000000};
-    pollfd control{kControlFd, POLLIN, 0};
+    // The listener is served in every phase: a command cleaning up after
+    // SIGTERM still writes, and waits for its answer.
+    pollfd polled[2] = {{listener, POLLIN, 0}, {kControlFd, POLLIN, 0}};
+    pollfd* first = listener >= 0 ? &polled[0] : &polled[1];
+    nfds_t count = (listener >= 0 ? 1 : 0) + (state.phase == Phase::kKilling ? 0 : 1);
     // SIGCHLD is unblocked only inside ppoll, so no exit is missed.
-    int ready = ::ppoll(&control, state.phase == Phase::kKilling ? 0 : 1,
-                        wait_ms < 0 ? nullptr : &ts, &waitmask);
-    if (ready > 0 && control.revents) read_command(state);
+    int ready = ::ppoll(first, count, wait_ms < 0 ? nullptr : &ts, &waitmask);
+    if (ready > 0 && listener >= 0 && polled[0].revents) {
+      bool open = (polled[0].revents & POLLIN) && capture_internal::serve_one(listener, args.plan);
+      if (!open || (polled[0].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+        ::close(listener);  // every filtered process is gone
+        listener = -1;
+      }
+    }
+    if (ready > 0 && state.phase != Phase::kKilling && polled[1].revents) read_command(state);
   }
 }
 
@@ -314,22 +400,24 @@ Result<ProcessTree> ProcessTree::launch(const TreeSpec& spec) {
   CStringArray argv(spec.argv), envp(spec.env);
   ExecArgs args{spec.program.c_str(), argv.get(), envp.get(), spec.cwd.c_str(),
                 spec.controlling_terminal};
+  args.fenced = spec.write_fence_fd >= 0;
+  if (spec.capture != nullptr) {
+    args.capture = true;
+    capture_internal::make_plan(*spec.capture, kCaptureDirFd, kLooksFd, args.plan);
+  }
   become_subreaper();
   SpawnRecord record;
   pid_t pid = ::fork();
   if (pid < 0) return Error::FromErrno(errno, "fork");
   if (pid == 0) {
-    // Before install_fixed_fds closes the ruleset fd; the supervisor only
-    // reads /proc and signals, so the fence costs it nothing.
-    ExecArgs fenced = args;
-    fenced.fence_refused = spec.write_fence_fd >= 0 && !WriteFence::enter(spec.write_fence_fd);
-    install_fixed_fds(
-        {spec.stdin_fd, spec.stdout_fd, spec.stderr_fd, control.theirs.get(), status.theirs.get()},
-        null_fd.get());
+    install_fixed_fds({spec.stdin_fd, spec.stdout_fd, spec.stderr_fd, control.theirs.get(),
+                       status.theirs.get(), spec.capture ? spec.capture->dir.get() : -1,
+                       spec.capture ? spec.capture->looks.get() : -1, spec.write_fence_fd},
+                      null_fd.get());
     ::setsid();
     ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     ::prctl(PR_SET_NAME, "hermes-tree", 0, 0, 0);
-    supervise(fenced);
+    supervise(args);
   }
   record.record(pid);
   UniqueFd supervisor_fd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));

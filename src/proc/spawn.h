@@ -6,6 +6,7 @@
 #include "core/result.h"
 #include "proc/process_tree.h"
 #include "proc/unique_fd.h"
+#include "proc/write_capture.h"
 
 #include <sys/types.h>
 
@@ -54,8 +55,11 @@ struct SpawnOptions {
   // signalled and killed with it; the child leads a new session.
   bool whole_tree = false;
   // A Landlock ruleset (WriteFence::fd) the child and all it starts run
-  // under; -1 for none. Implies whole_tree: the supervisor enters it.
+  // under; -1 for none. Implies whole_tree: the child enters it before exec.
   int write_fence_fd = -1;
+  // Keeps what the child's tree is about to change (write_capture.h);
+  // implies whole_tree. Null: none.
+  const WriteCapture* write_capture = nullptr;
   // kPipe, without whole_tree: a Landlock ruleset (WriteFence::read_only)
   // the child runs under with no supervisor, for short-lived engines that
   // start nothing. -1 for none.

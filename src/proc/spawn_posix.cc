@@ -224,7 +224,8 @@ Result<ChildProcess> spawn_tree(const SpawnOptions& options) {
                 .argv = options.argv,
                 .env = options.env ? *options.env : environ_copy(),
                 .cwd = options.cwd,
-                .write_fence_fd = options.write_fence_fd};
+                .write_fence_fd = options.write_fence_fd,
+                .capture = options.write_capture};
   if (options.terminal == TerminalMode::kPty) {
     UniqueFd slave;
     HERMES_ASSIGN_OR_RETURN(UniqueFd output, open_pty(options, slave));
@@ -416,8 +417,10 @@ Result<ChildProcess> spawn(const SpawnOptions& options) {
   if (options.argv.empty() || options.argv[0].empty()) {
     return Error::InvalidArgument("spawn: empty argv");
   }
-  // The supervisor is where a fenced child enters its fence.
-  if (options.whole_tree || options.write_fence_fd >= 0) return spawn_tree(options);
+  // A fenced child enters its fence in the supervisor's fork, before exec.
+  if (options.whole_tree || options.write_fence_fd >= 0 || options.write_capture != nullptr) {
+    return spawn_tree(options);
+  }
   if (options.engine_fence_fd >= 0) return spawn_fenced_pipe(options);
   if (options.terminal == TerminalMode::kPty) return spawn_pty(options);
   return spawn_pipe(options);

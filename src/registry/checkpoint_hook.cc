@@ -55,6 +55,21 @@ class TargetRoot final : public SessionState {
   std::string real_;   // mu_
 };
 
+// Runs the session's commands under the workspace's write capture, so a
+// shell call's changes are kept as they happen; false when its backend
+// cannot (docker, a kernel without it): the store then keeps the tree.
+bool capture_writes(CallContext& ctx, const checkpoint::Checkpoints& store, const std::string& root,
+                    const checkpoint::Settings& settings) {
+  auto backend = session_backend(ctx);
+  if (!backend) return false;
+  auto capture = store.write_capture(root, settings);
+  if (!capture) {
+    log::warn("checkpoints: the write capture: " + capture.error().message);
+    return false;
+  }
+  return (*backend)->capture_writes(std::move(*capture));
+}
+
 }  // namespace
 
 Result<CheckpointPlace> checkpoint_place(CallContext& ctx) {
@@ -101,6 +116,9 @@ std::optional<checkpoint::Ticket> checkpoint_before(const ToolSpec& spec, const 
                             .shell = footprint->shell,
                             .shell_captured = here,
                             .remote = place->remote};
+  if (here && footprint->shell) {
+    call.writes_captured = capture_writes(ctx, *store, place->root, settings);
+  }
   // On the target a relative path joins the session's directory there, else
   // the backend's default, as the file tools join it (FileAccess).
   std::string base;

@@ -196,6 +196,7 @@ Result<RunResult> run_here(const std::string& code, const std::vector<StubSignat
       .env = scrubbed_env(run.settings),
       .timeout = std::chrono::seconds(run.settings.timeout_s),
       .write_fence_fd = fence_fd,
+      .write_capture = backend.write_capture(),
       .status = ctx.status,
   };
   if (const backend::CommandFence* fence = backend.command_fence()) {
@@ -317,10 +318,13 @@ KernelSlot::Starter local_starter(const std::vector<StubSignature>& sigs,
     KernelSpec spec = unfenced_spec(sigs, settings, interpreter,
                                     working_dir(settings.mode, ctx.session, backend));
     spec.write_fence_fd = fence_fd;
+    spec.write_capture = backend.write_capture();
     if (const backend::CommandFence* fence = backend.command_fence()) {
       proc::set_env(spec.env, "TMPDIR", fence->temp_dir());
     }
-    if (fence_fd < 0) {
+    // A spare was started without the capture: only a tree started with it
+    // has its changes kept.
+    if (fence_fd < 0 && !spec.write_capture) {
       auto spare = KernelPool::shared()->take_spare(spare_key(spec));
       if (spare && (spare = adopt_spare(std::move(spare), spec.cwd))) return spare;
     }

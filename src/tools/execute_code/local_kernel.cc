@@ -212,7 +212,8 @@ Result<std::unique_ptr<Kernel>> LocalKernel::start(const KernelSpec& spec) {
            .stdin_fd = theirs.get(),
            .stdout_fd = out.write.get(),
            .stderr_fd = err.write.get(),
-           .write_fence_fd = spec.write_fence_fd}));
+           .write_fence_fd = spec.write_fence_fd,
+           .capture = spec.write_capture.get()}));
   out.write.reset();
   err.write.reset();
   return std::unique_ptr<Kernel>(new LocalKernel(std::move(staging), std::move(server),

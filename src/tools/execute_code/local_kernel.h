@@ -9,6 +9,7 @@
 #include "core/result.h"
 #include "proc/process_tree.h"
 #include "proc/unique_fd.h"
+#include "proc/write_capture.h"
 #include "rpc/rpc_server.h"
 #include "tools/execute_code/kernel.h"
 #include "tools/execute_code/staging.h"
@@ -30,7 +31,9 @@ struct KernelSpec {
   std::string cwd;               // empty: the staging directory
   std::vector<std::string> env;  // scrubbed; the RPC and Python settings are added
   int write_fence_fd = -1;       // the Landlock ruleset the tree runs under; -1: none
-  uint64_t memory_bytes = 0;     // RLIMIT_AS of the kernel and its children; 0: none
+  // Keeps what the tree is about to change (proc/write_capture.h); null: none.
+  std::shared_ptr<const proc::WriteCapture> write_capture;
+  uint64_t memory_bytes = 0;  // RLIMIT_AS of the kernel and its children; 0: none
 };
 
 class LocalKernel final : public Kernel {

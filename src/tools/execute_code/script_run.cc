@@ -138,7 +138,8 @@ Result<RunResult> run_script(const RunRequest& request, rpc::RpcHandler& handler
                            .cwd = request.cwd.empty() ? staging.path() : request.cwd,
                            .stdout_fd = out.write.get(),
                            .stderr_fd = err.write.get(),
-                           .write_fence_fd = request.write_fence_fd}));
+                           .write_fence_fd = request.write_fence_fd,
+                           .capture = request.write_capture.get()}));
   out.write.reset();
   err.write.reset();
   std::stop_callback wake_on_stop(stop.get_token(), [fd = wake.get()] {

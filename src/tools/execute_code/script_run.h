@@ -5,11 +5,13 @@
 #pragma once
 
 #include "core/result.h"
+#include "proc/write_capture.h"
 #include "registry/call_status.h"
 #include "rpc/rpc_handler.h"
 #include "tools/execute_code/script_output.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -24,7 +26,9 @@ struct RunRequest {
   std::string cwd;               // empty: run in the staging directory
   std::vector<std::string> env;  // scrubbed; the RPC and Python settings are added
   std::chrono::milliseconds timeout{300000};
-  int write_fence_fd = -1;                 // the Landlock ruleset the tree runs under; -1: none
+  int write_fence_fd = -1;  // the Landlock ruleset the tree runs under; -1: none
+  // Keeps what the tree is about to change (proc/write_capture.h); null: none.
+  std::shared_ptr<const proc::WriteCapture> write_capture;
   registry::CallStatus* status = nullptr;  // fed the output as it arrives; may be null
 };
 

@@ -238,6 +238,8 @@ Result<std::unique_ptr<Kernel>> StreamKernel::start(std::shared_ptr<backend::Bac
   UniqueFd errors(pipe_fds[0]), errors_write(pipe_fds[1]);
   ::fcntl(errors.get(), F_SETFL, O_NONBLOCK);
   HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(*backend));
+  bool whole_tree = !backend->outlives_its_launcher();
+  std::shared_ptr<const proc::WriteCapture> capture = backend->write_capture();
   // On this host the launcher's tree is the kernel's (bubblewrap's, a local
   // bash's); elsewhere only the client runs here, in a group of its own.
   auto launcher = proc::spawn({.argv = backend->bash_argv(launch_script(spec, id), false),
@@ -245,8 +247,9 @@ Result<std::unique_ptr<Kernel>> StreamKernel::start(std::shared_ptr<backend::Bac
                                .cwd = "/",
                                .stdin_mode = proc::StdinMode::kPipe,
                                .stderr_fd = errors_write.get(),
-                               .whole_tree = !backend->outlives_its_launcher(),
-                               .write_fence_fd = fence_fd});
+                               .whole_tree = whole_tree,
+                               .write_fence_fd = fence_fd,
+                               .write_capture = whole_tree ? capture.get() : nullptr});
   errors_write.reset();
   if (!launcher)
     return Error::Unavailable(backend->name() + " backend: " + launcher.error().message);

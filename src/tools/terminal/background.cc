@@ -50,6 +50,8 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request,
   // Killing the local ssh/docker client leaves the command running there.
   std::string tag = backend->outlives_its_launcher() ? random_hex(8) : "";
   HERMES_ASSIGN_OR_RETURN(int fence_fd, backend::write_fence_fd(*backend));
+  // Alive until the job's supervisor has its own copies of the descriptors.
+  std::shared_ptr<const proc::WriteCapture> capture = backend->write_capture();
   const std::chrono::milliseconds grace = kill_grace(ctx.services.config);
   proc::StartRequest start{
       .spawn = {.argv = shell.background_argv(request.command, request.cwd, backend, grace, tag),
@@ -58,7 +60,8 @@ Result<BackgroundStarted> start_background(const BackgroundRequest& request,
                 .stdin_mode = proc::StdinMode::kPipe,
                 .terminal = request.pty ? proc::TerminalMode::kPty : proc::TerminalMode::kPipe,
                 .whole_tree = backend->runs_on_this_host(),
-                .write_fence_fd = fence_fd},
+                .write_fence_fd = fence_fd,
+                .write_capture = backend->runs_on_this_host() ? capture.get() : nullptr},
       .command = request.command,
       .cwd = request.cwd,
       .notify_on_complete = request.notify_on_complete,

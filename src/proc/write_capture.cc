@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: MIT
+// The filter and the supervisor's side of write_capture.h. serve_one runs
+// in a forked copy of a multithreaded server: system calls on stack memory
+// only, no allocation.
+#include "proc/write_capture.h"
+
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/fs.h>
+#include <linux/openat2.h>
+#include <linux/seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include <linux/capability.h>
+
+namespace hermes::proc {
+
+namespace {
+
+#if defined(__x86_64__)
+constexpr uint32_t kArch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+constexpr uint32_t kArch = AUDIT_ARCH_AARCH64;
+#else
+constexpr uint32_t kArch = 0;  // no filter: nothing is kept
+#endif
+
+// How a system call's arguments name the path it changes.
+enum class Act : uint8_t { kOpen, kOpen2, kWrite, kRemove, kRename, kRename2 };
+
+struct Watched {
+  long nr;
+  Act act;
+  int dir_arg;   // -1: the path is relative to the cwd
+  int path_arg;  // the path's argument
+  int flags_arg;
+};
+
+// The calls that can change a file's bytes or take its name away.
+constexpr Watched kWatched[] = {
+    {SYS_openat, Act::kOpen, 0, 1, 2},
+    {SYS_openat2, Act::kOpen2, 0, 1, 2},
+    {SYS_truncate, Act::kWrite, -1, 0, -1},
+    {SYS_unlinkat, Act::kRemove, 0, 1, 2},
+    {SYS_renameat, Act::kRename, 2, 3, -1},
+    {SYS_renameat2, Act::kRename2, 2, 3, 4},
+#ifdef SYS_open
+    {SYS_open, Act::kOpen, -1, 0, 1},
+    {SYS_creat, Act::kWrite, -1, 0, -1},
+    {SYS_unlink, Act::kRemove, -1, 0, -1},
+    {SYS_rename, Act::kRename, -1, 1, -1},
+#endif
+};
+
+constexpr uint32_t kWriteFlags = O_WRONLY | O_RDWR | O_TRUNC;
+
+uint32_t low_word_offset(int arg) {
+  return static_cast<uint32_t>(offsetof(seccomp_data, args) + 8 * arg);
+}
+
+// allow, or notify for the calls above; an open only when it may write,
+// an unlinkat only of a file.
+template <size_t N>
+size_t build_program(std::array<sock_filter, N>& p) {
+  size_t n = 0;
+  auto put = [&](sock_filter f) { p[n++] = f; };
+  constexpr uint32_t kAllow = SECCOMP_RET_ALLOW, kNotify = SECCOMP_RET_USER_NOTIF;
+  put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
+  put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kArch, 1, 0));
+  put(BPF_STMT(BPF_RET | BPF_K, kAllow));
+  put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+#if defined(__x86_64__)
+  put(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1));  // x32
+  put(BPF_STMT(BPF_RET | BPF_K, kAllow));
+#endif
+  for (const Watched& w : kWatched) {
+    bool open = w.act == Act::kOpen, unlinkat = w.act == Act::kRemove && w.flags_arg >= 0;
+    uint8_t body = open || unlinkat ? 4 : 1;
+    put(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(w.nr), 0, body));
+    if (open || unlinkat) {
+      put(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, low_word_offset(w.flags_arg)));
+      put(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, open ? kWriteFlags : AT_REMOVEDIR, 0, 1));
+      put(BPF_STMT(BPF_RET | BPF_K, open ? kNotify : kAllow));
+      put(BPF_STMT(BPF_RET | BPF_K, open ? kAllow : kNotify));
+    } else {
+      put(BPF_STMT(BPF_RET | BPF_K, kNotify));
+    }
+  }
+  put(BPF_STMT(BPF_RET | BPF_K, kAllow));
+  return n;
+}
+
+// Decimal digits of `v` appended at `out` (no NUL); returns the end.
+char* put_number(char* out, uint64_t v) {
+  char digits[24];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0) *out++ = digits[--n];
+  return out;
+}
+
+char* put_text(char* out, const char* text) {
+  while (*text) *out++ = *text++;
+  return out;
+}
+
+// "/proc/<pid>/<what>" or "/proc/<pid>/fd/<fd>".
+void proc_path(char* out, pid_t pid, const char* what, int fd = -1) {
+  out = put_text(out, "/proc/");
+  out = put_number(out, static_cast<uint64_t>(pid));
+  *out++ = '/';
+  out = put_text(out, what);
+  if (fd >= 0) out = put_number(out, static_cast<uint64_t>(fd));
+  *out = '\0';
+}
+
+// A NUL-terminated string of the stopped process, a page at a time (a
+// read across into an unmapped page fails whole).
+bool read_string(pid_t pid, uint64_t addr, char* out, size_t cap) {
+  constexpr uint64_t kPage = 4096;
+  size_t have = 0;
+  while (have + 1 < cap) {
+    size_t want = static_cast<size_t>(kPage - (addr + have) % kPage);
+    if (want > cap - 1 - have) want = cap - 1 - have;
+    iovec local{out + have, want};
+    iovec remote{reinterpret_cast<void*>(addr + have), want};
+    ssize_t got = ::process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    if (got <= 0) return false;
+    for (ssize_t i = 0; i < got; ++i) {
+      if (out[have + static_cast<size_t>(i)] == '\0') return true;
+    }
+    have += static_cast<size_t>(got);
+  }
+  return false;
+}
+
+bool read_bytes(pid_t pid, uint64_t addr, void* out, size_t size) {
+  iovec local{out, size};
+  iovec remote{reinterpret_cast<void*>(addr), size};
+  return ::process_vm_readv(pid, &local, 1, &remote, 1, 0) == static_cast<ssize_t>(size);
+}
+
+// Whether the directory open as `dir` is the workspace root or beneath
+// it, by walking `..` (which works in any mount namespace the process is
+// in: the workspace is bound at its own inode).
+bool beneath_root(int dir, const capture_internal::Plan& plan) {
+  int cur = ::fcntl(dir, F_DUPFD_CLOEXEC, 0);
+  struct ::stat st {};
+  for (int depth = 0; cur >= 0 && depth < 256; ++depth) {
+    if (::fstat(cur, &st) != 0) break;
+    if (st.st_dev == plan.root_dev && st.st_ino == plan.root_ino) {
+      ::close(cur);
+      return true;
+    }
+    int up = ::openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    struct ::stat up_st {};
+    if (up < 0 || ::fstat(up, &up_st) != 0 ||
+        (up_st.st_dev == st.st_dev && up_st.st_ino == st.st_ino)) {
+      if (up >= 0) ::close(up);
+      break;
+    }
+    ::close(cur);
+    cur = up;
+  }
+  if (cur >= 0) ::close(cur);
+  return false;
+}
+
+// Whether the directory open as `dir`, beneath the root, lies in an ignored
+// folder: its path beneath the root (as this process sees it) has a
+// component of that name. A path seen otherwise (another mount namespace)
+// is not judged.
+bool in_ignored(int dir, const capture_internal::Plan& plan) {
+  char self[64], path[4096];
+  proc_path(self, ::getpid(), "fd/", dir);
+  ssize_t n = ::readlink(self, path, sizeof path - 1);
+  if (n <= 0) return false;
+  path[n] = '\0';
+  size_t root_len = std::strlen(plan.root);
+  if (std::strncmp(path, plan.root, root_len) != 0) return false;
+  for (char* part = path + root_len; *part != '\0';) {
+    while (*part == '/') ++part;
+    char* end = part;
+    while (*end != '\0' && *end != '/') ++end;
+    size_t len = static_cast<size_t>(end - part);
+    for (const char* name = plan.ignored; *name != '\0'; name += std::strlen(name) + 1) {
+      if (len > 0 && std::strlen(name) == len && std::strncmp(part, name, len) == 0) return true;
+    }
+    part = end;
+  }
+  return false;
+}
+
+// Each inode kept since which look: a file changed again before the next
+// look needs no second copy (only the state a look saw is ever used).
+struct Seen {
+  uint64_t dev = 0, ino = 0, look = 0;
+};
+Seen g_seen[4096];
+
+uint64_t current_look(int looks_fd) {
+  uint64_t look = 0;
+  if (::pread(looks_fd, &look, sizeof look, 0) != static_cast<ssize_t>(sizeof look)) return 0;
+  return look;
+}
+
+// True when `st`'s inode was kept since the current look; else marks it.
+bool seen_this_look(const struct ::stat& st, uint64_t look) {
+  Seen& slot = g_seen[(st.st_ino * 31 + st.st_dev) % std::size(g_seen)];
+  if (slot.dev == st.st_dev && slot.ino == st.st_ino && slot.look == look) return true;
+  slot = Seen{st.st_dev, st.st_ino, look};
+  return false;
+}
+
+bool copy_bytes(int from, int to, uint64_t size) {
+  if (::ioctl(to, FICLONE, from) == 0) return true;
+  loff_t in = 0, out = 0;
+  while (static_cast<uint64_t>(in) < size) {
+    ssize_t n = ::copy_file_range(from, &in, to, &out, size - static_cast<uint64_t>(in), 0);
+    if (n > 0) continue;
+    if (n == 0) return true;  // shorter than it was: the stamp check below fails
+    if (errno != EXDEV && errno != ENOSYS && errno != EOPNOTSUPP && errno != EINVAL) return false;
+    char buf[65536];
+    for (;;) {
+      ssize_t r = ::pread(from, buf, sizeof buf, in);
+      if (r < 0) return false;
+      if (r == 0) return true;
+      if (::pwrite(to, buf, static_cast<size_t>(r), out) != r) return false;
+      in += r;
+      out += r;
+    }
+  }
+  return true;
+}
+
+bool same_state(const struct ::stat& a, const struct ::stat& b) {
+  return a.st_ino == b.st_ino && a.st_dev == b.st_dev && a.st_size == b.st_size &&
+         a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
+}
+
+// Keeps the file open as `file` (O_PATH, stat'ed as `st`), named `name` in
+// `parent`, as `kept`. A file losing its only name is linked (no copy);
+// any other is copied (cloned where the file system can) and kept only if
+// it did not change meanwhile.
+void keep(int parent, const char* name, int file, const struct ::stat& st, bool removing,
+          const char* kept, const capture_internal::Plan& plan) {
+  if (removing && st.st_nlink == 1 && ::linkat(parent, name, plan.dir_fd, kept, 0) == 0) {
+    struct ::stat now {};
+    if (::fstatat(plan.dir_fd, kept, &now, AT_SYMLINK_NOFOLLOW) != 0 || !same_state(now, st)) {
+      ::unlinkat(plan.dir_fd, kept, 0);
+    }
+    return;
+  }
+  char self[64];
+  proc_path(self, ::getpid(), "fd/", file);
+  int from = ::open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (from < 0) return;
+  int to = ::openat(plan.dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  struct ::stat before {}, after {};
+  if (to >= 0 && ::fstat(from, &before) == 0 && same_state(before, st) &&
+      copy_bytes(from, to, static_cast<uint64_t>(st.st_size)) && ::fstat(from, &after) == 0 &&
+      same_state(after, st)) {
+    proc_path(self, ::getpid(), "fd/", to);
+    ::linkat(AT_FDCWD, self, plan.dir_fd, kept, AT_SYMLINK_FOLLOW);
+  }
+  if (to >= 0) ::close(to);
+  ::close(from);
+}
+
+// `kept`: the capture's name for `st`.
+void name_of(const struct ::stat& st, char* kept) {
+  char* end = put_number(kept, st.st_ino);
+  *end++ = '.';
+  end = put_number(end, static_cast<uint64_t>(st.st_size));
+  *end++ = '.';
+  end = put_number(end, static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000ULL +
+                            static_cast<uint64_t>(st.st_mtim.tv_nsec));
+  *end = '\0';
+}
+
+// The call's path, resolved as the stopped process would (its root, cwd
+// or directory descriptor), then kept when it is a regular file beneath the
+// workspace that the call may change.
+void consider(const seccomp_notif& req, const Watched& w, const capture_internal::Plan& plan) {
+  const __u64* a = req.data.args;
+  bool removing = w.act == Act::kRemove || w.act == Act::kRename || w.act == Act::kRename2;
+  bool follow = !removing;
+  if (w.act == Act::kOpen || w.act == Act::kOpen2) {
+    uint64_t flags = a[w.flags_arg];
+    if (w.act == Act::kOpen2) {
+      open_how how{};
+      if (!read_bytes(req.pid, a[2], &how, sizeof how)) return;
+      flags = how.flags;
+    }
+    if ((flags & kWriteFlags) == 0) return;
+    if ((flags & O_CREAT) && (flags & O_EXCL)) return;  // a new file, or the call fails
+    follow = (flags & O_NOFOLLOW) == 0;
+  }
+  if (w.act == Act::kRemove && w.flags_arg >= 0 && (a[w.flags_arg] & AT_REMOVEDIR)) return;
+  if (w.act == Act::kRename2 && (a[w.flags_arg] & (RENAME_EXCHANGE | RENAME_NOREPLACE))) return;
+  char path[4096];
+  if (!read_string(req.pid, a[w.path_arg], path, sizeof path) || path[0] == '\0') return;
+  char base_path[64];
+  const char* rel = path;
+  int dirfd = w.dir_arg < 0 ? AT_FDCWD : static_cast<int>(a[w.dir_arg]);
+  if (path[0] == '/') {
+    proc_path(base_path, req.pid, "root");
+    while (*rel == '/') ++rel;
+  } else if (dirfd == AT_FDCWD) {
+    proc_path(base_path, req.pid, "cwd");
+  } else {
+    proc_path(base_path, req.pid, "fd/", dirfd);
+  }
+  char* slash = std::strrchr(const_cast<char*>(rel), '/');
+  const char* name = slash ? slash + 1 : rel;
+  if (*name == '\0' || std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) return;
+  int base = ::open(base_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (base < 0) return;
+  int parent = base;
+  if (slash) {
+    *slash = '\0';
+    parent = ::openat(base, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    ::close(base);
+    if (parent < 0) return;
+  }
+  int file = ::openat(parent, name, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+  struct ::stat st {};
+  if (file >= 0 && ::fstat(file, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == plan.root_dev &&
+      static_cast<uint64_t>(st.st_size) <= plan.max_bytes && beneath_root(parent, plan) &&
+      !in_ignored(parent, plan) && !seen_this_look(st, current_look(plan.looks_fd))) {
+    char kept[80];
+    name_of(st, kept);
+    if (::faccessat(plan.dir_fd, kept, F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
+      keep(parent, name, file, st, removing, kept, plan);
+    }
+  }
+  if (file >= 0) ::close(file);
+  ::close(parent);
+}
+
+}  // namespace
+
+bool write_capture_available(bool no_new_privs) {
+  // Tried once in a child: a kernel may list the action and still refuse
+  // the filter (a container's own seccomp profile).
+  static const bool kernel_offers = [] {
+    std::ifstream actions("/proc/sys/kernel/seccomp/actions_avail");
+    std::string all((std::istreambuf_iterator<char>(actions)), {});
+    if (kArch == 0 || all.find("user_notif") == std::string::npos) return false;
+    pid_t child = ::fork();
+    if (child == 0) {
+      ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+      ::_exit(capture_internal::install_filter() >= 0 ? 0 : 1);
+    }
+    int status = 0;
+    if (child < 0 || ::waitpid(child, &status, 0) != child) return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }();
+  if (!kernel_offers) return false;
+  if (no_new_privs) return true;
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2]{};
+  if (::syscall(SYS_capget, &header, data) != 0) return false;
+  return (data[CAP_SYS_ADMIN / 32].effective & (1U << (CAP_SYS_ADMIN % 32))) != 0;
+}
+
+std::string captured_name(uint64_t ino, uint64_t size, int64_t mtime_ns) {
+  return std::to_string(ino) + "." + std::to_string(size) + "." + std::to_string(mtime_ns);
+}
+
+namespace capture_internal {
+
+void make_plan(const WriteCapture& capture, int dir_fd, int looks_fd, Plan& plan) {
+  plan.dir_fd = dir_fd;
+  plan.looks_fd = looks_fd;
+  plan.root_dev = capture.root_dev;
+  plan.root_ino = capture.root_ino;
+  plan.max_bytes = capture.max_bytes;
+  std::string root = capture.root == "/" ? "" : capture.root;
+  root.copy(plan.root, std::min(root.size(), sizeof plan.root - 1));
+  size_t at = 0;
+  for (const std::string& name : capture.ignored) {
+    if (name.empty() || at + name.size() + 2 > sizeof plan.ignored) continue;
+    name.copy(plan.ignored + at, name.size());
+    at += name.size() + 1;  // the array is zeroed: each name ends with NUL
+  }
+}
+
+int install_filter() noexcept {
+  if (kArch == 0) return -1;
+  std::array<sock_filter, 96> program{};
+  size_t n = build_program(program);
+  sock_fprog prog{static_cast<unsigned short>(n), program.data()};
+  long fd = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+  return fd < 0 ? -1 : static_cast<int>(fd);
+}
+
+bool serve_one(int listener, const Plan& plan) noexcept {
+  seccomp_notif req;
+  std::memset(&req, 0, sizeof req);
+  if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0) {
+    return errno == EINTR || errno == ENOENT;  // ENOENT: that process was killed meanwhile
+  }
+  for (const Watched& w : kWatched) {
+    if (w.nr != req.data.nr) continue;
+    // The path is read from the process's memory: only while it still
+    // waits in this call is what was read the call's own.
+    uint64_t id = req.id;
+    if (::ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0) consider(req, w, plan);
+    break;
+  }
+  seccomp_notif_resp resp;
+  std::memset(&resp, 0, sizeof resp);
+  resp.id = req.id;
+  resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+  ::ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+  return true;
+}
+
+}  // namespace capture_internal
+
+}  // namespace hermes::proc
