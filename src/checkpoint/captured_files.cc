@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "checkpoint/captured_files.h"
 
-
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -301,6 +301,7 @@ void release_stdio() {
   if (args.capture) {
     ::close(pair[1]);
     listener = receive_listener(pair[0]);
+    if (listener >= 0) capture_internal::hurry(listener);
   }
   release_stdio();
   State state{.command = command};

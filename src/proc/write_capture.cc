@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/fs.h>
 #include <linux/openat2.h>
@@ -27,7 +28,13 @@
 #include <iterator>
 #include <string>
 
-#include <linux/capability.h>
+// Linux 6.6; Debian 12's headers predate it.
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
 
 namespace hermes::proc {
 
@@ -54,17 +61,12 @@ struct Watched {
 
 // The calls that can change a file's bytes or take its name away.
 constexpr Watched kWatched[] = {
-    {SYS_openat, Act::kOpen, 0, 1, 2},
-    {SYS_openat2, Act::kOpen2, 0, 1, 2},
-    {SYS_truncate, Act::kWrite, -1, 0, -1},
-    {SYS_unlinkat, Act::kRemove, 0, 1, 2},
-    {SYS_renameat, Act::kRename, 2, 3, -1},
-    {SYS_renameat2, Act::kRename2, 2, 3, 4},
+    {SYS_openat, Act::kOpen, 0, 1, 2},      {SYS_openat2, Act::kOpen2, 0, 1, 2},
+    {SYS_truncate, Act::kWrite, -1, 0, -1}, {SYS_unlinkat, Act::kRemove, 0, 1, 2},
+    {SYS_renameat, Act::kRename, 2, 3, -1}, {SYS_renameat2, Act::kRename2, 2, 3, 4},
 #ifdef SYS_open
-    {SYS_open, Act::kOpen, -1, 0, 1},
-    {SYS_creat, Act::kWrite, -1, 0, -1},
-    {SYS_unlink, Act::kRemove, -1, 0, -1},
-    {SYS_rename, Act::kRename, -1, 1, -1},
+    {SYS_open, Act::kOpen, -1, 0, 1},       {SYS_creat, Act::kWrite, -1, 0, -1},
+    {SYS_unlink, Act::kRemove, -1, 0, -1},  {SYS_rename, Act::kRename, -1, 1, -1},
 #endif
 };
 
@@ -275,7 +277,8 @@ void keep(int parent, const char* name, int file, const struct ::stat& st, bool 
   int from = ::open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (from < 0) return;
   int to = ::openat(plan.dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-  struct ::stat before {}, after {};
+  struct ::stat before {
+  }, after{};
   if (to >= 0 && ::fstat(from, &before) == 0 && same_state(before, st) &&
       copy_bytes(from, to, static_cast<uint64_t>(st.st_size)) && ::fstat(from, &after) == 0 &&
       same_state(after, st)) {
@@ -319,6 +322,8 @@ void consider(const seccomp_notif& req, const Watched& w, const capture_internal
   if (w.act == Act::kRename2 && (a[w.flags_arg] & (RENAME_EXCHANGE | RENAME_NOREPLACE))) return;
   char path[4096];
   if (!read_string(req.pid, a[w.path_arg], path, sizeof path) || path[0] == '\0') return;
+  // Devices (`2>/dev/null`, /dev/tty): most of a shell's opens for writing.
+  if (std::strncmp(path, "/dev/", 5) == 0) return;
   char base_path[64];
   const char* rel = path;
   int dirfd = w.dir_arg < 0 ? AT_FDCWD : static_cast<int>(a[w.dir_arg]);
@@ -410,8 +415,13 @@ int install_filter() noexcept {
   std::array<sock_filter, 96> program{};
   size_t n = build_program(program);
   sock_fprog prog{static_cast<unsigned short>(n), program.data()};
-  long fd = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+  long fd =
+      ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
   return fd < 0 ? -1 : static_cast<int>(fd);
+}
+
+void hurry(int listener) noexcept {
+  ::ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 0);
 }
 
 bool serve_one(int listener, const Plan& plan) noexcept {

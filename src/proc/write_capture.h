@@ -67,6 +67,10 @@ void make_plan(const WriteCapture& capture, int dir_fd, int looks_fd, Plan& plan
 // In the command's child, just before exec: installs the filter and
 // returns its listener (-1: the kernel refused; the command runs without).
 int install_filter() noexcept;
+// In the supervisor, once: the stopped process and the supervisor hand the
+// CPU to each other directly (Linux 6.6; ignored before): a round trip for
+// `> /dev/null` went from about 42 to 9 µs on a busy two-core machine.
+void hurry(int listener) noexcept;
 // In the supervisor: takes one notification from `listener`, keeps the
 // file it names when it should, and lets the system call go on. False when
 // the listener is done (every filtered process is gone).

@@ -92,9 +92,10 @@ TEST_F(CapturedShell, TheStoreKeepsWhatTheCommandChangedNotTheTree) {
   work_.write("gone/a.txt", "a\n");
   auto before = snapshot(work_.path());
 
-  call("sed -i 's/p/q/' src/f1.txt && echo x >> src/f2.txt && rm -rf gone && "
-       "mv src/f3.txt moved.txt && chmod 600 run.sh && mkdir -p new/deep && echo n > new/deep/n && "
-       "truncate -s 10 src/f4.txt && python3 -c \"open('src/f5.txt','w').write('py')\"");
+  call(
+      "sed -i 's/p/q/' src/f1.txt && echo x >> src/f2.txt && rm -rf gone && "
+      "mv src/f3.txt moved.txt && chmod 600 run.sh && mkdir -p new/deep && echo n > new/deep/n && "
+      "truncate -s 10 src/f4.txt && python3 -c \"open('src/f5.txt','w').write('py')\"");
   // The tree is 800 KB; the call changed five of its files.
   EXPECT_LT(checkpoints_.store_bytes(), 40'000u);
 
@@ -116,7 +117,8 @@ TEST_F(CapturedShell, EachCallKeepsTheStateTheLookBeforeItSaw) {
   auto report = checkpoints_.restore({.root = work_.path(), .id = (*all)[1].id}, settings_);
   ASSERT_TRUE(report.has_value());
   EXPECT_EQ(work_.read("log"), "by hand\n");
-  report = checkpoints_.restore({.root = work_.path(), .id = (*all)[0].id, .force = true}, settings_);
+  report =
+      checkpoints_.restore({.root = work_.path(), .id = (*all)[0].id, .force = true}, settings_);
   ASSERT_TRUE(report.has_value());
   EXPECT_EQ(work_.read("log"), "0\n");
 }

@@ -94,10 +94,10 @@ TEST_F(WriteCaptureTest, EveryWayAShellChangesAFileKeepsItsOldBytes) {
     want[name_now(k)] = std::string("old ") + k + "\n";
   }
   put(root_ + "/source", "new\n");
-  std::string out = run(
-      "sed -i s/old/new/ sed && echo x > redirect && echo y >> append && rm rm && "
-      "mv source mv_over && truncate -s 0 truncate && "
-      "python3 -c \"open('python','w').write('p')\" && cp /etc/hostname cp && cat sed");
+  std::string out =
+      run("sed -i s/old/new/ sed && echo x > redirect && echo y >> append && rm rm && "
+          "mv source mv_over && truncate -s 0 truncate && "
+          "python3 -c \"open('python','w').write('p')\" && cp /etc/hostname cp && cat sed");
   EXPECT_EQ(out, "new sed\n");
   EXPECT_EQ(kept(), want);
   EXPECT_FALSE(stdfs::exists(root_ + "/rm"));
