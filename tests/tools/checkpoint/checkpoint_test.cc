@@ -6,6 +6,7 @@
 // restore, hand edits refused, `.git` never touched, two sessions at once,
 // and the caps.
 #include "fs/atomic_write.h"
+#include "proc/write_capture.h"
 #include "testutil/reflink_mount.h"
 #include "testutil/scoped_env.h"
 #include "testutil/scripted_client.h"
@@ -380,6 +381,26 @@ TEST(Checkpoint, OnAReflinkFileSystemAShellCallCostsAboutWhatItChanged) {
   EXPECT_EQ(restored["success"], true) << restored.dump();
   EXPECT_EQ(snapshot(h.work().path()), before);
   EXPECT_LT(mount.used_bytes() - used, 256 << 10) << "restore copied the files";
+}
+
+// On this host a terminal call runs under the write capture: the store
+// keeps what the command changed, not a copy of the tree, and restore
+// brings the tree back byte for byte.
+TEST(Checkpoint, ATerminalCallHereStoresWhatItChangedNotTheTree) {
+  if (!proc::write_capture_available(false)) GTEST_SKIP() << "no write capture here";
+  CheckpointHarness h;
+  for (int i = 0; i < 300; ++i) {
+    h.work().write("src/f" + std::to_string(i) + ".txt",
+                   std::string(3000, static_cast<char>('a' + i % 26)) + std::to_string(i));
+  }
+  Snapshot before = snapshot(h.work().path());
+  ASSERT_EQ(h.sh("sed -i 's/a/b/' src/f0.txt && rm src/f1.txt && echo x >> src/f2.txt")["exit_code"],
+            0);
+  // A copy of the tree would be 900 KB.
+  EXPECT_LT(h.checkpoints().store_bytes(), 30'000u);
+  Json restored = restore(h, h.last_id());
+  EXPECT_EQ(restored["success"], true) << restored.dump();
+  EXPECT_EQ(snapshot(h.work().path()), before);
 }
 
 // Ignored build output is recorded by its metadata: a build folder made or
