@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 
 #include "checkpoint/store_files.h"
 
@@ -34,33 +35,75 @@ Result<std::shared_ptr<const proc::WriteCapture>> CapturedFiles::capture_for(
   return std::shared_ptr<const proc::WriteCapture>(std::move(capture));
 }
 
+namespace {
+
+uint64_t read_look(int fd) {
+  uint64_t look = 0;
+  if (::pread(fd, &look, sizeof look, 0) != static_cast<ssize_t>(sizeof look)) look = 0;
+  return look;
+}
+
+// The look a capture's name starts with, and where its state begins.
+bool parse_name(const char* name, uint64_t& look, const char*& state) {
+  char* end = nullptr;
+  errno = 0;
+  look = std::strtoull(name, &end, 10);
+  if (errno != 0 || end == name || *end != '-') return false;
+  state = end + 1;
+  return true;
+}
+
+}  // namespace
+
 void CapturedFiles::note_look() const {
   // The caller holds the workspace's lock: the read and the write are one
   // step for every process sharing the store.
   proc::UniqueFd fd(::open(looks_.c_str(), O_RDWR | O_CLOEXEC));
   if (!fd.valid()) return;  // no command has run under a capture yet
-  uint64_t look = 0;
-  if (::pread(fd.get(), &look, sizeof look, 0) != static_cast<ssize_t>(sizeof look)) look = 0;
-  ++look;
+  uint64_t look = read_look(fd.get()) + 1;
   [[maybe_unused]] ssize_t n = ::pwrite(fd.get(), &look, sizeof look, 0);
 }
 
-std::string CapturedFiles::path_of(const Stamp& stamp) const {
-  return dir_ + "/" + proc::captured_name(stamp.ino, stamp.size, stamp.mtime_ns);
+uint64_t CapturedFiles::look() const {
+  proc::UniqueFd fd(::open(looks_.c_str(), O_RDONLY | O_CLOEXEC));
+  return fd.valid() ? read_look(fd.get()) : 0;
 }
 
-proc::UniqueFd CapturedFiles::open(const Stamp& stamp) const {
-  if (stamp.ino == 0) return proc::UniqueFd();
-  return proc::UniqueFd(::open(path_of(stamp).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-}
-
-void CapturedFiles::drop(const Stamp& stamp) const { ::unlink(path_of(stamp).c_str()); }
-
-void CapturedFiles::clear() const {
+void CapturedFiles::scan() {
+  by_state_.clear();
   DIR* d = ::opendir(dir_.c_str());
   if (d == nullptr) return;
   while (dirent* e = ::readdir(d)) {
-    if (e->d_name[0] != '.') ::unlinkat(::dirfd(d), e->d_name, 0);
+    uint64_t look = 0;
+    const char* state = nullptr;
+    if (parse_name(e->d_name, look, state)) by_state_[state] = e->d_name;
+  }
+  ::closedir(d);
+}
+
+proc::UniqueFd CapturedFiles::open(const Stamp& stamp) const {
+  auto it = by_state_.find(proc::captured_state(stamp.ino, stamp.size, stamp.mtime_ns));
+  if (stamp.ino == 0 || it == by_state_.end()) return proc::UniqueFd();
+  std::string path = dir_ + "/" + it->second;
+  return proc::UniqueFd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+}
+
+void CapturedFiles::drop(const Stamp& stamp) {
+  auto it = by_state_.find(proc::captured_state(stamp.ino, stamp.size, stamp.mtime_ns));
+  if (it == by_state_.end()) return;
+  ::unlink((dir_ + "/" + it->second).c_str());
+  by_state_.erase(it);
+}
+
+void CapturedFiles::remove_before(uint64_t look) const {
+  DIR* d = ::opendir(dir_.c_str());
+  if (d == nullptr) return;
+  while (dirent* e = ::readdir(d)) {
+    uint64_t made = 0;
+    const char* state = nullptr;
+    bool named = parse_name(e->d_name, made, state);
+    // A `.new` left by a killed supervisor is named too; only . and .. are not.
+    if (e->d_name[0] != '.' && (!named || made < look)) ::unlinkat(::dirfd(d), e->d_name, 0);
   }
   ::closedir(d);
 }

@@ -10,6 +10,7 @@
 #include "core/result.h"
 #include "proc/write_capture.h"
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -32,20 +33,24 @@ class CapturedFiles {
   // A look is about to read the tree, or has: a file changed from now on
   // is kept again, in the state the look saw.
   void note_look() const;
+  // The look count now (captures made from now on carry it or a later one).
+  uint64_t look() const;
+
+  // Reads which captures are kept, for open and drop.
+  void scan();
   // The capture of the file state `stamp`, opened for reading; invalid when
   // none was kept. The caller checks its content against the index's hash.
   proc::UniqueFd open(const Stamp& stamp) const;
   // Removes it once stored.
-  void drop(const Stamp& stamp) const;
-  // Drops every capture: no command of the workspace runs, so none of
-  // them can still be needed.
-  void clear() const;
+  void drop(const Stamp& stamp);
+  // Removes the captures made before look `look` (UINT64_MAX: every one):
+  // the looks since have seen what they were kept for, or it never came.
+  void remove_before(uint64_t look) const;
 
  private:
-  std::string path_of(const Stamp& stamp) const;
-
-  std::string dir_;    // the captures
-  std::string looks_;  // the counter
+  std::string dir_;                              // the captures
+  std::string looks_;                            // the counter
+  std::map<std::string, std::string> by_state_;  // scan: state -> file name
 };
 
 }  // namespace hermes::checkpoint

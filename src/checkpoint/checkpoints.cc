@@ -324,6 +324,7 @@ Result<Ticket> Checkpoints::begin(const CallInfo& call, const Settings& settings
     } else if (!now) {
       return now.error();
     }
+    ticket.look = CapturedFiles(journal.dir()).look();
   }
   HERMES_ASSIGN_OR_RETURN(ticket.id, journal.next_id());
   if (call.shell) {
@@ -377,6 +378,7 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
       others = written_since(all, ticket.id);
     }
     CapturedFiles captured(journal.dir());
+    captured.scan();
     for (IndexChange& change : now.changed) {
       auto other = others.find(change.path);
       if (other != others.end() && other->second.same_as(change.is)) continue;
@@ -386,13 +388,13 @@ Status Checkpoints::finish(const Ticket& ticket, const Settings& settings) const
       after[change.path] = std::move(change.is);
     }
   }
-  // With no command running, no capture kept so far can still be needed.
-  if (files.here() && !busy) CapturedFiles(journal.dir()).clear();
+  // Captures from before this call's look have served; with no command
+  // running, none kept so far can still be needed.
+  if (files.here()) CapturedFiles(journal.dir()).remove_before(busy ? ticket.look : UINT64_MAX);
   return journal.finish(ticket.id, before, after);
 }
 
-Result<PathState> Checkpoints::stored_before(const IndexChange& change,
-                                             const CapturedFiles& captured,
+Result<PathState> Checkpoints::stored_before(const IndexChange& change, CapturedFiles& captured,
                                              const WorkspaceObjects& objects) const {
   PathState was = change.was;
   if (was.kind != Kind::kFile || was.blob.empty() || objects.known(was.blob)) return was;

@@ -69,6 +69,9 @@ struct Ticket {
   // A command's mark in the workspace's `running` folder while it runs: no
   // file is held then (anything may change it), removed by `finish`.
   std::string running;
+  // The look count after a shell call's look: captures made before it
+  // (proc/write_capture.h) are removed when the call finishes.
+  uint64_t look = 0;
   Remote remote;  // where the files are
 };
 
@@ -170,7 +173,7 @@ class Checkpoints {
                           bool report, Keep keep) const;
   Status save(const Journal& journal, Workspace& ws, const Refresh& found, bool whole) const;
   // A shell call's state before for the journal: its content stored.
-  Result<PathState> stored_before(const IndexChange& change, const CapturedFiles& captured,
+  Result<PathState> stored_before(const IndexChange& change, CapturedFiles& captured,
                                   const WorkspaceObjects& objects) const;
   ScanOptions scan_options(const Settings& settings) const;
 

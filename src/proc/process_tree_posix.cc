@@ -140,24 +140,33 @@ bool reap_children(State& state) {
   }
 }
 
-// Hands the filter's listener to the supervisor (none: -1 sends nothing,
-// and the command runs without the capture).
-void send_listener(int socket, int listener) {
-  if (listener >= 0) {
-    char byte = 0;
-    iovec data{&byte, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr msg{};
+// One byte with room for one descriptor (SCM_RIGHTS), on the stack.
+struct FdMessage {
+  char byte = 0;
+  iovec data{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  FdMessage() {
     msg.msg_iov = &data;
     msg.msg_iovlen = 1;
     msg.msg_control = control;
     msg.msg_controllen = sizeof control;
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  }
+  FdMessage(const FdMessage&) = delete;
+  FdMessage& operator=(const FdMessage&) = delete;
+};
+
+// Hands the filter's listener to the supervisor (none: -1 sends nothing,
+// and the command runs without the capture).
+void send_listener(int socket, int listener) {
+  if (listener >= 0) {
+    FdMessage m;
+    cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(sizeof(int));
     std::memcpy(CMSG_DATA(c), &listener, sizeof(int));
-    if (::sendmsg(socket, &msg, MSG_NOSIGNAL) != 1) {
+    if (::sendmsg(socket, &m.msg, MSG_NOSIGNAL) != 1) {
       // Nobody would answer the filter: every write would wait forever.
       write_text(kStderrFd, "cannot hand the write capture to the supervisor\n");
       ::_exit(126);
@@ -169,19 +178,12 @@ void send_listener(int socket, int listener) {
 
 // The listener the command's child sent, or -1 (it ran without one).
 int receive_listener(int socket) {
-  char byte = 0;
-  iovec data{&byte, 1};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &data;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
+  FdMessage m;
   ssize_t n;
   do {
-    n = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+    n = ::recvmsg(socket, &m.msg, MSG_CMSG_CLOEXEC);
   } while (n < 0 && errno == EINTR);
-  cmsghdr* c = n == 1 ? CMSG_FIRSTHDR(&msg) : nullptr;
+  cmsghdr* c = n == 1 ? CMSG_FIRSTHDR(&m.msg) : nullptr;
   int fd = -1;
   if (c != nullptr && c->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
   ::close(socket);
@@ -318,7 +320,8 @@ void release_stdio() {
     int64_t wait_ms = state.phase == Phase::kKilling       ? kKillRoundMs
                       : state.phase == Phase::kTerminating ? state.kill_at - now_ms()
                                                            : -1;
-    if (wait_ms < -1) wait_ms = 0;
+    // A deadline just passed is no wait at all, never -1 (forever).
+    if (wait_ms < 0 && state.phase != Phase::kRunning) wait_ms = 0;
     timespec ts{wait_ms / 1000, (wait_ms % 1000) * 1000000};
     // The listener is served in every phase: a command cleaning up after
     // SIGTERM still writes, and waits for its answer.

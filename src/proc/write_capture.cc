@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,6 +26,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 
 // Linux 6.6; Debian 12's headers predate it.
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -212,12 +212,14 @@ bool in_ignored(int dir, const capture_internal::Plan& plan) {
   return false;
 }
 
-// Each inode kept since which look: a file changed again before the next
-// look needs no second copy (only the state a look saw is ever used).
+// Each inode copied since which look: a file changed again before the
+// next look needs no second copy (only the state a look saw is ever used).
+// Open addressing over a few slots; a slot of an older look is free.
 struct Seen {
   uint64_t dev = 0, ino = 0, look = 0;
 };
-Seen g_seen[4096];
+Seen g_seen[8192];
+constexpr size_t kProbe = 8;
 
 uint64_t current_look(int looks_fd) {
   uint64_t look = 0;
@@ -225,12 +227,27 @@ uint64_t current_look(int looks_fd) {
   return look;
 }
 
-// True when `st`'s inode was kept since the current look; else marks it.
-bool seen_this_look(const struct ::stat& st, uint64_t look) {
-  Seen& slot = g_seen[(st.st_ino * 31 + st.st_dev) % std::size(g_seen)];
-  if (slot.dev == st.st_dev && slot.ino == st.st_ino && slot.look == look) return true;
-  slot = Seen{st.st_dev, st.st_ino, look};
+Seen* seen_slot(const struct ::stat& st, size_t i) {
+  return &g_seen[(st.st_ino * 31 + st.st_dev + i) % std::size(g_seen)];
+}
+
+bool copied_this_look(const struct ::stat& st, uint64_t look) {
+  for (size_t i = 0; i < kProbe; ++i) {
+    const Seen* slot = seen_slot(st, i);
+    if (slot->dev == st.st_dev && slot->ino == st.st_ino && slot->look == look) return true;
+  }
   return false;
+}
+
+void mark_copied(const struct ::stat& st, uint64_t look) {
+  Seen* chosen = seen_slot(st, 0);
+  for (size_t i = 0; i < kProbe; ++i) {
+    if (seen_slot(st, i)->look != look) {
+      chosen = seen_slot(st, i);
+      break;
+    }
+  }
+  *chosen = Seen{st.st_dev, st.st_ino, look};
 }
 
 bool copy_bytes(int from, int to, uint64_t size) {
@@ -259,39 +276,55 @@ bool same_state(const struct ::stat& a, const struct ::stat& b) {
          a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
 }
 
-// Keeps the file open as `file` (O_PATH, stat'ed as `st`), named `name` in
-// `parent`, as `kept`. A file losing its only name is linked (no copy);
-// any other is copied (cloned where the file system can) and kept only if
-// it did not change meanwhile.
-void keep(int parent, const char* name, int file, const struct ::stat& st, bool removing,
-          const char* kept, const capture_internal::Plan& plan) {
-  if (removing && st.st_nlink == 1 && ::linkat(parent, name, plan.dir_fd, kept, 0) == 0) {
-    struct ::stat now {};
-    if (::fstatat(plan.dir_fd, kept, &now, AT_SYMLINK_NOFOLLOW) != 0 || !same_state(now, st)) {
-      ::unlinkat(plan.dir_fd, kept, 0);
-    }
-    return;
+// Keeps the file named `name` in `parent` (stat'ed as `st`), about to lose
+// that name, as `kept` by a second name: no bytes copied. False when it
+// could not (another file system): copy it then.
+bool keep_by_link(int parent, const char* name, const struct ::stat& st, const char* kept,
+                  const capture_internal::Plan& plan) {
+  if (st.st_nlink != 1) return false;
+  if (::linkat(parent, name, plan.dir_fd, kept, 0) != 0) return errno == EEXIST;
+  struct ::stat now {};
+  if (::fstatat(plan.dir_fd, kept, &now, AT_SYMLINK_NOFOLLOW) != 0 || !same_state(now, st)) {
+    ::unlinkat(plan.dir_fd, kept, 0);  // another file took the name meanwhile
   }
+  return true;
+}
+
+// Keeps the file open as `file` (O_PATH, stat'ed as `st`) as `kept`, a
+// copy (a clone where the file system can) made only if the file did not
+// change meanwhile. It replaces a `kept` that is a second name of the file
+// itself (kept by keep_by_link for a call that then failed, or a file
+// still written through a descriptor): that one would change with it.
+bool keep_by_copy(int file, const struct ::stat& st, const char* kept,
+                  const capture_internal::Plan& plan) {
   char self[64];
   proc_path(self, ::getpid(), "fd/", file);
   int from = ::open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (from < 0) return;
+  if (from < 0) return false;
   int to = ::openat(plan.dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
   struct ::stat before {
   }, after{};
+  bool kept_it = false;
   if (to >= 0 && ::fstat(from, &before) == 0 && same_state(before, st) &&
       copy_bytes(from, to, static_cast<uint64_t>(st.st_size)) && ::fstat(from, &after) == 0 &&
       same_state(after, st)) {
     proc_path(self, ::getpid(), "fd/", to);
-    ::linkat(AT_FDCWD, self, plan.dir_fd, kept, AT_SYMLINK_FOLLOW);
+    char temp[96];
+    put_text(put_text(temp, kept), ".new")[0] = '\0';
+    ::unlinkat(plan.dir_fd, temp, 0);
+    kept_it = ::linkat(AT_FDCWD, self, plan.dir_fd, temp, AT_SYMLINK_FOLLOW) == 0 &&
+              ::renameat(plan.dir_fd, temp, plan.dir_fd, kept) == 0;
   }
   if (to >= 0) ::close(to);
   ::close(from);
+  return kept_it;
 }
 
-// `kept`: the capture's name for `st`.
-void name_of(const struct ::stat& st, char* kept) {
-  char* end = put_number(kept, st.st_ino);
+// `kept`: the capture's name for `st` at look `look`.
+void name_of(const struct ::stat& st, uint64_t look, char* kept) {
+  char* end = put_number(kept, look);
+  *end++ = '-';
+  end = put_number(end, st.st_ino);
   *end++ = '.';
   end = put_number(end, static_cast<uint64_t>(st.st_size));
   *end++ = '.';
@@ -300,85 +333,162 @@ void name_of(const struct ::stat& st, char* kept) {
   *end = '\0';
 }
 
-// The call's path, resolved as the stopped process would (its root, cwd
-// or directory descriptor), then kept when it is a regular file beneath the
-// workspace that the call may change.
+// Opens the directory holding the path at `addr` of the stopped call, as
+// that process resolves it (its root, cwd or directory descriptor `dirfd`;
+// `in_root`: openat2's RESOLVE_IN_ROOT, `dirfd` is its root), and points
+// `name` at its last component in `path`. -1 when there is nothing to
+// keep: unreadable, a device, or no such directory.
+int open_parent(const seccomp_notif& req, int dirfd, uint64_t addr, bool in_root, char* path,
+                size_t cap, const char*& name, bool& by_proc, const capture_internal::Plan& plan) {
+  by_proc = false;
+  if (!read_string(req.pid, addr, path, cap) || path[0] == '\0') return -1;
+  // Devices (`2>/dev/null`, /dev/tty): most of a shell's opens for writing.
+  if (std::strncmp(path, "/dev/", 5) == 0 && std::strncmp(plan.root, "/dev/", 5) != 0) return -1;
+  char base_path[64];
+  const char* rel = path;
+  if (path[0] == '/' && !in_root) {
+    proc_path(base_path, req.pid, "root");
+    while (*rel == '/') ++rel;
+    // /proc/self is the stopped process, not this one.
+    for (const char* self : {"proc/self/", "proc/thread-self/"}) {
+      size_t len = std::strlen(self);
+      if (std::strncmp(rel, self, len) != 0) continue;
+      proc_path(base_path, req.pid, "");
+      rel += len;
+      by_proc = true;
+      break;
+    }
+  } else if (dirfd == AT_FDCWD) {
+    proc_path(base_path, req.pid, "cwd");
+  } else {
+    proc_path(base_path, req.pid, "fd/", dirfd);
+  }
+  while (in_root && *rel == '/') ++rel;
+  char* slash = std::strrchr(const_cast<char*>(rel), '/');
+  name = slash ? slash + 1 : rel;
+  if (*name == '\0' || std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) return -1;
+  int base = ::open(base_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (base < 0 || !slash) return base;
+  *slash = '\0';
+  int parent = ::openat(base, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  ::close(base);
+  return parent;
+}
+
+// Whether the file open as `file` (a link followed) lies beneath the root,
+// by its path as this process sees it.
+bool file_beneath_root(int file, const capture_internal::Plan& plan) {
+  char self[64], path[4096];
+  proc_path(self, ::getpid(), "fd/", file);
+  ssize_t n = ::readlink(self, path, sizeof path - 1);
+  if (n <= 0) return false;
+  path[n] = '\0';
+  size_t len = std::strlen(plan.root);
+  return std::strncmp(path, plan.root, len) == 0 && path[len] == '/';
+}
+
+// Keeps the file `name` in `parent` when it is a regular file beneath the
+// workspace, in the state the current look saw: by a link when the call
+// takes its only name away (`removing`), else by a copy. `by_proc`: the
+// name is one of /proc's links to the file (`/proc/self/fd/3`), judged by
+// where the file is.
+void keep_file(int parent, const char* name, bool follow, bool removing, bool by_proc,
+               const capture_internal::Plan& plan) {
+  int file = ::openat(parent, name, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+  struct ::stat st {
+  }, own{};
+  uint64_t look = current_look(plan.looks_fd);
+  bool wanted = file >= 0 && ::fstat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+                st.st_dev == plan.root_dev && static_cast<uint64_t>(st.st_size) <= plan.max_bytes &&
+                !copied_this_look(st, look);
+  if (wanted && by_proc) {
+    wanted = file_beneath_root(file, plan);
+  } else if (wanted) {
+    wanted = beneath_root(parent, plan) && !in_ignored(parent, plan);
+    // A link followed: the file it reaches must be the workspace's too.
+    if (wanted && follow && ::fstatat(parent, name, &own, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISLNK(own.st_mode)) {
+      wanted = file_beneath_root(file, plan);
+    }
+  }
+  if (wanted) {
+    char kept[96];
+    name_of(st, look, kept);
+    struct ::stat have {};
+    bool exists = ::fstatat(plan.dir_fd, kept, &have, AT_SYMLINK_NOFOLLOW) == 0;
+    bool shares = exists && have.st_ino == st.st_ino && have.st_dev == st.st_dev;
+    if (removing && !exists && keep_by_link(parent, name, st, kept, plan)) {
+      // kept by a second name: a later write must still copy it
+    } else if ((!exists || shares) && keep_by_copy(file, st, kept, plan)) {
+      mark_copied(st, look);
+    }
+  }
+  if (file >= 0) ::close(file);
+}
+
+// The call's paths, resolved as the stopped process would, and each file
+// the call may change or take away kept.
 void consider(const seccomp_notif& req, const Watched& w, const capture_internal::Plan& plan) {
   const __u64* a = req.data.args;
   bool removing = w.act == Act::kRemove || w.act == Act::kRename || w.act == Act::kRename2;
-  bool follow = !removing;
+  bool follow = !removing, in_root = false;
   if (w.act == Act::kOpen || w.act == Act::kOpen2) {
     uint64_t flags = a[w.flags_arg];
     if (w.act == Act::kOpen2) {
       open_how how{};
       if (!read_bytes(req.pid, a[2], &how, sizeof how)) return;
       flags = how.flags;
+      in_root = (how.resolve & RESOLVE_IN_ROOT) != 0;
     }
     if ((flags & kWriteFlags) == 0) return;
     if ((flags & O_CREAT) && (flags & O_EXCL)) return;  // a new file, or the call fails
     follow = (flags & O_NOFOLLOW) == 0;
   }
   if (w.act == Act::kRemove && w.flags_arg >= 0 && (a[w.flags_arg] & AT_REMOVEDIR)) return;
-  if (w.act == Act::kRename2 && (a[w.flags_arg] & (RENAME_EXCHANGE | RENAME_NOREPLACE))) return;
+  if (w.act == Act::kRename2 && (a[w.flags_arg] & RENAME_EXCHANGE)) return;
   char path[4096];
-  if (!read_string(req.pid, a[w.path_arg], path, sizeof path) || path[0] == '\0') return;
-  // Devices (`2>/dev/null`, /dev/tty): most of a shell's opens for writing.
-  if (std::strncmp(path, "/dev/", 5) == 0) return;
-  char base_path[64];
-  const char* rel = path;
+  const char* name = nullptr;
+  bool by_proc = false;
   int dirfd = w.dir_arg < 0 ? AT_FDCWD : static_cast<int>(a[w.dir_arg]);
-  if (path[0] == '/') {
-    proc_path(base_path, req.pid, "root");
-    while (*rel == '/') ++rel;
-  } else if (dirfd == AT_FDCWD) {
-    proc_path(base_path, req.pid, "cwd");
-  } else {
-    proc_path(base_path, req.pid, "fd/", dirfd);
+  int parent =
+      open_parent(req, dirfd, a[w.path_arg], in_root, path, sizeof path, name, by_proc, plan);
+  if (parent < 0) return;
+  bool target_inside = beneath_root(parent, plan);
+  if (!(w.act == Act::kRename2 && (a[w.flags_arg] & RENAME_NOREPLACE))) {
+    keep_file(parent, name, follow, removing, by_proc, plan);
   }
-  char* slash = std::strrchr(const_cast<char*>(rel), '/');
-  const char* name = slash ? slash + 1 : rel;
-  if (*name == '\0' || std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) return;
-  int base = ::open(base_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (base < 0) return;
-  int parent = base;
-  if (slash) {
-    *slash = '\0';
-    parent = ::openat(base, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
-    ::close(base);
-    if (parent < 0) return;
-  }
-  int file = ::openat(parent, name, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
-  struct ::stat st {};
-  if (file >= 0 && ::fstat(file, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == plan.root_dev &&
-      static_cast<uint64_t>(st.st_size) <= plan.max_bytes && beneath_root(parent, plan) &&
-      !in_ignored(parent, plan) && !seen_this_look(st, current_look(plan.looks_fd))) {
-    char kept[80];
-    name_of(st, kept);
-    if (::faccessat(plan.dir_fd, kept, F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
-      keep(parent, name, file, st, removing, kept, plan);
-    }
-  }
-  if (file >= 0) ::close(file);
   ::close(parent);
+  // A file moved out of the workspace leaves it: keep the one moved (by a
+  // second name). One moved within it is still there, under its new name.
+  if (w.act != Act::kRename && w.act != Act::kRename2) return;
+  if (target_inside) return;
+  int from_dirfd = w.dir_arg < 0 ? AT_FDCWD : static_cast<int>(a[0]);
+  int from = open_parent(req, from_dirfd, a[w.dir_arg < 0 ? 0 : 1], false, path, sizeof path, name,
+                         by_proc, plan);
+  if (from < 0) return;
+  keep_file(from, name, false, true, false, plan);
+  ::close(from);
 }
 
 }  // namespace
 
 bool write_capture_available(bool no_new_privs) {
-  // Tried once in a child: a kernel may list the action and still refuse
-  // the filter (a container's own seccomp profile).
+  // Tried once on a thread of its own (a filter and no_new_privs hold for
+  // the thread that sets them, and end with it): a kernel may list the
+  // action and still refuse the filter (a container's own profile, or a
+  // listener already on this process's chain: one is allowed per chain).
   static const bool kernel_offers = [] {
     std::ifstream actions("/proc/sys/kernel/seccomp/actions_avail");
     std::string all((std::istreambuf_iterator<char>(actions)), {});
     if (kArch == 0 || all.find("user_notif") == std::string::npos) return false;
-    pid_t child = ::fork();
-    if (child == 0) {
+    bool installed = false;
+    std::thread([&installed] {
       ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-      ::_exit(capture_internal::install_filter() >= 0 ? 0 : 1);
-    }
-    int status = 0;
-    if (child < 0 || ::waitpid(child, &status, 0) != child) return false;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      int listener = capture_internal::install_filter();
+      installed = listener >= 0;
+      if (installed) ::close(listener);
+    }).join();
+    return installed;
   }();
   if (!kernel_offers) return false;
   if (no_new_privs) return true;
@@ -388,7 +498,7 @@ bool write_capture_available(bool no_new_privs) {
   return (data[CAP_SYS_ADMIN / 32].effective & (1U << (CAP_SYS_ADMIN % 32))) != 0;
 }
 
-std::string captured_name(uint64_t ino, uint64_t size, int64_t mtime_ns) {
+std::string captured_state(uint64_t ino, uint64_t size, int64_t mtime_ns) {
   return std::to_string(ino) + "." + std::to_string(size) + "." + std::to_string(mtime_ns);
 }
 
@@ -415,8 +525,15 @@ int install_filter() noexcept {
   std::array<sock_filter, 96> program{};
   size_t n = build_program(program);
   sock_fprog prog{static_cast<unsigned short>(n), program.data()};
+  // Once the supervisor has the call, only a fatal signal interrupts the
+  // wait: a handler without SA_RESTART would otherwise see EINTR from an
+  // open that never returns it (Linux 5.19; tried without before).
   long fd =
-      ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+      ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+                SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
+  if (fd < 0 && errno == EINVAL) {
+    fd = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+  }
   return fd < 0 ? -1 : static_cast<int>(fd);
 }
 

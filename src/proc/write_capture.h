@@ -9,11 +9,11 @@
 // what it keeps is what the commands touched.
 //
 // A file is kept once per look of the checkpoint store (a counter in a
-// file the store bumps), under the name `<inode>.<size>.<mtime ns>`: the
-// state the store's index saw, which it matches by content hash before
-// using it. What a capture misses (a write through a descriptor opened
-// before the look, io_uring, a 32-bit program, a process outside the tree)
-// is never wrong, only missing: the store then keeps that file's metadata.
+// file the store bumps), under a name giving the look and the file's state
+// (`<look>-<inode>.<size>.<mtime ns>`): the state the store's index saw,
+// which it matches by content hash before using it. What a capture misses (a write through a
+// descriptor opened before the look, io_uring, a 32-bit program, a process outside the tree) is
+// never wrong, only missing: the store then keeps that file's metadata.
 #pragma once
 
 #include "proc/unique_fd.h"
@@ -45,8 +45,9 @@ struct WriteCapture {
 // (no_new_privs will be set: `no_new_privs`, else CAP_SYS_ADMIN).
 bool write_capture_available(bool no_new_privs);
 
-// The capture's file name for a file's state.
-std::string captured_name(uint64_t ino, uint64_t size, int64_t mtime_ns);
+// A capture is named `<look>-<state>`: the look it was made after, then the
+// file's state as here.
+std::string captured_state(uint64_t ino, uint64_t size, int64_t mtime_ns);
 
 namespace capture_internal {
 

@@ -11,7 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -145,6 +148,25 @@ TEST_F(CapturedShell, AChangeTheCaptureDidNotSeeIsKeptByItsMetadata) {
   EXPECT_EQ(report->not_restored[0].first, "theirs.txt");
   EXPECT_EQ(work_.read("mine.txt"), "mine\n");
   EXPECT_EQ(work_.read("theirs.txt"), "changed outside\n");  // never a wrong old content
+}
+
+// While a background job runs, captures no call used are still removed
+// once a later call's look has seen past them.
+TEST_F(CapturedShell, CapturesNoCallUsedDoNotPileUpBesideARunningJob) {
+  work_.write("opened", std::string(100'000, 'o'));
+  pid_t job = ::fork();
+  if (job == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  ASSERT_TRUE(checkpoints_.note_running(work_.path(), job).has_value());
+  for (int i = 0; i < 4; ++i) call("touch opened");  // opened for writing, its bytes unchanged
+  std::string captured = checkpoints_.journal_of(work_.path()).dir() + "/captured";
+  size_t left = 0;
+  for ([[maybe_unused]] const auto& e : stdfs::directory_iterator(captured)) ++left;
+  EXPECT_LE(left, 1u);
+  ::kill(job, SIGKILL);
+  ::waitpid(job, nullptr, 0);
 }
 
 TEST_F(CapturedShell, AnUncapturedCallAfterCapturedOnesKeepsTheTreeFirst) {

@@ -60,8 +60,8 @@ class WriteCaptureTest : public ::testing::Test {
   std::string name_now(const std::string& rel) {
     struct ::stat st {};
     EXPECT_EQ(::stat((root_ + "/" + rel).c_str(), &st), 0) << rel;
-    return captured_name(st.st_ino, static_cast<uint64_t>(st.st_size),
-                         st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec);
+    return captured_state(st.st_ino, static_cast<uint64_t>(st.st_size),
+                          st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec);
   }
 
   std::string run(const std::string& script) {
@@ -73,10 +73,12 @@ class WriteCaptureTest : public ::testing::Test {
     return out;
   }
 
+  // Each capture's state (its name less the look) and bytes.
   std::map<std::string, std::string> kept() {
     std::map<std::string, std::string> out;
     for (const auto& e : stdfs::directory_iterator(kept_)) {
-      out[e.path().filename()] = slurp(e.path());
+      std::string name = e.path().filename();
+      out[name.substr(name.find('-') + 1)] = slurp(e.path());
     }
     return out;
   }
@@ -102,6 +104,39 @@ TEST_F(WriteCaptureTest, EveryWayAShellChangesAFileKeepsItsOldBytes) {
   EXPECT_EQ(kept(), want);
   EXPECT_FALSE(stdfs::exists(root_ + "/rm"));
   EXPECT_EQ(slurp(root_ + "/mv_over"), "new\n");
+}
+
+// A remove that fails leaves the file with the capture as a second name: a
+// write after it must not change what was kept.
+TEST_F(WriteCaptureTest, AFailedRemoveThenAWriteKeepsTheOldBytes) {
+  put(root_ + "/important", "old\n");
+  std::string name = name_now("important");
+  run("python3 -c \"import os\ntry: os.rename('nope', 'important')\nexcept OSError: pass\" && "
+      "echo new > important");
+  EXPECT_EQ(slurp(root_ + "/important"), "new\n");
+  EXPECT_EQ(kept(), (std::map<std::string, std::string>{{name, "old\n"}}));
+}
+
+TEST_F(WriteCaptureTest, AFileMovedOutOfTheWorkspaceIsKept) {
+  put(root_ + "/leaving", "bye\n");
+  put(root_ + "/staying", "hi\n");
+  std::string name = name_now("leaving");
+  run("mv leaving ../gone && mv staying stayed");
+  EXPECT_EQ(kept(), (std::map<std::string, std::string>{{name, "bye\n"}}));
+}
+
+TEST_F(WriteCaptureTest, AWriteThroughProcSelfIsTheProcesssOwn) {
+  put(root_ + "/g", "g\n");
+  std::string name = name_now("g");
+  run("exec 3<g; echo x > /proc/self/fd/3");
+  EXPECT_EQ(slurp(root_ + "/g"), "x\n");
+  EXPECT_EQ(kept(), (std::map<std::string, std::string>{{name, "g\n"}}));
+}
+
+TEST_F(WriteCaptureTest, ALinkToAFileElsewhereKeepsNothing) {
+  put(tmp_.path() + "/secret", "s\n");
+  run("ln -s ../secret link && echo x >> link");
+  EXPECT_TRUE(kept().empty());
 }
 
 TEST_F(WriteCaptureTest, ReadsNewFilesIgnoredFoldersAndFilesElsewhereKeepNothing) {

@@ -394,8 +394,8 @@ TEST(Checkpoint, ATerminalCallHereStoresWhatItChangedNotTheTree) {
                    std::string(3000, static_cast<char>('a' + i % 26)) + std::to_string(i));
   }
   Snapshot before = snapshot(h.work().path());
-  ASSERT_EQ(h.sh("sed -i 's/a/b/' src/f0.txt && rm src/f1.txt && echo x >> src/f2.txt")["exit_code"],
-            0);
+  ASSERT_EQ(
+      h.sh("sed -i 's/a/b/' src/f0.txt && rm src/f1.txt && echo x >> src/f2.txt")["exit_code"], 0);
   // A copy of the tree would be 900 KB.
   EXPECT_LT(h.checkpoints().store_bytes(), 30'000u);
   Json restored = restore(h, h.last_id());
