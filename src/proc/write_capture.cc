@@ -187,16 +187,23 @@ bool beneath_root(int dir, const capture_internal::Plan& plan) {
   return false;
 }
 
+// The path of what `fd` is open on, as this process sees it.
+bool path_of_fd(int fd, char (&path)[4096]) {
+  char self[64];
+  proc_path(self, ::getpid(), "fd/", fd);
+  ssize_t n = ::readlink(self, path, sizeof path - 1);
+  if (n <= 0) return false;
+  path[n] = '\0';
+  return true;
+}
+
 // Whether the directory open as `dir`, beneath the root, lies in an ignored
 // folder: its path beneath the root (as this process sees it) has a
 // component of that name. A path seen otherwise (another mount namespace)
 // is not judged.
 bool in_ignored(int dir, const capture_internal::Plan& plan) {
-  char self[64], path[4096];
-  proc_path(self, ::getpid(), "fd/", dir);
-  ssize_t n = ::readlink(self, path, sizeof path - 1);
-  if (n <= 0) return false;
-  path[n] = '\0';
+  char path[4096];
+  if (!path_of_fd(dir, path)) return false;
   size_t root_len = std::strlen(plan.root);
   if (std::strncmp(path, plan.root, root_len) != 0) return false;
   for (char* part = path + root_len; *part != '\0';) {
@@ -378,11 +385,8 @@ int open_parent(const seccomp_notif& req, int dirfd, uint64_t addr, bool in_root
 // Whether the file open as `file` (a link followed) lies beneath the root,
 // by its path as this process sees it.
 bool file_beneath_root(int file, const capture_internal::Plan& plan) {
-  char self[64], path[4096];
-  proc_path(self, ::getpid(), "fd/", file);
-  ssize_t n = ::readlink(self, path, sizeof path - 1);
-  if (n <= 0) return false;
-  path[n] = '\0';
+  char path[4096];
+  if (!path_of_fd(file, path)) return false;
   size_t len = std::strlen(plan.root);
   return std::strncmp(path, plan.root, len) == 0 && path[len] == '/';
 }
