@@ -35,7 +35,7 @@ class Server:
         self.home = tempfile.mkdtemp(prefix="hermes-cpbench-")
         with open(os.path.join(self.home, "config.yaml"), "w") as f:
             f.write("approvals:\n  yolo: true\ncheckpoints:\n  enabled: %s\n"
-                    "  max_scan_entries: %d\n" % ("true" if checkpoints else "false", 2 * files))
+                    "  max_scan_entries: %d\n" % ("true" if checkpoints else "false", 2 * files + 4096))
         self.proc = subprocess.Popen(
             [binary, "mcp", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, env=dict(os.environ, HERMES_HOME=self.home), bufsize=0)
