@@ -104,18 +104,48 @@ void write_text(int fd, const char* text) {
   [[maybe_unused]] ssize_t w = ::write(fd, text, n);
 }
 
+// The processes a terminate has sent SIGTERM to.
+struct Signalled {
+  pid_t pids[kMaxScannedProcesses];
+  int count = 0;
+};
+
 // Sends `sig` once to every descendant of the supervisor. The command's
 // process group (`group`, -1 once the command is reaped and its number may be
 // reused) gets it in one kill(): the kernel then also delivers it to a child
 // being forked, which a scan of /proc would miss. The rest (other groups) are
 // signalled one by one; one of them forking meanwhile is caught by the next
 // kill round, its orphans being reparented to us (we are their subreaper).
-void signal_descendants(int sig, pid_t group) {
-  bool group_signalled = group > 0 && ::kill(-group, sig) == 0;
+// `noted`, when given, gets the processes found before the signal was sent:
+// each of those has had it.
+void signal_descendants(int sig, pid_t group, Signalled* noted = nullptr) {
   pid_t tree[kMaxScannedProcesses];
-  collect_descendants(::getpid(), tree, kMaxScannedProcesses, [&](pid_t pid) {
-    if (!group_signalled || ::getpgid(pid) != group) ::kill(pid, sig);
-  });
+  int n = collect_descendants(::getpid(), tree, kMaxScannedProcesses, [](pid_t) {});
+  bool group_signalled = group > 0 && ::kill(-group, sig) == 0;
+  for (int i = 0; i < n; ++i) {
+    if (!group_signalled || ::getpgid(tree[i]) != group) ::kill(tree[i], sig);
+    if (noted != nullptr && noted->count < kMaxScannedProcesses) {
+      noted->pids[noted->count++] = tree[i];
+    }
+  }
+}
+
+// Shells block SIGTERM around each fork (dash blocks every signal, bash
+// SIGTERM among others), so the child starts with none pending: a SIGTERM
+// that lands then kills the shell once the fork is done and never reaches
+// the child. Such a child is an orphan of ours once the shell has exited:
+// each orphan the terminate did not find gets SIGTERM now (one forked in
+// the moment between that scan and the signal gets a second one). A child
+// of a process still cleaning up after the SIGTERM is left alone.
+void terminate_orphans(Signalled& signalled) {
+  pid_t children[kMaxScannedProcesses];
+  bool zombie[kMaxScannedProcesses];
+  int n = scan_children(::getpid(), children, zombie, kMaxScannedProcesses);
+  for (int i = 0; i < n; ++i) {
+    if (zombie[i] || contains_pid(signalled.pids, signalled.count, children[i])) continue;
+    ::kill(children[i], SIGTERM);
+    if (signalled.count < kMaxScannedProcesses) signalled.pids[signalled.count++] = children[i];
+  }
 }
 
 enum class Phase { kRunning, kTerminating, kKilling };
@@ -124,15 +154,17 @@ struct State {
   pid_t command;  // -1 once reaped
   Phase phase = Phase::kRunning;
   int64_t kill_at = 0;
+  Signalled terminated;  // kTerminating: who has had SIGTERM
 };
 
-// Reaps every exited child, reporting the command's code on the status pipe.
-// True when no child is left at all.
-bool reap_children(State& state) {
+// Reaps every exited child, reporting the command's code on the status pipe
+// (`reaped`: one was). True when no child is left at all.
+bool reap_children(State& state, bool& reaped) {
   for (;;) {
     int status = 0;
     pid_t pid = ::waitpid(-1, &status, WNOHANG);
     if (pid <= 0) return pid < 0 && errno == ECHILD;
+    reaped = true;
     if (pid != state.command) continue;
     state.command = -1;
     int32_t code = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
@@ -191,6 +223,10 @@ int receive_listener(int socket) {
 }
 
 [[noreturn]] void exec_command(const ExecArgs& args) {
+  // The command's group exists before launch can return: a signal to the
+  // group reaches a child forked meanwhile too (the kernel makes that one
+  // step), where a signal to each process found by a scan would miss it.
+  ::setsid();
   // The command's pid goes on the status pipe before the command runs: a
   // command that kills the supervisor at once must not leave launch without
   // it (the tree has then escaped; it has not failed to start).
@@ -215,7 +251,6 @@ int receive_listener(int socket) {
   if (args.capture && !fence_refused) {
     send_listener(args.listener_socket, capture_internal::install_filter());
   }
-  ::setsid();
   if (fence_refused) {
     write_text(kStderrFd, "the kernel refused the Landlock write fence; the command did not run\n");
     ::_exit(126);
@@ -250,7 +285,7 @@ void read_command(State& state) {
     case kTerminateOp: {
       int64_t kill_at = now_ms() + (command.value > 0 ? command.value : 0);
       if (state.phase == Phase::kRunning) {
-        signal_descendants(SIGTERM, state.command);
+        signal_descendants(SIGTERM, state.command, &state.terminated);
         state.kill_at = kill_at;
       }
       state.kill_at = kill_at < state.kill_at ? kill_at : state.kill_at;
@@ -309,7 +344,9 @@ void release_stdio() {
   State state{.command = command};
   int64_t last_kill = 0;
   for (;;) {
-    if (reap_children(state)) ::_exit(0);
+    bool reaped = false;
+    if (reap_children(state, reaped)) ::_exit(0);
+    if (reaped && state.phase == Phase::kTerminating) terminate_orphans(state.terminated);
     if (state.phase == Phase::kTerminating && now_ms() >= state.kill_at) {
       state.phase = Phase::kKilling;
     }

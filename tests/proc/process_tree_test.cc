@@ -174,6 +174,39 @@ TEST(ProcessTree, ATerminateRightAfterLaunchIsNotLost) {
   }
 }
 
+// A shell holds SIGTERM blocked while it forks (bash does, so its child
+// starts with none pending): a terminate landing then kills the shell once
+// it unblocks, and its new child, which never had the signal, is an orphan
+// that must still be terminated, not left until the kill after the grace.
+TEST(ProcessTree, AChildForkedWhileItsParentHeldSigtermIsTerminatedToo) {
+  Pipe out = make_pipe();
+  auto tree = ProcessTree::launch(
+      {.program = "/usr/bin/python3",
+       .argv = {"python3", "-c",
+                "import os, signal, time\n"
+                "signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])\n"
+                "print('blocked', flush=True)\n"
+                "while signal.SIGTERM not in signal.sigpending():\n"
+                "    time.sleep(0.01)\n"
+                "if os.fork() == 0:\n"
+                "    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])\n"
+                "    time.sleep(30)\n"
+                "    os._exit(0)\n"
+                "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])\n"
+                "time.sleep(30)\n"},
+       .env = {"PATH=/usr/bin:/bin"},
+       .cwd = "/",
+       .stdout_fd = out.write.get()});
+  ASSERT_TRUE(tree);
+  out.write.reset();
+  char line[16] = {};
+  ASSERT_GT(::read(out.read.get(), line, sizeof line), 0);
+  // Once the SIGTERM is pending in the parent, it forks, then dies of it.
+  tree->terminate(milliseconds(20000));
+  EXPECT_TRUE(tree->wait_gone(milliseconds(5000)));
+  EXPECT_EQ(run_to_end(*tree), -SIGTERM);
+}
+
 TEST(ProcessTree, ForkingLoopIsKilled) {
   TempDir dir;
   std::string file = dir.file("pid");
