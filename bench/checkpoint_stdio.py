@@ -4,13 +4,15 @@
 stdio with `--root` a tree of FILES files, the same commands with
 checkpoints on and off, and the difference of the medians.
 
-    bench/checkpoint_stdio.py BUILD_DIR [--files 100000] [--calls 30]
+    bench/checkpoint_stdio.py BUILD_DIR [--files 100000] [--calls 30] [--backend sandbox]
 
 Commands: one that changes 3 files, one that changes nothing. With
 checkpoints on, every call is checked to have recorded exactly what it
-changed. The first call of a session (the whole walk that arms the watch
-and copies the tree into the store) is reported apart. Prints one JSON line
-per measure; latencies are client-side round trips in ms.
+changed. The first call of a session (the whole walk that arms the watch,
+and hashes the tree, or copies it into the store where commands are not
+captured) is reported apart, with the bytes the store holds after it.
+Prints one JSON line per measure; latencies are client-side round trips in
+ms.
 """
 import argparse
 import json
@@ -31,11 +33,12 @@ def make_tree(root, files):
 
 
 class Server:
-    def __init__(self, binary, root, checkpoints, files):
+    def __init__(self, binary, root, checkpoints, files, backend):
         self.home = tempfile.mkdtemp(prefix="hermes-cpbench-")
         with open(os.path.join(self.home, "config.yaml"), "w") as f:
             f.write("approvals:\n  yolo: true\ncheckpoints:\n  enabled: %s\n"
-                    "  max_scan_entries: %d\n" % ("true" if checkpoints else "false", 2 * files + 4096))
+                    "  max_scan_entries: %d\nterminal:\n  backend: %s\n  sandbox_workspace: %s\n"
+                    % ("true" if checkpoints else "false", 2 * files + 4096, backend, root))
         self.proc = subprocess.Popen(
             [binary, "mcp", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, env=dict(os.environ, HERMES_HOME=self.home), bufsize=0)
@@ -76,9 +79,19 @@ def last_paths(server):
     return server.call("checkpoint", {"action": "list"})["checkpoints"][-1]["paths"]
 
 
-def measure(binary, root, checkpoints, files, calls):
-    server = Server(binary, root, checkpoints, files)
+def tree_bytes(path):
+    total = 0
+    for folder, _, names in os.walk(path):
+        for name in names:
+            st = os.lstat(os.path.join(folder, name))
+            total += st.st_blocks * 512
+    return total
+
+
+def measure(binary, root, checkpoints, files, calls, backend):
+    server = Server(binary, root, checkpoints, files, backend)
     first = server.timed("true")
+    store = tree_bytes(os.path.join(server.home, "checkpoints"))
     changed, unchanged = [], []
     for i in range(calls):
         changed.append(server.timed(change_command(i)))
@@ -88,7 +101,7 @@ def measure(binary, root, checkpoints, files, calls):
         if checkpoints and last_paths(server):
             raise SystemExit("a checkpoint of an unchanged tree lists paths")
     server.close()
-    return first, statistics.median(changed), statistics.median(unchanged)
+    return first, statistics.median(changed), statistics.median(unchanged), store
 
 
 def main():
@@ -96,20 +109,24 @@ def main():
     parser.add_argument("build")
     parser.add_argument("--files", type=int, default=100000)
     parser.add_argument("--calls", type=int, default=30)
+    parser.add_argument("--backend", default="local", choices=["local", "sandbox"])
     args = parser.parse_args()
     binary = os.path.join(args.build, "src", "cli", "hermes-tools")
     root = tempfile.mkdtemp(prefix="hermes-cpbench-tree-")
     try:
         make_tree(root, args.files)
-        on = measure(binary, root, True, args.files, args.calls)
-        off = measure(binary, root, False, args.files, args.calls)
+        on = measure(binary, root, True, args.files, args.calls, args.backend)
+        off = measure(binary, root, False, args.files, args.calls, args.backend)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     for name, index in (("first_call_ms", 0), ("three_files_ms", 1), ("no_change_ms", 2)):
         print(json.dumps({"figure": "terminal_" + name, "files": args.files,
+                          "backend": args.backend,
                           "checkpoints_on": round(on[index], 2),
                           "checkpoints_off": round(off[index], 2),
                           "added": round(on[index] - off[index], 2)}))
+    print(json.dumps({"figure": "store_bytes_after_first_call", "files": args.files,
+                      "backend": args.backend, "bytes": on[3]}))
 
 
 if __name__ == "__main__":

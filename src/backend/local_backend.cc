@@ -3,7 +3,6 @@
 
 #include "core/paths.h"
 #include "proc/child_env.h"
-#include "proc/write_capture.h"
 
 #include <cstdlib>
 
@@ -42,15 +41,11 @@ bool LocalBackend::capture_writes(std::shared_ptr<const proc::WriteCapture> capt
   // command's child install the capture's filter unprivileged.
   const CommandFence* fence = command_fence();
   Result<int> fence_fd = fence ? fence->write_fence_fd() : Result<int>(-1);
-  if (!proc::write_capture_available(fence_fd && *fence_fd >= 0)) return false;
-  std::lock_guard lock(mu_);
-  capture_ = std::move(capture);
-  return true;
+  return capture_.set(std::move(capture), fence_fd && *fence_fd >= 0);
 }
 
 std::shared_ptr<const proc::WriteCapture> LocalBackend::write_capture() const {
-  std::lock_guard lock(mu_);
-  return capture_;
+  return capture_.get();
 }
 
 std::string LocalBackend::home() const { return PathResolver::expand_user("~"); }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "backend/backend.h"
+#include "backend/capture_slot.h"
 #include "backend/command_fence.h"
 
 #include <memory>
@@ -47,8 +48,8 @@ class LocalBackend final : public Backend {
  private:
   const LocalOptions options_{};
   mutable std::mutex mu_;
-  std::unique_ptr<CommandFence> fence_;                // mu_; set once by start()
-  std::shared_ptr<const proc::WriteCapture> capture_;  // mu_
+  std::unique_ptr<CommandFence> fence_;  // mu_; set once by start()
+  CaptureSlot capture_;
 };
 
 }  // namespace hermes::backend

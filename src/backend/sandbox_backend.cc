@@ -3,8 +3,10 @@
 
 #include "backend/local_command.h"
 #include "core/paths.h"
+#include "proc/spawn.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 
@@ -64,6 +66,20 @@ std::vector<std::string> SandboxBackend::bash_argv(const std::string& script, bo
   if (login) argv.push_back("-l");
   argv.insert(argv.end(), {"-c", script});
   return argv;
+}
+
+bool SandboxBackend::capture_writes(std::shared_ptr<const proc::WriteCapture> capture) {
+  // bubblewrap sets no_new_privs on the command itself; set before it
+  // starts, it only matters to a set-user-ID bubblewrap, which it would
+  // keep from its privileges: such a one is not run so.
+  struct ::stat st {};
+  std::string bwrap = proc::find_program("bwrap");
+  bool setuid = bwrap.empty() || ::stat(bwrap.c_str(), &st) != 0 || (st.st_mode & S_ISUID) != 0;
+  return capture_.set(std::move(capture), !setuid);
+}
+
+std::shared_ptr<const proc::WriteCapture> SandboxBackend::write_capture() const {
+  return capture_.get();
 }
 
 std::string SandboxBackend::home() const { return PathResolver::expand_user("~"); }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "backend/backend.h"
+#include "backend/capture_slot.h"
 
 #include <mutex>
 
@@ -26,6 +27,11 @@ class SandboxBackend final : public Backend {
 
   std::string name() const override { return "sandbox"; }
   bool native_files() const override { return false; }
+  // bubblewrap and the command are this host's processes: they run under
+  // a whole-tree supervisor, and can run under the write capture.
+  bool runs_on_this_host() const override { return true; }
+  bool capture_writes(std::shared_ptr<const proc::WriteCapture> capture) override;
+  std::shared_ptr<const proc::WriteCapture> write_capture() const override;
   // Creates the private /tmp and checks that bubblewrap works here.
   Status start(std::stop_token stop) override;
   std::vector<std::string> bash_argv(const std::string& script, bool login) const override;
@@ -37,6 +43,7 @@ class SandboxBackend final : public Backend {
   SandboxOptions options_;
   mutable std::mutex mu_;
   std::string private_tmp_;  // mu_; empty until started
+  CaptureSlot capture_;
 };
 
 }  // namespace hermes::backend

@@ -474,6 +474,20 @@ void consider(const seccomp_notif& req, const Watched& w, const capture_internal
   ::close(from);
 }
 
+// The filter with its listener. Once the supervisor has the call, only a
+// fatal signal interrupts the wait: a handler without SA_RESTART would
+// otherwise see EINTR from an open that never returns it (Linux 5.19;
+// tried without before).
+long seccomp_with_listener(const sock_fprog& prog) {
+  long fd =
+      ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+                SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
+  if (fd < 0 && errno == EINVAL) {
+    fd = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+  }
+  return fd;
+}
+
 }  // namespace
 
 bool write_capture_available(bool no_new_privs) {
@@ -529,14 +543,11 @@ int install_filter() noexcept {
   std::array<sock_filter, 96> program{};
   size_t n = build_program(program);
   sock_fprog prog{static_cast<unsigned short>(n), program.data()};
-  // Once the supervisor has the call, only a fatal signal interrupts the
-  // wait: a handler without SA_RESTART would otherwise see EINTR from an
-  // open that never returns it (Linux 5.19; tried without before).
-  long fd =
-      ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-                SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
-  if (fd < 0 && errno == EINVAL) {
-    fd = ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+  long fd = seccomp_with_listener(prog);
+  // Without CAP_SYS_ADMIN a filter needs no_new_privs: a backend takes the
+  // capture only where its commands may have it (write_capture_available).
+  if (fd < 0 && errno == EACCES && ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0) {
+    fd = seccomp_with_listener(prog);
   }
   return fd < 0 ? -1 : static_cast<int>(fd);
 }

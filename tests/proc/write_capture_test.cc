@@ -12,13 +12,16 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 namespace hermes::proc {
 namespace {
@@ -64,8 +67,10 @@ class WriteCaptureTest : public ::testing::Test {
                           st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec);
   }
 
-  std::string run(const std::string& script) {
-    auto child = spawn({.argv = {"bash", "-c", script}, .cwd = root_, .write_capture = &capture_});
+  std::string run(const std::string& script) { return run_argv({"bash", "-c", script}); }
+
+  std::string run_argv(const std::vector<std::string>& argv) {
+    auto child = spawn({.argv = argv, .cwd = root_, .write_capture = &capture_});
     EXPECT_TRUE(child.has_value()) << child.error().message;
     std::string out;
     RunOutcome r = run_bounded(*child, {}, {}, [&](std::string_view b) { out += b; });
@@ -188,6 +193,62 @@ TEST_F(WriteCaptureTest, ABackgroundProcessIsServedAfterTheCommandEnds) {
   for (int i = 0; i < 100 && slurp(root_ + "/late") != "after\n"; ++i) ::usleep(20'000);
   EXPECT_EQ(slurp(root_ + "/late"), "after\n");
   EXPECT_EQ(kept()[name], "before\n");
+}
+
+// bubblewrap's command sees the workspace through mounts of its own mount
+// namespace, in a pid namespace of its own: the supervisor still finds
+// each file by the stopped process's root.
+TEST_F(WriteCaptureTest, ACommandInsideBubblewrapIsKeptToo) {
+  if (find_program("bwrap").empty()) GTEST_SKIP() << "no bubblewrap here";
+  put(root_ + "/edited", "old edited\n");
+  put(root_ + "/removed", "old removed\n");
+  stdfs::create_directories(root_ + "/.git");
+  put(root_ + "/.git/index", "git's\n");
+  std::map<std::string, std::string> want{{name_now("edited"), "old edited\n"},
+                                          {name_now("removed"), "old removed\n"}};
+  capture_.ignored = {".git"};
+  std::string out = run_argv({"bwrap",
+                              "--die-with-parent",
+                              "--unshare-all",
+                              "--ro-bind",
+                              "/",
+                              "/",
+                              "--dev",
+                              "/dev",
+                              "--proc",
+                              "/proc",
+                              "--bind",
+                              root_,
+                              root_,
+                              "--chdir",
+                              root_,
+                              "--cap-drop",
+                              "ALL",
+                              "bash",
+                              "-c",
+                              "sed -i s/old/new/ edited && rm removed && echo g > .git/index && "
+                              "echo n > new && cat edited"});
+  EXPECT_EQ(out, "new edited\n");
+  EXPECT_EQ(kept(), want);
+}
+
+// Without CAP_SYS_ADMIN the kernel takes a filter only from a process with
+// no_new_privs: the command gets it, and is captured.
+TEST_F(WriteCaptureTest, WithoutCapSysAdminTheCommandRunsWithNoNewPrivs) {
+  put(root_ + "/f", "old\n");
+  std::string name = name_now("f");
+  std::string out;
+  // Capabilities are a thread's own: only this thread drops the effective one.
+  std::thread([&] {
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    ASSERT_EQ(::syscall(SYS_capget, &header, data), 0);
+    data[CAP_SYS_ADMIN / 32].effective &= ~(1U << (CAP_SYS_ADMIN % 32));
+    ASSERT_EQ(::syscall(SYS_capset, &header, data), 0);
+    out = run("grep NoNewPrivs /proc/self/status && echo new > f");
+  }).join();
+  EXPECT_NE(out.find("NoNewPrivs:\t1"), std::string::npos) << out;
+  EXPECT_EQ(kept(), (std::map<std::string, std::string>{{name, "old\n"}}));
 }
 
 }  // namespace

@@ -383,12 +383,20 @@ TEST(Checkpoint, OnAReflinkFileSystemAShellCallCostsAboutWhatItChanged) {
   EXPECT_LT(mount.used_bytes() - used, 256 << 10) << "restore copied the files";
 }
 
-// On this host a terminal call runs under the write capture: the store
-// keeps what the command changed, not a copy of the tree, and restore
-// brings the tree back byte for byte.
-TEST(Checkpoint, ATerminalCallHereStoresWhatItChangedNotTheTree) {
-  if (!proc::write_capture_available(false)) GTEST_SKIP() << "no write capture here";
-  CheckpointHarness h;
+class CapturedOnBackend : public ::testing::TestWithParam<BackendKind> {
+ protected:
+  void SetUp() override {
+    std::string why = unavailable_reason(GetParam());
+    if (!why.empty()) GTEST_SKIP() << why;
+    if (!proc::write_capture_available(false)) GTEST_SKIP() << "no write capture here";
+  }
+};
+
+// A terminal call whose commands run on this host, bubblewrap's included,
+// runs under the write capture: the store keeps what the command changed,
+// not a copy of the tree, and restore brings the tree back byte for byte.
+TEST_P(CapturedOnBackend, ATerminalCallStoresWhatItChangedNotTheTree) {
+  CheckpointHarness h(GetParam());
   for (int i = 0; i < 300; ++i) {
     h.work().write("src/f" + std::to_string(i) + ".txt",
                    std::string(3000, static_cast<char>('a' + i % 26)) + std::to_string(i));
@@ -396,12 +404,20 @@ TEST(Checkpoint, ATerminalCallHereStoresWhatItChangedNotTheTree) {
   Snapshot before = snapshot(h.work().path());
   ASSERT_EQ(
       h.sh("sed -i 's/a/b/' src/f0.txt && rm src/f1.txt && echo x >> src/f2.txt")["exit_code"], 0);
+  Json listed = h.call("checkpoint", {{"action", "list"}})["checkpoints"].back();
+  EXPECT_FALSE(listed.contains("note")) << listed.dump();
   // A copy of the tree would be 900 KB.
   EXPECT_LT(h.checkpoints().store_bytes(), 30'000u);
   Json restored = restore(h, h.last_id());
   EXPECT_EQ(restored["success"], true) << restored.dump();
   EXPECT_EQ(snapshot(h.work().path()), before);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, CapturedOnBackend,
+                         ::testing::Values(BackendKind::kLocal, BackendKind::kSandbox),
+                         [](const ::testing::TestParamInfo<BackendKind>& c) {
+                           return kind_name(c.param);
+                         });
 
 // Ignored build output is recorded by its metadata: a build folder made or
 // removed is in the checkpoint's paths and diff, and restore names it as
