@@ -391,6 +391,65 @@ bool file_beneath_root(int file, const capture_internal::Plan& plan) {
   return std::strncmp(path, plan.root, len) == 0 && path[len] == '/';
 }
 
+// The directory open as `dir` through this host's mount of it, when the
+// stopped process saw it through another (bubblewrap's bind of the
+// workspace): a link or a clone into the capture folder fails across
+// mounts (EXDEV). -1 when they are the same mount, or the path does not
+// lead to the same directory here.
+int host_view(int dir, const capture_internal::Plan& plan) {
+  struct ::statx seen {
+  }, store{};
+  if (::statx(dir, "", AT_EMPTY_PATH, STATX_MNT_ID, &seen) != 0 ||
+      ::statx(plan.dir_fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &store) != 0 ||
+      seen.stx_mnt_id == store.stx_mnt_id) {
+    return -1;
+  }
+  char path[4096];
+  if (!path_of_fd(dir, path) || path[0] != '/') return -1;
+  int host = ::open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  struct ::stat a {
+  }, b{};
+  if (host >= 0 && (::fstat(host, &a) != 0 || ::fstat(dir, &b) != 0 || a.st_dev != b.st_dev ||
+                    a.st_ino != b.st_ino)) {
+    ::close(host);
+    host = -1;
+  }
+  return host;
+}
+
+// Keeps `file`, `name` in `parent` (stat'ed as `st`), as the capture of
+// look `look`: by a second name when the call takes its only name away,
+// else by a copy. Through this host's mount of the workspace where it can
+// (host_view), so that a link or a clone need not be a copy.
+void keep(int parent, int file, const char* name, bool follow, bool removing,
+          const struct ::stat& st, uint64_t look, const capture_internal::Plan& plan) {
+  int host = host_view(parent, plan);
+  int host_file =
+      host < 0 ? -1 : ::openat(host, name, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+  struct ::stat same {};
+  if (host_file >= 0 &&
+      (::fstat(host_file, &same) != 0 || same.st_dev != st.st_dev || same.st_ino != st.st_ino)) {
+    ::close(host_file);
+    host_file = -1;
+  }
+  if (host_file >= 0) {
+    parent = host;
+    file = host_file;
+  }
+  char kept[96];
+  name_of(st, look, kept);
+  struct ::stat have {};
+  bool exists = ::fstatat(plan.dir_fd, kept, &have, AT_SYMLINK_NOFOLLOW) == 0;
+  bool shares = exists && have.st_ino == st.st_ino && have.st_dev == st.st_dev;
+  if (removing && !exists && keep_by_link(parent, name, st, kept, plan)) {
+    // kept by a second name: a later write must still copy it
+  } else if ((!exists || shares) && keep_by_copy(file, st, kept, plan)) {
+    mark_copied(st, look);
+  }
+  if (host_file >= 0) ::close(host_file);
+  if (host >= 0) ::close(host);
+}
+
 // Keeps the file `name` in `parent` when it is a regular file beneath the
 // workspace, in the state the current look saw: by a link when the call
 // takes its only name away (`removing`), else by a copy. `by_proc`: the
@@ -415,18 +474,7 @@ void keep_file(int parent, const char* name, bool follow, bool removing, bool by
       wanted = file_beneath_root(file, plan);
     }
   }
-  if (wanted) {
-    char kept[96];
-    name_of(st, look, kept);
-    struct ::stat have {};
-    bool exists = ::fstatat(plan.dir_fd, kept, &have, AT_SYMLINK_NOFOLLOW) == 0;
-    bool shares = exists && have.st_ino == st.st_ino && have.st_dev == st.st_dev;
-    if (removing && !exists && keep_by_link(parent, name, st, kept, plan)) {
-      // kept by a second name: a later write must still copy it
-    } else if ((!exists || shares) && keep_by_copy(file, st, kept, plan)) {
-      mark_copied(st, look);
-    }
-  }
+  if (wanted) keep(parent, file, name, follow, removing, st, look, plan);
   if (file >= 0) ::close(file);
 }
 

@@ -230,6 +230,17 @@ TEST_F(WriteCaptureTest, ACommandInsideBubblewrapIsKeptToo) {
                               "echo n > new && cat edited"});
   EXPECT_EQ(out, "new edited\n");
   EXPECT_EQ(kept(), want);
+  // Both lost their only name (sed -i renames its copy over the file): each
+  // is kept by a second name, through this host's mount of the workspace
+  // (a link across bubblewrap's bind of it fails with EXDEV).
+  for (const auto& e : stdfs::directory_iterator(kept_)) {
+    std::string name = e.path().filename();
+    struct ::stat st {};
+    ASSERT_EQ(::stat(e.path().c_str(), &st), 0);
+    EXPECT_EQ(std::to_string(st.st_ino),
+              name.substr(name.find('-') + 1, name.find('.') - name.find('-') - 1))
+        << name << " is a copy";
+  }
 }
 
 // Without CAP_SYS_ADMIN the kernel takes a filter only from a process with
