@@ -6,6 +6,10 @@ checkpoints on and off, and the difference of the medians.
 
     bench/checkpoint_stdio.py BUILD_DIR [--files 100000] [--calls 30] [--backend sandbox]
 
+`--backend docker_shim` runs docker through the tests' stand-in
+(tests/backend/docker_shim: each exec under bubblewrap), the tree bound at
+its own path, as no container engine runs on the machines this was built on.
+
 Commands: one that changes 3 files, one that changes nothing. With
 checkpoints on, every call is checked to have recorded exactly what it
 changed. The first call of a session (the whole walk that arms the watch,
@@ -32,16 +36,31 @@ def make_tree(root, files):
             f.write("line %d\n" % i)
 
 
+SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "backend",
+                    "docker_shim")
+
+
+def terminal_yaml(backend, root):
+    if backend == "docker_shim":
+        return "  backend: docker\n  cwd: %s\n  docker_volumes:\n    - %s:%s\n" % (root, root, root)
+    return "  backend: %s\n  sandbox_workspace: %s\n" % (backend, root)
+
+
 class Server:
     def __init__(self, binary, root, checkpoints, files, backend):
         self.home = tempfile.mkdtemp(prefix="hermes-cpbench-")
         with open(os.path.join(self.home, "config.yaml"), "w") as f:
             f.write("approvals:\n  yolo: true\ncheckpoints:\n  enabled: %s\n"
-                    "  max_scan_entries: %d\nterminal:\n  backend: %s\n  sandbox_workspace: %s\n"
-                    % ("true" if checkpoints else "false", 2 * files + 4096, backend, root))
+                    "  max_scan_entries: %d\nterminal:\n%s"
+                    % ("true" if checkpoints else "false", 2 * files + 4096,
+                       terminal_yaml(backend, root)))
+        env = dict(os.environ, HERMES_HOME=self.home)
+        if backend == "docker_shim":
+            env["PATH"] = SHIM + ":" + env.get("PATH", "")
+            env["HERMES_DOCKER_SHIM_STATE"] = os.path.join(self.home, "shim")
         self.proc = subprocess.Popen(
             [binary, "mcp", "--root", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, env=dict(os.environ, HERMES_HOME=self.home), bufsize=0)
+            stderr=subprocess.DEVNULL, env=env, bufsize=0)
         self.next_id = 0
         self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                                     "clientInfo": {"name": "bench", "version": "1"}})
@@ -109,7 +128,7 @@ def main():
     parser.add_argument("build")
     parser.add_argument("--files", type=int, default=100000)
     parser.add_argument("--calls", type=int, default=30)
-    parser.add_argument("--backend", default="local", choices=["local", "sandbox"])
+    parser.add_argument("--backend", default="local", choices=["local", "sandbox", "docker_shim"])
     args = parser.parse_args()
     binary = os.path.join(args.build, "src", "cli", "hermes-tools")
     root = tempfile.mkdtemp(prefix="hermes-cpbench-tree-")

@@ -65,10 +65,12 @@ class Backend {
   virtual bool runs_on_this_host() const { return false; }
   // Runs this backend's commands from now on under `capture`
   // (proc/write_capture.h): each tree's supervisor keeps what it is about
-  // to change. False, and nothing changes, when they cannot be: they do
-  // not run under a supervisor here, or the kernel does not allow it.
+  // to change (docker: a thread of this server, proc/capture_server.h).
+  // False, and nothing changes, when they cannot be: no one here can serve
+  // the filter, or the kernel does not allow it.
   virtual bool capture_writes(std::shared_ptr<const proc::WriteCapture>) { return false; }
-  // The capture commands start under now; null for none.
+  // The capture the trees this server supervises start under now; null
+  // for none (docker's commands install theirs in the container).
   virtual std::shared_ptr<const proc::WriteCapture> write_capture() const { return nullptr; }
 
   // Called after a transport error: true when the target was rebuilt (a

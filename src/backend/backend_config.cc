@@ -75,6 +75,7 @@ std::shared_ptr<Backend> make_docker(const Config& config) {
   options.cpus = config.get_string("terminal.container_cpu", options.cpus);
   options.memory = config.get_string("terminal.container_memory", options.memory);
   options.forward_env = config.get_string_list("terminal.docker_forward_env");
+  options.host_temp_dir = host_temp_dir();
   return std::make_shared<DockerBackend>(std::move(options));
 }
 

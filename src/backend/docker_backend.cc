@@ -53,6 +53,12 @@ std::vector<std::string> DockerBackend::run_argv(const std::string& name) const 
   }
   if (!options_.network) argv.push_back("--network=none");
   for (const auto& volume : options_.volumes) argv.insert(argv.end(), {"-v", volume});
+  {
+    std::lock_guard lock(mu_);
+    if (capture_) {
+      argv.insert(argv.end(), {"-v", capture_->folder() + ":" + kDockerCaptureMount + ":ro"});
+    }
+  }
   argv.insert(argv.end(), {options_.image, "sleep", "infinity"});
   return argv;
 }
@@ -75,6 +81,11 @@ Status DockerBackend::start(std::stop_token stop) {
     std::lock_guard lock(mu_);
     if (!container_.empty()) return {};
   }
+  {
+    std::lock_guard lock(mu_);
+    auto capture = proc::CaptureServer::start(options_.host_temp_dir);
+    if (capture) capture_ = std::move(*capture);
+  }
   HERMES_TRY(create_container(stop));
   auto probe =
       run_local_command(bash_argv("printf '%s' \"$HOME\"", false), std::chrono::seconds(30), stop);
@@ -87,6 +98,11 @@ std::vector<std::string> DockerBackend::bash_argv(const std::string& script, boo
   std::vector<std::string> argv = {options_.docker, "exec", "-i"};
   for (const auto& name : options_.forward_env) argv.insert(argv.end(), {"-e", name});
   argv.push_back(container_id());
+  if (std::lock_guard lock(mu_); capture_ && capture_->capturing()) {
+    const std::string at = kDockerCaptureMount;
+    argv.insert(argv.end(), {at + "/" + proc::CaptureServer::kHelperName,
+                             at + "/" + proc::CaptureServer::kSocketName, "--"});
+  }
   argv.push_back("bash");
   if (login) argv.push_back("-l");
   argv.insert(argv.end(), {"-c", script});
@@ -104,6 +120,13 @@ std::optional<std::string> DockerBackend::transport_error(const BashOutcome& out
     return std::nullopt;
   }
   return "Docker backend: the session's container is gone: " + last_line(text);
+}
+
+bool DockerBackend::capture_writes(std::shared_ptr<const proc::WriteCapture> capture) {
+  std::lock_guard lock(mu_);
+  if (!capture_) return false;
+  capture_->set(std::move(capture));
+  return true;
 }
 
 bool DockerBackend::recover() {
@@ -134,6 +157,8 @@ void DockerBackend::cleanup() {
   }
   if (!id.empty())
     (void)run_local_command({options_.docker, "rm", "-f", id}, std::chrono::seconds(30));
+  std::lock_guard lock(mu_);
+  capture_.reset();
 }
 
 }  // namespace hermes::backend

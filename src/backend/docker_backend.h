@@ -5,6 +5,7 @@
 #pragma once
 
 #include "backend/backend.h"
+#include "proc/capture_server.h"
 
 #include <array>
 #include <mutex>
@@ -34,7 +35,12 @@ struct DockerOptions {
   std::string memory = "5g";
   // Variables forwarded by name (`-e NAME`); values come from our env.
   std::vector<std::string> forward_env;
+  std::string host_temp_dir = "/tmp";  // where the write capture's folder lives
 };
+
+// Where the container sees the write capture's folder
+// (proc/capture_server.h): its socket and its helper.
+inline constexpr const char* kDockerCaptureMount = "/.hermes-capture";
 
 class DockerBackend final : public Backend {
  public:
@@ -49,6 +55,10 @@ class DockerBackend final : public Backend {
   std::optional<std::string> transport_error(const BashOutcome& outcome) const override;
   bool has_transport() const override { return true; }
   bool outlives_its_launcher() const override { return true; }
+  // Commands started from now on run under the capture's filter, installed
+  // in the container by the helper and served by this server's thread;
+  // false when the container has no helper (proc/capture_server.h).
+  bool capture_writes(std::shared_ptr<const proc::WriteCapture> capture) override;
   // Recreates a vanished container, once per session.
   bool recover() override;
   std::string home() const override;
@@ -67,6 +77,9 @@ class DockerBackend final : public Backend {
   std::string container_;   // mu_: id, empty until started
   std::string home_;        // mu_
   bool recreated_ = false;  // mu_
+  // Bound into every container this backend starts, when the helper is
+  // built and the kernel offers the capture; null otherwise.
+  std::unique_ptr<proc::CaptureServer> capture_;  // mu_
 };
 
 }  // namespace hermes::backend

@@ -3,6 +3,7 @@
 // copy of a multithreaded server, so it only makes async-signal-safe system
 // calls on stack memory: no allocation, no locks, no exceptions.
 #include "proc/child_ledger.h"
+#include "proc/fd_passing.h"
 #include "proc/proc_scan.h"
 #include "proc/process_tree.h"
 #include "proc/write_capture.h"
@@ -15,7 +16,6 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -172,33 +172,11 @@ bool reap_children(State& state, bool& reaped) {
   }
 }
 
-// One byte with room for one descriptor (SCM_RIGHTS), on the stack.
-struct FdMessage {
-  char byte = 0;
-  iovec data{&byte, 1};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  FdMessage() {
-    msg.msg_iov = &data;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-  }
-  FdMessage(const FdMessage&) = delete;
-  FdMessage& operator=(const FdMessage&) = delete;
-};
-
 // Hands the filter's listener to the supervisor (none: -1 sends nothing,
 // and the command runs without the capture).
 void send_listener(int socket, int listener) {
   if (listener >= 0) {
-    FdMessage m;
-    cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &listener, sizeof(int));
-    if (::sendmsg(socket, &m.msg, MSG_NOSIGNAL) != 1) {
+    if (!send_fd(socket, listener)) {
       // Nobody would answer the filter: every write would wait forever.
       write_text(kStderrFd, "cannot hand the write capture to the supervisor\n");
       ::_exit(126);
@@ -210,14 +188,7 @@ void send_listener(int socket, int listener) {
 
 // The listener the command's child sent, or -1 (it ran without one).
 int receive_listener(int socket) {
-  FdMessage m;
-  ssize_t n;
-  do {
-    n = ::recvmsg(socket, &m.msg, MSG_CMSG_CLOEXEC);
-  } while (n < 0 && errno == EINTR);
-  cmsghdr* c = n == 1 ? CMSG_FIRSTHDR(&m.msg) : nullptr;
-  int fd = -1;
-  if (c != nullptr && c->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
+  int fd = receive_fd(socket);
   ::close(socket);
   return fd;
 }
@@ -305,7 +276,12 @@ void release_stdio() {
   if (null_fd > kStderrFd) ::close(null_fd);
 }
 
+// The supervisor's record of what it copied: written only after the fork,
+// so each supervisor starts with an empty one.
+capture_internal::Copied g_copied;
+
 [[noreturn]] void supervise(ExecArgs args) {
+  args.plan.copied = &g_copied;
   struct sigaction sa {};
   sa.sa_handler = on_sigchld;
   ::sigaction(SIGCHLD, &sa, nullptr);

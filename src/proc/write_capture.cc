@@ -222,39 +222,38 @@ bool in_ignored(int dir, const capture_internal::Plan& plan) {
 // Each inode copied since which look: a file changed again before the
 // next look needs no second copy (only the state a look saw is ever used).
 // Open addressing over a few slots; a slot of an older look is free.
-struct Seen {
-  uint64_t dev = 0, ino = 0, look = 0;
-};
-Seen g_seen[8192];
-constexpr size_t kProbe = 8;
-
 uint64_t current_look(int looks_fd) {
   uint64_t look = 0;
   if (::pread(looks_fd, &look, sizeof look, 0) != static_cast<ssize_t>(sizeof look)) return 0;
   return look;
 }
 
-Seen* seen_slot(const struct ::stat& st, size_t i) {
-  return &g_seen[(st.st_ino * 31 + st.st_dev + i) % std::size(g_seen)];
+constexpr size_t kProbe = 8;
+
+capture_internal::Copied::Entry* seen_slot(capture_internal::Copied& copied,
+                                           const struct ::stat& st, size_t i) {
+  return &copied.slots[(st.st_ino * 31 + st.st_dev + i) % std::size(copied.slots)];
 }
 
-bool copied_this_look(const struct ::stat& st, uint64_t look) {
+bool copied_this_look(const struct ::stat& st, uint64_t look, const capture_internal::Plan& plan) {
+  if (plan.copied == nullptr) return false;
   for (size_t i = 0; i < kProbe; ++i) {
-    const Seen* slot = seen_slot(st, i);
+    const auto* slot = seen_slot(*plan.copied, st, i);
     if (slot->dev == st.st_dev && slot->ino == st.st_ino && slot->look == look) return true;
   }
   return false;
 }
 
-void mark_copied(const struct ::stat& st, uint64_t look) {
-  Seen* chosen = seen_slot(st, 0);
+void mark_copied(const struct ::stat& st, uint64_t look, const capture_internal::Plan& plan) {
+  if (plan.copied == nullptr) return;
+  auto* chosen = seen_slot(*plan.copied, st, 0);
   for (size_t i = 0; i < kProbe; ++i) {
-    if (seen_slot(st, i)->look != look) {
-      chosen = seen_slot(st, i);
+    if (seen_slot(*plan.copied, st, i)->look != look) {
+      chosen = seen_slot(*plan.copied, st, i);
       break;
     }
   }
-  *chosen = Seen{st.st_dev, st.st_ino, look};
+  *chosen = {st.st_dev, st.st_ino, look};
 }
 
 bool copy_bytes(int from, int to, uint64_t size) {
@@ -444,7 +443,7 @@ void keep(int parent, int file, const char* name, bool follow, bool removing,
   if (removing && !exists && keep_by_link(parent, name, st, kept, plan)) {
     // kept by a second name: a later write must still copy it
   } else if ((!exists || shares) && keep_by_copy(file, st, kept, plan)) {
-    mark_copied(st, look);
+    mark_copied(st, look, plan);
   }
   if (host_file >= 0) ::close(host_file);
   if (host >= 0) ::close(host);
@@ -463,7 +462,7 @@ void keep_file(int parent, const char* name, bool follow, bool removing, bool by
   uint64_t look = current_look(plan.looks_fd);
   bool wanted = file >= 0 && ::fstat(file, &st) == 0 && S_ISREG(st.st_mode) &&
                 st.st_dev == plan.root_dev && static_cast<uint64_t>(st.st_size) <= plan.max_bytes &&
-                !copied_this_look(st, look);
+                !copied_this_look(st, look, plan);
   if (wanted && by_proc) {
     wanted = file_beneath_root(file, plan);
   } else if (wanted) {

@@ -51,8 +51,18 @@ std::string captured_state(uint64_t ino, uint64_t size, int64_t mtime_ns);
 
 namespace capture_internal {
 
+// The files copied at each look, so that one is copied once a look: per
+// served listener (a command's tree), never shared between two.
+struct Copied {
+  struct Entry {
+    uint64_t dev = 0, ino = 0, look = 0;
+  };
+  Entry slots[8192];
+};
+
 // What the supervisor needs, with no allocation after fork.
 struct Plan {
+  Copied* copied = nullptr;  // the caller's; null: a file is copied at each write
   int dir_fd = -1;
   int looks_fd = -1;
   dev_t root_dev = 0;

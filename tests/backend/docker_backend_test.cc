@@ -7,8 +7,11 @@
 
 #include "backend/backend_test_util.h"
 #include "backend/local_command.h"
+#include "proc/write_capture.h"
 
 #include <gtest/gtest.h>
+
+#include <fcntl.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -120,6 +123,40 @@ TEST_F(DockerShimTest, ForwardedVariablesTravelByName) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->output, "value-from-client\n");
   ::unsetenv("HERMES_SHIM_FORWARDED");
+}
+
+// Every container gets the write capture's folder; its commands start under
+// the helper (and so under the filter) only once a capture is set, and a
+// container recreated after it vanished gets the folder too.
+TEST_F(DockerShimTest, CommandsRunUnderTheCaptureOnceItIsSet) {
+  if (!proc::write_capture_available(true)) GTEST_SKIP() << "no write capture here";
+  auto box = docker();
+  auto& d = as_docker(*box);
+  auto bound = [&] {
+    auto args = run_args(d.container_id());
+    return std::any_of(args.begin(), args.end(), [](const std::string& a) {
+      return a.ends_with(std::string(":") + backend::kDockerCaptureMount + ":ro");
+    });
+  };
+  EXPECT_TRUE(bound());
+  const std::string seccomp = "grep Seccomp: /proc/self/status";
+  EXPECT_EQ(run(d, seccomp)->output, "Seccomp:\t0\n");
+
+  auto capture = std::make_shared<proc::WriteCapture>();
+  capture->dir.reset(::open(work_.path().c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  capture->looks.reset(::open("/dev/zero", O_RDONLY | O_CLOEXEC));
+  capture->root = "/nowhere";  // nothing is kept: only the filter is looked at
+  ASSERT_TRUE(d.capture_writes(capture));
+  EXPECT_TRUE(has_sequence(d.bash_argv("true", false),
+                           {std::string(backend::kDockerCaptureMount) + "/capture-exec",
+                            std::string(backend::kDockerCaptureMount) + "/socket", "--", "bash"}));
+  EXPECT_EQ(run(d, seccomp)->output, "Seccomp:\t2\n");
+
+  vanish(d.container_id());
+  auto r = run(d, seccomp);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->output, "Seccomp:\t2\n");
+  EXPECT_TRUE(bound());
 }
 
 TEST_F(DockerShimTest, VanishedContainerIsRecreatedOnce) {

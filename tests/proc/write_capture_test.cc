@@ -5,6 +5,8 @@
 // over the cap keep nothing; and the command's own results are unchanged.
 #include "proc/write_capture.h"
 
+#include "proc/capture_server.h"
+#include "proc/fd_passing.h"
 #include "proc/run.h"
 #include "proc/spawn.h"
 #include "testutil/temp_dir.h"
@@ -13,8 +15,10 @@
 
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -207,27 +211,16 @@ TEST_F(WriteCaptureTest, ACommandInsideBubblewrapIsKeptToo) {
   std::map<std::string, std::string> want{{name_now("edited"), "old edited\n"},
                                           {name_now("removed"), "old removed\n"}};
   capture_.ignored = {".git"};
-  std::string out = run_argv({"bwrap",
-                              "--die-with-parent",
-                              "--unshare-all",
-                              "--ro-bind",
-                              "/",
-                              "/",
-                              "--dev",
-                              "/dev",
-                              "--proc",
-                              "/proc",
-                              "--bind",
-                              root_,
-                              root_,
-                              "--chdir",
-                              root_,
-                              "--cap-drop",
-                              "ALL",
-                              "bash",
-                              "-c",
-                              "sed -i s/old/new/ edited && rm removed && echo g > .git/index && "
-                              "echo n > new && cat edited"});
+  // The sandbox backend's way of running a command, in short.
+  std::vector<std::string> argv = {"bwrap", "--die-with-parent", "--unshare-all"};
+  for (const char* pair : {"--ro-bind / /", "--dev /dev", "--proc /proc", "--cap-drop ALL"}) {
+    std::istringstream words(pair);
+    for (std::string word; words >> word;) argv.push_back(word);
+  }
+  argv.insert(argv.end(), {"--bind", root_, root_, "--chdir", root_, "bash", "-c",
+                           "sed -i s/old/new/ edited && rm removed && echo g > .git/index && "
+                           "echo n > new && cat edited"});
+  std::string out = run_argv(argv);
   EXPECT_EQ(out, "new edited\n");
   EXPECT_EQ(kept(), want);
   // Both lost their only name (sed -i renames its copy over the file): each
@@ -259,6 +252,104 @@ TEST_F(WriteCaptureTest, WithoutCapSysAdminTheCommandRunsWithNoNewPrivs) {
     out = run("grep NoNewPrivs /proc/self/status && echo new > f");
   }).join();
   EXPECT_NE(out.find("NoNewPrivs:\t1"), std::string::npos) << out;
+  EXPECT_EQ(kept(), (std::map<std::string, std::string>{{name, "old\n"}}));
+}
+
+// Handed over (capture_server.h): a command this server does not start
+// itself runs its first step, hermes-capture-exec, which installs the
+// filter and hands its listener to the server's thread.
+class HandedOverTest : public WriteCaptureTest {
+ protected:
+  void SetUp() override {
+    WriteCaptureTest::SetUp();
+    if (IsSkipped()) return;
+    auto started = CaptureServer::start(tmp_.path());
+    ASSERT_TRUE(started.has_value()) << started.error().message;
+    server_ = std::move(*started);
+    // The fixture owns the capture; the server only borrows it.
+    server_->set(std::shared_ptr<const WriteCapture>(std::shared_ptr<void>(), &capture_));
+  }
+
+  std::string socket() const { return server_->folder() + "/" + CaptureServer::kSocketName; }
+
+  // The helper's exit code, and the output of `script` run under it.
+  std::pair<int, std::string> run_helped(const std::string& socket_path,
+                                         const std::string& script) {
+    std::string helper = server_->folder() + "/" + CaptureServer::kHelperName;
+    auto child = spawn({.argv = {helper, socket_path, "--", "bash", "-c", script}, .cwd = root_});
+    EXPECT_TRUE(child.has_value()) << child.error().message;
+    std::string out;
+    RunOutcome r = run_bounded(*child, {}, {}, [&](std::string_view b) { out += b; });
+    return {r.status.code, out};
+  }
+
+  std::unique_ptr<CaptureServer> server_;
+};
+
+TEST_F(HandedOverTest, TheFileIsKeptAsATreesSupervisorKeepsIt) {
+  put(root_ + "/f", "old f\n");
+  put(root_ + "/g", "old g\n");
+  std::map<std::string, std::string> want = {{name_now("f"), "old f\n"},
+                                             {name_now("g"), "old g\n"}};
+  auto [code, out] = run_helped(socket(), "echo new > f && rm g");
+  EXPECT_EQ(code, 0) << out;
+  EXPECT_EQ(slurp(root_ + "/f"), "new\n");
+  EXPECT_EQ(kept(), want);
+}
+
+// No server at the socket (a container started before the capture was
+// bound): the command runs as it would without the helper, and nothing is
+// kept, so the store records its changes by metadata only.
+TEST_F(HandedOverTest, WithNoServerAtTheSocketTheCommandRunsUncaptured) {
+  put(root_ + "/f", "old\n");
+  auto [code, out] = run_helped(tmp_.path() + "/nobody", "echo new > f && echo ran");
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(out, "ran\n");
+  EXPECT_EQ(slurp(root_ + "/f"), "new\n");
+  EXPECT_TRUE(kept().empty());
+}
+
+// A listening socket that takes the connection and never answers: the
+// filter would have no one to answer its writes, so the command must not
+// run at all.
+TEST_F(HandedOverTest, AServerThatDoesNotTakeTheListenerKeepsTheCommandFromRunning) {
+  std::string path = tmp_.path() + "/mute";
+  UniqueFd mute(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  path.copy(addr.sun_path, path.size());
+  ASSERT_EQ(::bind(mute.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(mute.get(), 1), 0);
+  std::thread hang_up([&] {
+    UniqueFd peer(::accept(mute.get(), nullptr, nullptr));
+    char byte;
+    (void)::recv(peer.get(), &byte, 1, 0);  // takes the byte, drops the listener
+  });
+  auto [code, out] = run_helped(path, "echo ran > made");
+  hang_up.join();
+  EXPECT_EQ(code, 126) << out;
+  EXPECT_NE(out.find("did not run"), std::string::npos) << out;
+  EXPECT_FALSE(stdfs::exists(root_ + "/made"));
+}
+
+// Anyone who can reach the socket may send a descriptor: one that is not a
+// filter's listener is closed unanswered, and the server goes on serving.
+TEST_F(HandedOverTest, ADescriptorThatIsNotAListenerIsRefused) {
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe2(pipe_fds, O_CLOEXEC), 0);
+  UniqueFd read_end(pipe_fds[0]), write_end(pipe_fds[1]);
+  UniqueFd peer(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  socket().copy(addr.sun_path, socket().size());
+  ASSERT_EQ(::connect(peer.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_TRUE(send_fd(peer.get(), read_end.get()));
+  char answer = 0;
+  EXPECT_EQ(::recv(peer.get(), &answer, 1, 0), 0) << "answered a pipe";
+
+  put(root_ + "/f", "old\n");
+  std::string name = name_now("f");
+  EXPECT_EQ(run_helped(socket(), "echo new > f").first, 0);
   EXPECT_EQ(kept(), (std::map<std::string, std::string>{{name, "old\n"}}));
 }
 

@@ -392,9 +392,10 @@ class CapturedOnBackend : public ::testing::TestWithParam<BackendKind> {
   }
 };
 
-// A terminal call whose commands run on this host, bubblewrap's included,
-// runs under the write capture: the store keeps what the command changed,
-// not a copy of the tree, and restore brings the tree back byte for byte.
+// A terminal call runs under the write capture on every backend whose files
+// are on this host (docker's commands through the helper in the container):
+// the store keeps what the command changed, not a copy of the tree, and
+// restore brings the tree back byte for byte.
 TEST_P(CapturedOnBackend, ATerminalCallStoresWhatItChangedNotTheTree) {
   CheckpointHarness h(GetParam());
   for (int i = 0; i < 300; ++i) {
@@ -414,7 +415,8 @@ TEST_P(CapturedOnBackend, ATerminalCallStoresWhatItChangedNotTheTree) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CapturedOnBackend,
-                         ::testing::Values(BackendKind::kLocal, BackendKind::kSandbox),
+                         ::testing::Values(BackendKind::kLocal, BackendKind::kSandbox,
+                                           BackendKind::kDocker),
                          [](const ::testing::TestParamInfo<BackendKind>& c) {
                            return kind_name(c.param);
                          });
