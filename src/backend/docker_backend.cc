@@ -81,16 +81,29 @@ Status DockerBackend::start(std::stop_token stop) {
     std::lock_guard lock(mu_);
     if (!container_.empty()) return {};
   }
+  std::unique_ptr<proc::CaptureServer> made;
+  if (auto capture = proc::CaptureServer::start(options_.host_temp_dir)) made = std::move(*capture);
   {
     std::lock_guard lock(mu_);
-    auto capture = proc::CaptureServer::start(options_.host_temp_dir);
-    if (capture) capture_ = std::move(*capture);
+    if (!capture_) capture_.swap(made);
   }
+  made.reset();  // another start's was kept
   HERMES_TRY(create_container(stop));
-  auto probe =
-      run_local_command(bash_argv("printf '%s' \"$HOME\"", false), std::chrono::seconds(30), stop);
+  // A daemon that does not see this host's folders (another machine's, a
+  // VM's) binds an empty one: its commands then run without the helper.
+  const std::string helper =
+      std::string(kDockerCaptureMount) + "/" + proc::CaptureServer::kHelperName;
+  auto probe = run_local_command(
+      bash_argv("printf '%s' \"$HOME\"; if [ -x " + helper + " ]; then printf '\\n%s' helper; fi",
+                false),
+      std::chrono::seconds(30), stop);
+  std::string out = probe && probe->exit_code == 0 ? probe->output : "";
+  bool helper_there = out.ends_with("\nhelper");
+  if (helper_there) out.resize(out.size() - std::string("\nhelper").size());
+  std::unique_ptr<proc::CaptureServer> unused;
   std::lock_guard lock(mu_);
-  home_ = probe && probe->exit_code == 0 && !probe->output.empty() ? probe->output : "/root";
+  home_ = out.empty() ? "/root" : out;
+  if (!helper_there) unused.swap(capture_);
   return {};
 }
 
@@ -157,8 +170,11 @@ void DockerBackend::cleanup() {
   }
   if (!id.empty())
     (void)run_local_command({options_.docker, "rm", "-f", id}, std::chrono::seconds(30));
-  std::lock_guard lock(mu_);
-  capture_.reset();
+  std::unique_ptr<proc::CaptureServer> ended;
+  {
+    std::lock_guard lock(mu_);
+    ended.swap(capture_);
+  }
 }
 
 }  // namespace hermes::backend

@@ -23,7 +23,8 @@
 
 namespace {
 
-// How long the server has to take the listener.
+// How long the server has to accept the connection (a full backlog makes
+// connect wait), then to take the listener.
 constexpr timeval kAnswerLimit{10, 0};
 
 // A connection to the server at `path`, or -1.
@@ -33,7 +34,10 @@ int connect_to(const char* path) {
   if (std::strlen(path) >= sizeof addr.sun_path) return -1;
   std::strcpy(addr.sun_path, path);
   int sock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (sock >= 0 && ::connect(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+  if (sock < 0) return -1;
+  ::setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &kAnswerLimit, sizeof kAnswerLimit);
+  ::setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &kAnswerLimit, sizeof kAnswerLimit);
+  if (::connect(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     ::close(sock);
     return -1;
   }
@@ -46,7 +50,6 @@ void start_captured(const char* path) {
   if (sock < 0) return;
   int listener = hermes::proc::capture_internal::install_filter();
   if (listener >= 0) {
-    ::setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &kAnswerLimit, sizeof kAnswerLimit);
     char answer = 0;
     if (!hermes::proc::send_fd(sock, listener) || ::recv(sock, &answer, 1, 0) != 1) {
       std::fputs(

@@ -3,8 +3,8 @@
 // start itself: a container's, run by `docker exec`. Such a command starts
 // under hermes-capture-exec (src/capture_exec/), which installs the filter
 // and hands its listener over a Unix socket in a folder bound into the
-// container; a thread of this server then serves it as a tree's supervisor
-// serves its own.
+// container; a thread of this server takes it, and a forked copy of this
+// server serves it as a tree's supervisor serves its own.
 #pragma once
 
 #include "core/result.h"
@@ -15,8 +15,11 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace hermes::proc {
+
+struct ServingChild;
 
 class CaptureServer {
  public:
@@ -28,8 +31,8 @@ class CaptureServer {
   // static helper, and the thread serving them. Unavailable when the helper
   // is not built, or the kernel offers no capture.
   static Result<std::unique_ptr<CaptureServer>> start(const std::string& temp_dir);
-  // Stops serving (a filtered call still waiting then fails with ENOSYS)
-  // and removes the folder.
+  // Stops serving, ending the children that serve (a filtered call still
+  // waiting then fails with ENOSYS), and removes the folder.
   ~CaptureServer();
   CaptureServer(const CaptureServer&) = delete;
   CaptureServer& operator=(const CaptureServer&) = delete;
@@ -43,6 +46,8 @@ class CaptureServer {
 
  private:
   CaptureServer(std::string folder, UniqueFd socket, UniqueFd wake);
+  std::shared_ptr<const WriteCapture> capture() const;
+  bool accept_listener(std::vector<ServingChild>& served);
   void serve(std::stop_token stop);
 
   const std::string folder_;

@@ -15,12 +15,17 @@
 
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -351,6 +356,92 @@ TEST_F(HandedOverTest, ADescriptorThatIsNotAListenerIsRefused) {
   std::string name = name_now("f");
   EXPECT_EQ(run_helped(socket(), "echo new > f").first, 0);
   EXPECT_EQ(kept(), (std::map<std::string, std::string>{{name, "old\n"}}));
+}
+
+// A listener handed over twice (or read by its sender too) makes one of
+// its readers wait for good: that reader is a child serving that listener
+// alone, so another command's handover and writes go on.
+TEST_F(HandedOverTest, AListenerHandedOverTwiceHoldsUpOnlyItsOwnCommands) {
+  std::string path = socket();
+  std::string victim = root_ + "/theirs";
+  pid_t attacker = ::fork();
+  if (attacker == 0) {
+    ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    int listener = capture_internal::install_filter();
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    path.copy(addr.sun_path, path.size());
+    for (int i = 0; i < 2; ++i) {
+      int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+      char answer;
+      if (::connect(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+          !send_fd(s, listener) || ::recv(s, &answer, 1, 0) != 1) {
+        ::_exit(2);
+      }
+    }
+    ::close(::open(victim.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));  // one reader serves it
+    ::pause();  // holds the filter, and the other reader waiting
+    ::_exit(0);
+  }
+  ASSERT_GT(attacker, 0);
+  for (int i = 0; i < 500 && !stdfs::exists(victim); ++i) ::usleep(10'000);
+  EXPECT_TRUE(stdfs::exists(victim));
+
+  put(root_ + "/f", "old\n");
+  std::string name = name_now("f");
+  auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(run_helped(socket(), "echo new > f").first, 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_EQ(kept(), (std::map<std::string, std::string>{{name, "old\n"}}));
+  ::kill(attacker, SIGKILL);
+  ::waitpid(attacker, nullptr, 0);
+}
+
+// The server's folder is reachable from the container (bound there), not by
+// this host's other users.
+TEST_F(HandedOverTest, OnlyTheBoundFolderIsOpenToOthers) {
+  struct ::stat folder {
+  }, parent{};
+  ASSERT_EQ(::stat(server_->folder().c_str(), &folder), 0);
+  ASSERT_EQ(::stat(stdfs::path(server_->folder()).parent_path().c_str(), &parent), 0);
+  EXPECT_EQ(parent.st_mode & 07777, 0700u);
+  EXPECT_EQ(folder.st_mode & 07777, 0711u);
+}
+
+// Open descriptors of this process, counted.
+size_t open_fds() {
+  return static_cast<size_t>(std::distance(stdfs::directory_iterator("/proc/self/fd"), {}));
+}
+
+// A peer may send several descriptors where one is expected: each is closed
+// again, none is taken.
+TEST(FdPassing, SeveralDescriptorsInOneMessageAreAllClosed) {
+  int pair[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), 0);
+  UniqueFd ours(pair[0]), theirs(pair[1]);
+  size_t before = open_fds();
+  for (int sent : {2, 3, 8}) {
+    std::vector<int> fds(static_cast<size_t>(sent), STDERR_FILENO);
+    char byte = 0;
+    iovec data{&byte, 1};
+    std::vector<char> control(CMSG_SPACE(fds.size() * sizeof(int)));
+    msghdr msg{};
+    msg.msg_iov = &data;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.data();
+    msg.msg_controllen = control.size();
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(fds.size() * sizeof(int));
+    std::memcpy(CMSG_DATA(c), fds.data(), fds.size() * sizeof(int));
+    ASSERT_EQ(::sendmsg(theirs.get(), &msg, 0), 1);
+    EXPECT_EQ(receive_fd(ours.get()), -1) << sent << " sent";
+    EXPECT_EQ(open_fds(), before) << sent << " sent";
+  }
+  ASSERT_TRUE(send_fd(theirs.get(), STDERR_FILENO));
+  UniqueFd one(receive_fd(ours.get()));
+  EXPECT_TRUE(one.valid());
 }
 
 }  // namespace
