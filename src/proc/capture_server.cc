@@ -8,6 +8,7 @@
 
 #include "proc/child_ledger.h"
 #include "proc/fd_passing.h"
+#include "proc/unix_socket.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -18,13 +19,13 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <optional>
 #include <vector>
@@ -61,23 +62,6 @@ bool is_listener(int fd) {
   char target[64] = {};
   ssize_t n = ::readlink(link.c_str(), target, sizeof target - 1);
   return n > 0 && std::string_view(target, static_cast<size_t>(n)) == "anon_inode:seccomp notify";
-}
-
-Result<UniqueFd> listen_at(const std::string& path) {
-  UniqueFd sock(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
-  if (!sock.valid()) return Error::FromErrno(errno, "socket");
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.size() >= sizeof addr.sun_path) return Error::Unavailable("socket path too long");
-  path.copy(addr.sun_path, path.size());
-  if (::bind(sock.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::listen(sock.get(), 64) != 0) {
-    return Error::FromErrno(errno, "bind " + path);
-  }
-  // The container's processes may run as any user; this host's other
-  // users cannot reach it (the folder's parent is 0700).
-  ::chmod(path.c_str(), 0666);
-  return sock;
 }
 
 // In the forked child: `listener`, `dir` and `looks` at their fixed
@@ -151,7 +135,9 @@ Result<std::unique_ptr<CaptureServer>> CaptureServer::start(const std::string& t
   std::error_code ec;
   bool made = ::mkdir(folder.c_str(), 0711) == 0 && ::chmod(folder.c_str(), 0711) == 0 &&
               fs::copy_file(helper, copy, ec) && ::chmod(copy.c_str(), 0755) == 0;
-  auto listening = made ? listen_at(folder + "/" + kSocketName)
+  // The container's processes may run as any user; this host's other
+  // users cannot reach the socket (the folder's parent is 0700).
+  auto listening = made ? listen_unix(folder + "/" + kSocketName, 0666, 64)
                         : Result<UniqueFd>(Error::Unavailable("cannot prepare " + folder));
   UniqueFd wake(::eventfd(0, EFD_CLOEXEC));
   if (!listening || !wake.valid()) {
@@ -231,7 +217,14 @@ void CaptureServer::serve(std::stop_token stop) {
       end_served(served[i]);  // it has exited: this reaps it
       served.erase(served.begin() + static_cast<ptrdiff_t>(i));
     }
-    if ((polled[1].revents & POLLIN) && !accept_listener(served)) {
+    bool accepted = true;
+    try {
+      accepted = !(polled[1].revents & POLLIN) || accept_listener(served);
+    } catch (const std::exception&) {
+      // Out of memory for one handover: that helper gets no answer, and
+      // its command does not run; the server goes on.
+    }
+    if (!accepted) {
       paused_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBackOffMs);
     }
   }

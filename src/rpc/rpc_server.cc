@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "rpc/rpc_server.h"
 
+#include "proc/unix_socket.h"
 #include "rpc/rpc_protocol.h"
 
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 
 #include <cerrno>
 #include <cstring>
@@ -21,35 +20,11 @@ struct RpcServer::Connection {
   std::string buffer;  // bytes received after the last complete line
 };
 
-namespace {
-
-Result<UniqueFd> bind_socket(const std::string& path) {
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.size() >= sizeof addr.sun_path) {
-    return Error::InvalidArgument("socket path too long: " + path);
-  }
-  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
-  if (!fd.valid()) return Error::FromErrno(errno, "socket");
-  if (::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    return Error::FromErrno(errno, "bind \"" + path + "\"");
-  }
-  // The directory is already private; 0600 keeps the socket so if it moves.
-  if (::chmod(path.c_str(), 0600) != 0 || ::listen(fd.get(), 4) != 0) {
-    Error error = Error::FromErrno(errno, "listen \"" + path + "\"");
-    ::unlink(path.c_str());
-    return error;
-  }
-  return fd;
-}
-
-}  // namespace
-
 Result<std::unique_ptr<RpcServer>> RpcServer::listen(const std::string& private_dir,
                                                      RpcLimits limits) {
   std::string path = private_dir + "/hermes_rpc_" + random_hex(16) + ".sock";
-  HERMES_ASSIGN_OR_RETURN(UniqueFd listen_fd, bind_socket(path));
+  // The directory is already private; 0600 keeps the socket so if it moves.
+  HERMES_ASSIGN_OR_RETURN(UniqueFd listen_fd, proc::listen_unix(path, 0600, 4));
   UniqueFd wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!wake.valid()) {
     ::unlink(path.c_str());
